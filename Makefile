@@ -1,0 +1,84 @@
+# ssdtorture: GNU make, dependencies through pkg-config.
+
+PREFIX		?= /usr/local
+SBINDIR		?= $(PREFIX)/sbin
+
+PKGS		= libsystemd liburing inih blkid libxxhash json-c
+CC		?= cc
+OPT		?= -O2 -g
+WARN		= -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes
+PKG_CFLAGS	:= $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS	:= $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CPPFLAGS	+= -D_GNU_SOURCE -Icommon -Idaemon
+CFLAGS		+= -std=c11 $(OPT) $(WARN) $(PKG_CFLAGS) -pthread
+LDLIBS		+= $(PKG_LIBS) -pthread -lm
+
+COMMON_SRC	= common/units.c common/log.c
+# leaves: no threads, no sd-event; unit-tested on their own
+CORE_SRC	= daemon/block.c daemon/perm.c daemon/layout.c daemon/state.c \
+		  daemon/config.c
+DAEMON_SRC	= daemon/main.c daemon/drive.c daemon/engine.c daemon/safety.c \
+		  daemon/events.c daemon/plan.c
+COMMON_OBJ	= $(COMMON_SRC:.c=.o)
+CORE_OBJ	= $(CORE_SRC:.c=.o)
+DAEMON_OBJ	= $(DAEMON_SRC:.c=.o)
+
+UNIT_TESTS	= $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
+BENCH_BINS	= bench/genbench
+
+.PHONY: all deps check check-fast check-build unit integration demo bench \
+	clean install uninstall
+
+all: daemon/ssdtortured
+
+daemon/ssdtortured: $(DAEMON_OBJ) $(CORE_OBJ) $(COMMON_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+%.o: %.c $(wildcard common/*.h daemon/*.h)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+tests/unit/test_%: tests/unit/test_%.c $(CORE_OBJ) $(COMMON_OBJ)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+
+bench/genbench: bench/genbench.c daemon/block.o
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+# Install missing Debian packages (as root), then build and test in a
+# fresh make so pkg-config sees them.
+deps:
+	@tests/deps.sh
+
+check: deps
+	@$(MAKE) --no-print-directory check-build
+	@$(MAKE) --no-print-directory unit
+	@$(MAKE) --no-print-directory integration
+
+check-fast: deps
+	@$(MAKE) --no-print-directory check-build
+	@$(MAKE) --no-print-directory unit
+
+check-build: all $(UNIT_TESTS) $(BENCH_BINS)
+
+unit: $(UNIT_TESTS)
+	@tests/run-unit.sh $(UNIT_TESTS)
+
+integration: all
+	@tests/integration/run.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@tests/demo.sh
+
+bench: deps
+	@$(MAKE) --no-print-directory all $(BENCH_BINS)
+	@bench/bench.sh
+
+install: all
+	install -D -m 0755 daemon/ssdtortured $(DESTDIR)$(SBINDIR)/ssdtortured
+
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/ssdtortured
+
+clean:
+	rm -f common/*.o daemon/*.o daemon/ssdtortured $(UNIT_TESTS) \
+	    $(BENCH_BINS)

@@ -1,0 +1,187 @@
+/* block.c: the on-disk block format, payload generation and classification. */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "block.h"
+
+_Static_assert(sizeof(struct blk_hdr) == BLK_HDR_SIZE, "header size");
+_Static_assert(offsetof(struct blk_hdr, checksum) == BLK_HDR_SIZE - 8,
+    "checksum is the last header field");
+
+static const char *const class_names[BLK_NCLASS] = {
+	"ok", "corrupt", "misdirected", "stale", "foreign", "unwritten",
+	"io_error"
+};
+
+const char *
+blk_class_name(enum blk_class c)
+{
+	return (unsigned)c < BLK_NCLASS ? class_names[c] : "unknown";
+}
+
+int
+blk_class_from_name(const char *s)
+{
+	int	i;
+
+	for (i = 0; i < BLK_NCLASS; i++)
+		if (strcmp(class_names[i], s) == 0)
+			return i;
+	return -1;
+}
+
+/* splitmix64: a fast, well-mixing step for seeds. */
+static inline uint64_t
+mix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+uint64_t
+blk_seed(uint64_t instance, uint64_t offset, uint64_t gen)
+{
+	return mix64(instance ^ mix64(offset ^ mix64(gen)));
+}
+
+typedef uint64_t v8u64 __attribute__((vector_size(64)));
+
+/*
+ * Eight xorshift64 lanes in one vector: shifts and xors only, so the
+ * compiler maps it onto SSE2/AVX2 registers; 64 bytes per step.
+ */
+void
+blk_fill_payload(void *buf, uint32_t len, uint64_t seed)
+{
+	v8u64		 s;
+	unsigned char	*p = buf;
+	uint32_t	 i;
+	int		 l;
+
+	for (l = 0; l < 8; l++) {
+		seed = mix64(seed);
+		s[l] = seed | 1;
+	}
+	for (i = 0; i + 64 <= len; i += 64) {
+		s ^= s << 13;
+		s ^= s >> 7;
+		s ^= s << 17;
+		memcpy(p + i, &s, 64);
+	}
+	if (i < len) {
+		s ^= s << 13;
+		s ^= s >> 7;
+		s ^= s << 17;
+		memcpy(p + i, &s, len - i);
+	}
+}
+
+/* Checksum over the header less its checksum field, then the payload. */
+static uint64_t
+blk_checksum(const void *buf, uint32_t bs)
+{
+	const unsigned char	*p = buf;
+	uint64_t		 h;
+
+	h = XXH3_64bits(p, offsetof(struct blk_hdr, checksum));
+	return XXH3_64bits_withSeed(p + BLK_HDR_SIZE, bs - BLK_HDR_SIZE, h);
+}
+
+void
+blk_encode(void *buf, uint32_t bs, uint64_t instance, uint64_t offset,
+    uint64_t gen, uint64_t time_ns)
+{
+	struct blk_hdr	*h = buf;
+
+	h->magic = BLK_MAGIC;
+	h->version = BLK_VERSION;
+	h->block_size = bs;
+	h->instance = instance;
+	h->offset = offset;
+	h->generation = gen;
+	h->write_time_ns = time_ns;
+	h->reserved = 0;
+	blk_fill_payload((unsigned char *)buf + BLK_HDR_SIZE,
+	    bs - BLK_HDR_SIZE, blk_seed(instance, offset, gen));
+	h->checksum = blk_checksum(buf, bs);
+}
+
+/* All bytes equal to `v`? */
+static int
+blk_all(const void *buf, uint32_t bs, unsigned char v)
+{
+	const unsigned char	*p = buf;
+
+	return p[0] == v && memcmp(p, p + 1, bs - 1) == 0;
+}
+
+/* For a corrupt block: compare the payload with what it should hold. */
+static void
+blk_diff(const void *buf, uint32_t bs, uint64_t instance, uint64_t offset,
+    uint64_t gen, struct blk_result *r)
+{
+	const unsigned char	*p = (const unsigned char *)buf + BLK_HDR_SIZE;
+	unsigned char		*want;
+	uint32_t		 i, n = bs - BLK_HDR_SIZE;
+
+	r->first_bad_byte = -1;
+	r->bad_bytes = 0;
+	if ((want = malloc(n)) == NULL)
+		return;
+	blk_fill_payload(want, n, blk_seed(instance, offset, gen));
+	for (i = 0; i < n; i++)
+		if (p[i] != want[i]) {
+			if (r->first_bad_byte < 0)
+				r->first_bad_byte = (int32_t)(BLK_HDR_SIZE + i);
+			r->bad_bytes++;
+		}
+	free(want);
+}
+
+/* A block whose header cannot be trusted: blank or garbage. */
+static enum blk_class
+blk_check_blank(const void *buf, uint32_t bs, const struct blk_expect *e,
+    struct blk_result *r)
+{
+	if (blk_all(buf, bs, 0) || blk_all(buf, bs, 0xff))
+		return r->cls = e->allow_unwritten ? BLK_OK : BLK_UNWRITTEN;
+	r->first_bad_byte = 0;
+	return r->cls = BLK_CORRUPT;
+}
+
+enum blk_class
+blk_check(const void *buf, uint32_t bs, uint64_t instance, uint64_t offset,
+    const struct blk_expect *e, struct blk_result *r)
+{
+	const struct blk_hdr	*h = buf;
+
+	memset(r, 0, sizeof(*r));
+	r->first_bad_byte = -1;
+	if (h->magic != BLK_MAGIC || h->version != BLK_VERSION ||
+	    h->block_size != bs)
+		return blk_check_blank(buf, bs, e, r);
+	r->found_instance = h->instance;
+	r->found_offset = h->offset;
+	r->found_gen = h->generation;
+	r->found_time_ns = h->write_time_ns;
+	if (h->checksum != blk_checksum(buf, bs)) {
+		if (h->instance == instance && h->offset == offset)
+			blk_diff(buf, bs, instance, offset, h->generation, r);
+		return r->cls = BLK_CORRUPT;
+	}
+	r->hdr_valid = 1;
+	if (h->instance != instance)
+		return r->cls = BLK_FOREIGN;
+	if (h->offset != offset)
+		return r->cls = BLK_MISDIRECTED;
+	if (e->has_gen && h->generation >= e->gen_lo &&
+	    h->generation <= e->gen_hi)
+		return r->cls = BLK_OK;
+	return r->cls = BLK_STALE;
+}

@@ -1,0 +1,71 @@
+/* block.h: the on-disk block format, payload generation and classification. */
+#ifndef SSDT_BLOCK_H
+#define SSDT_BLOCK_H
+
+#include <stdint.h>
+
+#define BLK_MAGIC	0x31545254445353ULL	/* "SSDTRT1\0" little-endian */
+#define BLK_VERSION	1
+#define BLK_HDR_SIZE	64
+#define BLK_MIN_SIZE	512
+#define BLK_MAX_SIZE	(1024 * 1024)
+
+/* The header at the start of every block; all fields little-endian. */
+struct blk_hdr {
+	uint64_t	magic;
+	uint32_t	version;
+	uint32_t	block_size;
+	uint64_t	instance;	/* random id of the drive's run */
+	uint64_t	offset;		/* byte offset of this block */
+	uint64_t	generation;	/* pass that wrote it; 0 = static area */
+	uint64_t	write_time_ns;	/* CLOCK_REALTIME at encode */
+	uint64_t	reserved;	/* zero */
+	uint64_t	checksum;	/* XXH3 over header (this field excluded) and payload */
+};
+
+enum blk_class {
+	BLK_OK = 0,
+	BLK_CORRUPT,		/* checksum fails, or garbage where data should be */
+	BLK_MISDIRECTED,	/* valid block of this instance for another offset */
+	BLK_STALE,		/* right offset, generation other than expected */
+	BLK_FOREIGN,		/* valid block of another instance */
+	BLK_UNWRITTEN,		/* zeros (or ones) where data should be */
+	BLK_IO_ERROR,		/* the read failed */
+	BLK_NCLASS
+};
+
+/*
+ * What a block may hold: a generation in [gen_lo, gen_hi] when has_gen,
+ * and/or nothing at all (zeros) when allow_unwritten. gen is the one to
+ * report as "expected".
+ */
+struct blk_expect {
+	int		has_gen;
+	uint64_t	gen_lo, gen_hi;
+	int		allow_unwritten;
+};
+
+/* What was found in a block that is not ok. */
+struct blk_result {
+	enum blk_class	cls;
+	int		hdr_valid;	/* magic and checksum were good */
+	uint64_t	found_instance;
+	uint64_t	found_offset;
+	uint64_t	found_gen;
+	uint64_t	found_time_ns;
+	int32_t		first_bad_byte;	/* corrupt: first byte differing from expected, -1 if unknown */
+	uint32_t	bad_bytes;	/* corrupt: how many bytes differ */
+};
+
+const char	*blk_class_name(enum blk_class);
+int		 blk_class_from_name(const char *);
+void		 blk_encode(void *buf, uint32_t bs, uint64_t instance,
+		    uint64_t offset, uint64_t gen, uint64_t time_ns);
+enum blk_class	 blk_check(const void *buf, uint32_t bs, uint64_t instance,
+		    uint64_t offset, const struct blk_expect *,
+		    struct blk_result *);
+/* Fill the payload part only (exposed for the benchmark). */
+void		 blk_fill_payload(void *buf, uint32_t len, uint64_t seed);
+uint64_t	 blk_seed(uint64_t instance, uint64_t offset, uint64_t gen);
+
+#endif

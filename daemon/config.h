@@ -1,0 +1,54 @@
+/* config.h: the configuration file and the resolved plan of each drive. */
+#ifndef SSDT_CONFIG_H
+#define SSDT_CONFIG_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define CONF_DEFAULT_PATH	"/etc/ssdtorture/ssdtortured.conf"
+#define CONF_DEFAULT_STATE_DIR	"/var/lib/ssdtorture"
+#define CONF_DEFAULT_SOCKET	"/run/ssdtorture/ssdtortured.sock"
+#define CONF_NAME_MAX		64
+
+enum on_error { ON_ERROR_STOP, ON_ERROR_CONTINUE };
+
+struct drive_conf {
+	char		 name[CONF_NAME_MAX];
+	int		 line;		/* where the section starts */
+	char		*device;
+	uint64_t	 size;		/* file targets; 0 = use the file as it is */
+	char		*serial;	/* NULL = not given; "none" allowed */
+	uint64_t	 span;		/* bytes; 0 = span_percent applies */
+	double		 span_percent;	/* 0..100, default 100 */
+	int		 order_random;
+	uint32_t	 block_size;
+	uint32_t	 queue_depth;
+	double		 static_fraction;
+	int		 trim;
+	uint64_t	 idle_sec;
+	uint64_t	 cycles;	/* 0 = forever */
+	uint64_t	 stop_at_tbw;	/* bytes, 0 = none */
+	enum on_error	 on_io_error;
+	int		 autostart;
+};
+
+struct config {
+	char		*path;
+	char		*state_dir;
+	char		*socket;
+	struct drive_conf *drives;
+	size_t		 ndrives;
+};
+
+/*
+ * Parse a file. Every problem is printed to `errf` as FILE:LINE: message;
+ * returns the number of problems (0 = clean) and always fills *out with
+ * what could be parsed (free it with config_free).
+ */
+int	config_load(const char *path, FILE *errf, struct config *out);
+void	config_free(struct config *);
+const struct drive_conf *config_find(const struct config *, const char *name);
+/* The span in bytes on a target of `capacity` bytes (before block rounding). */
+uint64_t config_span_bytes(const struct drive_conf *, uint64_t capacity);
+
+#endif

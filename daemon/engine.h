@@ -1,0 +1,86 @@
+/*
+ * engine.h: the per-drive I/O worker thread (io_uring, O_DIRECT, fixed
+ * buffers). The main thread hands it one job at a time; the worker
+ * publishes counters and findings, and signals the end of a job through
+ * an eventfd. Nothing else crosses the thread boundary.
+ */
+#ifndef SSDT_ENGINE_H
+#define SSDT_ENGINE_H
+
+#include <stdint.h>
+
+#include "block.h"
+#include "layout.h"
+
+enum job_kind {
+	JOB_WRITE,	/* write blocks [base + map(seq)] with `generation` */
+	JOB_VERIFY,	/* read blocks base + seq and classify them */
+	JOB_TRIM	/* discard bytes [base*bs + seq*chunk ...] */
+};
+
+struct job {
+	enum job_kind	kind;
+	struct layout	lay;
+	uint64_t	base;		/* first block of the area */
+	uint64_t	count;		/* items in the pass (blocks, or trim chunks) */
+	uint64_t	start;		/* first item to do (resume point) */
+	struct perm	perm;		/* write: item -> block offset within the area */
+	uint64_t	generation;	/* write: generation to stamp */
+	struct progress	expect;		/* verify: schedule position defining expectations */
+	uint64_t	write_budget;	/* write: stop after this many bytes, 0 = none */
+	uint64_t	trim_chunk;	/* trim: bytes per discard call */
+	int		continue_on_error; /* on_io_error = continue */
+	uint32_t	queue_depth;
+};
+
+enum job_end {
+	JOB_DONE,	/* every item done */
+	JOB_STOPPED,	/* asked to stop or pause */
+	JOB_BUDGET,	/* write budget reached */
+	JOB_FAILED	/* I/O error with on_io_error = stop, or device gone */
+};
+
+/* One non-ok block, or a run of adjacent blocks of the same kind. */
+struct finding {
+	enum blk_class	cls;
+	uint64_t	offset;		/* byte offset of the first block */
+	uint64_t	nblocks;
+	uint64_t	expected_gen;
+	int		expected_unwritten; /* unwritten was the (only) expectation */
+	struct blk_result res;		/* of the first block */
+	int		err;		/* io_error: errno */
+};
+
+/* Counters of the worker: cumulative since engine_start, monotonic. */
+struct engine_stats {
+	uint64_t	position;	/* items of the current job completed in order */
+	uint64_t	bytes_written;
+	uint64_t	bytes_read;
+	uint64_t	bytes_trimmed;
+	uint64_t	write_ops;
+	uint64_t	read_ops;
+	uint64_t	blocks_checked;
+	uint64_t	errors[BLK_NCLASS];
+	uint64_t	lat_sum_us;	/* summed completion latency */
+	uint64_t	lat_max_us;
+	int		running;	/* a job is in progress */
+};
+
+struct engine;
+
+/* Start the worker for an open fd; the fd stays owned by the caller. */
+struct engine	*engine_start(int fd, const char *name, uint32_t block_size,
+		    uint32_t max_queue_depth, char *err, size_t errlen);
+void		 engine_free(struct engine *);
+/* The eventfd that becomes readable when a job ends or findings wait. */
+int		 engine_notify_fd(struct engine *);
+int		 engine_submit(struct engine *, const struct job *);
+/* Ask the running job to stop at the next submission boundary. */
+void		 engine_stop_job(struct engine *);
+/* Snapshot counters and take up to max queued findings (consistent). */
+size_t		 engine_poll(struct engine *, struct engine_stats *,
+		    struct finding *, size_t max);
+/* After the job ended: how, and the errno of a fatal failure. */
+int		 engine_job_done(struct engine *, enum job_end *, int *err);
+
+#endif

@@ -1,0 +1,33 @@
+/* safety.h: the checks that decide whether a target may be written at all. */
+#ifndef SSDT_SAFETY_H
+#define SSDT_SAFETY_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "config.h"
+
+struct target {
+	int		fd;		/* O_RDWR|O_DIRECT (|O_EXCL for block devices) */
+	int		is_blockdev;
+	dev_t		rdev;
+	uint64_t	capacity;	/* bytes */
+	uint32_t	logical_block;	/* bytes */
+	char		serial[128];	/* reported by the device; "" = none */
+	char		model[128];
+};
+
+/*
+ * Open a target for writing after every safety check has passed. `owned`
+ * says the state directory has a state file for this drive (a known
+ * instance id is then checked against block 0). On refusal returns -1
+ * and puts every reason found in `why`; nothing has been written.
+ */
+int	safety_open(const struct drive_conf *, int owned, uint64_t instance,
+	    uint32_t block_size, struct target *, char *why, size_t whylen);
+void	safety_close(struct target *);
+/* Read-only probe for -n: capacity and serial when reachable. */
+int	safety_probe(const char *device, uint64_t *capacity, char *serial,
+	    size_t serlen);
+
+#endif

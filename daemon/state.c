@@ -1,0 +1,272 @@
+/*
+ * state.c: the durable per-drive state file. A text file of "key value"
+ * lines, replaced atomically: write a temp file, fsync it, rename it over
+ * the old one, fsync the directory. A crash leaves the old or the new
+ * file, never a mix.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "state.h"
+
+static const char *const run_names[] = {
+	"running", "paused", "stopped", "finished", "failed"
+};
+
+const char *
+run_state_name(enum run_state r)
+{
+	return (unsigned)r <= RUN_FAILED ? run_names[r] : "unknown";
+}
+
+int
+run_state_from_name(const char *s)
+{
+	int	i;
+
+	for (i = 0; i <= RUN_FAILED; i++)
+		if (strcmp(run_names[i], s) == 0)
+			return i;
+	return -1;
+}
+
+enum ftype { F_U64, F_U32, F_INT, F_STR, F_RUN, F_PHASE };
+
+struct field {
+	const char	*name;
+	enum ftype	 type;
+	size_t		 off;
+	size_t		 len;		/* F_STR: buffer size */
+};
+
+#define U64(n, m)	{ n, F_U64, offsetof(struct dstate, m), 0 }
+#define U32(n, m)	{ n, F_U32, offsetof(struct dstate, m), 0 }
+#define INT(n, m)	{ n, F_INT, offsetof(struct dstate, m), 0 }
+#define STR(n, m)	{ n, F_STR, offsetof(struct dstate, m), \
+			    sizeof(((struct dstate *)0)->m) }
+#define ERR(n, c)	U64("errors." n, errors[c])
+
+/* Every persisted field; the order is the file's order. */
+static const struct field fields[] = {
+	U64("instance", instance),
+	STR("device", device),
+	STR("serial", serial),
+	U32("block_size", lay.block_size),
+	U64("span_bytes", lay.span_bytes),
+	U64("blocks", lay.nblocks),
+	U64("static_blocks", lay.static_blocks),
+	{ "run", F_RUN, offsetof(struct dstate, run), 0 },
+	{ "phase", F_PHASE, offsetof(struct dstate, prog.phase), 0 },
+	U64("cycle", prog.cycle),
+	U64("position", prog.position),
+	U64("written", prog.written),
+	U64("trimmed_bytes", prog.trimmed_bytes),
+	INT("static_done", prog.static_done),
+	INT("prev_trimmed", prog.prev_trimmed),
+	INT("pass_random", prog.pass_random),
+	U64("host_bytes_written", host_bytes_written),
+	U64("host_bytes_read", host_bytes_read),
+	U64("host_bytes_trimmed", host_bytes_trimmed),
+	U64("write_ops", write_ops),
+	U64("read_ops", read_ops),
+	ERR("corrupt", BLK_CORRUPT),
+	ERR("misdirected", BLK_MISDIRECTED),
+	ERR("stale", BLK_STALE),
+	ERR("foreign", BLK_FOREIGN),
+	ERR("unwritten", BLK_UNWRITTEN),
+	ERR("io_error", BLK_IO_ERROR),
+	U64("verify_passes", verify_passes),
+	U64("cycles_done", cycles_done),
+	U64("events_bytes", events_bytes),
+	U64("created", created),
+	U64("updated", updated),
+	U64("idle_until", idle_until),
+	U64("failed_at_tbw", failed_at_tbw),
+	STR("reason", reason),
+	{ NULL, 0, 0, 0 }
+};
+
+/* Format one field's value. */
+static void
+field_write(FILE *fp, const struct field *f, const struct dstate *s)
+{
+	const char	*p = (const char *)s + f->off;
+
+	switch (f->type) {
+	case F_U64:
+		fprintf(fp, "%s %" PRIu64 "\n", f->name, *(const uint64_t *)p);
+		break;
+	case F_U32:
+		fprintf(fp, "%s %" PRIu32 "\n", f->name, *(const uint32_t *)p);
+		break;
+	case F_INT:
+		fprintf(fp, "%s %d\n", f->name, *(const int *)p);
+		break;
+	case F_STR:
+		fprintf(fp, "%s %s\n", f->name, p);
+		break;
+	case F_RUN:
+		fprintf(fp, "%s %s\n", f->name,
+		    run_state_name(*(const enum run_state *)p));
+		break;
+	case F_PHASE:
+		fprintf(fp, "%s %s\n", f->name,
+		    phase_name(*(const enum phase *)p));
+		break;
+	}
+}
+
+/* Parse one field's value; -1 when malformed. */
+static int
+field_read(const struct field *f, struct dstate *s, const char *v)
+{
+	char		*p = (char *)s + f->off, *end;
+	uint64_t	 u;
+	int		 i;
+
+	if (f->type == F_STR) {
+		if (strlen(v) >= f->len)
+			return -1;
+		memcpy(p, v, strlen(v) + 1);
+		return 0;
+	}
+	if (f->type == F_RUN || f->type == F_PHASE) {
+		i = f->type == F_RUN ? run_state_from_name(v) :
+		    phase_from_name(v);
+		if (i < 0)
+			return -1;
+		if (f->type == F_RUN)
+			*(enum run_state *)p = (enum run_state)i;
+		else
+			*(enum phase *)p = (enum phase)i;
+		return 0;
+	}
+	errno = 0;
+	u = strtoull(v, &end, 10);
+	if (errno != 0 || end == v || *end != '\0' || v[0] == '-')
+		return -1;
+	if (f->type == F_U64)
+		*(uint64_t *)p = u;
+	else if (f->type == F_U32 && u <= UINT32_MAX)
+		*(uint32_t *)p = (uint32_t)u;
+	else if (f->type == F_INT && u <= 1)
+		*(int *)p = (int)u;
+	else
+		return -1;
+	return 0;
+}
+
+/* Handle one "key value" line. */
+static int
+state_line(struct dstate *s, char *line, char *err, size_t errlen)
+{
+	char	*v;
+	int	 i;
+
+	line[strcspn(line, "\n")] = '\0';
+	if ((v = strchr(line, ' ')) == NULL)
+		v = line + strlen(line);
+	else
+		*v++ = '\0';
+	if (strcmp(line, "version") == 0) {
+		if (atoi(v) != STATE_VERSION) {
+			snprintf(err, errlen, "unsupported state version %s",
+			    v);
+			return -1;
+		}
+		return 0;
+	}
+	for (i = 0; fields[i].name != NULL; i++)
+		if (strcmp(fields[i].name, line) == 0) {
+			if (field_read(&fields[i], s, v) == -1) {
+				snprintf(err, errlen, "bad value for %s: '%s'",
+				    line, v);
+				return -1;
+			}
+			return 0;
+		}
+	return 0;	/* unknown keys: written by a newer version, ignore */
+}
+
+int
+state_load(const char *path, struct dstate *s, char *err, size_t errlen)
+{
+	FILE	*fp;
+	char	 line[PATH_MAX + 64];
+	int	 rc = 0, saw_instance = 0;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(err, errlen, "%s", strerror(ENOENT));
+	if ((fp = fopen(path, "r")) == NULL) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		return -1;
+	}
+	while (rc == 0 && fgets(line, sizeof(line), fp) != NULL) {
+		if (strncmp(line, "instance ", 9) == 0)
+			saw_instance = 1;
+		rc = state_line(s, line, err, errlen);
+	}
+	fclose(fp);
+	if (rc == 0 && !saw_instance) {
+		snprintf(err, errlen, "no instance id (truncated file?)");
+		errno = EINVAL;
+		return -1;
+	}
+	if (rc != 0)
+		errno = EINVAL;
+	return rc;
+}
+
+/* fsync the directory holding `path` so the rename is durable. */
+static int
+sync_parent(const char *path)
+{
+	char	dir[PATH_MAX];
+	int	fd, rc;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	if ((fd = open(dirname(dir), O_RDONLY | O_DIRECTORY)) == -1)
+		return -1;
+	rc = fsync(fd);
+	close(fd);
+	return rc;
+}
+
+int
+state_save(const char *path, const struct dstate *s)
+{
+	char	 tmp[PATH_MAX];
+	FILE	*fp;
+	int	 i, saved;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if ((fp = fopen(tmp, "w")) == NULL)
+		return -1;
+	fprintf(fp, "version %d\n", STATE_VERSION);
+	for (i = 0; fields[i].name != NULL; i++)
+		field_write(fp, &fields[i], s);
+	if (fflush(fp) != 0 || ferror(fp) || fsync(fileno(fp)) != 0) {
+		saved = errno;
+		fclose(fp);
+		unlink(tmp);
+		errno = saved;
+		return -1;
+	}
+	if (fclose(fp) != 0 || rename(tmp, path) != 0) {
+		saved = errno;
+		unlink(tmp);
+		errno = saved;
+		return -1;
+	}
+	return sync_parent(path);
+}

@@ -1,0 +1,52 @@
+/* state.h: the durable per-drive state file (atomic checkpoint and resume). */
+#ifndef SSDT_STATE_H
+#define SSDT_STATE_H
+
+#include <limits.h>
+#include <stdint.h>
+
+#include "block.h"
+#include "layout.h"
+
+enum run_state {
+	RUN_RUNNING = 0,
+	RUN_PAUSED,
+	RUN_STOPPED,
+	RUN_FINISHED,
+	RUN_FAILED
+};
+
+#define STATE_VERSION	1
+
+struct dstate {
+	uint64_t	instance;
+	char		device[PATH_MAX];
+	char		serial[128];
+	struct layout	lay;
+	enum run_state	run;
+	struct progress	prog;		/* phase, cycle, position, ... */
+	uint64_t	host_bytes_written;
+	uint64_t	host_bytes_read;
+	uint64_t	host_bytes_trimmed;
+	uint64_t	write_ops;
+	uint64_t	read_ops;
+	uint64_t	errors[BLK_NCLASS];
+	uint64_t	verify_passes;	/* completed verify passes */
+	uint64_t	cycles_done;
+	uint64_t	events_bytes;	/* length of events.jsonl at this checkpoint */
+	uint64_t	created;	/* epoch seconds */
+	uint64_t	updated;
+	uint64_t	idle_until;	/* epoch seconds, phase idle */
+	uint64_t	failed_at_tbw;
+	char		reason[256];	/* why failed / finished / stopped */
+};
+
+const char	*run_state_name(enum run_state);
+int		 run_state_from_name(const char *);
+/* Returns 0, or -1 with errno (ENOENT: no state yet) or a message. */
+int		 state_load(const char *path, struct dstate *,
+		    char *err, size_t errlen);
+/* Temp file, fsync, rename, fsync of the directory. */
+int		 state_save(const char *path, const struct dstate *);
+
+#endif

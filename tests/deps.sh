@@ -1,0 +1,28 @@
+#!/bin/sh
+# Install the Debian packages that building and testing need, when missing.
+# As root this runs apt-get; otherwise it prints the exact command and stops.
+set -eu
+
+PKGS="build-essential pkg-config libsystemd-dev liburing-dev libinih-dev \
+libblkid-dev libxxhash-dev libjson-c-dev libcmocka-dev fio e2fsprogs \
+util-linux mandoc"
+
+missing=""
+for p in $PKGS; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+	    grep -q "install ok installed"; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "missing packages:$missing" >&2
+	echo "run as root:  apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing
