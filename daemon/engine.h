@@ -63,6 +63,7 @@ struct engine_stats {
 	uint64_t	errors[BLK_NCLASS];
 	uint64_t	lat_sum_us;	/* summed completion latency */
 	uint64_t	lat_max_us;
+	uint64_t	cpu_ns;		/* worker thread CPU time */
 	int		running;	/* a job is in progress */
 };
 
@@ -80,6 +81,8 @@ void		 engine_stop_job(struct engine *);
 /* Snapshot counters and take up to max queued findings (consistent). */
 size_t		 engine_poll(struct engine *, struct engine_stats *,
 		    struct finding *, size_t max);
+/* A job is queued or running. */
+int		 engine_busy(struct engine *);
 /* After the job ended: how, and the errno of a fatal failure. */
 int		 engine_job_done(struct engine *, enum job_end *, int *err);
 

@@ -89,6 +89,7 @@ static const struct field fields[] = {
 	U64("updated", updated),
 	U64("idle_until", idle_until),
 	U64("failed_at_tbw", failed_at_tbw),
+	INT("final_verify", final_verify),
 	STR("reason", reason),
 	{ NULL, 0, 0, 0 }
 };

@@ -38,6 +38,7 @@ struct dstate {
 	uint64_t	updated;
 	uint64_t	idle_until;	/* epoch seconds, phase idle */
 	uint64_t	failed_at_tbw;
+	int		final_verify;	/* verify after stop_at_tbw, then finish */
 	char		reason[256];	/* why failed / finished / stopped */
 };
 

@@ -1,0 +1,1325 @@
+/*
+ * drive.c: one drive under test. The main thread owns everything here;
+ * the worker (engine.c) only runs the job it is handed and publishes
+ * counters and findings, which drive_poll() folds into the durable state.
+ *
+ * A cycle is: write the dynamic area (generation = cycle), verify static
+ * and dynamic areas, trim the dynamic area, idle. Before the first cycle
+ * the static area is written once (generation 0).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "drive.h"
+#include "engine.h"
+#include "events.h"
+#include "log.h"
+#include "safety.h"
+#include "units.h"
+
+#define TRIM_CHUNK	(1ULL << 30)
+#define FINDINGS_BATCH	256
+
+struct drive {
+	struct drive_conf conf;
+	char		 dir[PATH_MAX];
+	char		 state_path[PATH_MAX + 16];
+	sd_event	*ev;
+	drive_changed_fn changed;
+	void		*changed_arg;
+
+	struct target	 tgt;
+	struct engine	*eng;
+	sd_event_source	*notify_src;
+	sd_event_source	*idle_src;
+	struct eventlog	 log;
+	struct dstate	 st;
+	int		 active;	/* target open, state loaded, worker up */
+	int		 refused;
+	int		 job_active;
+	int		 extra_verify;	/* on-demand verify pass running/queued */
+	struct engine_stats last;
+
+	/* phase accounting, for the phase_end event */
+	uint64_t	 phase_t0;	/* monotonic ns */
+	uint64_t	 phase_bytes0;
+	uint64_t	 phase_ops0;
+	uint64_t	 phase_cpu0;
+	uint64_t	 phase_err0;
+	/* rates */
+	uint64_t	 rate_t, rate_w, rate_r;
+	double		 wbps, rbps;
+	int		 save_warned;
+	int		 shutting_down;
+};
+
+static void	drive_schedule(struct drive *);
+static void	drive_poll(struct drive *);
+
+static uint64_t
+mono_ns(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t
+cpu_ns_now(struct drive *d)
+{
+	return d->last.cpu_ns;
+}
+
+const char *
+drive_name(const struct drive *d)
+{
+	return d->conf.name;
+}
+
+static uint64_t
+err_sum(const uint64_t *e)
+{
+	uint64_t	s = 0;
+	int		i;
+
+	for (i = 1; i < BLK_NCLASS; i++)
+		s += e[i];
+	return s;
+}
+
+uint64_t
+drive_errors_total(const struct drive *d)
+{
+	return err_sum(d->st.errors);
+}
+
+/* Copy a configuration, owning its strings. */
+static int
+conf_copy(struct drive_conf *dst, const struct drive_conf *src)
+{
+	*dst = *src;
+	dst->device = strdup(src->device);
+	dst->serial = src->serial ? strdup(src->serial) : NULL;
+	return dst->device == NULL || (src->serial && !dst->serial) ? -1 : 0;
+}
+
+static void
+conf_release(struct drive_conf *c)
+{
+	free(c->device);
+	free(c->serial);
+	c->device = c->serial = NULL;
+}
+
+struct drive *
+drive_new(const struct drive_conf *c, const char *state_dir, sd_event *ev,
+    drive_changed_fn fn, void *arg)
+{
+	struct drive	*d;
+
+	if ((d = calloc(1, sizeof(*d))) == NULL)
+		return NULL;
+	if (conf_copy(&d->conf, c) == -1) {
+		conf_release(&d->conf);
+		free(d);
+		return NULL;
+	}
+	snprintf(d->dir, sizeof(d->dir), "%s/%s", state_dir, c->name);
+	snprintf(d->state_path, sizeof(d->state_path), "%s/state", d->dir);
+	d->ev = sd_event_ref(ev);
+	d->changed = fn;
+	d->changed_arg = arg;
+	d->tgt.fd = -1;
+	d->log.fd = -1;
+	return d;
+}
+
+void
+drive_free(struct drive *d)
+{
+	if (d == NULL)
+		return;
+	sd_event_source_disable_unref(d->notify_src);
+	sd_event_source_disable_unref(d->idle_src);
+	engine_free(d->eng);
+	safety_close(&d->tgt);
+	events_close(&d->log);
+	sd_event_unref(d->ev);
+	conf_release(&d->conf);
+	free(d);
+}
+
+static void
+notify_changed(struct drive *d)
+{
+	if (d->changed != NULL)
+		d->changed(d, d->changed_arg);
+}
+
+/* An event with the common fields: cycle, phase, TBW. */
+static json_object *
+ev_obj(struct drive *d)
+{
+	json_object	*o = json_object_new_object();
+
+	json_object_object_add(o, "serial", json_object_new_string(
+	    d->tgt.serial[0] ? d->tgt.serial : d->st.serial));
+	json_object_object_add(o, "cycle",
+	    json_object_new_uint64(d->st.prog.cycle));
+	json_object_object_add(o, "phase",
+	    json_object_new_string(phase_name(d->st.prog.phase)));
+	json_object_object_add(o, "host_bytes_written",
+	    json_object_new_uint64(d->st.host_bytes_written));
+	return o;
+}
+
+/* Write the checkpoint: events first (synced), then the state file. */
+static void
+drive_checkpoint(struct drive *d)
+{
+	if (!d->active)
+		return;
+	events_sync(&d->log);
+	d->st.events_bytes = d->log.size;
+	d->st.updated = (uint64_t)time(NULL);
+	if (state_save(d->state_path, &d->st) == -1) {
+		if (!d->save_warned)
+			log_warn("%s: cannot save state %s (will retry)",
+			    d->conf.name, d->state_path);
+		d->save_warned = 1;
+		return;
+	}
+	if (d->save_warned)
+		log_info("%s: state saved again", d->conf.name);
+	d->save_warned = 0;
+}
+
+/* Describe a finding in words for the journal. */
+static void
+finding_text(const struct drive *d, const struct finding *f, char *buf,
+    size_t len)
+{
+	const struct blk_result *r = &f->res;
+	int	n;
+
+	n = snprintf(buf, len, "%s at offset %" PRIu64 " (%" PRIu64
+	    " block%s)", blk_class_name(f->cls), f->offset, f->nblocks,
+	    f->nblocks == 1 ? "" : "s");
+	if (n < 0 || (size_t)n >= len)
+		return;
+	buf += n;
+	len -= (size_t)n;
+	switch (f->cls) {
+	case BLK_CORRUPT:
+		if (r->first_bad_byte >= 0)
+			snprintf(buf, len, ": checksum mismatch, first bad byte "
+			    "%d, %u bytes differ", r->first_bad_byte,
+			    r->bad_bytes);
+		else
+			snprintf(buf, len, ": checksum mismatch or garbage");
+		break;
+	case BLK_MISDIRECTED:
+		snprintf(buf, len, ": holds the block of offset %" PRIu64,
+		    r->found_offset);
+		break;
+	case BLK_STALE:
+		snprintf(buf, len, ": generation %" PRIu64 ", expected %" PRIu64,
+		    r->found_gen, f->expected_gen);
+		break;
+	case BLK_FOREIGN:
+		snprintf(buf, len, ": block of instance %016" PRIx64,
+		    r->found_instance);
+		break;
+	case BLK_UNWRITTEN:
+		snprintf(buf, len, ": blank, expected generation %" PRIu64,
+		    f->expected_gen);
+		break;
+	case BLK_IO_ERROR:
+		snprintf(buf, len, ": %s", strerror(f->err));
+		break;
+	default:
+		break;
+	}
+	(void)d;
+}
+
+/* "found" details of a finding, in JSON. */
+static void
+finding_found(json_object *o, const struct finding *f)
+{
+	const struct blk_result *r = &f->res;
+	char	 hex[20];
+
+	if (f->cls == BLK_IO_ERROR) {
+		json_object_object_add(o, "errno", json_object_new_int(f->err));
+		json_object_object_add(o, "error",
+		    json_object_new_string(strerror(f->err)));
+		return;
+	}
+	if (r->found_instance != 0 || r->hdr_valid) {
+		snprintf(hex, sizeof(hex), "%016" PRIx64, r->found_instance);
+		json_object_object_add(o, "found_instance",
+		    json_object_new_string(hex));
+		json_object_object_add(o, "found_offset",
+		    json_object_new_uint64(r->found_offset));
+		json_object_object_add(o, "found_generation",
+		    json_object_new_uint64(r->found_gen));
+		json_object_object_add(o, "found_write_time_ns",
+		    json_object_new_uint64(r->found_time_ns));
+	}
+	if (f->cls == BLK_CORRUPT && r->first_bad_byte >= 0) {
+		json_object_object_add(o, "first_bad_byte",
+		    json_object_new_int(r->first_bad_byte));
+		json_object_object_add(o, "bad_bytes",
+		    json_object_new_int((int32_t)r->bad_bytes));
+	}
+}
+
+/* One finding becomes one verify_error event. */
+static void
+finding_event(struct drive *d, const struct finding *f)
+{
+	json_object	*o = ev_obj(d);
+	char		 text[512];
+
+	json_object_object_add(o, "class",
+	    json_object_new_string(blk_class_name(f->cls)));
+	json_object_object_add(o, "offset", json_object_new_uint64(f->offset));
+	json_object_object_add(o, "blocks", json_object_new_uint64(f->nblocks));
+	json_object_object_add(o, "block_size",
+	    json_object_new_uint64(d->st.lay.block_size));
+	if (f->expected_unwritten)
+		json_object_object_add(o, "expected", json_object_new_string(
+		    "unwritten"));
+	else
+		json_object_object_add(o, "expected_generation",
+		    json_object_new_uint64(f->expected_gen));
+	finding_found(o, f);
+	finding_text(d, f, text, sizeof(text));
+	events_add(&d->log, LOG_ERR, "verify_error", o, (long long)f->offset,
+	    (long long)d->st.host_bytes_written, "%s", text);
+}
+
+/* Fold one snapshot of the worker into the state. */
+static void
+drive_account(struct drive *d, const struct engine_stats *s)
+{
+	const struct engine_stats *o = &d->last;
+	int	i;
+
+	d->st.host_bytes_written += s->bytes_written - o->bytes_written;
+	d->st.host_bytes_read += s->bytes_read - o->bytes_read;
+	d->st.host_bytes_trimmed += s->bytes_trimmed - o->bytes_trimmed;
+	d->st.write_ops += s->write_ops - o->write_ops;
+	d->st.read_ops += s->read_ops - o->read_ops;
+	for (i = 1; i < BLK_NCLASS; i++)
+		d->st.errors[i] += s->errors[i] - o->errors[i];
+	if (d->job_active && d->extra_verify != 2) {
+		d->st.prog.position = s->position;
+		if (d->st.prog.phase == PHASE_TRIM) {
+			uint64_t area = layout_dynamic_blocks(&d->st.lay) *
+			    d->st.lay.block_size;
+			d->st.prog.trimmed_bytes = s->position * TRIM_CHUNK >
+			    area ? area : s->position * TRIM_CHUNK;
+		}
+	}
+	d->last = *s;
+}
+
+/* Take the worker's counters and findings; consistent when it returns. */
+static void
+drive_poll(struct drive *d)
+{
+	struct finding		f[FINDINGS_BATCH];
+	struct engine_stats	s;
+	size_t			n, i;
+
+	if (d->eng == NULL)
+		return;
+	do {
+		n = engine_poll(d->eng, &s, f, FINDINGS_BATCH);
+		for (i = 0; i < n; i++)
+			finding_event(d, &f[i]);
+		drive_account(d, &s);
+	} while (n == FINDINGS_BATCH);
+}
+
+/* Has a configured stop condition been reached? */
+static const char *
+stop_reached(const struct drive *d)
+{
+	if (d->conf.cycles != 0 && d->st.cycles_done >= d->conf.cycles)
+		return "cycles reached";
+	if (d->conf.stop_at_tbw != 0 &&
+	    d->st.host_bytes_written >= d->conf.stop_at_tbw)
+		return "stop_at_tbw reached";
+	return NULL;
+}
+
+/* Change the run state, with an event and a checkpoint. */
+static void
+drive_set_run(struct drive *d, enum run_state r, const char *reason)
+{
+	json_object	*o;
+	int		 prio = r == RUN_FAILED ? LOG_CRIT : LOG_NOTICE;
+
+	d->st.run = r;
+	snprintf(d->st.reason, sizeof(d->st.reason), "%s", reason ? reason : "");
+	if (r == RUN_FAILED)
+		d->st.failed_at_tbw = d->st.host_bytes_written;
+	o = ev_obj(d);
+	json_object_object_add(o, "state",
+	    json_object_new_string(run_state_name(r)));
+	if (reason != NULL)
+		json_object_object_add(o, "reason", json_object_new_string(reason));
+	events_add(&d->log, prio, run_state_name(r), o, -1,
+	    (long long)d->st.host_bytes_written, "%s%s%s (TBW %.6f TB)",
+	    run_state_name(r), reason ? ": " : "", reason ? reason : "",
+	    (double)d->st.host_bytes_written / 1e12);
+	drive_checkpoint(d);
+	notify_changed(d);
+}
+
+/* Record the start of a phase, for its phase_end figures. */
+static void
+phase_mark(struct drive *d)
+{
+	d->phase_t0 = mono_ns();
+	d->phase_bytes0 = d->st.host_bytes_written + d->st.host_bytes_read +
+	    d->st.host_bytes_trimmed;
+	d->phase_ops0 = d->st.write_ops + d->st.read_ops;
+	d->phase_cpu0 = cpu_ns_now(d);
+	d->phase_err0 = err_sum(d->st.errors);
+}
+
+/* The phase_end event: bytes, time, throughput, CPU of the worker. */
+static void
+phase_end_event(struct drive *d, const char *what)
+{
+	json_object	*o = ev_obj(d);
+	double		 sec = (double)(mono_ns() - d->phase_t0) / 1e9;
+	uint64_t	 bytes = d->st.host_bytes_written + d->st.host_bytes_read +
+	    d->st.host_bytes_trimmed - d->phase_bytes0;
+	uint64_t	 ops = d->st.write_ops + d->st.read_ops - d->phase_ops0;
+	double		 cpu = (double)(cpu_ns_now(d) - d->phase_cpu0) / 1e9;
+
+	if (sec <= 0)
+		sec = 1e-9;
+	json_object_object_add(o, "what", json_object_new_string(what));
+	json_object_object_add(o, "bytes", json_object_new_uint64(bytes));
+	json_object_object_add(o, "ops", json_object_new_uint64(ops));
+	json_object_object_add(o, "seconds", json_object_new_double(sec));
+	json_object_object_add(o, "bytes_per_sec",
+	    json_object_new_double((double)bytes / sec));
+	json_object_object_add(o, "iops", json_object_new_double(ops / sec));
+	json_object_object_add(o, "cpu_seconds", json_object_new_double(cpu));
+	json_object_object_add(o, "errors", json_object_new_uint64(
+	    err_sum(d->st.errors) - d->phase_err0));
+	events_add(&d->log, LOG_INFO, "phase_end", o, -1,
+	    (long long)d->st.host_bytes_written, "%s done: %.1f MB/s, %.0f "
+	    "IOPS, %.1f s, %" PRIu64 " errors", what, (double)bytes / sec / 1e6,
+	    ops / sec, sec, err_sum(d->st.errors) - d->phase_err0);
+}
+
+/* Enter a phase at its beginning. */
+static void
+phase_enter(struct drive *d, enum phase p)
+{
+	d->st.prog.phase = p;
+	d->st.prog.position = 0;
+	phase_mark(d);
+	events_add(&d->log, LOG_INFO, "phase_start", ev_obj(d), -1,
+	    (long long)d->st.host_bytes_written, "cycle %" PRIu64 ": %s",
+	    d->st.prog.cycle, phase_name(p));
+	drive_checkpoint(d);
+	notify_changed(d);
+}
+
+/* Start cycle c: its write pass. */
+static void
+cycle_begin(struct drive *d, uint64_t c)
+{
+	uint64_t	area = layout_dynamic_blocks(&d->st.lay) *
+	    d->st.lay.block_size;
+
+	d->st.prog.prev_trimmed = c > 1 && d->st.prog.trimmed_bytes >= area;
+	d->st.prog.cycle = c;
+	d->st.prog.written = 0;
+	d->st.prog.trimmed_bytes = 0;
+	d->st.prog.pass_random = d->conf.order_random;
+	phase_enter(d, PHASE_WRITE);
+}
+
+/* Finish the run: the drive has done what it was configured for. */
+static void
+drive_finish(struct drive *d, const char *why)
+{
+	drive_set_run(d, RUN_FINISHED, why);
+}
+
+/* After verify (and trim): close the cycle, then idle or go on. */
+static void
+cycle_end(struct drive *d)
+{
+	const char	*stop;
+
+	d->st.cycles_done = d->st.prog.cycle;
+	events_add(&d->log, LOG_NOTICE, "cycle_end", ev_obj(d), -1,
+	    (long long)d->st.host_bytes_written, "cycle %" PRIu64 " done, TBW "
+	    "%.6f TB, %" PRIu64 " verify errors in all", d->st.prog.cycle,
+	    (double)d->st.host_bytes_written / 1e12, err_sum(d->st.errors));
+	d->st.prog.phase = PHASE_IDLE;
+	d->st.prog.position = 0;
+	d->st.idle_until = 0;
+	if ((stop = stop_reached(d)) != NULL) {
+		drive_finish(d, stop);
+		return;
+	}
+	if (d->conf.idle_sec > 0)
+		d->st.idle_until = (uint64_t)time(NULL) + d->conf.idle_sec;
+	phase_enter(d, PHASE_IDLE);	/* trimmed_bytes stays: expectations */
+}
+
+/* The write budget left before stop_at_tbw; 0 = unlimited. */
+static int
+write_budget(const struct drive *d, uint64_t *budget)
+{
+	*budget = 0;
+	if (d->conf.stop_at_tbw == 0)
+		return 0;
+	if (d->st.host_bytes_written >= d->conf.stop_at_tbw)
+		return -1;
+	*budget = d->conf.stop_at_tbw - d->st.host_bytes_written;
+	return 0;
+}
+
+/* Fill a write job for the static area or this cycle's pass. */
+static int
+job_write(struct drive *d, struct job *j)
+{
+	const struct layout *l = &d->st.lay;
+
+	j->kind = JOB_WRITE;
+	if (d->st.prog.phase == PHASE_STATIC) {
+		j->base = 0;
+		j->count = l->static_blocks;
+		j->generation = 0;
+		perm_init(&j->perm, j->count, 0, 1);
+		return 0;
+	}
+	j->base = l->static_blocks;
+	j->count = layout_dynamic_blocks(l);
+	j->generation = d->st.prog.cycle;
+	layout_pass_perm(l, d->st.instance, d->st.prog.cycle,
+	    d->st.prog.pass_random, &j->perm);
+	return write_budget(d, &j->write_budget);
+}
+
+/* The job of the current phase; -1 when the budget is already spent. */
+static int
+job_for_phase(struct drive *d, struct job *j)
+{
+	const struct layout *l = &d->st.lay;
+
+	memset(j, 0, sizeof(*j));
+	j->lay = *l;
+	j->start = d->st.prog.position;
+	j->expect = d->st.prog;
+	j->expect.instance = d->st.instance;
+	j->queue_depth = d->conf.queue_depth;
+	j->continue_on_error = d->conf.on_io_error == ON_ERROR_CONTINUE;
+	switch (d->st.prog.phase) {
+	case PHASE_STATIC:
+	case PHASE_WRITE:
+		return job_write(d, j);
+	case PHASE_VERIFY:
+		j->kind = JOB_VERIFY;
+		j->count = l->nblocks;
+		return 0;
+	case PHASE_TRIM:
+		j->kind = JOB_TRIM;
+		j->base = l->static_blocks;
+		j->trim_chunk = TRIM_CHUNK;
+		j->count = (layout_dynamic_blocks(l) * l->block_size +
+		    TRIM_CHUNK - 1) / TRIM_CHUNK;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* Fail the drive: it stays failed until an operator starts it again. */
+static void
+drive_fail(struct drive *d, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+drive_fail(struct drive *d, const char *fmt, ...)
+{
+	char	why[256];
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	sd_event_source_set_enabled(d->idle_src, SD_EVENT_OFF);
+	drive_set_run(d, RUN_FAILED, why);
+}
+
+/* Idle is over: the next cycle. */
+static int
+on_idle_done(sd_event_source *s, uint64_t usec, void *arg)
+{
+	struct drive	*d = arg;
+
+	(void)s;
+	(void)usec;
+	if (d->st.run != RUN_RUNNING || d->st.prog.phase != PHASE_IDLE)
+		return 0;
+	phase_end_event(d, "idle");
+	cycle_begin(d, d->st.prog.cycle + 1);
+	drive_schedule(d);
+	return 0;
+}
+
+/* Arm the idle timer (absolute wall clock, survives restarts). */
+static void
+idle_arm(struct drive *d)
+{
+	uint64_t	when = d->st.idle_until * 1000000ULL;
+	int		rc;
+
+	if (d->st.idle_until <= (uint64_t)time(NULL)) {
+		on_idle_done(NULL, 0, d);
+		return;
+	}
+	if (d->idle_src != NULL) {
+		sd_event_source_set_time(d->idle_src, when);
+		sd_event_source_set_enabled(d->idle_src, SD_EVENT_ONESHOT);
+		return;
+	}
+	rc = sd_event_add_time(d->ev, &d->idle_src, CLOCK_REALTIME, when,
+	    1000000, on_idle_done, d);
+	if (rc < 0)
+		log_warnx("%s: idle timer: %s", d->conf.name, strerror(-rc));
+}
+
+/* Hand the worker the job of the current phase, if the drive runs. */
+static void
+drive_schedule(struct drive *d)
+{
+	struct job	j;
+	const char	*stop;
+
+	if (!d->active || d->job_active || d->st.run != RUN_RUNNING ||
+	    d->shutting_down)
+		return;
+	if (d->st.prog.phase == PHASE_IDLE) {
+		idle_arm(d);
+		return;
+	}
+	if (d->st.prog.phase == PHASE_WRITE && (stop = stop_reached(d)) != NULL) {
+		drive_finish(d, stop);
+		return;
+	}
+	if (job_for_phase(d, &j) == -1) {
+		drive_finish(d, "stop_at_tbw reached");
+		return;
+	}
+	if (engine_submit(d->eng, &j) == -1) {
+		drive_fail(d, "cannot hand a job to the worker: %s",
+		    strerror(errno));
+		return;
+	}
+	d->job_active = 1;
+}
+
+/* The current phase ran to its end (or to the write budget). */
+static void
+phase_done(struct drive *d, enum job_end end)
+{
+	struct progress	*p = &d->st.prog;
+
+	phase_end_event(d, phase_name(p->phase));
+	switch (p->phase) {
+	case PHASE_STATIC:
+		p->static_done = 1;
+		cycle_begin(d, 1);
+		break;
+	case PHASE_WRITE:
+		p->written = end == JOB_BUDGET ? p->position :
+		    layout_dynamic_blocks(&d->st.lay);
+		d->st.final_verify = end == JOB_BUDGET;
+		phase_enter(d, PHASE_VERIFY);
+		break;
+	case PHASE_VERIFY:
+		d->st.verify_passes++;
+		if (d->st.final_verify) {
+			/* back to the cut write pass, so it can go on later */
+			d->st.final_verify = 0;
+			p->phase = PHASE_WRITE;
+			p->position = p->written;
+			drive_finish(d, "stop_at_tbw reached");
+		} else if (d->conf.trim)
+			phase_enter(d, PHASE_TRIM);
+		else
+			cycle_end(d);
+		break;
+	case PHASE_TRIM:
+		cycle_end(d);
+		break;
+	default:
+		break;
+	}
+}
+
+/* A trim the target cannot do is a warning, not a failure. */
+static void
+trim_unsupported(struct drive *d)
+{
+	d->st.prog.trimmed_bytes = 0;
+	events_add(&d->log, LOG_WARNING, "trim_unsupported", ev_obj(d), -1,
+	    (long long)d->st.host_bytes_written, "discard is not supported "
+	    "by the target; trim skipped");
+}
+
+/* The on-demand verify pass ended: report it, return to the schedule. */
+static void
+extra_verify_done(struct drive *d, enum job_end end, int err)
+{
+	d->extra_verify = 0;
+	if (end == JOB_FAILED) {
+		drive_fail(d, "I/O error during verify: %s", strerror(err));
+		return;
+	}
+	phase_end_event(d, end == JOB_DONE ? "verify_now" :
+	    "verify_now (interrupted)");
+	if (end == JOB_DONE)
+		d->st.verify_passes++;
+	drive_checkpoint(d);
+	notify_changed(d);
+	drive_schedule(d);
+}
+
+/* Start the on-demand verify pass against what the drive holds now. */
+static void
+extra_verify_start(struct drive *d)
+{
+	struct job	j;
+
+	memset(&j, 0, sizeof(j));
+	j.kind = JOB_VERIFY;
+	j.lay = d->st.lay;
+	j.count = d->st.lay.nblocks;
+	j.expect = d->st.prog;
+	j.expect.instance = d->st.instance;
+	j.queue_depth = d->conf.queue_depth;
+	j.continue_on_error = d->conf.on_io_error == ON_ERROR_CONTINUE;
+	phase_mark(d);
+	events_add(&d->log, LOG_NOTICE, "verify_now", ev_obj(d), -1,
+	    (long long)d->st.host_bytes_written, "verify pass on demand "
+	    "(read only)");
+	if (engine_submit(d->eng, &j) == -1) {
+		d->extra_verify = 0;
+		log_warn("%s: cannot start verify", d->conf.name);
+		return;
+	}
+	d->extra_verify = 2;
+	d->job_active = 1;
+	notify_changed(d);
+}
+
+/* The worker finished its job. */
+static void
+job_ended(struct drive *d, enum job_end end, int err)
+{
+	d->job_active = 0;
+	if (d->extra_verify == 2) {
+		extra_verify_done(d, end, err);
+		return;
+	}
+	switch (end) {
+	case JOB_DONE:
+		if (d->st.prog.phase == PHASE_TRIM && err != 0)
+			trim_unsupported(d);
+		/* FALLTHROUGH */
+	case JOB_BUDGET:
+		phase_done(d, end);
+		break;
+	case JOB_STOPPED:
+		drive_checkpoint(d);
+		notify_changed(d);
+		if (d->extra_verify == 1) {
+			extra_verify_start(d);
+			return;
+		}
+		break;
+	case JOB_FAILED:
+		if (err == ENODEV || err == ENXIO)
+			drive_fail(d, "device vanished (%s)", strerror(err));
+		else
+			drive_fail(d, "I/O error: %s", strerror(err));
+		break;
+	}
+	drive_schedule(d);
+}
+
+/* The worker's eventfd: findings are waiting, or the job ended. */
+static int
+on_worker(sd_event_source *s, int fd, uint32_t revents, void *arg)
+{
+	struct drive	*d = arg;
+	enum job_end	 end;
+	int		 err;
+
+	(void)s;
+	(void)fd;
+	(void)revents;
+	drive_poll(d);
+	if (engine_job_done(d->eng, &end, &err)) {
+		drive_poll(d);
+		job_ended(d, end, err);
+	}
+	return 0;
+}
+
+/* A new drive: fresh instance id, static phase first. */
+static int
+state_init(struct drive *d, const struct layout *l)
+{
+	memset(&d->st, 0, sizeof(d->st));
+	if (getrandom(&d->st.instance, sizeof(d->st.instance), 0) !=
+	    sizeof(d->st.instance))
+		return -1;
+	d->st.instance |= 1;	/* never 0 */
+	snprintf(d->st.device, sizeof(d->st.device), "%s", d->conf.device);
+	snprintf(d->st.serial, sizeof(d->st.serial), "%s",
+	    d->tgt.serial[0] ? d->tgt.serial : "none");
+	d->st.lay = *l;
+	d->st.run = d->conf.autostart ? RUN_RUNNING : RUN_STOPPED;
+	d->st.prog.phase = PHASE_STATIC;
+	if (l->static_blocks == 0) {
+		d->st.prog.static_done = 1;
+		d->st.prog.phase = PHASE_WRITE;
+		d->st.prog.cycle = 1;
+	}
+	d->st.prog.pass_random = d->conf.order_random;
+	d->st.created = (uint64_t)time(NULL);
+	return 0;
+}
+
+/* A refusal: nothing was written; say why, everywhere. */
+static int
+drive_refuse(struct drive *d, const char *why)
+{
+	json_object	*o = json_object_new_object();
+
+	d->refused = 1;
+	d->st.run = RUN_FAILED;
+	snprintf(d->st.reason, sizeof(d->st.reason), "refused: %s", why);
+	json_object_object_add(o, "device",
+	    json_object_new_string(d->conf.device));
+	json_object_object_add(o, "reason", json_object_new_string(why));
+	if (d->log.fd >= 0)
+		events_add(&d->log, LOG_ERR, "refused", o, -1, -1,
+		    "refusing %s: %s", d->conf.device, why);
+	else {
+		struct log_fields lf = { d->conf.name, d->conf.serial, NULL,
+		    -1, -1 };
+		log_fields(LOG_ERR, &lf, "refusing %s: %s", d->conf.device, why);
+		json_object_put(o);
+	}
+	safety_close(&d->tgt);
+	notify_changed(d);
+	return -1;
+}
+
+/* The stored layout must be what the configuration gives now. */
+static int
+layout_matches(const struct drive *d, const struct layout *l, char *why,
+    size_t len)
+{
+	const struct layout *o = &d->st.lay;
+
+	if (strcmp(d->st.device, d->conf.device) != 0)
+		snprintf(why, len, "the state belongs to %s, not %s",
+		    d->st.device, d->conf.device);
+	else if (o->block_size != l->block_size || o->nblocks != l->nblocks ||
+	    o->static_blocks != l->static_blocks)
+		snprintf(why, len, "the layout (block_size, span or "
+		    "static_fraction) differs from the one under test since %s; "
+		    "restore it, or remove %s to start over", "the first start",
+		    d->dir);
+	else
+		return 1;
+	return 0;
+}
+
+/* Load the state when there is one; *owned tells. */
+static int
+state_read(struct drive *d, int *owned, char *why, size_t len)
+{
+	char	err[256];
+
+	*owned = 0;
+	if (state_load(d->state_path, &d->st, err, sizeof(err)) == 0) {
+		*owned = 1;
+		return 0;
+	}
+	if (errno == ENOENT)
+		return 0;
+	snprintf(why, len, "cannot read %s: %s", d->state_path, err);
+	return -1;
+}
+
+/* mkdir -p for the state directory. */
+static int
+mkdirs(const char *path, mode_t mode)
+{
+	char	buf[PATH_MAX], *p;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, mode) == -1 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(buf, mode) == -1 && errno != EEXIST ? -1 : 0;
+}
+
+/* What a drive that has state does on activation. */
+static void
+resume_owned(struct drive *d)
+{
+	const char	*stop = stop_reached(d);
+
+	if (d->st.run == RUN_RUNNING && !d->conf.autostart) {
+		d->st.run = RUN_STOPPED;
+		snprintf(d->st.reason, sizeof(d->st.reason), "autostart = no");
+	}
+	if (d->st.run == RUN_FINISHED && stop == NULL) {
+		d->st.run = RUN_RUNNING;
+		d->st.reason[0] = '\0';
+	}
+	events_add(&d->log, LOG_NOTICE, "resume", ev_obj(d), -1,
+	    (long long)d->st.host_bytes_written, "resuming %s: %s, cycle %"
+	    PRIu64 ", %s at item %" PRIu64 ", TBW %.6f TB", d->conf.device,
+	    run_state_name(d->st.run), d->st.prog.cycle,
+	    phase_name(d->st.prog.phase), d->st.prog.position,
+	    (double)d->st.host_bytes_written / 1e12);
+}
+
+/* Open events.jsonl, cut back to what the last checkpoint knew. */
+static void
+drive_open_events(struct drive *d, uint64_t keep)
+{
+	char	path[PATH_MAX + 16];
+
+	if (d->log.fd >= 0)
+		return;
+	snprintf(path, sizeof(path), "%s/events.jsonl", d->dir);
+	if (events_open(&d->log, path, keep, d->conf.name,
+	    d->conf.serial) == -1) {
+		log_warn("%s: cannot open %s", d->conf.name, path);
+		events_close(&d->log);
+	}
+}
+
+/* A drive seen for the first time. */
+static void
+announce_new(struct drive *d)
+{
+	json_object	*o = ev_obj(d);
+	char		 hex[20], a[32];
+
+	snprintf(hex, sizeof(hex), "%016" PRIx64, d->st.instance);
+	json_object_object_add(o, "instance", json_object_new_string(hex));
+	json_object_object_add(o, "capacity",
+	    json_object_new_uint64(d->tgt.capacity));
+	json_object_object_add(o, "span_bytes",
+	    json_object_new_uint64(d->st.lay.span_bytes));
+	events_add(&d->log, LOG_NOTICE, "created", o, -1, 0, "new run on %s "
+	    "(%s span, instance %s)", d->conf.device,
+	    units_fmt_bin(d->st.lay.span_bytes, a, sizeof(a)), hex);
+}
+
+/* Target, layout and state: refuse with a reason, or be ready to run. */
+static int
+drive_prepare(struct drive *d)
+{
+	struct layout	l;
+	char		why[3 * PATH_MAX];
+	int		owned;
+
+	if (mkdirs(d->dir, 0750) == -1) {
+		snprintf(why, sizeof(why), "cannot create %s: %s", d->dir,
+		    strerror(errno));
+		return drive_refuse(d, why);
+	}
+	if (state_read(d, &owned, why, sizeof(why)) == -1) {
+		drive_open_events(d, UINT64_MAX);
+		return drive_refuse(d, why);
+	}
+	drive_open_events(d, owned ? d->st.events_bytes : UINT64_MAX);
+	if (safety_open(&d->conf, owned, d->st.instance, d->conf.block_size,
+	    &d->tgt, why, sizeof(why)) == -1)
+		return drive_refuse(d, why);
+	if (layout_init(&l, d->tgt.capacity, config_span_bytes(&d->conf,
+	    d->tgt.capacity), d->conf.block_size, d->conf.static_fraction,
+	    why, sizeof(why)) == -1)
+		return drive_refuse(d, why);
+	if (owned && !layout_matches(d, &l, why, sizeof(why)))
+		return drive_refuse(d, why);
+	if (!owned && state_init(d, &l) == -1)
+		return drive_refuse(d, "cannot make an instance id");
+	return owned;
+}
+
+int
+drive_activate(struct drive *d, int schedule)
+{
+	char	err[256];
+	int	owned;
+
+	d->refused = 0;
+	if ((owned = drive_prepare(d)) == -1)
+		return -1;
+	d->eng = engine_start(d->tgt.fd, d->conf.name, d->conf.block_size,
+	    d->conf.queue_depth, err, sizeof(err));
+	if (d->eng == NULL)
+		return drive_refuse(d, err);
+	memset(&d->last, 0, sizeof(d->last));
+	if (sd_event_add_io(d->ev, &d->notify_src, engine_notify_fd(d->eng),
+	    EPOLLIN, on_worker, d) < 0) {
+		engine_free(d->eng);
+		d->eng = NULL;
+		return drive_refuse(d, "cannot watch the worker");
+	}
+	d->active = 1;
+	if (owned)
+		resume_owned(d);
+	else
+		announce_new(d);
+	drive_checkpoint(d);
+	phase_mark(d);
+	d->rate_t = mono_ns();
+	d->rate_w = d->st.host_bytes_written;
+	d->rate_r = d->st.host_bytes_read;
+	if (schedule)
+		drive_schedule(d);
+	notify_changed(d);
+	return 0;
+}
+
+/* Throughput over the last tick. */
+static void
+drive_rates(struct drive *d)
+{
+	uint64_t	t = mono_ns();
+	double		dt = (double)(t - d->rate_t) / 1e9;
+
+	if (dt < 0.2)
+		return;
+	d->wbps = (double)(d->st.host_bytes_written - d->rate_w) / dt;
+	d->rbps = (double)(d->st.host_bytes_read - d->rate_r) / dt;
+	d->rate_t = t;
+	d->rate_w = d->st.host_bytes_written;
+	d->rate_r = d->st.host_bytes_read;
+}
+
+void
+drive_tick(struct drive *d)
+{
+	if (!d->active)
+		return;
+	drive_poll(d);
+	drive_rates(d);
+	if (d->job_active)
+		drive_checkpoint(d);
+}
+
+/* Items in the current phase, for progress and ETA. */
+static uint64_t
+phase_items(const struct drive *d)
+{
+	const struct layout *l = &d->st.lay;
+
+	if (d->extra_verify == 2)
+		return l->nblocks;
+	switch (d->st.prog.phase) {
+	case PHASE_STATIC:
+		return l->static_blocks;
+	case PHASE_WRITE:
+		return layout_dynamic_blocks(l);
+	case PHASE_VERIFY:
+		return l->nblocks;
+	case PHASE_TRIM:
+		return (layout_dynamic_blocks(l) * l->block_size + TRIM_CHUNK -
+		    1) / TRIM_CHUNK;
+	default:
+		return 0;
+	}
+}
+
+/* Fraction done and time left of the current phase. */
+static void
+phase_progress(const struct drive *d, double *frac, uint64_t *eta)
+{
+	uint64_t	items = phase_items(d), now = (uint64_t)time(NULL);
+	uint64_t	pos = d->extra_verify == 2 ? d->last.position :
+	    d->st.prog.position;
+	double		rate = d->wbps + d->rbps;
+
+	*frac = 0;
+	*eta = 0;
+	if (d->st.prog.phase == PHASE_IDLE && d->extra_verify != 2) {
+		if (d->conf.idle_sec > 0 && d->st.idle_until > now) {
+			*eta = d->st.idle_until - now;
+			*frac = 1.0 - (double)*eta / (double)d->conf.idle_sec;
+		}
+		return;
+	}
+	if (items == 0)
+		return;
+	*frac = (double)pos / (double)items;
+	if (rate > 0 && d->st.prog.phase != PHASE_TRIM)
+		*eta = (uint64_t)((double)(items - pos) *
+		    d->st.lay.block_size / rate);
+}
+
+void
+drive_status(const struct drive *d, struct drive_status *s)
+{
+	int	i;
+
+	memset(s, 0, sizeof(*s));
+	s->name = d->conf.name;
+	s->device = d->conf.device;
+	s->serial = d->tgt.serial[0] ? d->tgt.serial : d->st.serial;
+	s->model = d->tgt.model;
+	s->run = d->st.run;
+	s->refused = d->refused;
+	s->verifying = d->extra_verify != 0;
+	s->phase = d->st.prog.phase;
+	phase_progress(d, &s->phase_progress, &s->eta_sec);
+	s->cycle = d->st.prog.cycle;
+	s->cycles_done = d->st.cycles_done;
+	s->host_bytes_written = d->st.host_bytes_written;
+	s->host_bytes_read = d->st.host_bytes_read;
+	s->write_bps = d->job_active ? d->wbps : 0;
+	s->read_bps = d->job_active ? d->rbps : 0;
+	for (i = 0; i < BLK_NCLASS; i++)
+		s->errors[i] = d->st.errors[i];
+	s->errors_total = err_sum(d->st.errors);
+	s->reason = d->st.reason;
+	s->capacity = d->tgt.capacity;
+	s->span_bytes = d->st.lay.span_bytes;
+}
+
+int
+drive_settled(const struct drive *d)
+{
+	if (d->refused)
+		return 1;
+	if (d->job_active || d->extra_verify)
+		return 0;
+	return d->st.run == RUN_FINISHED || d->st.run == RUN_FAILED ||
+	    d->st.run == RUN_STOPPED;
+}
+
+/* Stop the worker's job (if any) and the idle timer; keep the position. */
+static void
+drive_halt(struct drive *d)
+{
+	if (d->job_active)
+		engine_stop_job(d->eng);
+	sd_event_source_set_enabled(d->idle_src, SD_EVENT_OFF);
+}
+
+static int
+cmd_refuse(const struct drive *d, char *err, size_t len, const char *what)
+{
+	snprintf(err, len, "%s: cannot %s: drive is %s%s", d->conf.name, what,
+	    d->refused ? "refused" : run_state_name(d->st.run),
+	    d->refused ? " (see its reason)" : "");
+	errno = EBUSY;
+	return -1;
+}
+
+int
+drive_cmd_pause(struct drive *d, char *err, size_t len)
+{
+	if (!d->active || d->st.run != RUN_RUNNING)
+		return cmd_refuse(d, err, len, "pause");
+	drive_halt(d);
+	drive_set_run(d, RUN_PAUSED, "paused by operator");
+	return 0;
+}
+
+int
+drive_cmd_resume(struct drive *d, char *err, size_t len)
+{
+	if (!d->active || d->st.run != RUN_PAUSED)
+		return cmd_refuse(d, err, len, "resume");
+	drive_set_run(d, RUN_RUNNING, NULL);
+	phase_mark(d);
+	drive_schedule(d);
+	return 0;
+}
+
+int
+drive_cmd_stop(struct drive *d, char *err, size_t len)
+{
+	if (!d->active ||
+	    (d->st.run != RUN_RUNNING && d->st.run != RUN_PAUSED))
+		return cmd_refuse(d, err, len, "stop");
+	drive_halt(d);
+	drive_set_run(d, RUN_STOPPED, "stopped by operator");
+	return 0;
+}
+
+int
+drive_cmd_start(struct drive *d, char *err, size_t len)
+{
+	if (d->refused) {
+		safety_close(&d->tgt);
+		if (drive_activate(d, 0) == -1) {
+			snprintf(err, len, "%s: %s", d->conf.name, d->st.reason);
+			return -1;
+		}
+	}
+	if (d->st.run == RUN_RUNNING || d->st.run == RUN_PAUSED ||
+	    (d->st.run == RUN_FINISHED && stop_reached(d) != NULL))
+		return cmd_refuse(d, err, len, "start");
+	drive_set_run(d, RUN_RUNNING, NULL);
+	phase_mark(d);
+	drive_schedule(d);
+	return 0;
+}
+
+int
+drive_cmd_verify(struct drive *d, char *err, size_t len)
+{
+	if (!d->active) {
+		snprintf(err, len, "%s: cannot verify: drive is not open%s",
+		    d->conf.name, d->refused ? " (refused)" : "");
+		return -1;
+	}
+	if (d->extra_verify) {
+		snprintf(err, len, "%s: a verify pass is already running",
+		    d->conf.name);
+		return -1;
+	}
+	d->extra_verify = 1;
+	if (d->job_active)
+		engine_stop_job(d->eng);	/* starts when the job stopped */
+	else
+		extra_verify_start(d);
+	return 0;
+}
+
+/* Keys that define what is on the drive: they cannot change under test. */
+static const char *
+layout_key_changed(const struct drive_conf *a, const struct drive_conf *b)
+{
+	if (strcmp(a->device, b->device) != 0)
+		return "device";
+	if (a->block_size != b->block_size)
+		return "block_size";
+	if (a->span != b->span || a->span_percent != b->span_percent)
+		return "span";
+	if (a->static_fraction != b->static_fraction)
+		return "static_fraction";
+	if (a->size != b->size)
+		return "size";
+	if ((a->serial == NULL) != (b->serial == NULL) ||
+	    (a->serial && strcmp(a->serial, b->serial) != 0))
+		return "serial";
+	if (b->queue_depth > a->queue_depth)
+		return "queue_depth (only a decrease applies without restart)";
+	return NULL;
+}
+
+int
+drive_reconfigure(struct drive *d, const struct drive_conf *c, char *err,
+    size_t len)
+{
+	struct drive_conf	nc;
+	const char		*key;
+
+	if (d->active && (key = layout_key_changed(&d->conf, c)) != NULL) {
+		snprintf(err, len, "%s: %s cannot change while the drive is "
+		    "under test; old settings kept", d->conf.name, key);
+		return -1;
+	}
+	if (conf_copy(&nc, c) == -1) {
+		conf_release(&nc);
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	conf_release(&d->conf);
+	d->conf = nc;
+	if (d->active && d->st.run == RUN_FINISHED && stop_reached(d) == NULL) {
+		drive_set_run(d, RUN_RUNNING, "stop condition raised by reload");
+		drive_schedule(d);
+	}
+	return 0;
+}
+
+void
+drive_shutdown_begin(struct drive *d)
+{
+	d->shutting_down = 1;
+	drive_halt(d);
+}
+
+int
+drive_busy(struct drive *d)
+{
+	enum job_end	end;
+	int		err;
+
+	if (!d->active || !d->job_active)
+		return 0;
+	drive_poll(d);
+	if (engine_job_done(d->eng, &end, &err)) {
+		drive_poll(d);
+		job_ended(d, end, err);
+	}
+	return d->job_active;
+}
+
+void
+drive_shutdown_end(struct drive *d)
+{
+	if (!d->active)
+		return;
+	drive_poll(d);
+	if (!d->job_active)
+		events_add(&d->log, LOG_INFO, "shutdown", ev_obj(d), -1,
+		    (long long)d->st.host_bytes_written, "checkpoint at %s "
+		    "item %" PRIu64, phase_name(d->st.prog.phase),
+		    d->st.prog.position);
+	drive_checkpoint(d);
+}
+
+int
+drive_quiet(const struct drive *d)
+{
+	return !d->job_active && !d->extra_verify;
+}

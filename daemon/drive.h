@@ -1,0 +1,79 @@
+/*
+ * drive.h: one drive under test, run by the main thread: its state
+ * machine (states, phases, cycles, stop conditions), its worker, its
+ * checkpoints and events. Services read drives; a drive does not know
+ * who reads it.
+ */
+#ifndef SSDT_DRIVE_H
+#define SSDT_DRIVE_H
+
+#include <stdint.h>
+
+#include <systemd/sd-event.h>
+
+#include "block.h"
+#include "config.h"
+#include "state.h"
+
+struct drive;
+
+/* Called whenever a drive's run state or phase changes. */
+typedef void (*drive_changed_fn)(struct drive *, void *arg);
+
+/* What a reader of a drive may see. */
+struct drive_status {
+	const char	*name;
+	const char	*device;
+	const char	*serial;	/* as reported by the device */
+	const char	*model;
+	enum run_state	 run;
+	int		 refused;	/* safety checks failed: never touched */
+	int		 verifying;	/* an on-demand verify pass is running */
+	enum phase	 phase;
+	double		 phase_progress; /* 0..1 */
+	uint64_t	 eta_sec;	/* of the phase; 0 = unknown */
+	uint64_t	 cycle;
+	uint64_t	 cycles_done;
+	uint64_t	 host_bytes_written;
+	uint64_t	 host_bytes_read;
+	double		 write_bps;
+	double		 read_bps;
+	uint64_t	 errors[BLK_NCLASS];
+	uint64_t	 errors_total;
+	const char	*reason;
+	uint64_t	 capacity;
+	uint64_t	 span_bytes;
+};
+
+struct drive	*drive_new(const struct drive_conf *, const char *state_dir,
+		    sd_event *, drive_changed_fn, void *arg);
+void		 drive_free(struct drive *);
+/* Safety checks, state load or creation, worker start; then run if asked. */
+int		 drive_activate(struct drive *, int schedule);
+/* Once a second: counters, findings, checkpoint, rates. */
+void		 drive_tick(struct drive *);
+void		 drive_status(const struct drive *, struct drive_status *);
+const char	*drive_name(const struct drive *);
+/* Terminal for --oneshot: finished, failed, stopped or refused, and idle. */
+int		 drive_settled(const struct drive *);
+/* No job running or queued (the worker is idle). */
+int		 drive_quiet(const struct drive *);
+/* A verify error was ever counted. */
+uint64_t	 drive_errors_total(const struct drive *);
+
+/* Commands (also used by the control socket). -1 and a message on refusal. */
+int		 drive_cmd_pause(struct drive *, char *err, size_t);
+int		 drive_cmd_resume(struct drive *, char *err, size_t);
+int		 drive_cmd_stop(struct drive *, char *err, size_t);
+int		 drive_cmd_start(struct drive *, char *err, size_t);
+int		 drive_cmd_verify(struct drive *, char *err, size_t);
+/* New settings from a reload; layout keys may not change. */
+int		 drive_reconfigure(struct drive *, const struct drive_conf *,
+		    char *err, size_t);
+
+/* Shutdown: ask the worker to stop, wait (bounded), checkpoint. */
+void		 drive_shutdown_begin(struct drive *);
+int		 drive_busy(struct drive *);
+void		 drive_shutdown_end(struct drive *);
+
+#endif

@@ -1,0 +1,698 @@
+/*
+ * engine.c: the per-drive I/O worker thread.
+ *
+ * One io_uring per drive, owned by its worker thread (created there, so
+ * the ring can be single-issuer). Buffers are registered once; a job
+ * writes or reads `count` items with up to queue_depth in flight.
+ * Completions arrive out of order; results are committed in item order
+ * through a window ring, so the published position is a low-water mark:
+ * every item below it is done, and the findings and counters published
+ * with it describe exactly those items. A checkpoint taken from one
+ * snapshot is therefore consistent, and a resume from it neither loses
+ * nor repeats a finding.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <liburing.h>
+
+#include "engine.h"
+#include "log.h"
+
+#define QUEUE_CAP	4096	/* findings waiting for the main thread */
+#define LOCAL_CAP	256	/* findings committed, not yet published */
+#define PUBLISH_NS	50000000ULL
+
+/* One I/O in flight. */
+struct slot {
+	uint64_t	seq;
+	uint64_t	off;		/* byte offset of the block */
+	uint32_t	done;		/* bytes transferred so far */
+	uint64_t	t_submit;
+	int		busy;
+};
+
+/* The window entry of one item between submission and in-order commit. */
+struct witem {
+	int		done;
+	int		has_finding;
+	struct finding	f;
+};
+
+struct engine {
+	/* immutable after engine_start */
+	char		 name[64];
+	int		 fd;
+	int		 is_blockdev;
+	uint32_t	 bs;
+	uint32_t	 maxqd;
+	int		 efd;
+	pthread_t	 thr;
+
+	/* worker-only */
+	struct io_uring	 ring;
+	unsigned char	*bufs;
+	size_t		 bufs_len;
+	struct slot	*slots;
+	uint32_t	*freelist;
+	uint32_t	 nfree;
+	struct witem	*win;
+	uint64_t	 wsize;
+	struct engine_stats loc;
+	struct finding	 pend;		/* run being coalesced */
+	int		 has_pend;
+	struct finding	 local[LOCAL_CAP];
+	size_t		 nlocal;
+	uint64_t	 last_publish;
+	struct job	 job;
+	struct perm	 vperm;		/* verify: the pass permutation */
+	int		 fail_err;
+
+	/* shared, under mu */
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 cv;
+	int		 init_done, init_err;
+	int		 have_job, job_running, job_ended, quit;
+	enum job_end	 end;
+	int		 end_err;
+	struct engine_stats pub;
+	struct finding	*q;
+	size_t		 qhead, qlen;
+	atomic_int	 stop_req;
+};
+
+static uint64_t
+now_ns(clockid_t clk)
+{
+	struct timespec	ts;
+
+	clock_gettime(clk, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static void
+notify_main(struct engine *e)
+{
+	uint64_t	one = 1;
+
+	if (write(e->efd, &one, sizeof(one)) == -1 && errno != EAGAIN)
+		log_warn("%s: eventfd", e->name);
+}
+
+/* Move local findings and counters to the shared snapshot atomically. */
+static void
+publish(struct engine *e)
+{
+	size_t	i;
+
+	if (e->has_pend) {
+		e->local[e->nlocal++] = e->pend;
+		e->has_pend = 0;
+	}
+	e->loc.cpu_ns = now_ns(CLOCK_THREAD_CPUTIME_ID);
+	pthread_mutex_lock(&e->mu);
+	for (i = 0; i < e->nlocal; i++) {
+		while (e->qlen == QUEUE_CAP && !e->quit) {
+			notify_main(e);
+			pthread_cond_wait(&e->cv, &e->mu);
+		}
+		e->q[(e->qhead + e->qlen) % QUEUE_CAP] = e->local[i];
+		e->qlen++;
+	}
+	e->pub = e->loc;
+	pthread_mutex_unlock(&e->mu);
+	if (e->nlocal > 0)
+		notify_main(e);
+	e->nlocal = 0;
+	e->last_publish = now_ns(CLOCK_MONOTONIC);
+}
+
+/* Commit a finding in item order, merging runs of adjacent blocks. */
+static void
+commit_finding(struct engine *e, const struct finding *f)
+{
+	struct finding	*p = &e->pend;
+
+	e->loc.errors[f->cls] += f->nblocks;
+	if (e->has_pend && p->cls == f->cls && p->err == f->err &&
+	    p->expected_gen == f->expected_gen &&
+	    p->res.found_gen == f->res.found_gen &&
+	    p->offset + p->nblocks * e->bs == f->offset &&
+	    f->cls != BLK_CORRUPT) {
+		p->nblocks += f->nblocks;
+		return;
+	}
+	if (e->has_pend)
+		e->local[e->nlocal++] = *p;
+	*p = *f;
+	e->has_pend = 1;
+	if (e->nlocal >= LOCAL_CAP - 1)
+		publish(e);
+}
+
+/* Advance the low-water mark over items that are done. */
+static void
+advance(struct engine *e)
+{
+	struct witem	*w;
+
+	for (;;) {
+		w = &e->win[e->loc.position % e->wsize];
+		if (!w->done)
+			break;
+		if (w->has_finding)
+			commit_finding(e, &w->f);
+		w->done = w->has_finding = 0;
+		e->loc.position++;
+	}
+}
+
+/* Byte offset of item `seq` of the current job. */
+static uint64_t
+item_offset(const struct engine *e, uint64_t seq)
+{
+	const struct job *j = &e->job;
+	uint64_t	 blk = j->base + (j->kind == JOB_WRITE ?
+	    perm_fwd(&j->perm, seq) : seq);
+
+	return blk * (uint64_t)e->bs;
+}
+
+/* Queue the (rest of the) transfer of a slot. */
+static int
+slot_queue(struct engine *e, uint32_t idx)
+{
+	struct slot		*s = &e->slots[idx];
+	struct io_uring_sqe	*sqe;
+	unsigned char		*buf = e->bufs + (size_t)idx * e->bs + s->done;
+
+	if ((sqe = io_uring_get_sqe(&e->ring)) == NULL) {
+		io_uring_submit(&e->ring);
+		if ((sqe = io_uring_get_sqe(&e->ring)) == NULL)
+			return -1;
+	}
+	if (e->job.kind == JOB_WRITE)
+		io_uring_prep_write_fixed(sqe, 0, buf, e->bs - s->done,
+		    s->off + s->done, (int)idx);
+	else
+		io_uring_prep_read_fixed(sqe, 0, buf, e->bs - s->done,
+		    s->off + s->done, (int)idx);
+	sqe->flags |= IOSQE_FIXED_FILE;
+	io_uring_sqe_set_data64(sqe, idx);
+	return 0;
+}
+
+/* Take a free slot for item `seq`, fill it (writes) and queue it. */
+static int
+slot_start(struct engine *e, uint64_t seq)
+{
+	uint32_t	 idx = e->freelist[--e->nfree];
+	struct slot	*s = &e->slots[idx];
+
+	s->seq = seq;
+	s->off = item_offset(e, seq);
+	s->done = 0;
+	s->busy = 1;
+	if (e->job.kind == JOB_WRITE)
+		blk_encode(e->bufs + (size_t)idx * e->bs, e->bs,
+		    e->job.expect.instance, s->off, e->job.generation,
+		    now_ns(CLOCK_REALTIME));
+	s->t_submit = now_ns(CLOCK_MONOTONIC);
+	if (slot_queue(e, idx) == -1) {
+		s->busy = 0;
+		e->freelist[e->nfree++] = idx;
+		return -1;
+	}
+	return 0;
+}
+
+/* Classify a block that was read completely. */
+static void
+verify_block(struct engine *e, struct slot *s, struct witem *w,
+    const unsigned char *buf)
+{
+	struct blk_expect	 ex;
+	struct blk_result	 r;
+	uint64_t		 blk = s->off / e->bs;
+
+	layout_expect(&e->job.lay, &e->job.expect, &e->vperm, blk, &ex);
+	e->loc.blocks_checked++;
+	if (blk_check(buf, e->bs, e->job.expect.instance, s->off, &ex, &r) ==
+	    BLK_OK)
+		return;
+	w->has_finding = 1;
+	memset(&w->f, 0, sizeof(w->f));
+	w->f.cls = r.cls;
+	w->f.offset = s->off;
+	w->f.nblocks = 1;
+	w->f.expected_gen = ex.has_gen ? ex.gen_hi : 0;
+	w->f.expected_unwritten = !ex.has_gen;
+	w->f.res = r;
+}
+
+/* Record an I/O error for the item of a slot. */
+static void
+io_failed(struct engine *e, struct slot *s, struct witem *w, int err)
+{
+	w->has_finding = 1;
+	memset(&w->f, 0, sizeof(w->f));
+	w->f.cls = BLK_IO_ERROR;
+	w->f.offset = s->off;
+	w->f.nblocks = 1;
+	w->f.err = err;
+	w->f.res.cls = BLK_IO_ERROR;
+	w->f.res.first_bad_byte = -1;
+	if (err == ENODEV || err == ENXIO || !e->job.continue_on_error)
+		e->fail_err = err;
+}
+
+/* Account a finished transfer of a slot. */
+static void
+slot_finish(struct engine *e, struct slot *s, uint32_t idx)
+{
+	struct witem	*w = &e->win[s->seq % e->wsize];
+	uint64_t	 lat = (now_ns(CLOCK_MONOTONIC) - s->t_submit) / 1000;
+
+	e->loc.lat_sum_us += lat;
+	if (lat > e->loc.lat_max_us)
+		e->loc.lat_max_us = lat;
+	if (e->job.kind == JOB_WRITE) {
+		e->loc.bytes_written += e->bs;
+		e->loc.write_ops++;
+	} else {
+		e->loc.bytes_read += e->bs;
+		e->loc.read_ops++;
+		verify_block(e, s, w, e->bufs + (size_t)idx * e->bs);
+	}
+	w->done = 1;
+}
+
+/* Handle one completion: retry, continue a short transfer, or finish. */
+static void
+complete(struct engine *e, uint32_t idx, int res)
+{
+	struct slot	*s = &e->slots[idx];
+
+	if (res == -EINTR || res == -EAGAIN) {
+		if (slot_queue(e, idx) == 0)
+			return;
+		res = -EIO;
+	}
+	if (res > 0 && s->done + (uint32_t)res < e->bs) {
+		s->done += (uint32_t)res;	/* short transfer: go on */
+		if (slot_queue(e, idx) == 0)
+			return;
+		res = -EIO;
+	}
+	if (res <= 0) {
+		io_failed(e, s, &e->win[s->seq % e->wsize],
+		    res == 0 ? ENODATA : -res);
+		e->win[s->seq % e->wsize].done = 1;
+	} else
+		slot_finish(e, s, idx);
+	s->busy = 0;
+	e->freelist[e->nfree++] = idx;
+}
+
+/* Reap every available completion. */
+static void
+reap(struct engine *e)
+{
+	struct io_uring_cqe	*cqe;
+	unsigned		 head, n = 0;
+
+	io_uring_for_each_cqe(&e->ring, head, cqe) {
+		complete(e, (uint32_t)io_uring_cqe_get_data64(cqe), cqe->res);
+		n++;
+	}
+	io_uring_cq_advance(&e->ring, n);
+}
+
+/* Should the job stop submitting new items? */
+static int
+job_halted(struct engine *e, uint64_t submitted_bytes, enum job_end *end)
+{
+	if (e->fail_err != 0) {
+		*end = JOB_FAILED;
+		return 1;
+	}
+	if (atomic_load_explicit(&e->stop_req, memory_order_relaxed)) {
+		*end = JOB_STOPPED;
+		return 1;
+	}
+	if (e->job.kind == JOB_WRITE && e->job.write_budget != 0 &&
+	    submitted_bytes >= e->job.write_budget) {
+		*end = JOB_BUDGET;
+		return 1;
+	}
+	return 0;
+}
+
+/* The submission/completion loop of a write or verify job. */
+static enum job_end
+run_io(struct engine *e)
+{
+	const struct job *j = &e->job;
+	uint64_t	 next = j->start, sub_bytes = 0, t;
+	enum job_end	 end = JOB_DONE;
+	uint32_t	 qd = j->queue_depth < e->maxqd ? j->queue_depth : e->maxqd;
+	int		 halted = 0, rc;
+
+	while (1) {
+		halted = halted || job_halted(e, sub_bytes, &end);
+		while (!halted && next < j->count && e->maxqd - e->nfree < qd &&
+		    next < e->loc.position + e->wsize) {
+			if (slot_start(e, next) == -1)
+				break;
+			next++;
+			sub_bytes += e->bs;
+			halted = job_halted(e, sub_bytes, &end);
+		}
+		if (e->nfree == e->maxqd)
+			break;		/* nothing in flight: done or halted */
+		rc = io_uring_submit_and_wait(&e->ring, 1);
+		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
+			log_warnx("%s: io_uring_submit: %s", e->name,
+			    strerror(-rc));
+			e->fail_err = -rc;
+		}
+		reap(e);
+		advance(e);
+		t = now_ns(CLOCK_MONOTONIC);
+		if (t - e->last_publish > PUBLISH_NS)
+			publish(e);
+	}
+	if (end == JOB_DONE && e->fail_err != 0)
+		end = JOB_FAILED;
+	return end;
+}
+
+/* Discard one range: BLKDISCARD on a device, a punched hole in a file. */
+static int
+discard_range(struct engine *e, uint64_t off, uint64_t len)
+{
+	uint64_t	range[2] = { off, len };
+
+	if (e->is_blockdev)
+		return ioctl(e->fd, BLKDISCARD, range);
+	return fallocate(e->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+	    (off_t)off, (off_t)len);
+}
+
+/* The trim job: chunk by chunk, synchronously. */
+static enum job_end
+run_trim(struct engine *e)
+{
+	const struct job *j = &e->job;
+	uint64_t	 area = (j->lay.nblocks - j->base) * e->bs;
+	uint64_t	 seq, off, len;
+
+	for (seq = j->start; seq < j->count; seq++) {
+		if (atomic_load_explicit(&e->stop_req, memory_order_relaxed))
+			return JOB_STOPPED;
+		off = seq * j->trim_chunk;
+		len = area - off < j->trim_chunk ? area - off : j->trim_chunk;
+		if (discard_range(e, j->base * e->bs + off, len) == -1) {
+			e->fail_err = errno;
+			publish(e);
+			return errno == EOPNOTSUPP ? JOB_DONE : JOB_FAILED;
+		}
+		e->loc.bytes_trimmed += len;
+		e->loc.position = seq + 1;
+		publish(e);
+	}
+	return JOB_DONE;
+}
+
+/* Run one job from its start item; publishes the final snapshot. */
+static void
+run_job(struct engine *e)
+{
+	enum job_end	end;
+
+	e->fail_err = 0;
+	e->loc.position = e->job.start;
+	e->loc.running = 1;
+	memset(e->win, 0, e->wsize * sizeof(*e->win));
+	if (e->job.kind == JOB_VERIFY)
+		layout_pass_perm(&e->job.lay, e->job.expect.instance,
+		    e->job.expect.cycle, e->job.expect.pass_random, &e->vperm);
+	publish(e);
+	end = e->job.kind == JOB_TRIM ? run_trim(e) : run_io(e);
+	e->loc.running = 0;
+	publish(e);
+	pthread_mutex_lock(&e->mu);
+	e->job_running = 0;
+	e->job_ended = 1;
+	e->end = end;
+	e->end_err = e->fail_err;
+	pthread_mutex_unlock(&e->mu);
+	notify_main(e);
+}
+
+/* Set up the ring and buffers in the worker's own context. */
+static int
+worker_init(struct engine *e)
+{
+	struct io_uring_params	 p;
+	struct iovec		*iov;
+	uint32_t		 i;
+	int			 rc;
+
+	memset(&p, 0, sizeof(p));
+	p.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN;
+	if ((rc = io_uring_queue_init_params(e->maxqd, &e->ring, &p)) < 0) {
+		memset(&p, 0, sizeof(p));
+		if ((rc = io_uring_queue_init_params(e->maxqd, &e->ring,
+		    &p)) < 0)
+			return -rc;
+	}
+	if ((iov = calloc(e->maxqd, sizeof(*iov))) == NULL)
+		return ENOMEM;
+	for (i = 0; i < e->maxqd; i++) {
+		iov[i].iov_base = e->bufs + (size_t)i * e->bs;
+		iov[i].iov_len = e->bs;
+	}
+	rc = io_uring_register_buffers(&e->ring, iov, e->maxqd);
+	free(iov);
+	if (rc < 0 || (rc = io_uring_register_files(&e->ring, &e->fd, 1)) < 0) {
+		io_uring_queue_exit(&e->ring);
+		return -rc;
+	}
+	return 0;
+}
+
+static void *
+worker_main(void *arg)
+{
+	struct engine	*e = arg;
+	int		 err = worker_init(e);
+
+	pthread_mutex_lock(&e->mu);
+	e->init_done = 1;
+	e->init_err = err;
+	pthread_cond_broadcast(&e->cv);
+	while (err == 0) {
+		while (!e->quit && !e->have_job)
+			pthread_cond_wait(&e->cv, &e->mu);
+		if (e->quit)
+			break;
+		e->have_job = 0;
+		e->job_running = 1;
+		pthread_mutex_unlock(&e->mu);
+		run_job(e);
+		pthread_mutex_lock(&e->mu);
+	}
+	pthread_mutex_unlock(&e->mu);
+	if (err == 0)
+		io_uring_queue_exit(&e->ring);
+	return NULL;
+}
+
+/* Allocate what the worker needs: all memory is sized by queue depth. */
+static int
+engine_alloc(struct engine *e)
+{
+	uint32_t	i;
+
+	e->wsize = e->maxqd * 4 < 64 ? 64 : e->maxqd * 4;
+	e->bufs_len = (size_t)e->maxqd * e->bs;
+	e->bufs = mmap(NULL, e->bufs_len, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (e->bufs == MAP_FAILED) {
+		e->bufs = NULL;
+		return -1;
+	}
+	e->slots = calloc(e->maxqd, sizeof(*e->slots));
+	e->freelist = calloc(e->maxqd, sizeof(*e->freelist));
+	e->win = calloc(e->wsize, sizeof(*e->win));
+	e->q = calloc(QUEUE_CAP, sizeof(*e->q));
+	if (!e->slots || !e->freelist || !e->win || !e->q)
+		return -1;
+	for (i = 0; i < e->maxqd; i++)
+		e->freelist[i] = e->maxqd - 1 - i;
+	e->nfree = e->maxqd;
+	return 0;
+}
+
+struct engine *
+engine_start(int fd, const char *name, uint32_t block_size,
+    uint32_t max_queue_depth, char *err, size_t errlen)
+{
+	struct engine	*e;
+	struct stat	 st;
+
+	if ((e = calloc(1, sizeof(*e))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	snprintf(e->name, sizeof(e->name), "%s", name);
+	e->fd = fd;
+	e->is_blockdev = fstat(fd, &st) == 0 && S_ISBLK(st.st_mode);
+	e->bs = block_size;
+	e->maxqd = max_queue_depth;
+	e->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	pthread_mutex_init(&e->mu, NULL);
+	pthread_cond_init(&e->cv, NULL);
+	if (e->efd == -1 || engine_alloc(e) == -1) {
+		snprintf(err, errlen, "cannot allocate I/O buffers: %s",
+		    strerror(errno));
+		engine_free(e);
+		return NULL;
+	}
+	if ((errno = pthread_create(&e->thr, NULL, worker_main, e)) != 0) {
+		snprintf(err, errlen, "pthread_create: %s", strerror(errno));
+		engine_free(e);
+		return NULL;
+	}
+	pthread_mutex_lock(&e->mu);
+	while (!e->init_done)
+		pthread_cond_wait(&e->cv, &e->mu);
+	pthread_mutex_unlock(&e->mu);
+	if (e->init_err != 0) {
+		snprintf(err, errlen, "io_uring: %s", strerror(e->init_err));
+		pthread_join(e->thr, NULL);
+		e->thr = 0;
+		engine_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+void
+engine_free(struct engine *e)
+{
+	if (e == NULL)
+		return;
+	if (e->thr) {
+		atomic_store(&e->stop_req, 1);
+		pthread_mutex_lock(&e->mu);
+		e->quit = 1;
+		pthread_cond_broadcast(&e->cv);
+		pthread_mutex_unlock(&e->mu);
+		pthread_join(e->thr, NULL);
+	}
+	if (e->bufs != NULL)
+		munmap(e->bufs, e->bufs_len);
+	if (e->efd != -1)
+		close(e->efd);
+	free(e->slots);
+	free(e->freelist);
+	free(e->win);
+	free(e->q);
+	pthread_mutex_destroy(&e->mu);
+	pthread_cond_destroy(&e->cv);
+	free(e);
+}
+
+int
+engine_notify_fd(struct engine *e)
+{
+	return e->efd;
+}
+
+int
+engine_submit(struct engine *e, const struct job *j)
+{
+	pthread_mutex_lock(&e->mu);
+	if (e->have_job || e->job_running) {
+		pthread_mutex_unlock(&e->mu);
+		errno = EBUSY;
+		return -1;
+	}
+	e->job = *j;
+	e->pub.position = j->start;	/* until the worker publishes */
+	e->pub.running = 1;
+	e->have_job = 1;
+	e->job_ended = 0;
+	atomic_store(&e->stop_req, 0);
+	pthread_cond_broadcast(&e->cv);
+	pthread_mutex_unlock(&e->mu);
+	return 0;
+}
+
+void
+engine_stop_job(struct engine *e)
+{
+	atomic_store(&e->stop_req, 1);
+}
+
+size_t
+engine_poll(struct engine *e, struct engine_stats *st, struct finding *out,
+    size_t max)
+{
+	size_t	n = 0;
+	uint64_t drain;
+
+	if (read(e->efd, &drain, sizeof(drain)) == -1 && errno != EAGAIN)
+		log_warn("%s: eventfd read", e->name);
+	pthread_mutex_lock(&e->mu);
+	*st = e->pub;
+	while (n < max && e->qlen > 0) {
+		out[n++] = e->q[e->qhead];
+		e->qhead = (e->qhead + 1) % QUEUE_CAP;
+		e->qlen--;
+	}
+	pthread_cond_broadcast(&e->cv);
+	pthread_mutex_unlock(&e->mu);
+	return n;
+}
+
+int
+engine_job_done(struct engine *e, enum job_end *end, int *err)
+{
+	int	done;
+
+	pthread_mutex_lock(&e->mu);
+	done = e->job_ended;
+	if (done) {
+		*end = e->end;
+		*err = e->end_err;
+		e->job_ended = 0;
+	}
+	pthread_mutex_unlock(&e->mu);
+	return done;
+}
+
+int
+engine_busy(struct engine *e)
+{
+	int	busy;
+
+	pthread_mutex_lock(&e->mu);
+	busy = e->have_job || e->job_running;
+	pthread_mutex_unlock(&e->mu);
+	return busy;
+}

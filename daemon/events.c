@@ -1,0 +1,126 @@
+/*
+ * events.c: the per-drive event log. One JSON object per line in
+ * state_dir/NAME/events.jsonl, and a copy in the journal with structured
+ * fields. The state file records how long the log was at each checkpoint;
+ * on resume the log is cut back to that length, so it always matches the
+ * state it sits beside (what follows the cut is found again on resume).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "events.h"
+#include "log.h"
+
+int
+events_open(struct eventlog *ev, const char *path, uint64_t keep,
+    const char *drive, const char *serial)
+{
+	struct stat	st;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->drive = drive;
+	ev->serial = serial;
+	if ((ev->path = strdup(path)) == NULL)
+		return -1;
+	ev->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (ev->fd == -1 || fstat(ev->fd, &st) == -1)
+		return -1;
+	ev->size = (uint64_t)st.st_size;
+	if (ev->size > keep) {
+		if (ftruncate(ev->fd, (off_t)keep) == -1)
+			return -1;
+		ev->size = keep;
+	}
+	return 0;
+}
+
+void
+events_close(struct eventlog *ev)
+{
+	if (ev->fd > 0)
+		close(ev->fd);
+	ev->fd = -1;
+	free(ev->path);
+	ev->path = NULL;
+}
+
+/* "2026-11-30T01:02:03.456Z" */
+static void
+iso_time(char *buf, size_t len)
+{
+	struct timespec	ts;
+	struct tm	tm;
+	char		tmp[32];
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(tmp, sizeof(tmp), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, len, "%.20s.%03dZ", tmp, (int)(ts.tv_nsec / 1000000) % 1000);
+}
+
+/* Append one line; a failure (disk full) is logged once, not fatal. */
+static void
+events_write(struct eventlog *ev, const char *line)
+{
+	size_t	len = strlen(line);
+	ssize_t	n;
+
+	if (ev->fd < 0)
+		return;
+	n = write(ev->fd, line, len);
+	if (n == (ssize_t)len) {
+		ev->size += len;
+		ev->warned = 0;
+		return;
+	}
+	if (n > 0 && ftruncate(ev->fd, (off_t)ev->size) == -1)
+		n = -1;		/* keep the file line-aligned */
+	if (!ev->warned)
+		log_warn("%s: cannot append to %s", ev->drive, ev->path);
+	ev->warned = 1;
+}
+
+void
+events_add(struct eventlog *ev, int prio, const char *event, json_object *obj,
+    long long offset, long long tbw, const char *fmt, ...)
+{
+	struct log_fields	 lf = { ev->drive, ev->serial, NULL, offset, tbw };
+	json_object		*cls;
+	char			 ts[64], msg[1024], *line;
+	va_list			 ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (obj == NULL)
+		obj = json_object_new_object();
+	if (json_object_object_get_ex(obj, "class", &cls))
+		lf.cls = json_object_get_string(cls);
+	log_fields(prio, &lf, "%s", msg);
+	iso_time(ts, sizeof(ts));
+	json_object_object_add(obj, "time", json_object_new_string(ts));
+	json_object_object_add(obj, "drive", json_object_new_string(ev->drive));
+	json_object_object_add(obj, "event", json_object_new_string(event));
+	json_object_object_add(obj, "message", json_object_new_string(msg));
+	if (asprintf(&line, "%s\n", json_object_to_json_string_ext(obj,
+	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)) != -1) {
+		events_write(ev, line);
+		free(line);
+	}
+	json_object_put(obj);
+}
+
+int
+events_sync(struct eventlog *ev)
+{
+	if (ev->fd < 0)
+		return -1;
+	return fdatasync(ev->fd);
+}

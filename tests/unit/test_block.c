@@ -1,0 +1,566 @@
+/* test_block.c: the on-disk block format, payloads and classification. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "block.h"
+
+#define INST	0x0123456789abcdefULL
+#define INST2	0xfedcba9876543210ULL
+#define TIME	1700000000123456789ULL
+
+static const uint32_t sizes[] = { 512, 4096, 131072, 1024 * 1024 };
+#define NSIZES	(sizeof(sizes) / sizeof(sizes[0]))
+
+static unsigned char *
+blk_new(uint32_t bs, uint64_t inst, uint64_t off, uint64_t gen)
+{
+	unsigned char	*b = malloc(bs);
+
+	assert_non_null(b);
+	memset(b, 0xa5, bs);
+	blk_encode(b, bs, inst, off, gen, TIME);
+	return b;
+}
+
+static struct blk_expect
+want_gen(uint64_t lo, uint64_t hi)
+{
+	struct blk_expect	e = { 1, lo, hi, 0 };
+
+	return e;
+}
+
+static enum blk_class
+check(const void *b, uint32_t bs, uint64_t inst, uint64_t off,
+    struct blk_expect e, struct blk_result *r)
+{
+	return blk_check(b, bs, inst, off, &e, r);
+}
+
+static void
+test_round_trip(void **state)
+{
+	struct blk_result	r;
+	unsigned char		*b;
+	size_t			 i;
+	uint64_t		 off;
+
+	(void)state;
+	for (i = 0; i < NSIZES; i++) {
+		off = 1000ULL * sizes[i];
+		b = blk_new(sizes[i], INST, off, 7);
+		assert_int_equal(check(b, sizes[i], INST, off, want_gen(7, 7),
+		    &r), BLK_OK);
+		assert_int_equal(r.cls, BLK_OK);
+		assert_int_equal(r.hdr_valid, 1);
+		assert_int_equal(r.found_instance, INST);
+		assert_int_equal(r.found_offset, off);
+		assert_int_equal(r.found_gen, 7);
+		assert_int_equal(r.found_time_ns, TIME);
+		assert_int_equal(r.first_bad_byte, -1);
+		assert_int_equal(r.bad_bytes, 0);
+		free(b);
+	}
+}
+
+/* The header as documented: "SSDTRT1\0", little-endian fields. */
+static void
+test_header_layout(void **state)
+{
+	static const unsigned char le_bs[4] = { 0x00, 0x10, 0x00, 0x00 };
+	const struct blk_hdr	*h;
+	unsigned char		*b;
+
+	(void)state;
+	b = blk_new(4096, INST, 8192, 3);
+	h = (const struct blk_hdr *)b;
+	assert_memory_equal(b, "SSDTRT1", 8);
+	assert_int_equal(h->version, BLK_VERSION);
+	assert_memory_equal(b + 12, le_bs, 4);
+	assert_int_equal(h->block_size, 4096);
+	assert_int_equal(h->instance, INST);
+	assert_int_equal(h->offset, 8192);
+	assert_int_equal(h->generation, 3);
+	assert_int_equal(h->write_time_ns, TIME);
+	assert_int_equal(h->reserved, 0);
+	free(b);
+}
+
+static void
+test_deterministic(void **state)
+{
+	unsigned char	*a, *b;
+
+	(void)state;
+	a = blk_new(4096, INST, 4096, 2);
+	b = blk_new(4096, INST, 4096, 2);
+	assert_memory_equal(a, b, 4096);
+	free(a);
+	free(b);
+}
+
+static void
+flip_payload_one(uint32_t bs, uint32_t pos)
+{
+	struct blk_result	r;
+	unsigned char		*b = blk_new(bs, INST, 3 * (uint64_t)bs, 9);
+
+	b[pos] ^= 0x40;
+	assert_int_equal(check(b, bs, INST, 3 * (uint64_t)bs, want_gen(9, 9),
+	    &r), BLK_CORRUPT);
+	assert_int_equal(r.hdr_valid, 0);
+	assert_int_equal(r.first_bad_byte, pos);
+	assert_int_equal(r.bad_bytes, 1);
+	assert_int_equal(r.found_offset, 3 * (uint64_t)bs);
+	assert_int_equal(r.found_gen, 9);
+	free(b);
+}
+
+static void
+test_flip_payload_byte(void **state)
+{
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < NSIZES; i++) {
+		flip_payload_one(sizes[i], BLK_HDR_SIZE);
+		flip_payload_one(sizes[i], BLK_HDR_SIZE + 1);
+		flip_payload_one(sizes[i], sizes[i] / 2 + 3);
+		flip_payload_one(sizes[i], sizes[i] - 1);
+	}
+}
+
+static void
+test_flip_two_payload_bytes(void **state)
+{
+	struct blk_result	r;
+	unsigned char		*b = blk_new(4096, INST, 0, 1);
+
+	(void)state;
+	b[1000] ^= 1;
+	b[3000] ^= 0xff;
+	assert_int_equal(check(b, 4096, INST, 0, want_gen(1, 1), &r),
+	    BLK_CORRUPT);
+	assert_int_equal(r.first_bad_byte, 1000);
+	assert_int_equal(r.bad_bytes, 2);
+	free(b);
+}
+
+/* Any single bit of the header, flipped, makes the block corrupt. */
+static void
+test_flip_header_byte(void **state)
+{
+	struct blk_result	r;
+	unsigned char		*b = blk_new(4096, INST, 40960, 5);
+	int			 i, bit;
+
+	(void)state;
+	for (i = 0; i < BLK_HDR_SIZE; i++)
+		for (bit = 0; bit < 8; bit++) {
+			b[i] ^= 1u << bit;
+			if (check(b, 4096, INST, 40960, want_gen(5, 5), &r) !=
+			    BLK_CORRUPT)
+				fail_msg("header byte %d bit %d: %s", i, bit,
+				    blk_class_name(r.cls));
+			assert_int_equal(r.hdr_valid, 0);
+			b[i] ^= 1u << bit;
+		}
+	assert_int_equal(check(b, 4096, INST, 40960, want_gen(5, 5), &r),
+	    BLK_OK);
+	free(b);
+}
+
+/* A bad checksum over a good payload: corrupt, no payload byte differs. */
+static void
+test_flip_checksum(void **state)
+{
+	struct blk_result	r;
+	unsigned char		*b = blk_new(4096, INST, 0, 5);
+
+	(void)state;
+	b[BLK_HDR_SIZE - 1] ^= 0x10;
+	assert_int_equal(check(b, 4096, INST, 0, want_gen(5, 5), &r),
+	    BLK_CORRUPT);
+	assert_int_equal(r.bad_bytes, 0);
+	assert_int_equal(r.first_bad_byte, -1);
+	free(b);
+}
+
+static void
+test_misdirected(void **state)
+{
+	struct blk_result	r;
+	unsigned char		*b = blk_new(4096, INST, 12 * 4096, 5);
+
+	(void)state;
+	assert_int_equal(check(b, 4096, INST, 13 * 4096, want_gen(5, 5), &r),
+	    BLK_MISDIRECTED);
+	assert_int_equal(r.hdr_valid, 1);
+	assert_int_equal(r.found_offset, 12 * 4096);
+	assert_int_equal(r.found_instance, INST);
+	assert_int_equal(r.found_gen, 5);
+	free(b);
+}
+
+static void
+test_stale(void **state)
+{
+	struct blk_result	r;
+	unsigned char		*b = blk_new(4096, INST, 4096, 4);
+
+	(void)state;
+	assert_int_equal(check(b, 4096, INST, 4096, want_gen(5, 5), &r),
+	    BLK_STALE);
+	assert_int_equal(r.found_gen, 4);
+	assert_int_equal(r.hdr_valid, 1);
+	free(b);
+	/* newer than expected is not ok either */
+	b = blk_new(4096, INST, 4096, 6);
+	assert_int_equal(check(b, 4096, INST, 4096, want_gen(5, 5), &r),
+	    BLK_STALE);
+	assert_int_equal(r.found_gen, 6);
+	free(b);
+}
+
+static void
+test_foreign(void **state)
+{
+	struct blk_result	r;
+	unsigned char		*b = blk_new(4096, INST2, 4096, 5);
+
+	(void)state;
+	assert_int_equal(check(b, 4096, INST, 4096, want_gen(5, 5), &r),
+	    BLK_FOREIGN);
+	assert_int_equal(r.found_instance, INST2);
+	assert_int_equal(r.hdr_valid, 1);
+	/* another instance and another offset: still foreign */
+	assert_int_equal(check(b, 4096, INST, 8192, want_gen(5, 5), &r),
+	    BLK_FOREIGN);
+	free(b);
+}
+
+static void
+check_blank(unsigned char fill)
+{
+	struct blk_expect	e = want_gen(3, 3);
+	struct blk_result	r;
+	unsigned char		*b = malloc(4096);
+
+	assert_non_null(b);
+	memset(b, fill, 4096);
+	assert_int_equal(blk_check(b, 4096, INST, 0, &e, &r), BLK_UNWRITTEN);
+	e.allow_unwritten = 1;
+	assert_int_equal(blk_check(b, 4096, INST, 0, &e, &r), BLK_OK);
+	e.has_gen = 0;
+	assert_int_equal(blk_check(b, 4096, INST, 0, &e, &r), BLK_OK);
+	b[4095] = 1;
+	assert_int_equal(blk_check(b, 4096, INST, 0, &e, &r), BLK_CORRUPT);
+	free(b);
+}
+
+static void
+test_unwritten(void **state)
+{
+	(void)state;
+	check_blank(0x00);
+	check_blank(0xff);
+}
+
+/* Data where only "nothing" is expected is not ok. */
+static void
+test_written_where_unwritten_expected(void **state)
+{
+	struct blk_expect	e = { 0, 0, 0, 1 };
+	struct blk_result	r;
+	unsigned char		*b = blk_new(4096, INST, 0, 1);
+
+	(void)state;
+	assert_int_not_equal(blk_check(b, 4096, INST, 0, &e, &r), BLK_OK);
+	assert_int_equal(r.cls, BLK_STALE);
+	free(b);
+}
+
+static uint64_t
+xs64(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* A believable 4096-byte header (magic, version, size) over garbage. */
+static void
+fake_header(unsigned char *b)
+{
+	uint32_t	bs = 4096;
+
+	blk_encode(b, 512, INST, 0, 1, TIME);
+	memcpy(b + offsetof(struct blk_hdr, block_size), &bs, sizeof(bs));
+	memset(b + 512, 0x5a, 4096 - 512);
+}
+
+static void
+test_garbage(void **state)
+{
+	struct blk_result	r;
+	unsigned char		*b = malloc(4096);
+	uint64_t		 s = 0x1234567;
+	int			 i, round;
+
+	(void)state;
+	assert_non_null(b);
+	for (round = 0; round < 20; round++) {
+		for (i = 0; i < 4096; i++)
+			b[i] = (unsigned char)xs64(&s);
+		if (round % 2)
+			fake_header(b);
+		assert_int_equal(check(b, 4096, INST, 0, want_gen(1, 1), &r),
+		    BLK_CORRUPT);
+		assert_int_equal(r.hdr_valid, 0);
+	}
+	free(b);
+}
+
+/* A block encoded for one size, read with another. */
+static void
+test_wrong_block_size(void **state)
+{
+	struct blk_result	r;
+	unsigned char		*b = blk_new(4096, INST, 0, 1);
+
+	(void)state;
+	assert_int_equal(check(b, 512, INST, 0, want_gen(1, 1), &r),
+	    BLK_CORRUPT);
+	free(b);
+}
+
+static void
+test_gen_range(void **state)
+{
+	struct blk_result	r;
+	unsigned char		*b;
+	uint64_t		 g;
+
+	(void)state;
+	for (g = 0; g <= 8; g++) {
+		b = blk_new(4096, INST, 4096, g);
+		assert_int_equal(check(b, 4096, INST, 4096, want_gen(3, 5), &r),
+		    g >= 3 && g <= 5 ? BLK_OK : BLK_STALE);
+		assert_int_equal(r.found_gen, g);
+		free(b);
+	}
+	b = blk_new(4096, INST, 4096, UINT64_MAX);
+	assert_int_equal(check(b, 4096, INST, 4096,
+	    want_gen(UINT64_MAX - 1, UINT64_MAX), &r), BLK_OK);
+	free(b);
+}
+
+/* Torn write: the new header and first half, the old second half. */
+static void
+test_torn_write(void **state)
+{
+	struct blk_result	r;
+	unsigned char		*nw = blk_new(4096, INST, 0, 5);
+	unsigned char		*old = blk_new(4096, INST, 0, 4);
+	uint32_t		 i, diff = 0;
+	int32_t			 first = -1;
+
+	(void)state;
+	for (i = 2048; i < 4096; i++)
+		if (nw[i] != old[i]) {
+			if (first < 0)
+				first = (int32_t)i;
+			diff++;
+		}
+	memcpy(nw + 2048, old + 2048, 2048);
+	assert_int_equal(check(nw, 4096, INST, 0, want_gen(5, 5), &r),
+	    BLK_CORRUPT);
+	assert_int_equal(r.first_bad_byte, first);
+	assert_int_equal(r.bad_bytes, diff);
+	assert_true(diff > 2000);
+	free(nw);
+	free(old);
+}
+
+/* How many payload bytes of two blocks differ. */
+static uint32_t
+payload_diff(const unsigned char *a, const unsigned char *b, uint32_t bs)
+{
+	uint32_t	i, n = 0;
+
+	for (i = BLK_HDR_SIZE; i < bs; i++)
+		n += a[i] != b[i];
+	return n;
+}
+
+static void
+assert_payloads_differ(const unsigned char *a, const unsigned char *b)
+{
+	uint32_t	n = payload_diff(a, b, 4096);
+
+	/* random bytes agree 1 time in 256 */
+	if (n < (4096 - BLK_HDR_SIZE) * 15 / 16)
+		fail_msg("payloads differ in only %u bytes", n);
+}
+
+static void
+test_payload_unique(void **state)
+{
+	unsigned char	*base = blk_new(4096, INST, 4096, 3);
+	unsigned char	*o = blk_new(4096, INST, 8192, 3);
+	unsigned char	*g = blk_new(4096, INST, 4096, 4);
+	unsigned char	*in = blk_new(4096, INST2, 4096, 3);
+
+	(void)state;
+	assert_payloads_differ(base, o);
+	assert_payloads_differ(base, g);
+	assert_payloads_differ(base, in);
+	assert_payloads_differ(o, g);
+	free(base);
+	free(o);
+	free(g);
+	free(in);
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t	x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Seeds of many (offset, gen) pairs of one instance never collide. */
+static void
+test_seed_unique(void **state)
+{
+	enum { NOFF = 20000, NGEN = 10 };
+	uint64_t	*s = malloc(sizeof(*s) * NOFF * NGEN);
+	size_t		 i, n = 0;
+	uint64_t	 off, gen;
+
+	(void)state;
+	assert_non_null(s);
+	for (gen = 0; gen < NGEN; gen++)
+		for (off = 0; off < NOFF; off++)
+			s[n++] = blk_seed(INST, off * 4096, gen);
+	qsort(s, n, sizeof(*s), cmp_u64);
+	for (i = 1; i < n; i++)
+		assert_int_not_equal(s[i], s[i - 1]);
+	assert_int_not_equal(blk_seed(INST, 0, 0), blk_seed(INST2, 0, 0));
+	free(s);
+}
+
+/* Each byte value within 50% of its expected count over 128 KiB. */
+static void
+test_payload_histogram(void **state)
+{
+	unsigned char	*b = blk_new(131072, INST, 1ULL << 30, 12);
+	uint32_t	 hist[256] = { 0 }, i, n = 131072 - BLK_HDR_SIZE;
+	double		 mean = n / 256.0;
+
+	(void)state;
+	for (i = BLK_HDR_SIZE; i < 131072; i++)
+		hist[b[i]]++;
+	for (i = 0; i < 256; i++)
+		if (hist[i] < mean * 0.5 || hist[i] > mean * 1.5)
+			fail_msg("byte 0x%02x: %u times, mean %.1f", i,
+			    hist[i], mean);
+	free(b);
+}
+
+/* No repeated 8-byte word in a payload (no short period, no equal lanes). */
+static void
+test_payload_no_repeats(void **state)
+{
+	enum { BS = 131072, NW = (BS - BLK_HDR_SIZE) / 8 };
+	unsigned char	*b = blk_new(BS, INST, 0, 1);
+	uint64_t	*w = malloc(sizeof(*w) * NW);
+	size_t		 i;
+
+	(void)state;
+	assert_non_null(w);
+	memcpy(w, b + BLK_HDR_SIZE, sizeof(*w) * NW);
+	qsort(w, NW, sizeof(*w), cmp_u64);
+	for (i = 1; i < NW; i++)
+		assert_int_not_equal(w[i], w[i - 1]);
+	free(w);
+	free(b);
+}
+
+/* A short fill is the prefix of a longer one with the same seed. */
+static void
+test_fill_prefix(void **state)
+{
+	unsigned char	a[256], b[256];
+	uint32_t	len;
+
+	(void)state;
+	blk_fill_payload(b, sizeof(b), 77);
+	for (len = 1; len < sizeof(a); len += 7) {
+		memset(a, 0, sizeof(a));
+		blk_fill_payload(a, len, 77);
+		assert_memory_equal(a, b, len);
+		assert_int_equal(a[len], 0);
+	}
+}
+
+static void
+test_class_names(void **state)
+{
+	int	c;
+
+	(void)state;
+	for (c = 0; c < BLK_NCLASS; c++)
+		assert_int_equal(blk_class_from_name(blk_class_name(c)), c);
+	assert_string_equal(blk_class_name(BLK_OK), "ok");
+	assert_string_equal(blk_class_name(BLK_CORRUPT), "corrupt");
+	assert_string_equal(blk_class_name(BLK_MISDIRECTED), "misdirected");
+	assert_string_equal(blk_class_name(BLK_STALE), "stale");
+	assert_string_equal(blk_class_name(BLK_FOREIGN), "foreign");
+	assert_string_equal(blk_class_name(BLK_UNWRITTEN), "unwritten");
+	assert_string_equal(blk_class_name(BLK_IO_ERROR), "io_error");
+	assert_string_equal(blk_class_name(BLK_NCLASS), "unknown");
+	assert_string_equal(blk_class_name((enum blk_class)-1), "unknown");
+	assert_int_equal(blk_class_from_name("bogus"), -1);
+	assert_int_equal(blk_class_from_name(""), -1);
+	assert_int_equal(blk_class_from_name("OK"), -1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_header_layout),
+		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_flip_payload_byte),
+		cmocka_unit_test(test_flip_two_payload_bytes),
+		cmocka_unit_test(test_flip_header_byte),
+		cmocka_unit_test(test_flip_checksum),
+		cmocka_unit_test(test_misdirected),
+		cmocka_unit_test(test_stale),
+		cmocka_unit_test(test_foreign),
+		cmocka_unit_test(test_unwritten),
+		cmocka_unit_test(test_written_where_unwritten_expected),
+		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_wrong_block_size),
+		cmocka_unit_test(test_gen_range),
+		cmocka_unit_test(test_torn_write),
+		cmocka_unit_test(test_payload_unique),
+		cmocka_unit_test(test_seed_unique),
+		cmocka_unit_test(test_payload_histogram),
+		cmocka_unit_test(test_payload_no_repeats),
+		cmocka_unit_test(test_fill_prefix),
+		cmocka_unit_test(test_class_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
