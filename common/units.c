@@ -42,8 +42,17 @@ parse_number_suffix(const char *s, double *num, const char **suffix)
 
 	while (isspace((unsigned char)*s))
 		s++;
-	if (*s == '\0' || *s == '-' || *s == '+')
+	/* decimal digits and one point only: no sign, hex or exponent */
+	if (!isdigit((unsigned char)*s) && *s != '.')
 		return -1;
+	for (end = (char *)s; isdigit((unsigned char)*end) || *end == '.';
+	    end++)
+		;
+	if (*end == 'x' || *end == 'X' || *end == 'e' || *end == 'E' ||
+	    *end == 'p' || *end == 'P')
+		if (isdigit((unsigned char)end[1]) || end[1] == '+' ||
+		    end[1] == '-')
+			return -1;
 	errno = 0;
 	*num = strtod(s, &end);
 	if (errno != 0 || end == s || !isfinite(*num) || *num < 0)
@@ -78,8 +87,12 @@ parse_with_table(const char *s, const struct suffix *tab, uint64_t *out)
 	for (i = 0; tab[i].name != NULL; i++) {
 		if (!suffix_eq(suf, tab[i].name))
 			continue;
-		/* round: "1.2PB" is not exactly representable in binary */
-		v = round(num * tab[i].mult);
+		/* "1.2PB" is not exact in binary floating point: allow a
+		 * rounding error, but not a fraction of a byte */
+		v = num * tab[i].mult;
+		if (fabs(v - round(v)) > 1e-9 * (v > 1.0 ? v : 1.0))
+			return -1;
+		v = round(v);
 		if (v >= 18446744073709551615.0)
 			return -1;
 		*out = (uint64_t)v;
@@ -201,16 +214,25 @@ fmt_scaled(uint64_t bytes, double base, const char *const *names,
 	double	v = (double)bytes;
 	int	i = 0;
 
+	int	prec;
+
 	while (v >= base && names[i + 1] != NULL) {
 		v /= base;
 		i++;
 	}
-	if (i == 0)
+	if (i == 0) {
 		snprintf(buf, len, "%llu %s", (unsigned long long)bytes,
 		    names[0]);
-	else
-		snprintf(buf, len, "%.*f %s", v < 10 ? 3 : v < 100 ? 2 : 1, v,
-		    names[i]);
+		return buf;
+	}
+	/* precision from the value as it will print: 9.9996 is "10.00" */
+	prec = v < 9.9995 ? 3 : v < 99.995 ? 2 : 1;
+	if (v >= base - 0.05 && names[i + 1] != NULL) {
+		v /= base;	/* 1023.97 KiB prints as 1.000 MiB */
+		i++;
+		prec = 3;
+	}
+	snprintf(buf, len, "%.*f %s", prec, v, names[i]);
 	return buf;
 }
 

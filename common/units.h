@@ -16,7 +16,7 @@ int	units_parse_fraction(const char *s, double *out);
 /* Boolean: yes/no/true/false/on/off/1/0. */
 int	units_parse_bool(const char *s, int *out);
 
-/* "1.50 GiB" */
+/* "1.500 GiB" */
 char	*units_fmt_bin(uint64_t bytes, char *buf, size_t len);
 /* "1.234 TB" (decimal, as vendors rate endurance) */
 char	*units_fmt_dec(uint64_t bytes, char *buf, size_t len);

@@ -26,7 +26,7 @@ struct parse {
 	struct config	*conf;
 	enum { SEC_NONE, SEC_DAEMON, SEC_DRIVE, SEC_BAD } sec;
 	struct drive_conf *drive;
-	char		 seen[32][32];	/* keys seen in the current section */
+	char		 seen[64][32];	/* keys seen in the current section */
 	int		 nseen;
 };
 
@@ -354,6 +354,23 @@ section_drive(struct parse *p, const char *name)
 	p->sec = SEC_DRIVE;
 }
 
+/* Drop a " ; comment" or " # comment" after a section header. */
+static void
+cut_comment(char *s)
+{
+	char	*end = strchr(s, ']');
+	size_t	 n;
+
+	if (end != NULL && strspn(end + 1, " \t\r\n") != strlen(end + 1)) {
+		char *c = end + 1 + strspn(end + 1, " \t");
+		if (*c == ';' || *c == '#')
+			end[1] = '\0';
+	}
+	n = strlen(s);
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+}
+
 /* A "[...]" line: which section it opens. */
 static void
 section_line(struct parse *p, const char *s)
@@ -367,6 +384,8 @@ section_line(struct parse *p, const char *s)
 	n = strlen(name);
 	while (n > 0 && isspace((unsigned char)name[n - 1]))
 		name[--n] = '\0';
+	cut_comment(name);
+	n = strlen(name);
 	if (n == 0 || name[n - 1] != ']') {
 		conf_err(p, p->line, "syntax error: unterminated section "
 		    "header");
@@ -424,10 +443,13 @@ conf_reader(char *str, int num, void *stream)
 		while ((c = fgetc(p->fp)) != EOF && c != '\n')
 			;
 		buf[0] = '\0';	/* hand inih an empty line */
+	} else if ((size_t)num <= strlen(buf) + (buf[n - 1] == '\n' ? 0 : 1)) {
+		/* inih's own line buffer is smaller: never let it cut a value */
+		conf_err(p, p->line, "line too long (more than %d bytes)",
+		    num - 2);
+		buf[0] = '\0';
 	} else
 		check_line(p, buf);
-	if ((size_t)num <= strlen(buf))
-		buf[num - 1] = '\0';
 	memcpy(str, buf, strlen(buf) + 1);
 	return str;
 }

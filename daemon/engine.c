@@ -139,6 +139,27 @@ publish(struct engine *e)
 	e->last_publish = now_ns(CLOCK_MONOTONIC);
 }
 
+/*
+ * Does f continue the run p? Adjacent, same class and generations, and
+ * for a misdirected or foreign run the same shift or instance: a merged
+ * event then still says exactly what each block held.
+ */
+static int
+same_run(const struct finding *p, const struct finding *f, uint32_t bs)
+{
+	uint64_t	span = p->nblocks * bs;
+
+	if (p->cls != f->cls || p->err != f->err || f->cls == BLK_CORRUPT ||
+	    p->offset + span != f->offset ||
+	    p->expected_gen != f->expected_gen ||
+	    p->expected_unwritten != f->expected_unwritten ||
+	    p->res.found_gen != f->res.found_gen ||
+	    p->res.found_instance != f->res.found_instance)
+		return 0;
+	return f->cls != BLK_MISDIRECTED ||
+	    p->res.found_offset + span == f->res.found_offset;
+}
+
 /* Commit a finding in item order, merging runs of adjacent blocks. */
 static void
 commit_finding(struct engine *e, const struct finding *f)
@@ -146,11 +167,7 @@ commit_finding(struct engine *e, const struct finding *f)
 	struct finding	*p = &e->pend;
 
 	e->loc.errors[f->cls] += f->nblocks;
-	if (e->has_pend && p->cls == f->cls && p->err == f->err &&
-	    p->expected_gen == f->expected_gen &&
-	    p->res.found_gen == f->res.found_gen &&
-	    p->offset + p->nblocks * e->bs == f->offset &&
-	    f->cls != BLK_CORRUPT) {
+	if (e->has_pend && same_run(p, f, e->bs)) {
 		p->nblocks += f->nblocks;
 		return;
 	}

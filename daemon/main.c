@@ -45,6 +45,7 @@ struct daemon {
 	unsigned	  progress;	/* seconds between progress lines, 0 = off */
 	uint64_t	  ticks;
 	int		  stopping;
+	int		  started;	/* every drive was activated */
 };
 
 static void
@@ -136,7 +137,7 @@ check_done(struct daemon *dm)
 {
 	size_t	i;
 
-	if (dm->stopping || (!dm->oneshot && !dm->verify_only))
+	if (dm->stopping || !dm->started || (!dm->oneshot && !dm->verify_only))
 		return;
 	for (i = 0; i < dm->ndrives; i++) {
 		if (dm->verify_only ? !drive_quiet(dm->drives[i]) :
@@ -170,6 +171,7 @@ on_tick(sd_event_source *s, uint64_t usec, void *arg)
 	if (dm->progress > 0 && dm->ticks % dm->progress == 0)
 		print_progress(dm);
 	sd_event_source_set_time(s, usec + 1000000);
+	sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
 	return 0;
 }
 
@@ -471,6 +473,7 @@ main(int argc, char **argv)
 	if ((rc = setup_loop(&dm)) < 0)
 		fatalx("event loop: %s", strerror(-rc));
 	start_drives(&dm);
+	dm.started = 1;
 	sd_notify(0, "READY=1");
 	notify_status(&dm);
 	log_info("started: %zu drive%s, state in %s", dm.ndrives,

@@ -111,7 +111,10 @@ field_write(FILE *fp, const struct field *f, const struct dstate *s)
 		fprintf(fp, "%s %d\n", f->name, *(const int *)p);
 		break;
 	case F_STR:
-		fprintf(fp, "%s %s\n", f->name, p);
+		fprintf(fp, "%s ", f->name);
+		for (; *p != '\0'; p++)	/* one line, whatever the text */
+			fputc((unsigned char)*p < 0x20 ? ' ' : *p, fp);
+		fputc('\n', fp);
 		break;
 	case F_RUN:
 		fprintf(fp, "%s %s\n", f->name,
@@ -176,6 +179,8 @@ state_line(struct dstate *s, char *line, char *err, size_t errlen)
 		v = line + strlen(line);
 	else
 		*v++ = '\0';
+	if (strcmp(line, "end") == 0)
+		return 1;
 	if (strcmp(line, "version") == 0) {
 		if (atoi(v) != STATE_VERSION) {
 			snprintf(err, errlen, "unsupported state version %s",
@@ -215,14 +220,12 @@ state_load(const char *path, struct dstate *s, char *err, size_t errlen)
 		rc = state_line(s, line, err, errlen);
 	}
 	fclose(fp);
-	if (rc == 0 && !saw_instance) {
-		snprintf(err, errlen, "no instance id (truncated file?)");
-		errno = EINVAL;
-		return -1;
-	}
-	if (rc != 0)
-		errno = EINVAL;
-	return rc;
+	if (rc == 1 && saw_instance)
+		return 0;	/* complete up to its end marker */
+	if (rc == 0)
+		snprintf(err, errlen, "no end marker (truncated file?)");
+	errno = EINVAL;
+	return -1;
 }
 
 /* fsync the directory holding `path` so the rename is durable. */
@@ -256,6 +259,7 @@ state_save(const char *path, const struct dstate *s)
 	fprintf(fp, "version %d\n", STATE_VERSION);
 	for (i = 0; fields[i].name != NULL; i++)
 		field_write(fp, &fields[i], s);
+	fprintf(fp, "end\n");
 	if (fflush(fp) != 0 || ferror(fp) || fsync(fileno(fp)) != 0) {
 		saved = errno;
 		fclose(fp);

@@ -455,6 +455,10 @@ test_seed_unique(void **state)
 	for (i = 1; i < n; i++)
 		assert_int_not_equal(s[i], s[i - 1]);
 	assert_int_not_equal(blk_seed(INST, 0, 0), blk_seed(INST2, 0, 0));
+	/* the fields are mixed one by one, not just xored together */
+	assert_int_not_equal(blk_seed(INST, 0, 4096), blk_seed(INST, 4096, 0));
+	assert_int_not_equal(blk_seed(INST ^ 4096, 0, 1),
+	    blk_seed(INST, 4096, 1));
 	free(s);
 }
 

@@ -302,6 +302,24 @@ test_fmt_duration(void **state)
 	    buf, sizeof(buf)), "10d05h07m");
 }
 
+/*
+ * Values that round up to the next unit must be shown in that unit, with
+ * the same 4 significant digits as everywhere else.
+ */
+static void
+test_fmt_rounding_boundary(void **state)
+{
+	char	buf[64];
+
+	(void)state;
+	assert_string_equal(units_fmt_dec(9999999, buf, sizeof(buf)),
+	    "10.00 MB");
+	assert_string_equal(units_fmt_dec(999999, buf, sizeof(buf)),
+	    "1.000 MB");
+	assert_string_equal(units_fmt_bin(MiB - 1, buf, sizeof(buf)),
+	    "1.000 MiB");
+}
+
 /* The formatters must not overrun a short buffer and must return it. */
 static void
 test_fmt_short_buffer(void **state)
@@ -352,6 +370,7 @@ main(void)
 		cmocka_unit_test(test_fmt_bin),
 		cmocka_unit_test(test_fmt_dec),
 		cmocka_unit_test(test_fmt_duration),
+		cmocka_unit_test(test_fmt_rounding_boundary),
 		cmocka_unit_test(test_fmt_short_buffer),
 		cmocka_unit_test(test_fmt_parse_round_trip),
 	};
