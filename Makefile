@@ -50,8 +50,7 @@ deps:
 
 check: deps
 	@$(MAKE) --no-print-directory check-build
-	@$(MAKE) --no-print-directory unit
-	@$(MAKE) --no-print-directory integration
+	@tests/check.sh
 
 check-fast: deps
 	@$(MAKE) --no-print-directory check-build
