@@ -13,12 +13,13 @@ CPPFLAGS	+= -D_GNU_SOURCE -Icommon -Idaemon
 CFLAGS		+= -std=c11 $(OPT) $(WARN) $(PKG_CFLAGS) -pthread
 LDLIBS		+= $(PKG_LIBS) -pthread -lm
 
-COMMON_SRC	= common/units.c common/log.c
+COMMON_SRC	= common/units.c common/log.c common/proto.c
 # leaves: no threads, no sd-event; unit-tested on their own
 CORE_SRC	= daemon/block.c daemon/perm.c daemon/layout.c daemon/state.c \
 		  daemon/config.c
-DAEMON_SRC	= daemon/main.c daemon/drive.c daemon/engine.c daemon/safety.c \
-		  daemon/events.c daemon/plan.c
+DAEMON_SRC	= daemon/main.c daemon/manager.c daemon/drive.c daemon/engine.c \
+		  daemon/safety.c daemon/events.c daemon/plan.c daemon/control.c \
+		  daemon/methods.c daemon/varlink.c
 COMMON_OBJ	= $(COMMON_SRC:.c=.o)
 CORE_OBJ	= $(CORE_SRC:.c=.o)
 DAEMON_OBJ	= $(DAEMON_SRC:.c=.o)

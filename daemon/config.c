@@ -1,5 +1,6 @@
 /* config.c: the configuration file (inih), validation, and the resolved plan. */
 #include <ctype.h>
+#include <grp.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -271,16 +272,67 @@ static const struct key drive_keys[] = {
 	{ NULL, NULL }
 };
 
-/* [daemon] keys: absolute paths. */
+/* A group name that must exist on this system. */
+static int
+group_key(struct parse *p, const char *name, const char *v, char **dst,
+    gid_t *gid)
+{
+	struct group	*gr;
+
+	if ((gr = getgrnam(v)) == NULL) {
+		conf_err(p, p->line, "%s: no such group '%s'", name, v);
+		return -1;
+	}
+	*gid = gr->gr_gid;
+	return set_str(dst, v);
+}
+
+/* A count within [lo, hi]. */
+static int
+count_key(struct parse *p, const char *name, const char *v, uint64_t lo,
+    uint64_t hi, uint64_t *out)
+{
+	char	*end;
+
+	errno = 0;
+	*out = strtoull(v, &end, 10);
+	if (errno != 0 || end == v || *end != '\0' || v[0] == '-' ||
+	    *out < lo || *out > hi) {
+		conf_err(p, p->line, "%s: '%s': expected %llu to %llu", name, v,
+		    (unsigned long long)lo, (unsigned long long)hi);
+		return -1;
+	}
+	return 0;
+}
+
+/* [daemon] keys. */
 static int
 daemon_key(struct parse *p, const char *name, const char *v)
 {
-	char	**dst;
+	struct config	*c = p->conf;
+	char		**dst;
+	uint64_t	 n;
 
+	if (strcmp(name, "socket_group") == 0)
+		return group_key(p, name, v, &c->socket_group, &c->socket_gid);
+	if (strcmp(name, "admin_group") == 0)
+		return group_key(p, name, v, &c->admin_group, &c->admin_gid);
+	if (strcmp(name, "max_connections") == 0) {
+		if (count_key(p, name, v, 1, 4096, &n) == 0)
+			c->max_connections = (unsigned)n;
+		return 0;
+	}
+	if (strcmp(name, "client_timeout") == 0) {
+		if (units_parse_duration(v, &c->client_timeout) == -1 ||
+		    c->client_timeout == 0)
+			conf_err(p, p->line, "client_timeout: '%s' is not a "
+			    "duration of at least 1s", v);
+		return 0;
+	}
 	if (strcmp(name, "state_dir") == 0)
-		dst = &p->conf->state_dir;
+		dst = &c->state_dir;
 	else if (strcmp(name, "socket") == 0)
-		dst = &p->conf->socket;
+		dst = &c->socket;
 	else {
 		conf_err(p, p->line, "unknown key '%s' in [daemon]", name);
 		return -1;
@@ -533,6 +585,10 @@ validate(struct parse *p)
 	if (p->conf->socket == NULL &&
 	    (p->conf->socket = strdup(CONF_DEFAULT_SOCKET)) == NULL)
 		p->errors++;
+	if (p->conf->max_connections == 0)
+		p->conf->max_connections = CONF_DEFAULT_MAX_CONN;
+	if (p->conf->client_timeout == 0)
+		p->conf->client_timeout = CONF_DEFAULT_CLIENT_TIMEOUT;
 	for (i = 0; i < p->conf->ndrives; i++)
 		validate_drive(p, &p->conf->drives[i]);
 }
@@ -578,6 +634,8 @@ config_free(struct config *c)
 	free(c->path);
 	free(c->state_dir);
 	free(c->socket);
+	free(c->socket_group);
+	free(c->admin_group);
 	memset(c, 0, sizeof(*c));
 }
 

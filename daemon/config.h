@@ -4,11 +4,14 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #define CONF_DEFAULT_PATH	"/etc/ssdtorture/ssdtortured.conf"
 #define CONF_DEFAULT_STATE_DIR	"/var/lib/ssdtorture"
 #define CONF_DEFAULT_SOCKET	"/run/ssdtorture/ssdtortured.sock"
 #define CONF_NAME_MAX		64
+#define CONF_DEFAULT_MAX_CONN	32
+#define CONF_DEFAULT_CLIENT_TIMEOUT 10
 
 enum on_error { ON_ERROR_STOP, ON_ERROR_CONTINUE };
 
@@ -36,6 +39,12 @@ struct config {
 	char		*path;
 	char		*state_dir;
 	char		*socket;
+	char		*socket_group;	/* NULL = root */
+	char		*admin_group;	/* NULL = only uid 0 may change things */
+	gid_t		 socket_gid;
+	gid_t		 admin_gid;
+	unsigned	 max_connections;
+	uint64_t	 client_timeout;	/* seconds, for a half-sent message */
 	struct drive_conf *drives;
 	size_t		 ndrives;
 };

@@ -88,6 +88,12 @@ drive_name(const struct drive *d)
 	return d->conf.name;
 }
 
+void
+drive_events_path(const struct drive *d, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/events.jsonl", d->dir);
+}
+
 static uint64_t
 err_sum(const uint64_t *e)
 {

@@ -54,6 +54,8 @@ int		 drive_activate(struct drive *, int schedule);
 void		 drive_tick(struct drive *);
 void		 drive_status(const struct drive *, struct drive_status *);
 const char	*drive_name(const struct drive *);
+/* Path of the drive's events.jsonl. */
+void		 drive_events_path(const struct drive *, char *, size_t);
 /* Terminal for --oneshot: finished, failed, stopped or refused, and idle. */
 int		 drive_settled(const struct drive *);
 /* No job running or queued (the worker is idle). */

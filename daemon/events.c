@@ -18,6 +18,17 @@
 #include "events.h"
 #include "log.h"
 
+/* Set by main before the loop runs; used only on the main thread. */
+static events_listener_fn	listener;
+static void			*listener_arg;
+
+void
+events_set_listener(events_listener_fn fn, void *arg)
+{
+	listener = fn;
+	listener_arg = arg;
+}
+
 int
 events_open(struct eventlog *ev, const char *path, uint64_t keep,
     const char *drive, const char *serial)
@@ -114,6 +125,8 @@ events_add(struct eventlog *ev, int prio, const char *event, json_object *obj,
 		events_write(ev, line);
 		free(line);
 	}
+	if (listener != NULL)
+		listener(listener_arg, ev->drive, obj);
 	json_object_put(obj);
 }
 
@@ -123,4 +136,70 @@ events_sync(struct eventlog *ev)
 	if (ev->fd < 0)
 		return -1;
 	return fdatasync(ev->fd);
+}
+
+/* Read backwards from the end until `count` complete lines are held. */
+static char *
+tail_text(int fd, int count, size_t *len)
+{
+	struct stat	 st;
+	char		*buf = NULL, *nb;
+	off_t		 off;
+	size_t		 have = 0, chunk = 65536;
+	int		 lines = 0;
+
+	if (fstat(fd, &st) == -1)
+		return NULL;
+	off = st.st_size;
+	while (off > 0 && lines <= count) {
+		size_t n = (size_t)off < chunk ? (size_t)off : chunk;
+
+		off -= (off_t)n;
+		if ((nb = malloc(have + n + 1)) == NULL)
+			break;
+		if (pread(fd, nb, n, off) != (ssize_t)n) {
+			free(nb);
+			break;
+		}
+		memcpy(nb + n, buf, have);
+		free(buf);
+		buf = nb;
+		have += n;
+		for (size_t i = 0; i < n; i++)
+			lines += buf[i] == '\n';
+	}
+	if (buf != NULL)
+		buf[have] = '\0';
+	*len = have;
+	return buf;
+}
+
+int
+events_tail(const char *path, int count, json_object *arr)
+{
+	char		*text, *line, *p;
+	size_t		 len;
+	int		 fd, total = 0, skip;
+	json_object	*o;
+
+	if (count <= 0)
+		return 0;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return errno == ENOENT ? 0 : -1;
+	text = tail_text(fd, count, &len);
+	close(fd);
+	if (text == NULL)
+		return 0;
+	for (p = text; *p; p++)
+		total += *p == '\n';
+	skip = total > count ? total - count : 0;
+	for (line = strtok_r(text, "\n", &p); line != NULL;
+	    line = strtok_r(NULL, "\n", &p)) {
+		if (skip-- > 0)
+			continue;
+		if ((o = json_tokener_parse(line)) != NULL)
+			json_object_array_add(arr, o);
+	}
+	free(text);
+	return 0;
 }

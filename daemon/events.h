@@ -27,6 +27,12 @@ void	events_close(struct eventlog *);
 void	events_add(struct eventlog *, int prio, const char *event,
 	    json_object *obj, long long offset, long long tbw,
 	    const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+/* Called with every new event (main thread only); NULL to stop. */
+typedef void (*events_listener_fn)(void *arg, const char *drive,
+    json_object *event);
+void	events_set_listener(events_listener_fn, void *arg);
+/* Append the last `count` events of a log file to `arr`. */
+int	events_tail(const char *path, int count, json_object *arr);
 /* fdatasync; returns 0 on success. */
 int	events_sync(struct eventlog *);
 

@@ -112,7 +112,11 @@ expect_dynamic(const struct layout *l, const struct progress *pr,
 		e->allow_unwritten = 1;
 		return;
 	}
-	seq = perm_inv(pass, rel);
+	/* the inverse permutation only matters while a pass is incomplete */
+	if (pr->phase == PHASE_WRITE || pr->written < layout_dynamic_blocks(l))
+		seq = perm_inv(pass, rel);
+	else
+		seq = 0;
 	if (pr->phase == PHASE_WRITE && seq >= pr->position) {
 		expect_before(pr, c, e);	/* or written while in flight */
 		expect_gen(e, e->has_gen ? e->gen_lo : c, c);

@@ -281,9 +281,9 @@ def cmd_report(args):
         print("daemon peak RSS (VmHWM before SIGTERM; file target on "
               "/var/tmp, 128k sequential QD32, %s s):" %
               meta.get("rss_secs", "?"))
-        print("  1 TiB sparse file: %6d KiB  (%.1f GB written meanwhile)" %
+        print("  1 TiB sparse file: %6d KiB  (%.1f GB on disk at the end)" %
               (big, rss["1T"]["on_disk_bytes"] / 1e9))
-        print("  1 GiB file:        %6d KiB  (%.1f GB written meanwhile)" %
+        print("  1 GiB file:        %6d KiB  (%.1f GB on disk at the end)" %
               (small, rss["1G"]["on_disk_bytes"] / 1e9))
         print("  difference:        %+6d KiB  (requirement: < 1 MiB) %s" %
               (diff, "ok" if rss_ok else "DEFECT"))

@@ -1,0 +1,387 @@
+#!/usr/bin/env bash
+#
+# bench.sh: ssdtortured against fio on the same fast target, plus the
+# daemon's peak memory on a huge and a small target.
+#
+# Target: a loop device with direct I/O over a file in /dev/shm (tmpfs),
+# filled once before anything is measured so that no run pays for tmpfs
+# page allocation. Rows (each tool does the same I/O):
+#   1  4 KiB random writes, QD32, over a 1 GiB span
+#   2  128 KiB sequential writes, QD8, over a 2 GiB span
+#   3  verify pass (read + check) of what row 2 wrote, 128 KiB, QD8
+# fio: io_uring, O_DIRECT, fixed buffers and registered files (when this
+# fio takes them), xxhash verify headers (rows 1-2: --do_verify=0; row 3:
+# the row 2 job with --verify_only=1). ssdtortured: one --oneshot run per
+# configuration (a fresh state dir every time); row 1 is the write phase
+# of the 4 KiB run, rows 2 and 3 the write and verify phases of the
+# 128 KiB run, from the phase_end events.
+#
+# Every measurement is repeated N times (fio and ssdtortured interleaved,
+# the order alternating) and the medians are reported: MB/s (1e6 bytes/s),
+# IOPS, CPU seconds per GiB and the ssdtortured/fio throughput ratio
+# (target >= 1.0; below 0.9 is flagged DEFECT); then the same table in
+# Markdown with the machine and the date.
+#
+# Memory: the daemon's peak RSS (VmHWM) after a few seconds on a 1 TiB
+# sparse file and on a 1 GiB file, both on /var/tmp; the difference must
+# stay below 1 MiB.
+#
+# Usage: bench/bench.sh [-r N] [--quick] [--json[=FILE]]
+# Needs root, fio, python3, losetup, ~2 GiB free in /dev/shm and ~10 GB
+# free in /var/tmp. Exits 0 whatever the figures, non-zero only when
+# something fails to run. Everything it creates is removed on exit,
+# Ctrl-C included.
+
+set -u
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+DAEMON=$ROOT/daemon/ssdtortured
+UTIL=$ROOT/bench/lib/bench_util.py
+
+REPS=5
+QUICK=0
+JSON_OUT=
+REPS_SET=0
+
+usage() {
+	cat <<EOF
+usage: $0 [-r N] [--quick] [--json[=FILE]]
+  -r N          repetitions of every measurement (default 5); medians are
+                reported
+  --quick       smoke run: 1 repetition, 256 MiB / 512 MiB spans, 2 s RSS
+                runs
+  --json[=FILE] also write the results as JSON (default FILE:
+                ./bench-results.json)
+EOF
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	-r) [ $# -ge 2 ] || { usage >&2; exit 2; }
+	    REPS=$2; REPS_SET=1; shift ;;
+	-r*) REPS=${1#-r}; REPS_SET=1 ;;
+	--quick) QUICK=1 ;;
+	--json) JSON_OUT=$PWD/bench-results.json ;;
+	--json=*) JSON_OUT=${1#--json=}
+	    case $JSON_OUT in /*) ;; *) JSON_OUT=$PWD/$JSON_OUT ;; esac ;;
+	-h|--help) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+	shift
+done
+case $REPS in
+''|*[!0-9]*|0) echo "bench.sh: -r needs a positive count" >&2; exit 2 ;;
+esac
+if [ "$QUICK" = 1 ] && [ "$REPS_SET" = 0 ]; then
+	REPS=1
+fi
+
+if [ "$QUICK" = 1 ]; then
+	SPAN4K=256M
+	SPAN128=512M; SPAN128_B=$((512 << 20))
+	RSS_SECS=2
+else
+	SPAN4K=1G
+	SPAN128=2G;   SPAN128_B=$((2 << 30))
+	RSS_SECS=5
+fi
+DEV_BYTES=$SPAN128_B
+
+# --------------------------------------------------------------- plumbing
+WORK=
+IMG=
+LOOP=
+RSSDIR=
+CHILD=
+RSS_PID=
+
+msg() { printf 'bench: %s\n' "$*" >&2; }
+die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
+
+# Stop a process we started: SIGTERM, up to ~10 s, then SIGKILL.
+stop_pid() {
+	local pid=$1
+	kill -0 "$pid" 2>/dev/null || return 0
+	kill -TERM "$pid" 2>/dev/null
+	for _ in $(seq 100); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+}
+
+# shellcheck disable=SC2317  # called from the traps
+cleanup() {
+	trap '' INT TERM
+	[ -n "$CHILD" ] && stop_pid "$CHILD"
+	[ -n "$RSS_PID" ] && stop_pid "$RSS_PID"
+	if [ -n "$LOOP" ]; then
+		losetup -d "$LOOP" 2>/dev/null ||
+		    { sleep 1; losetup -d "$LOOP" 2>/dev/null; } ||
+		    msg "could not detach $LOOP"
+	fi
+	[ -n "$IMG" ] && rm -f "$IMG"
+	[ -n "$RSSDIR" ] && rm -rf "$RSSDIR"
+	[ -n "$WORK" ] && rm -rf "$WORK"
+	LOOP=''; IMG=''; RSSDIR=''; WORK=''; CHILD=''; RSS_PID=''
+}
+trap cleanup EXIT
+trap 'msg "interrupted"; cleanup; exit 130' INT
+trap 'msg "terminated"; cleanup; exit 143' TERM
+
+# Run a command in the background and wait for it, so that a signal to
+# this script is handled at once (the trap then stops the command).
+run_child() {
+	"$@" &
+	CHILD=$!
+	wait "$CHILD"
+	local rc=$?
+	CHILD=
+	return $rc
+}
+
+# ------------------------------------------------------------ preflight
+[ "$(id -u)" = 0 ] || die "must run as root (loop devices, O_EXCL opens)"
+for t in fio python3 losetup dd wipefs make; do
+	command -v "$t" >/dev/null || die "$t is not installed"
+done
+msg "building the daemon (make -C $ROOT)"
+make -s -C "$ROOT" daemon/ssdtortured >&2 || die "the build failed"
+[ -x "$DAEMON" ] || die "$DAEMON is missing"
+
+shm_free=$(df -B1 --output=avail /dev/shm | tail -1)
+[ "$shm_free" -gt $((DEV_BYTES + (256 << 20))) ] ||
+    die "/dev/shm has $((shm_free >> 20)) MiB free; $((DEV_BYTES >> 20)) MiB needed"
+tmp_free=$(df -B1 --output=avail /var/tmp | tail -1)
+[ "$tmp_free" -gt $((12 << 30)) ] ||
+    msg "warning: /var/tmp has only $((tmp_free >> 30)) GiB free; the 1 TiB RSS run writes for ${RSS_SECS} s"
+
+WORK=$(mktemp -d /tmp/ssdt-bench.XXXXXX) || die "mktemp"
+RES=$WORK/results.tsv
+: > "$RES"
+IMG=$(mktemp /dev/shm/ssdt-bench.XXXXXX.img) || die "mktemp in /dev/shm"
+truncate -s "$DEV_BYTES" "$IMG" || die "truncate $IMG"
+LOOP=$(losetup -f --show --direct-io=on "$IMG") || die "losetup failed"
+dio=$(cat "/sys/block/${LOOP#/dev/}/loop/dio" 2>/dev/null || echo "?")
+[ "$dio" = 1 ] || msg "warning: $LOOP does not do direct I/O (dio=$dio)"
+msg "target: $LOOP over $IMG ($((DEV_BYTES >> 20)) MiB, dio=$dio)"
+
+msg "pre-filling $LOOP"
+dd if=/dev/zero of="$LOOP" bs=1M count=$((DEV_BYTES >> 20)) oflag=direct \
+    status=none || die "pre-fill of $LOOP failed"
+
+meta() { printf 'meta\t%s\t%s\n' "$1" "$2" >> "$RES"; }
+cpu_model=$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -1)
+meta cpu "${cpu_model:-unknown CPU}"
+meta nproc "$(nproc)"
+meta kernel "$(uname -r)"
+meta date "$(date -u '+%Y-%m-%d %H:%M UTC')"
+meta fio_version "$(fio --version)"
+meta reps "$REPS"
+meta quick "$QUICK"
+meta span1 "($SPAN4K span)"
+meta span2 "($SPAN128 span)"
+meta span3 "($SPAN128 span)"
+meta rss_secs "$RSS_SECS"
+
+# ------------------------------------------------------------------ fio
+FIO_BASE=(--filename="$LOOP" --ioengine=io_uring --direct=1 --offset=0
+    --verify=xxhash --output-format=json)
+FIO_REG=(--fixedbufs --registerfiles)
+if ! fio --name=probe "${FIO_BASE[@]}" "${FIO_REG[@]}" --rw=read --bs=4k \
+    --size=1M --verify=0 --output="$WORK/probe.json" >"$WORK/probe.err" 2>&1; then
+	msg "this fio refuses --fixedbufs/--registerfiles; running without them"
+	FIO_REG=()
+fi
+meta fio_opts "--ioengine=io_uring --direct=1 ${FIO_REG[*]} --verify=xxhash"
+
+# fio_run ROW REP NAME RW BS QD SIZE DDIR [extra options]
+fio_run() {
+	local row=$1 rep=$2 name=$3 rw=$4 bs=$5 qd=$6 size=$7 ddir=$8
+	shift 8
+	local out=$WORK/fio-$row-$rep.json err=$WORK/fio-$row-$rep.err line
+	run_child fio --name="$name" "${FIO_BASE[@]}" "${FIO_REG[@]}" \
+	    --rw="$rw" --bs="$bs" --iodepth="$qd" --size="$size" "$@" \
+	    --output="$out" >"$err" 2>&1 ||
+	    { cat "$err" >&2; die "fio row $row (run $rep) failed"; }
+	line=$(python3 -B "$UTIL" fio "$row" "$rep" "$out" "$ddir") ||
+	    die "fio row $row: unusable output"
+	printf '%s\n' "$line" >> "$RES"
+	printf '%s\n' "$line" | awk -F'\t' -v s="$size" '
+	    $5 > 0 { printf "bench:   row %s fio          %8.1f MB/s %9.0f IOPS (%s)\n", $2, $7/1e6, $8, s }' >&2
+	# a pass that moved less than its span did not do the row's work
+	local moved want
+	moved=$(printf '%s\n' "$line" | cut -f5)
+	want=$(span_bytes "$size")
+	[ "$moved" = "$want" ] ||
+	    die "fio row $row moved $moved bytes, not $want"
+}
+
+span_bytes() {
+	case $1 in
+	*G) echo $(( ${1%G} << 30 )) ;;
+	*M) echo $(( ${1%M} << 20 )) ;;
+	*) echo "$1" ;;
+	esac
+}
+
+fio_row1() {
+	fio_run 1 "$1" row1 randwrite 4k 32 "$SPAN4K" write --do_verify=0
+}
+# Row 3 is the row 2 job with --verify_only=1; do_verify must be on for
+# fio to read anything then (with --do_verify=0 it reads nothing at all).
+fio_rows23() {
+	fio_run 2 "$1" row2 write 128k 8 "$SPAN128" write --do_verify=0
+	fio_run 3 "$1" row2 write 128k 8 "$SPAN128" read --do_verify=1 \
+	    --verify_only=1
+}
+
+# ---------------------------------------------------------- ssdtortured
+write_conf() {	# FILE STATE_DIR SPAN BS ORDER QD
+	cat > "$1" <<EOF
+[daemon]
+state_dir = $2
+[drive:bench]
+device = $LOOP
+serial = none
+span = $3
+block_size = $4
+order = $5
+queue_depth = $6
+static_fraction = 0
+cycles = 1
+trim = no
+EOF
+}
+write_conf "$WORK/4k.conf" "$WORK/state" "$SPAN4K" 4k random 32
+write_conf "$WORK/128k.conf" "$WORK/state" "$SPAN128" 128k sequential 8
+
+# ssdt_run CONFIG(4k|128k) REP: one --oneshot run; appends its rows
+ssdt_run() {
+	local cfg=$1 rep=$2 rc wait_s out=$WORK/ssdt-$1-$2.log
+	local ev=$WORK/state/bench/events.jsonl line l
+	for _ in 1 2 3; do
+		rm -rf "$WORK/state"
+		# the previous run's ring may still hold the device for a moment
+		wait_s=$(python3 -B "$UTIL" excl-wait "$LOOP" 30) ||
+		    die "$LOOP stays busy"
+		run_child python3 -B "$UTIL" run "$WORK/rusage" -- \
+		    "$DAEMON" -c "$WORK/$cfg.conf" --oneshot >"$out" 2>&1 ||
+		    die "cannot run the daemon"
+		read -r rc utime stime _ < "$WORK/rusage"
+		[ "$rc" = 0 ] && break
+		if grep -q 'signature' "$out"; then
+			msg "the daemon refused a signature on $LOOP; wipefs -a"
+			wipefs -a "$LOOP" >/dev/null
+		elif grep -q 'exclusive open failed' "$out"; then
+			msg "the daemon found $LOOP busy; retrying"
+			sleep 1
+		else
+			break
+		fi
+	done
+	if [ "$rc" != 0 ]; then
+		cat "$out" >&2
+		die "ssdtortured ($cfg config, run $rep) exited with status $rc"
+	fi
+	if [ "$cfg" = 4k ]; then
+		line=$(python3 -B "$UTIL" events 1 "$rep" write "$ev") || die "events"
+		printf '%s\n' "$line" >> "$RES"
+	else
+		line=$(python3 -B "$UTIL" events 2 "$rep" write "$ev") || die "events"
+		l=$(python3 -B "$UTIL" events 3 "$rep" verify "$ev") || die "events"
+		printf '%s\n%s\n' "$line" "$l" >> "$RES"
+		line=$(printf '%s\n%s' "$line" "$l")
+	fi
+	# whole-process CPU against the worker's, both phases of the run
+	local wsum bytes
+	wsum=$(python3 -B - "$ev" <<'EOF'
+import json, sys
+b = c = 0
+for ln in open(sys.argv[1]):
+    try:
+        o = json.loads(ln)
+    except ValueError:
+        continue
+    if o.get("event") == "phase_end" and o.get("what") in ("write", "verify"):
+        b += o["bytes"]; c += o["cpu_seconds"]
+print(b, c)
+EOF
+) || die "events"
+	read -r bytes wcpu <<<"$wsum"
+	printf 'proc\t%s\t%s\t%s\t%s\t%s\t%s\n' "$cfg" "$rep" "$bytes" \
+	    "$(awk -v u="$utime" -v s="$stime" 'BEGIN { printf "%.6f", u + s }')" \
+	    "$wcpu" "$wait_s" >> "$RES"
+	printf '%s\n' "$line" | awk -F'\t' '
+	    { printf "bench:   row %s ssdtortured  %8.1f MB/s %9.0f IOPS\n", $2, $7/1e6, $8 }' >&2
+}
+
+# ----------------------------------------------------------- the rounds
+msg "$REPS repetition(s); spans $SPAN4K (4 KiB) and $SPAN128 (128 KiB)"
+for rep in $(seq "$REPS"); do
+	msg "repetition $rep/$REPS"
+	if [ $((rep % 2)) = 1 ]; then
+		fio_row1 "$rep"
+		ssdt_run 4k "$rep"
+		ssdt_run 128k "$rep"
+		fio_rows23 "$rep"
+	else
+		ssdt_run 4k "$rep"
+		fio_row1 "$rep"
+		fio_rows23 "$rep"
+		ssdt_run 128k "$rep"
+	fi
+done
+
+# ----------------------------------------------------------------- RSS
+RSSDIR=$(mktemp -d /var/tmp/ssdt-rss.XXXXXX) || die "mktemp in /var/tmp"
+
+# rss_run SIZE: the daemon on a fresh sparse file of SIZE for RSS_SECS
+rss_run() {
+	local size=$1 conf=$RSSDIR/rss.conf hwm rss disk
+	rm -rf "$RSSDIR/state" "$RSSDIR/big.img"
+	cat > "$conf" <<EOF
+[daemon]
+state_dir = $RSSDIR/state
+[drive:bench]
+device = $RSSDIR/big.img
+size = $size
+block_size = 128k
+order = sequential
+queue_depth = 32
+cycles = 0
+EOF
+	"$DAEMON" -c "$conf" >"$RSSDIR/daemon-$size.log" 2>&1 &
+	RSS_PID=$!
+	sleep "$RSS_SECS"
+	if ! kill -0 "$RSS_PID" 2>/dev/null; then
+		cat "$RSSDIR/daemon-$size.log" >&2
+		die "the daemon exited early on the $size file"
+	fi
+	hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$RSS_PID/status")
+	rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$RSS_PID/status")
+	disk=$(( $(stat -c %b "$RSSDIR/big.img") * 512 ))
+	kill -TERM "$RSS_PID"
+	for _ in $(seq 100); do
+		kill -0 "$RSS_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$RSS_PID" 2>/dev/null; then
+		msg "warning: the daemon did not exit within 10 s of SIGTERM"
+		stop_pid "$RSS_PID"
+	fi
+	wait "$RSS_PID" 2>/dev/null
+	RSS_PID=
+	[ -n "$hwm" ] || die "no VmHWM for the daemon"
+	printf 'rss\t%s\t%s\t%s\t%s\n' "$size" "$hwm" "$rss" "$disk" >> "$RES"
+	msg "  RSS on a $size file: VmHWM $hwm KiB"
+	rm -rf "$RSSDIR/state" "$RSSDIR/big.img"
+}
+msg "peak RSS runs (${RSS_SECS} s each) in $RSSDIR"
+rss_run 1T
+rss_run 1G
+
+# --------------------------------------------------------------- report
+python3 -B "$UTIL" report "$RES" "$JSON_OUT" || die "report failed"
+exit 0

@@ -1,0 +1,130 @@
+/* proto.c: the control protocol's interface and method table. */
+#include <string.h>
+
+#include "proto.h"
+
+const struct proto_method proto_methods[] = {
+	{ PROTO_SERVICE, "GetInfo", PROTO_READ, 0 },
+	{ PROTO_SERVICE, "GetInterfaceDescription", PROTO_READ, 0 },
+	{ PROTO_INTERFACE, "Status", PROTO_READ, 0 },
+	{ PROTO_INTERFACE, "Events", PROTO_READ, 1 },
+	{ PROTO_INTERFACE, "Start", PROTO_WRITE, 0 },
+	{ PROTO_INTERFACE, "Stop", PROTO_WRITE, 0 },
+	{ PROTO_INTERFACE, "Pause", PROTO_WRITE, 0 },
+	{ PROTO_INTERFACE, "Resume", PROTO_WRITE, 0 },
+	{ PROTO_INTERFACE, "Verify", PROTO_WRITE, 0 },
+	{ PROTO_INTERFACE, "Reload", PROTO_WRITE, 0 },
+	{ NULL, NULL, PROTO_READ, 0 }
+};
+
+const char proto_manager_idl[] =
+"# Endurance and data-consistency testing of dedicated drives.\n"
+"interface io.ssdtorture.Manager\n"
+"\n"
+"type Errors (\n"
+"  corrupt: int,\n"
+"  misdirected: int,\n"
+"  stale: int,\n"
+"  foreign: int,\n"
+"  unwritten: int,\n"
+"  io_error: int\n"
+")\n"
+"\n"
+"type DriveStatus (\n"
+"  name: string,\n"
+"  device: string,\n"
+"  serial: string,\n"
+"  model: string,\n"
+"  # running, paused, stopped, finished or failed\n"
+"  state: string,\n"
+"  # why the drive is failed, finished or stopped\n"
+"  reason: string,\n"
+"  # the safety checks refused the device: nothing was written\n"
+"  refused: bool,\n"
+"  # static, write, verify, trim or idle\n"
+"  phase: string,\n"
+"  phase_progress: float,\n"
+"  eta_seconds: int,\n"
+"  # an on-demand verify pass is running\n"
+"  verifying: bool,\n"
+"  cycle: int,\n"
+"  cycles_done: int,\n"
+"  capacity: int,\n"
+"  span_bytes: int,\n"
+"  host_bytes_written: int,\n"
+"  host_bytes_read: int,\n"
+"  write_bytes_per_sec: float,\n"
+"  read_bytes_per_sec: float,\n"
+"  errors: Errors,\n"
+"  errors_total: int,\n"
+"  # SMART and wear, null when not read\n"
+"  smart: ?object\n"
+")\n"
+"\n"
+"# All drives, or the one named.\n"
+"method Status(drive: ?string) -> (drives: []DriveStatus)\n"
+"\n"
+"# The last `count` events of a drive (default 20); with \"more\", then\n"
+"# every new event as it happens.\n"
+"method Events(drive: string, count: ?int) -> (events: []object)\n"
+"\n"
+"# Start a stopped, failed or refused drive (safety checks run again).\n"
+"method Start(drive: string) -> ()\n"
+"# Stop a drive: it stays stopped across daemon restarts.\n"
+"method Stop(drive: string) -> ()\n"
+"method Pause(drive: string) -> ()\n"
+"method Resume(drive: string) -> ()\n"
+"# A read-only verify pass now, against what the drive should hold.\n"
+"method Verify(drive: string) -> ()\n"
+"# Re-read the configuration; an invalid one is rejected and kept.\n"
+"method Reload() -> ()\n"
+"\n"
+"error NoSuchDrive (drive: string)\n"
+"error InvalidState (drive: string, state: string, message: string)\n"
+"error ReloadFailed (errors: []string)\n"
+"error MessageTooLarge (limit: int)\n";
+
+const char proto_service_idl[] =
+"# The Varlink Service Interface is provided by every varlink service.\n"
+"interface org.varlink.service\n"
+"\n"
+"method GetInfo() -> (\n"
+"  vendor: string,\n"
+"  product: string,\n"
+"  version: string,\n"
+"  url: string,\n"
+"  interfaces: []string\n"
+")\n"
+"\n"
+"method GetInterfaceDescription(interface: string) -> (description: string)\n"
+"\n"
+"error InterfaceNotFound (interface: string)\n"
+"error MethodNotFound (method: string)\n"
+"error MethodNotImplemented (method: string)\n"
+"error InvalidParameter (parameter: string)\n"
+"error PermissionDenied ()\n"
+"error ExpectedMore ()\n";
+
+const struct proto_method *
+proto_find(const char *full, int *iface_known)
+{
+	const char	*dot = strrchr(full, '.');
+	size_t		 ilen;
+	int		 i;
+
+	*iface_known = 0;
+	if (dot == NULL || dot == full || dot[1] == '\0')
+		return NULL;
+	ilen = (size_t)(dot - full);
+	for (i = 0; proto_methods[i].name != NULL; i++) {
+		const struct proto_method *m = &proto_methods[i];
+
+		if (strlen(m->interface) != ilen ||
+		    strncmp(m->interface, full, ilen) != 0)
+			continue;
+		*iface_known = 1;
+		if (strcmp(m->name, dot + 1) == 0)
+			return m;
+	}
+	return NULL;
+}

@@ -1,0 +1,37 @@
+/*
+ * proto.h: the control protocol shared by ssdtortured and ssdctl.
+ * Varlink over a Unix stream socket: one JSON object per message, each
+ * ended by a NUL byte. This file holds the interface and its method table.
+ */
+#ifndef SSDT_PROTO_H
+#define SSDT_PROTO_H
+
+#define PROTO_VERSION		"0.1.0"
+#define PROTO_INTERFACE		"io.ssdtorture.Manager"
+#define PROTO_SERVICE		"org.varlink.service"
+#define PROTO_MAX_MESSAGE	(64 * 1024)
+#define PROTO_SOCKET_ENV	"SSDTORTURE_SOCKET"
+
+enum proto_access {
+	PROTO_READ,		/* any peer that can connect */
+	PROTO_WRITE		/* uid 0 or a member of admin_group */
+};
+
+struct proto_method {
+	const char		*interface;
+	const char		*name;		/* without the interface */
+	enum proto_access	 access;
+	int			 streams;	/* answers "more" with several replies */
+};
+
+/* Every method of every interface the daemon speaks; ends with a NULL name. */
+extern const struct proto_method proto_methods[];
+/* The Varlink interface definition of io.ssdtorture.Manager. */
+extern const char proto_manager_idl[];
+/* The one of org.varlink.service. */
+extern const char proto_service_idl[];
+
+/* Look a full method name ("iface.Method") up; NULL when unknown. */
+const struct proto_method *proto_find(const char *full, int *iface_known);
+
+#endif

@@ -1,0 +1,53 @@
+/*
+ * daemon.h: the daemon as a whole: its drives, its configuration, its
+ * control socket. Owned by the main thread; workers never see it.
+ */
+#ifndef SSDT_DAEMON_H
+#define SSDT_DAEMON_H
+
+#include <stdint.h>
+
+#include <json-c/json.h>
+#include <systemd/sd-event.h>
+
+#include "config.h"
+#include "control.h"
+#include "drive.h"
+
+#define EXIT_CLEAN	0
+#define EXIT_CONFIG	1
+#define EXIT_USAGE	2
+#define EXIT_VERIFY	3
+#define EXIT_FAILED	4
+
+struct daemon {
+	sd_event	 *ev;
+	struct config	  conf;		/* [daemon] settings of the start */
+	struct drive	**drives;
+	size_t		  ndrives;
+	struct control	 *ctl;
+	int		  oneshot;
+	int		  verify_only;
+	unsigned	  progress;	/* seconds between progress lines, 0 = off */
+	uint64_t	  ticks;
+	int		  stopping;
+	int		  started;	/* every drive was activated */
+};
+
+/* 0 clean, 3 a verify error, 4 a failed or refused drive. */
+int		 daemon_exit_code(const struct daemon *);
+void		 daemon_notify_status(const struct daemon *);
+void		 daemon_print_progress(const struct daemon *);
+/* --oneshot / --verify: leave the loop once every drive is settled. */
+void		 daemon_check_done(struct daemon *);
+int		 daemon_add_drive(struct daemon *, const struct drive_conf *);
+struct drive	*daemon_find(const struct daemon *, const char *name);
+/* Stop workers, wait a bounded time, checkpoint. */
+void		 daemon_shutdown_drives(struct daemon *, struct drive **,
+		    size_t);
+/* Re-read the configuration; 0, or -1 with its errors (lines) in `errors`. */
+int		 daemon_reload(struct daemon *, json_object *errors);
+/* The control socket's view of the daemon. */
+void		 daemon_control_ops(struct daemon *, struct control_ops *);
+
+#endif

@@ -1,0 +1,52 @@
+/*
+ * methods.h: the handlers of the control interface, one per method. They
+ * check the method's parameters and the caller's right, then call the
+ * daemon through control_ops; they never touch a drive or a socket.
+ */
+#ifndef SSDT_METHODS_H
+#define SSDT_METHODS_H
+
+#include <sys/types.h>
+
+#include <json-c/json.h>
+
+#include "varlink.h"
+
+#define EVENTS_DEFAULT	20
+#define EVENTS_MAX	10000
+
+struct peer {
+	pid_t	pid;
+	uid_t	uid;
+	gid_t	gid;
+	int	fd;		/* to ask the kernel again (SO_PEERCRED) */
+};
+
+enum ctl_cmd { CMD_START, CMD_STOP, CMD_PAUSE, CMD_RESUME, CMD_VERIFY };
+
+struct control_ops {
+	void	*arg;
+	/* Append DriveStatus objects; -ENOENT when the named drive is unknown. */
+	int	(*status)(void *arg, const char *drive, json_object *drives);
+	/* 0, -ENOENT, or -EBUSY with a message and the drive's state. */
+	int	(*command)(void *arg, enum ctl_cmd, const char *drive,
+		    char *msg, size_t msglen, char *state, size_t statelen);
+	/* Append the last `count` events; -ENOENT when unknown. */
+	int	(*events)(void *arg, const char *drive, int count,
+		    json_object *events);
+	/* 0, or -1 with the error lines appended to `errors`. */
+	int	(*reload)(void *arg, json_object *errors);
+	/* May this peer call a mutating method? Must fail closed. */
+	int	(*authorize)(void *arg, const struct peer *, const char *method);
+};
+
+struct dispatch_out {
+	struct vl_msg	reply;		/* buf NULL: nothing to send (oneway) */
+	int		follow;		/* stream this drive's new events */
+	char		drive[64];
+};
+
+void	methods_dispatch(const struct vl_call *, const struct peer *,
+	    const struct control_ops *, struct dispatch_out *);
+
+#endif

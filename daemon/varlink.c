@@ -1,0 +1,178 @@
+/* varlink.c: one Varlink message in, one reply out (no sockets here). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "varlink.h"
+
+/* Serialize an object and append the NUL terminator. */
+static int
+vl_emit(json_object *o, struct vl_msg *out)
+{
+	const char	*s = json_object_to_json_string_ext(o,
+	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	size_t		 n = strlen(s) + 1;
+
+	out->buf = malloc(n);
+	out->len = n;
+	if (out->buf != NULL)
+		memcpy(out->buf, s, n);
+	json_object_put(o);
+	return out->buf == NULL ? -1 : 0;
+}
+
+int
+vl_reply(json_object *params, int continues, struct vl_msg *out)
+{
+	json_object	*o = json_object_new_object();
+
+	json_object_object_add(o, "parameters",
+	    params ? params : json_object_new_object());
+	if (continues)
+		json_object_object_add(o, "continues",
+		    json_object_new_boolean(1));
+	return vl_emit(o, out);
+}
+
+int
+vl_error(const char *name, json_object *params, struct vl_msg *out)
+{
+	json_object	*o = json_object_new_object();
+
+	json_object_object_add(o, "error", json_object_new_string(name));
+	json_object_object_add(o, "parameters",
+	    params ? params : json_object_new_object());
+	return vl_emit(o, out);
+}
+
+int
+vl_error_param(const char *param, struct vl_msg *out)
+{
+	json_object	*p = json_object_new_object();
+
+	json_object_object_add(p, "parameter", json_object_new_string(param));
+	return vl_error(PROTO_SERVICE ".InvalidParameter", p, out);
+}
+
+/* An error reply with one string parameter. */
+static int
+vl_error_str(const char *name, const char *key, const char *val,
+    struct vl_msg *out)
+{
+	json_object	*p = json_object_new_object();
+
+	json_object_object_add(p, key, json_object_new_string(val));
+	return vl_error(name, p, out);
+}
+
+/* The JSON text must be exactly one object. */
+static json_object *
+parse_object(const char *msg, size_t len)
+{
+	json_tokener	*tok;
+	json_object	*o;
+	size_t		 used;
+
+	if (len == 0 || memchr(msg, '\0', len) != NULL)
+		return NULL;
+	if ((tok = json_tokener_new()) == NULL)
+		return NULL;
+	o = json_tokener_parse_ex(tok, msg, (int)len);
+	used = json_tokener_get_parse_end(tok);
+	if (o != NULL && (json_tokener_get_error(tok) != json_tokener_success ||
+	    used != len || !json_object_is_type(o, json_type_object))) {
+		json_object_put(o);
+		o = NULL;
+	}
+	json_tokener_free(tok);
+	return o;
+}
+
+/* An optional boolean member; -1 when present with another type. */
+static int
+opt_bool(json_object *root, const char *key, int *out)
+{
+	json_object	*v;
+
+	*out = 0;
+	if (!json_object_object_get_ex(root, key, &v) || v == NULL)
+		return 0;
+	if (!json_object_is_type(v, json_type_boolean))
+		return -1;
+	*out = json_object_get_boolean(v);
+	return 0;
+}
+
+/* The envelope: method, parameters, more, oneway. */
+static int
+parse_envelope(struct vl_call *c, struct vl_msg *err)
+{
+	json_object	*v;
+	int		 iface_known;
+
+	if (!json_object_object_get_ex(c->root, "method", &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return vl_error_param("method", err), -1;
+	c->method = json_object_get_string(v);
+	if (json_object_object_get_ex(c->root, "parameters", &v) && v != NULL) {
+		if (!json_object_is_type(v, json_type_object))
+			return vl_error_param("parameters", err), -1;
+		c->params = v;
+	}
+	if (opt_bool(c->root, "more", &c->more) == -1)
+		return vl_error_param("more", err), -1;
+	if (opt_bool(c->root, "oneway", &c->oneway) == -1)
+		return vl_error_param("oneway", err), -1;
+	if ((c->m = proto_find(c->method, &iface_known)) != NULL)
+		return 0;
+	if (!iface_known) {
+		const char *dot = strrchr(c->method, '.');
+		char iface[256];
+
+		snprintf(iface, sizeof(iface), "%.*s",
+		    dot ? (int)(dot - c->method) : 0, c->method);
+		vl_error_str(PROTO_SERVICE ".InterfaceNotFound", "interface",
+		    iface, err);
+	} else
+		vl_error_str(PROTO_SERVICE ".MethodNotFound", "method",
+		    c->method, err);
+	return -1;
+}
+
+int
+vl_parse(const char *msg, size_t len, struct vl_call *c, struct vl_msg *err)
+{
+	json_object	*lim;
+
+	memset(c, 0, sizeof(*c));
+	err->buf = NULL;
+	err->len = 0;
+	if (len > PROTO_MAX_MESSAGE) {
+		lim = json_object_new_object();
+		json_object_object_add(lim, "limit",
+		    json_object_new_int(PROTO_MAX_MESSAGE));
+		vl_error(PROTO_INTERFACE ".MessageTooLarge", lim, err);
+		return -1;
+	}
+	if ((c->root = parse_object(msg, len)) == NULL) {
+		vl_error_param("message", err);	/* not one JSON object */
+		return -1;
+	}
+	c->params = NULL;
+	if (parse_envelope(c, err) == -1) {
+		vl_call_free(c);
+		return -1;
+	}
+	if (c->params == NULL) {
+		c->params = json_object_new_object();
+		json_object_object_add(c->root, "parameters", c->params);
+	}
+	return 0;
+}
+
+void
+vl_call_free(struct vl_call *c)
+{
+	json_object_put(c->root);
+	memset(c, 0, sizeof(*c));
+}

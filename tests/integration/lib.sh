@@ -1,0 +1,503 @@
+# lib.sh: helpers shared by the integration tests (sourced, bash).
+#
+# Sourcing this file creates a private temporary directory $T and installs
+# a trap that, on any exit, kills the daemons started through it, unmounts
+# what was mounted through it, detaches the loop devices it attached and
+# removes $T. Assertions record failures and go on; call `finish` last.
+
+set -u
+
+IT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$IT_DIR/../.." && pwd)
+SSDT=${SSDT:-$ROOT/daemon/ssdtortured}
+TEST_NAME=$(basename "$0" .sh)
+export SSDTORTURE_LOG=stderr
+export LC_ALL=C
+
+FAILS=0
+CHECKS=0
+
+# ---------------------------------------------------------------- output
+
+log() { printf '%s: %s\n' "$TEST_NAME" "$*"; }
+note() { printf '  .. %s\n' "$*"; }
+
+# Record a failed check and go on.
+fail() {
+	FAILS=$((FAILS + 1))
+	printf '  FAILED: %s\n' "$*"
+}
+
+pass_check() {
+	CHECKS=$((CHECKS + 1))
+}
+
+# Give up now (setup problem or a failure that makes the rest pointless).
+die() {
+	FAILS=$((FAILS + 1))
+	printf '  FATAL: %s\n' "$*"
+	exit 1
+}
+
+skip() {
+	printf '  SKIP: %s\n' "$*"
+	exit 77
+}
+
+# End of a test: 0 when every check held.
+finish() {
+	if [ "$FAILS" -gt 0 ]; then
+		log "$FAILS check(s) failed ($CHECKS passed)"
+		exit 1
+	fi
+	log "all $CHECKS checks passed"
+	exit 0
+}
+
+# ---------------------------------------------------------------- asserts
+
+# assert_eq WHAT EXPECTED ACTUAL
+assert_eq() {
+	if [ "$2" = "$3" ]; then pass_check; else
+		fail "$1: expected '$2', got '$3'"; fi
+}
+
+assert_ne() {
+	if [ "$2" != "$3" ]; then pass_check; else
+		fail "$1: expected anything but '$2'"; fi
+}
+
+# Integer comparisons of (possibly 64-bit) decimal numbers.
+_num_cmp() {	# A OP B
+	python3 -c 'import sys
+a, op, b = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+sys.exit(0 if {"ge": a >= b, "gt": a > b, "le": a <= b, "lt": a < b,
+    "eq": a == b}[op] else 1)' "$1" "$2" "$3" 2>/dev/null
+}
+
+assert_ge() { if _num_cmp "$2" ge "$3"; then pass_check; else fail "$1: $2 is not >= $3"; fi; }
+assert_gt() { if _num_cmp "$2" gt "$3"; then pass_check; else fail "$1: $2 is not > $3"; fi; }
+assert_le() { if _num_cmp "$2" le "$3"; then pass_check; else fail "$1: $2 is not <= $3"; fi; }
+assert_lt() { if _num_cmp "$2" lt "$3"; then pass_check; else fail "$1: $2 is not < $3"; fi; }
+
+# assert_contains WHAT HAYSTACK NEEDLE (fixed string)
+assert_contains() {
+	if printf '%s' "$2" | grep -qF -- "$3"; then pass_check; else
+		fail "$1: '$3' not found in: $(printf '%s' "$2" | head -c 2000)"; fi
+}
+
+assert_not_contains() {
+	if printf '%s' "$2" | grep -qF -- "$3"; then
+		fail "$1: '$3' unexpectedly found"; else pass_check; fi
+}
+
+# assert_file_contains WHAT FILE NEEDLE
+assert_file_contains() {
+	if grep -qF -- "$3" "$2" 2>/dev/null; then pass_check; else
+		fail "$1: '$3' not in $2"; show_file "$2"; fi
+}
+
+# assert_rc WHAT EXPECTED ACTUAL [LOGFILE]
+assert_rc() {
+	if [ "$2" = "$3" ]; then pass_check; else
+		fail "$1: exit status $3, expected $2"
+		[ $# -ge 4 ] && show_file "$4"
+	fi
+}
+
+show_file() {
+	[ -f "$1" ] || return 0
+	printf '  ---- last lines of %s\n' "$1"
+	tail -n 25 "$1" | sed 's/^/  | /'
+}
+
+# ---------------------------------------------------------------- temp, cleanup
+
+[ -x "$SSDT" ] || { echo "$TEST_NAME: $SSDT is missing (make -C $ROOT)"; exit 1; }
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/ssdt-it.$TEST_NAME.XXXXXX") ||
+    { echo "$TEST_NAME: mktemp failed"; exit 1; }
+# Run a private copy: a rebuild while the test runs must not pull the
+# binary from under it.
+cp "$SSDT" "$T/ssdtortured" ||
+    { echo "$TEST_NAME: cannot copy $SSDT"; rm -rf "$T"; exit 1; }
+SSDT=$T/ssdtortured
+: >"$T/.pids"
+: >"$T/.mounts"
+: >"$T/.loops"
+
+_cleanup() {
+	local rc=$? p m l i
+	trap - EXIT INT TERM HUP
+	# daemons first: they hold the targets open
+	if [ -f "$T/.pids" ]; then
+		while read -r p; do
+			[ -n "$p" ] && kill -KILL "$p" 2>/dev/null
+		done <"$T/.pids"
+		while read -r p; do
+			[ -n "$p" ] || continue
+			for i in $(seq 1 100); do
+				pid_alive "$p" || break
+				sleep 0.05
+			done
+			wait "$p" 2>/dev/null
+		done <"$T/.pids"
+	fi
+	# mounts, newest first
+	if [ -f "$T/.mounts" ]; then
+		tac "$T/.mounts" | while read -r m; do
+			[ -n "$m" ] || continue
+			if mountpoint -q "$m" 2>/dev/null; then
+				umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null ||
+				    echo "$TEST_NAME: cannot unmount $m" >&2
+			fi
+		done
+	fi
+	# loop devices we attached (only those, by name)
+	if [ -f "$T/.loops" ]; then
+		tac "$T/.loops" | while read -r l; do
+			[ -n "$l" ] || continue
+			for i in 1 2 3 4 5; do
+				losetup "$l" >/dev/null 2>&1 || break
+				losetup -d "$l" 2>/dev/null && break
+				sleep 0.2
+			done
+		done
+	fi
+	# nothing of ours may stay mounted under $T before it is removed
+	if ! grep -qF " $T" /proc/self/mountinfo 2>/dev/null; then
+		rm -rf "$T"
+	else
+		echo "$TEST_NAME: $T still has mounts; left in place" >&2
+	fi
+	exit "$rc"
+}
+trap _cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+need_root() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root"
+}
+
+# ---------------------------------------------------------------- processes
+
+# Is the process alive (and not a zombie)?
+pid_alive() {
+	local st
+	[ -r "/proc/$1/stat" ] || return 1
+	st=$(sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+	[ -n "$st" ] && [ "$st" != "Z" ] && [ "$st" != "X" ]
+}
+
+# run_ssdt LOGFILE ARGS... : run the daemon in the foreground (timeout
+# 180 s); sets RC. stdout and stderr both go to LOGFILE.
+run_ssdt() {
+	local logf=$1
+	shift
+	timeout -k 10 "${SSDT_TIMEOUT:-180}" "$SSDT" "$@" >"$logf" 2>&1
+	RC=$?
+	[ "$RC" -eq 124 ] && fail "ssdtortured $* timed out"
+	return 0
+}
+
+# start_ssdt LOGFILE ARGS... : in the background; sets SSDT_PID.
+start_ssdt() {
+	local logf=$1
+	shift
+	"$SSDT" "$@" >"$logf" 2>&1 &
+	SSDT_PID=$!
+	echo "$SSDT_PID" >>"$T/.pids"
+}
+
+# wait_exit PID TIMEOUT_S : wait for a background child; sets RC (or 255
+# and kills it when it does not exit in time) and ELAPSED (seconds, float).
+wait_exit() {
+	local pid=$1 limit_ms t0 now
+	limit_ms=$(awk -v s="$2" 'BEGIN { printf "%d", s * 1000 }')
+	t0=$(date +%s%3N)
+	while pid_alive "$pid"; do
+		now=$(date +%s%3N)
+		if [ $((now - t0)) -gt "$limit_ms" ]; then
+			fail "process $pid did not exit within $2 s"
+			kill -KILL "$pid" 2>/dev/null
+			wait "$pid" 2>/dev/null
+			RC=255
+			ELAPSED=$2
+			return 0
+		fi
+		sleep 0.02
+	done
+	now=$(date +%s%3N)
+	wait "$pid" 2>/dev/null
+	RC=$?
+	ELAPSED=$(awk -v ms="$((now - t0))" 'BEGIN { printf "%.2f", ms / 1000 }')
+	return 0
+}
+
+# kill_and_reap SIGNAL PID : send a signal and reap the child; sets RC.
+kill_and_reap() {
+	kill "-$1" "$2" 2>/dev/null
+	wait_exit "$2" 30
+}
+
+# wait_log LOGFILE STRING TIMEOUT_S PID : wait for a line in a log.
+wait_log() {
+	local i n
+	n=$(awk -v s="$3" 'BEGIN { printf "%d", s * 20 }')
+	for i in $(seq 1 "$n"); do
+		grep -qF -- "$2" "$1" 2>/dev/null && return 0
+		[ -n "${4:-}" ] && ! pid_alive "$4" && { grep -qF -- "$2" "$1"; return $?; }
+		sleep 0.05
+	done
+	return 1
+}
+
+# ---------------------------------------------------------------- state
+
+# state_get STATEFILE KEY : the value of one key ("" when absent).
+state_get() {
+	awk -v k="$2" '$1 == k { sub(/^[^ ]* ?/, ""); print; exit }' "$1" 2>/dev/null
+}
+
+# state_snap STATEFILE DEST : copy the (atomically replaced) state file.
+state_snap() {
+	cp "$1" "$2" 2>/dev/null
+}
+
+# wait_state STATEFILE PID TIMEOUT_S PYEXPR : poll the state file until the
+# Python expression over the dict `s` (values as strings; ints as ints)
+# holds; the matching snapshot is left in STATEFILE.snap. Fails when the
+# process exits first or time runs out.
+wait_state() {
+	python3 - "$@" <<'EOF'
+import os, sys, time
+path, pid, limit, expr = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+def alive(p):
+    try:
+        with open("/proc/%d/stat" % p) as f:
+            st = f.read().rsplit(") ", 1)[1].split()[0]
+        return st not in ("Z", "X")
+    except OSError:
+        return False
+def load(p):
+    s = {}
+    with open(p) as f:
+        txt = f.read()
+    for line in txt.splitlines():
+        k, _, v = line.partition(" ")
+        s[k] = int(v) if v.isdigit() else v
+    return s, txt
+t0 = time.time()
+while True:
+    try:
+        s, txt = load(path)
+        if "instance" in s and eval(expr, {}, {"s": s}):
+            with open(path + ".snap", "w") as f:
+                f.write(txt)
+            sys.exit(0)
+    except (OSError, KeyError):
+        pass
+    if not alive(pid):
+        print("  wait_state: process %d exited before: %s" % (pid, expr))
+        sys.exit(1)
+    if time.time() - t0 > limit:
+        print("  wait_state: timeout (%.0f s) waiting for: %s" % (limit, expr))
+        sys.exit(1)
+    time.sleep(0.005)
+EOF
+}
+
+# ---------------------------------------------------------------- events
+
+# events_size FILE : bytes, to read only what a later run appends.
+events_size() {
+	if [ -f "$1" ]; then stat -c %s "$1"; else echo 0; fi
+}
+
+# ev_query FILE FROM_BYTE FIELDS [key=value...] : one line per matching
+# event with the named fields (comma separated; "-" for a missing one).
+# Values compare as strings; "key=" matches a missing key.
+ev_query() {
+	python3 - "$@" <<'EOF'
+import json, sys
+path, start, fields = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+conds = [a.split("=", 1) for a in sys.argv[4:]]
+def s(v):
+    if v is None: return "-"
+    if isinstance(v, bool): return "true" if v else "false"
+    return str(v)
+try:
+    f = open(path, "rb")
+except OSError:
+    sys.exit(0)
+f.seek(start)
+for raw in f.read().decode().splitlines():
+    if not raw.strip():
+        continue
+    try:
+        e = json.loads(raw)
+    except ValueError:
+        print("BAD-JSON " + raw[:200]); continue
+    if all((s(e.get(k)) == v) if v != "" else (k not in e) for k, v in conds):
+        print(" ".join(s(e.get(x)) for x in fields.split(",")) if fields else raw)
+EOF
+}
+
+# ev_count FILE FROM_BYTE [key=value...] : how many events match.
+ev_count() {
+	local f=$1 from=$2
+	shift 2
+	ev_query "$f" "$from" event "$@" | wc -l
+}
+
+# count_class FILE CLASS [FROM_BYTE] : verify_error events of a class.
+count_class() {
+	ev_count "$1" "${3:-0}" event=verify_error "class=$2"
+}
+
+# ev_valid FILE : every line parses and has time, drive, event, message.
+ev_valid() {
+	python3 - "$1" <<'EOF'
+import json, sys
+bad = 0
+for n, raw in enumerate(open(sys.argv[1]), 1):
+    try:
+        e = json.loads(raw)
+        assert all(k in e for k in ("time", "drive", "event", "message"))
+    except Exception:
+        print("  bad event line %d: %r" % (n, raw[:200])); bad += 1
+sys.exit(1 if bad else 0)
+EOF
+}
+
+# ---------------------------------------------------------------- targets
+
+# layout N_BYTES BLOCK_SIZE STATIC_FRACTION : sets NBLK, SBLK (floor(N*f),
+# in double arithmetic as the daemon does), DBLK, SBYTES, DBYTES.
+layout() {
+	read -r NBLK SBLK DBLK SBYTES DBYTES < <(python3 -c '
+import sys
+size, bs, f = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+n = size // bs; s = int(n * f)
+print(n, s, n - s, s * bs, (n - s) * bs)' "$1" "$2" "$3")
+}
+
+# new_loop FILE : attach a loop device; sets LOOPDEV (registered for cleanup).
+new_loop() {
+	LOOPDEV=$(losetup -f --show "$1") || die "losetup -f --show $1 failed"
+	echo "$LOOPDEV" >>"$T/.loops"
+}
+
+# do_mount [OPTIONS] DEV DIR : mount (registered for cleanup).
+do_mount() {
+	mkdir -p "${*: -1}"
+	echo "${*: -1}" >>"$T/.mounts"
+	mount "$@" || die "mount $* failed"
+}
+
+# Flush a loop device's and its backing file's caches, then hash the file.
+hash_backing() {
+	sync
+	[ -n "${2:-}" ] && blockdev --flushbufs "$2" 2>/dev/null
+	sha256sum <"$1" | cut -d' ' -f1
+}
+
+# Read one block of a file: read_block FILE BLOCK_SIZE INDEX DEST
+read_block() {
+	dd if="$1" of="$4" bs="$2" skip="$3" count=1 status=none
+}
+
+# Write one block into a file in place: write_block FILE BLOCK_SIZE INDEX SRC
+write_block() {
+	dd if="$4" of="$1" bs="$2" seek="$3" count=1 conv=notrunc,fsync status=none
+}
+
+# blk_header FILE BLOCK_SIZE INDEX : "magic version block_size instance_hex
+# offset generation" of the header stored there.
+blk_header() {
+	python3 - "$@" <<'EOF'
+import struct, sys
+path, bs, idx = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+with open(path, "rb") as f:
+    f.seek(idx * bs)
+    h = f.read(64)
+m, ver, bsz, inst, off, gen, t, res, ck = struct.unpack("<QIIQQQQQQ", h)
+print("%s %d %d %016x %d %d" % (struct.pack("<Q", m).rstrip(b"\0").decode("latin1"),
+      ver, bsz, inst, off, gen))
+EOF
+}
+
+# hex16 DECIMAL : the instance id as the events print it.
+hex16() {
+	python3 -c 'import sys; print("%016x" % int(sys.argv[1]))' "$1"
+}
+
+# Allocated bytes of a (sparse) file.
+alloc_bytes() {
+	echo $(($(stat -c %b "$1") * $(stat -c %B "$1")))
+}
+
+# write_conf FILE STATE_DIR then drive sections from stdin.
+write_conf() {
+	{
+		printf '[daemon]\nstate_dir = %s\n' "$2"
+		cat
+	} >"$1"
+}
+
+# monitor_state STATEFILE PID : sample the state file every 50 ms until the
+# process exits; print a complaint for every counter that went backwards
+# (and for a position that went back within one phase of one cycle).
+# Exit status 1 on any; the last line says how many samples were taken.
+monitor_state() {
+	python3 - "$@" <<'EOF'
+import os, sys, time
+path, pid = sys.argv[1], int(sys.argv[2])
+MONO = ["host_bytes_written", "host_bytes_read", "host_bytes_trimmed",
+        "write_ops", "read_ops", "verify_passes", "cycles_done", "cycle",
+        "errors.corrupt", "errors.misdirected", "errors.stale",
+        "errors.foreign", "errors.unwritten", "errors.io_error"]
+ORDER = ["static", "write", "verify", "trim", "idle"]
+def alive(p):
+    try:
+        with open("/proc/%d/stat" % p) as f:
+            return f.read().rsplit(") ", 1)[1].split()[0] not in ("Z", "X")
+    except OSError:
+        return False
+def load():
+    s = {}
+    with open(path) as f:
+        for line in f.read().splitlines():
+            k, _, v = line.partition(" ")
+            s[k] = v
+    return s if "instance" in s and "reason" in s else None
+prev, n, bad = None, 0, 0
+while True:
+    running = alive(pid)
+    try:
+        s = load()
+    except OSError:
+        s = None
+    if s is not None:
+        n += 1
+        if prev is not None:
+            for k in MONO:
+                if k in s and k in prev and int(s[k]) < int(prev[k]):
+                    print("  %s went backwards: %s -> %s" % (k, prev[k], s[k])); bad += 1
+            if s["cycle"] == prev["cycle"]:
+                a, b = prev["phase"], s["phase"]
+                if a in ORDER and b in ORDER and ORDER.index(b) < ORDER.index(a) \
+                        and s.get("run") == "running":
+                    print("  phase went back within cycle %s: %s -> %s" % (s["cycle"], a, b)); bad += 1
+                if a == b and int(s["position"]) < int(prev["position"]):
+                    print("  position went back in phase %s: %s -> %s" % (a, prev["position"], s["position"])); bad += 1
+        prev = s
+    if not running:
+        break
+    time.sleep(0.05)
+print("samples %d" % n)
+sys.exit(1 if bad else 0)
+EOF
+}
