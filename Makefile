@@ -9,7 +9,7 @@ OPT		?= -O2 -g
 WARN		= -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes
 PKG_CFLAGS	:= $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS	:= $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-CPPFLAGS	+= -D_GNU_SOURCE -Icommon -Idaemon
+CPPFLAGS	+= -D_GNU_SOURCE -Icommon -Idaemon -Ictl
 CFLAGS		+= -std=c11 $(OPT) $(WARN) $(PKG_CFLAGS) -pthread
 LDLIBS		+= $(PKG_LIBS) -pthread -lm
 
@@ -24,18 +24,24 @@ COMMON_OBJ	= $(COMMON_SRC:.c=.o)
 CORE_OBJ	= $(CORE_SRC:.c=.o)
 DAEMON_OBJ	= $(DAEMON_SRC:.c=.o)
 
+CTL_SRC		= ctl/ssdctl.c ctl/client.c ctl/output.c
+CTL_OBJ		= $(CTL_SRC:.c=.o)
+
 UNIT_TESTS	= $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
 BENCH_BINS	= bench/genbench
 
 .PHONY: all deps check check-fast check-build unit integration demo bench \
 	clean install uninstall
 
-all: daemon/ssdtortured
+all: daemon/ssdtortured ctl/ssdctl
 
 daemon/ssdtortured: $(DAEMON_OBJ) $(CORE_OBJ) $(COMMON_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-%.o: %.c $(wildcard common/*.h daemon/*.h)
+ctl/ssdctl: $(CTL_OBJ) $(COMMON_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+%.o: %.c $(wildcard common/*.h daemon/*.h ctl/*.h)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 tests/unit/test_%: tests/unit/test_%.c $(CORE_OBJ) $(COMMON_OBJ)
@@ -75,10 +81,12 @@ bench: deps
 
 install: all
 	install -D -m 0755 daemon/ssdtortured $(DESTDIR)$(SBINDIR)/ssdtortured
+	install -D -m 0755 ctl/ssdctl $(DESTDIR)$(SBINDIR)/ssdctl
 
 uninstall:
-	rm -f $(DESTDIR)$(SBINDIR)/ssdtortured
+	rm -f $(DESTDIR)$(SBINDIR)/ssdtortured $(DESTDIR)$(SBINDIR)/ssdctl
 
 clean:
-	rm -f common/*.o daemon/*.o daemon/ssdtortured $(UNIT_TESTS) \
+	rm -f common/*.o daemon/*.o ctl/*.o daemon/ssdtortured ctl/ssdctl \
+	    $(UNIT_TESTS) \
 	    $(BENCH_BINS)

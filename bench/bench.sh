@@ -130,10 +130,13 @@ trap cleanup EXIT
 trap 'msg "interrupted"; cleanup; exit 130' INT
 trap 'msg "terminated"; cleanup; exit 143' TERM
 
-# Run a command in the background and wait for it, so that a signal to
-# this script is handled at once (the trap then stops the command).
+# run_child LOG CMD...: run CMD (stdout and stderr to LOG) in the
+# background and wait for it, so that a signal to this script is handled
+# at once (the trap then stops the command).
 run_child() {
-	"$@" &
+	local log=$1
+	shift
+	"$@" >"$log" 2>&1 &
 	CHILD=$!
 	wait "$CHILD"
 	local rc=$?
@@ -201,9 +204,9 @@ fio_run() {
 	local row=$1 rep=$2 name=$3 rw=$4 bs=$5 qd=$6 size=$7 ddir=$8
 	shift 8
 	local out=$WORK/fio-$row-$rep.json err=$WORK/fio-$row-$rep.err line
-	run_child fio --name="$name" "${FIO_BASE[@]}" "${FIO_REG[@]}" \
+	run_child "$err" fio --name="$name" "${FIO_BASE[@]}" "${FIO_REG[@]}" \
 	    --rw="$rw" --bs="$bs" --iodepth="$qd" --size="$size" "$@" \
-	    --output="$out" >"$err" 2>&1 ||
+	    --output="$out" ||
 	    { cat "$err" >&2; die "fio row $row (run $rep) failed"; }
 	line=$(python3 -B "$UTIL" fio "$row" "$rep" "$out" "$ddir") ||
 	    die "fio row $row: unusable output"
@@ -266,8 +269,8 @@ ssdt_run() {
 		# the previous run's ring may still hold the device for a moment
 		wait_s=$(python3 -B "$UTIL" excl-wait "$LOOP" 30) ||
 		    die "$LOOP stays busy"
-		run_child python3 -B "$UTIL" run "$WORK/rusage" -- \
-		    "$DAEMON" -c "$WORK/$cfg.conf" --oneshot >"$out" 2>&1 ||
+		run_child "$out" python3 -B "$UTIL" run "$WORK/rusage" -- \
+		    "$DAEMON" -c "$WORK/$cfg.conf" --oneshot ||
 		    die "cannot run the daemon"
 		read -r rc utime stime _ < "$WORK/rusage"
 		[ "$rc" = 0 ] && break

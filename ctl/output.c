@@ -1,0 +1,222 @@
+/* output.c: what ssdctl prints for a person (tables, human units). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "output.h"
+#include "units.h"
+
+static const char *const classes[] = {
+	"corrupt", "misdirected", "stale", "foreign", "unwritten", "io_error",
+	NULL
+};
+
+/* Set once at start; ssdctl is single-threaded. */
+static int	use_colour;
+
+void
+output_init(FILE *fp)
+{
+	const char	*nc = getenv("NO_COLOR");
+
+	use_colour = isatty(fileno(fp)) && (nc == NULL || nc[0] == '\0');
+}
+
+static const char *
+str(json_object *o, const char *key)
+{
+	json_object	*v;
+
+	if (!json_object_object_get_ex(o, key, &v) || v == NULL)
+		return "";
+	return json_object_get_string(v);
+}
+
+static uint64_t
+u64(json_object *o, const char *key)
+{
+	json_object	*v;
+
+	if (!json_object_object_get_ex(o, key, &v) || v == NULL)
+		return 0;
+	return (uint64_t)json_object_get_int64(v);
+}
+
+static double
+dbl(json_object *o, const char *key)
+{
+	json_object	*v;
+
+	if (!json_object_object_get_ex(o, key, &v) || v == NULL)
+		return 0;
+	return json_object_get_double(v);
+}
+
+static int
+boolean(json_object *o, const char *key)
+{
+	json_object	*v;
+
+	return json_object_object_get_ex(o, key, &v) && v != NULL &&
+	    json_object_get_boolean(v);
+}
+
+/* The state word, coloured on a terminal. */
+static const char *
+state_colour(const char *state)
+{
+	if (!use_colour)
+		return "";
+	if (strcmp(state, "running") == 0)
+		return "\033[32m";
+	if (strcmp(state, "paused") == 0)
+		return "\033[33m";
+	if (strcmp(state, "failed") == 0 || strcmp(state, "refused") == 0)
+		return "\033[31m";
+	if (strcmp(state, "finished") == 0)
+		return "\033[34m";
+	return "";
+}
+
+static const char *
+reset(void)
+{
+	return use_colour ? "\033[0m" : "";
+}
+
+/* "running", or "refused" for a drive the safety checks turned down. */
+static const char *
+state_of(json_object *d)
+{
+	return boolean(d, "refused") ? "refused" : str(d, "state");
+}
+
+/* "write 42.1%" or "verify* 3.0%" for an on-demand verify pass. */
+static void
+phase_text(json_object *d, char *buf, size_t len)
+{
+	const char	*st = str(d, "state");
+
+	if (strcmp(st, "finished") == 0 || strcmp(st, "failed") == 0 ||
+	    boolean(d, "refused")) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	snprintf(buf, len, "%s %5.1f%%", boolean(d, "verifying") ?
+	    "verify*" : str(d, "phase"), dbl(d, "phase_progress") * 100.0);
+}
+
+/* "850.2 MB/s" */
+static char *
+rate(double bps, char *buf, size_t len)
+{
+	char	tmp[24];
+
+	units_fmt_dec((uint64_t)(bps + 0.5), tmp, sizeof(tmp));
+	snprintf(buf, len, "%.24s/s", tmp);
+	return buf;
+}
+
+void
+output_status_table(FILE *fp, json_object *drives)
+{
+	size_t	 i, n = json_object_array_length(drives), w = 5;
+	char	 ph[40], eta[32], wr[32], wb[40], rb[40], er[32];
+
+	for (i = 0; i < n; i++) {
+		size_t l = strlen(str(json_object_array_get_idx(drives, i),
+		    "name"));
+		w = l > w ? l : w;
+	}
+	fprintf(fp, "%-*s  %-8s  %-14s  %-8s  %5s  %-10s  %-12s  %-12s  %s\n",
+	    (int)w, "DRIVE", "STATE", "PHASE", "ETA", "CYCLE", "WRITTEN",
+	    "WRITE", "READ", "ERRORS");
+	for (i = 0; i < n; i++) {
+		json_object *d = json_object_array_get_idx(drives, i);
+		uint64_t e = u64(d, "errors_total");
+
+		phase_text(d, ph, sizeof(ph));
+		if (u64(d, "eta_seconds") > 0)
+			units_fmt_duration(u64(d, "eta_seconds"), eta,
+			    sizeof(eta));
+		else
+			snprintf(eta, sizeof(eta), "-");
+		snprintf(er, sizeof(er), "%" PRIu64, e);
+		fprintf(fp, "%-*s  %s%-8s%s  %-14s  %-8s  %5" PRIu64 "  %-10s  "
+		    "%-12s  %-12s  %s%s%s\n", (int)w, str(d, "name"),
+		    state_colour(state_of(d)), state_of(d), reset(), ph, eta,
+		    u64(d, "cycle"), units_fmt_dec(u64(d, "host_bytes_written"),
+		    wr, sizeof(wr)), rate(dbl(d, "write_bytes_per_sec"), wb,
+		    sizeof(wb)), rate(dbl(d, "read_bytes_per_sec"), rb,
+		    sizeof(rb)), e && use_colour ? "\033[31m" : "", er,
+		    e && use_colour ? reset() : "");
+	}
+}
+
+/* The per-class breakdown of verify errors. */
+static void
+detail_errors(FILE *fp, json_object *d)
+{
+	json_object	*e = NULL;
+	int		 i;
+
+	fprintf(fp, "  %-15s %" PRIu64 "\n", "verify errors:",
+	    u64(d, "errors_total"));
+	json_object_object_get_ex(d, "errors", &e);
+	fprintf(fp, "  %-15s", "");
+	for (i = 0; classes[i] != NULL; i++)
+		fprintf(fp, "%s %s %" PRIu64, i ? "," : "", classes[i],
+		    e ? u64(e, classes[i]) : 0);
+	fprintf(fp, "\n");
+}
+
+void
+output_status_detail(FILE *fp, json_object *d)
+{
+	char	a[40], b[40], ph[40], eta[64];
+
+	phase_text(d, ph, sizeof(ph));
+	fprintf(fp, "%s\n", str(d, "name"));
+	fprintf(fp, "  %-15s %s\n", "device:", str(d, "device"));
+	fprintf(fp, "  %-15s %s\n", "serial:", str(d, "serial"));
+	if (str(d, "model")[0] != '\0')
+		fprintf(fp, "  %-15s %s\n", "model:", str(d, "model"));
+	fprintf(fp, "  %-15s %s%s%s\n", "state:", state_colour(state_of(d)),
+	    state_of(d), reset());
+	if (str(d, "reason")[0] != '\0')
+		fprintf(fp, "  %-15s %s\n", "reason:", str(d, "reason"));
+	if (u64(d, "eta_seconds") > 0)
+		snprintf(eta, sizeof(eta), " (ETA %s)", units_fmt_duration(
+		    u64(d, "eta_seconds"), a, sizeof(a)));
+	else
+		eta[0] = '\0';
+	fprintf(fp, "  %-15s %s%s\n", "phase:", ph, eta);
+	fprintf(fp, "  %-15s %" PRIu64 " (%" PRIu64 " done)\n", "cycle:",
+	    u64(d, "cycle"), u64(d, "cycles_done"));
+	fprintf(fp, "  %-15s %s of %s\n", "span:", units_fmt_bin(u64(d,
+	    "span_bytes"), a, sizeof(a)), units_fmt_bin(u64(d, "capacity"), b,
+	    sizeof(b)));
+	fprintf(fp, "  %-15s %s (%.6f TB)\n", "written:", units_fmt_dec(u64(d,
+	    "host_bytes_written"), a, sizeof(a)),
+	    (double)u64(d, "host_bytes_written") / 1e12);
+	fprintf(fp, "  %-15s %s\n", "read:", units_fmt_dec(u64(d,
+	    "host_bytes_read"), a, sizeof(a)));
+	fprintf(fp, "  %-15s write %s, read %s\n", "throughput:",
+	    rate(dbl(d, "write_bytes_per_sec"), a, sizeof(a)),
+	    rate(dbl(d, "read_bytes_per_sec"), b, sizeof(b)));
+	detail_errors(fp, d);
+}
+
+void
+output_event(FILE *fp, json_object *ev)
+{
+	const char	*name = str(ev, "event");
+	int		 bad = strcmp(name, "verify_error") == 0 ||
+	    strcmp(name, "failed") == 0 || strcmp(name, "refused") == 0;
+
+	fprintf(fp, "%s  %s%-12s%s  %s\n", str(ev, "time"),
+	    bad && use_colour ? "\033[31m" : "", name, bad ? reset() : "",
+	    str(ev, "message"));
+}

@@ -1,0 +1,18 @@
+/* output.h: what ssdctl prints for a person (tables, human units). */
+#ifndef SSDT_OUTPUT_H
+#define SSDT_OUTPUT_H
+
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+/* Colour only on a terminal, and never with NO_COLOR set. */
+void	output_init(FILE *);
+/* The status table of several drives. */
+void	output_status_table(FILE *, json_object *drives);
+/* Everything about one drive. */
+void	output_status_detail(FILE *, json_object *drive);
+/* One event as one line. */
+void	output_event(FILE *, json_object *event);
+
+#endif

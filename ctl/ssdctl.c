@@ -1,0 +1,404 @@
+/*
+ * ssdctl: control ssdtortured over its Varlink socket.
+ * Exit status: 0 success, 1 an error from the daemon (or none running),
+ * 2 usage.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "client.h"
+#include "output.h"
+#include "proto.h"
+
+#define DEFAULT_SOCKET	"/run/ssdtorture/ssdtortured.sock"
+#define EXIT_DAEMON	1
+#define EXIT_USAGE	2
+
+struct ctx {
+	const char	*socket;
+	int		 json;
+	struct client	 cl;
+};
+
+struct command {
+	const char	*name;
+	const char	*args;		/* for usage */
+	int		 min, max;	/* operands */
+	int		(*run)(struct ctx *, int, char **);
+	const char	*method;	/* drive commands */
+	const char	*help;
+};
+
+static void	usage(FILE *);
+
+/* Connect, or say plainly that the daemon is not there. */
+static int
+ctx_connect(struct ctx *x)
+{
+	if (client_connect(&x->cl, x->socket) == 0)
+		return 0;
+	fprintf(stderr, "ssdctl: cannot connect to %s: %s (is ssdtortured "
+	    "running? see: systemctl status ssdtortured)\n", x->socket,
+	    strerror(errno));
+	return -1;
+}
+
+/* Print a daemon error for a person. */
+static void
+print_error(const char *error, json_object *p)
+{
+	json_object	*v, *errs;
+	size_t		 i;
+
+	if (json_object_object_get_ex(p, "message", &v))
+		fprintf(stderr, "ssdctl: %s\n", json_object_get_string(v));
+	else if (strcmp(error, PROTO_INTERFACE ".NoSuchDrive") == 0 &&
+	    json_object_object_get_ex(p, "drive", &v))
+		fprintf(stderr, "ssdctl: no such drive: %s\n",
+		    json_object_get_string(v));
+	else if (strcmp(error, PROTO_SERVICE ".PermissionDenied") == 0)
+		fprintf(stderr, "ssdctl: permission denied (root or the "
+		    "admin_group of ssdtortured.conf is needed)\n");
+	else if (strcmp(error, PROTO_INTERFACE ".ReloadFailed") == 0 &&
+	    json_object_object_get_ex(p, "errors", &errs)) {
+		fprintf(stderr, "ssdctl: reload rejected; the running "
+		    "configuration is kept:\n");
+		for (i = 0; i < json_object_array_length(errs); i++)
+			fprintf(stderr, "  %s\n", json_object_get_string(
+			    json_object_array_get_idx(errs, i)));
+	} else
+		fprintf(stderr, "ssdctl: %s %s\n", error,
+		    json_object_to_json_string(p));
+}
+
+/* One call, one reply. *out gets the parameters on success. */
+static int
+call(struct ctx *x, const char *method, json_object *params,
+    json_object **out)
+{
+	char	*error;
+	int	 cont;
+
+	*out = NULL;
+	if (ctx_connect(x) == -1) {
+		json_object_put(params);
+		return EXIT_DAEMON;
+	}
+	if (client_call(&x->cl, method, params, 0) == -1 ||
+	    client_read(&x->cl, out, &error, &cont) == -1) {
+		fprintf(stderr, "ssdctl: %s: connection lost\n", x->socket);
+		return EXIT_DAEMON;
+	}
+	if (error != NULL) {
+		print_error(error, *out);
+		json_object_put(*out);
+		*out = NULL;
+		return EXIT_DAEMON;
+	}
+	return 0;
+}
+
+static json_object *
+drive_param(const char *drive)
+{
+	json_object	*p = json_object_new_object();
+
+	json_object_object_add(p, "drive", json_object_new_string(drive));
+	return p;
+}
+
+static void
+print_json(json_object *o)
+{
+	printf("%s\n", json_object_to_json_string_ext(o,
+	    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+}
+
+/* status [DRIVE...]: a table, or everything about one drive. */
+static int
+cmd_status(struct ctx *x, int argc, char **argv)
+{
+	json_object	*all = json_object_new_array(), *r, *d;
+	int		 i, rc = 0;
+
+	if (argc == 0) {
+		if ((rc = call(x, PROTO_INTERFACE ".Status", NULL, &r)) != 0) {
+			json_object_put(all);
+			return rc;
+		}
+		json_object_object_get_ex(r, "drives", &d);
+		json_object_put(all);
+		all = json_object_get(d);
+		json_object_put(r);
+	}
+	for (i = 0; i < argc; i++) {
+		client_close(&x->cl);
+		if (call(x, PROTO_INTERFACE ".Status", drive_param(argv[i]),
+		    &r) != 0) {
+			rc = EXIT_DAEMON;
+			continue;
+		}
+		if (json_object_object_get_ex(r, "drives", &d) &&
+		    json_object_array_length(d) > 0)
+			json_object_array_add(all, json_object_get(
+			    json_object_array_get_idx(d, 0)));
+		json_object_put(r);
+	}
+	if (x->json) {
+		r = json_object_new_object();
+		json_object_object_add(r, "drives", all);
+		print_json(r);
+		json_object_put(r);
+		return rc;
+	}
+	if (argc == 1 && json_object_array_length(all) == 1)
+		output_status_detail(stdout, json_object_array_get_idx(all, 0));
+	else if (json_object_array_length(all) > 0 || argc == 0)
+		output_status_table(stdout, all);
+	json_object_put(all);
+	return rc;
+}
+
+/* start|stop|pause|resume|verify DRIVE */
+static int
+cmd_drive(struct ctx *x, const struct command *c, const char *drive)
+{
+	json_object	*r;
+	int		 rc;
+
+	if ((rc = call(x, c->method, drive_param(drive), &r)) != 0)
+		return rc;
+	if (x->json)
+		print_json(r);
+	json_object_put(r);
+	return 0;
+}
+
+static int
+cmd_reload(struct ctx *x, int argc, char **argv)
+{
+	json_object	*r;
+	int		 rc;
+
+	(void)argc;
+	(void)argv;
+	if ((rc = call(x, PROTO_INTERFACE ".Reload", NULL, &r)) != 0)
+		return rc;
+	if (x->json)
+		print_json(r);
+	json_object_put(r);
+	return 0;
+}
+
+static int
+cmd_version(struct ctx *x, int argc, char **argv)
+{
+	json_object	*r, *v;
+
+	(void)argc;
+	(void)argv;
+	if (!x->json)
+		printf("ssdctl %s\n", PROTO_VERSION);
+	if (call(x, PROTO_SERVICE ".GetInfo", NULL, &r) != 0)
+		return EXIT_DAEMON;
+	if (x->json)
+		print_json(r);
+	else if (json_object_object_get_ex(r, "version", &v))
+		printf("ssdtortured %s (%s)\n", json_object_get_string(v),
+		    x->socket);
+	json_object_put(r);
+	return 0;
+}
+
+/* Print a batch of events, as JSON lines or for a person. */
+static void
+print_events(struct ctx *x, json_object *r)
+{
+	json_object	*evs;
+	size_t		 i;
+
+	if (!json_object_object_get_ex(r, "events", &evs))
+		return;
+	for (i = 0; i < json_object_array_length(evs); i++) {
+		json_object *e = json_object_array_get_idx(evs, i);
+
+		if (x->json)
+			printf("%s\n", json_object_to_json_string_ext(e,
+			    JSON_C_TO_STRING_PLAIN |
+			    JSON_C_TO_STRING_NOSLASHESCAPE));
+		else
+			output_event(stdout, e);
+	}
+	fflush(stdout);
+}
+
+/* Parse events' own options: -n N, -f. */
+static int
+events_opts(int *argc, char ***argv, int *count, int *follow)
+{
+	int	ch;
+	char	*end;
+
+	optind = 0;	/* re-initialise: options may follow DRIVE */
+	while ((ch = getopt(*argc, *argv, "n:f")) != -1) {
+		switch (ch) {
+		case 'n':
+			*count = (int)strtol(optarg, &end, 10);
+			if (*end != '\0' || *count < 0 || *count > 10000) {
+				fprintf(stderr, "ssdctl: -n: expected 0 to "
+				    "10000\n");
+				return -1;
+			}
+			break;
+		case 'f':
+			*follow = 1;
+			break;
+		default:
+			return -1;
+		}
+	}
+	*argc -= optind;
+	*argv += optind;
+	return *argc == 1 ? 0 : -1;
+}
+
+/* events DRIVE [-n N] [-f] */
+static int
+cmd_events(struct ctx *x, int argc, char **argv)
+{
+	json_object	*p, *r;
+	char		*error;
+	int		 count = 20, follow = 0, cont = 1;
+
+	if (events_opts(&argc, &argv, &count, &follow) == -1) {
+		fprintf(stderr, "usage: ssdctl events DRIVE [-n N] [-f]\n");
+		return EXIT_USAGE;
+	}
+	if (ctx_connect(x) == -1)
+		return EXIT_DAEMON;
+	p = drive_param(argv[0]);
+	json_object_object_add(p, "count", json_object_new_int(count));
+	if (client_call(&x->cl, PROTO_INTERFACE ".Events", p, follow) == -1)
+		return EXIT_DAEMON;
+	while (cont) {
+		if (client_read(&x->cl, &r, &error, &cont) == -1) {
+			if (follow)
+				fprintf(stderr, "ssdctl: %s: connection closed\n",
+				    x->socket);
+			return EXIT_DAEMON;
+		}
+		if (error != NULL) {
+			print_error(error, r);
+			json_object_put(r);
+			return EXIT_DAEMON;
+		}
+		print_events(x, r);
+		json_object_put(r);
+	}
+	return 0;
+}
+
+static const struct command commands[] = {
+	{ "status", "[DRIVE...]", 0, 64, cmd_status, NULL,
+	    "drives at a glance; everything about one DRIVE" },
+	{ "start", "DRIVE", 1, 1, NULL, PROTO_INTERFACE ".Start",
+	    "start a stopped, failed or refused drive" },
+	{ "stop", "DRIVE", 1, 1, NULL, PROTO_INTERFACE ".Stop",
+	    "stop a drive (it stays stopped across restarts)" },
+	{ "pause", "DRIVE", 1, 1, NULL, PROTO_INTERFACE ".Pause",
+	    "pause a running drive" },
+	{ "resume", "DRIVE", 1, 1, NULL, PROTO_INTERFACE ".Resume",
+	    "resume a paused drive" },
+	{ "verify", "DRIVE", 1, 1, NULL, PROTO_INTERFACE ".Verify",
+	    "a read-only verify pass now (retention check)" },
+	{ "events", "DRIVE [-n N] [-f]", 1, 4, cmd_events, NULL,
+	    "the last N events (20); -f follows new ones" },
+	{ "reload", "", 0, 0, cmd_reload, NULL,
+	    "re-read the daemon's configuration" },
+	{ "version", "", 0, 0, cmd_version, NULL,
+	    "versions of ssdctl and of the daemon" },
+	{ NULL, NULL, 0, 0, NULL, NULL, NULL }
+};
+
+static void
+usage(FILE *fp)
+{
+	int	i;
+
+	fprintf(fp, "usage: ssdctl [-s SOCKET] [--json] COMMAND [ARGS]\n\n");
+	for (i = 0; commands[i].name != NULL; i++)
+		fprintf(fp, "  %-8s %-20s %s\n", commands[i].name,
+		    commands[i].args, commands[i].help);
+	fprintf(fp, "\n  -s, --socket PATH  daemon socket (default %s, or "
+	    "$%s)\n  -j, --json         print the daemon's replies as JSON\n"
+	    "exit status: 0 success, 1 error from the daemon, 2 usage\n",
+	    DEFAULT_SOCKET, PROTO_SOCKET_ENV);
+}
+
+/* Global options; returns the index of the command. */
+static int
+parse_globals(int argc, char **argv, struct ctx *x)
+{
+	static const struct option longopts[] = {
+		{ "socket", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char	*env = getenv(PROTO_SOCKET_ENV);
+	int		 ch;
+
+	x->socket = env && env[0] ? env : DEFAULT_SOCKET;
+	while ((ch = getopt_long(argc, argv, "+s:jh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 's': x->socket = optarg; break;
+		case 'j': x->json = 1; break;
+		case 'h': usage(stdout); exit(0);
+		default: usage(stderr); exit(EXIT_USAGE);
+		}
+	}
+	return optind;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct ctx		 x;
+	const struct command	*c;
+	int			 i, rc;
+
+	memset(&x, 0, sizeof(x));
+	x.cl.fd = -1;
+	signal(SIGPIPE, SIG_IGN);
+	i = parse_globals(argc, argv, &x);
+	if (i >= argc) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	for (c = commands; c->name != NULL; c++)
+		if (strcmp(c->name, argv[i]) == 0)
+			break;
+	if (c->name == NULL || argc - i - 1 < c->min || argc - i - 1 > c->max) {
+		if (c->name == NULL)
+			fprintf(stderr, "ssdctl: unknown command '%s'\n",
+			    argv[i]);
+		else
+			fprintf(stderr, "usage: ssdctl %s %s\n", c->name,
+			    c->args);
+		return EXIT_USAGE;
+	}
+	output_init(stdout);
+	if (c->run != NULL)
+		rc = c->run(&x, argc - i - (c->run == cmd_events ? 0 : 1),
+		    argv + i + (c->run == cmd_events ? 0 : 1));
+	else
+		rc = cmd_drive(&x, c, argv[i + 1]);
+	client_close(&x.cl);
+	return rc;
+}
