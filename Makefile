@@ -29,8 +29,12 @@ CTL_OBJ		= $(CTL_SRC:.c=.o)
 
 UNIT_TESTS	= $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
 BENCH_BINS	= bench/genbench
+FUZZ_SRC	= tests/fuzz/fuzz_control.c daemon/varlink.c daemon/methods.c \
+		  common/proto.c
+FUZZ_TIME	?= 300
 
 .PHONY: all deps check check-fast check-build unit integration demo bench \
+	fuzz fuzz-smoke \
 	clean install uninstall
 
 all: daemon/ssdtortured ctl/ssdctl
@@ -50,6 +54,18 @@ tests/unit/test_%: tests/unit/test_%.c $(CORE_OBJ) $(COMMON_OBJ)
 bench/genbench: bench/genbench.c daemon/block.o
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
+tests/fuzz/fuzz_control: $(FUZZ_SRC) $(wildcard common/*.h daemon/*.h)
+	clang $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
+	    -fno-sanitize-recover=undefined $(shell pkg-config --cflags json-c) \
+	    -o $@ $(FUZZ_SRC) $(shell pkg-config --libs json-c)
+
+fuzz-smoke: tests/fuzz/fuzz_control
+	@tests/fuzz/run.sh 20
+
+fuzz: deps
+	@$(MAKE) --no-print-directory tests/fuzz/fuzz_control
+	@tests/fuzz/run.sh $(FUZZ_TIME)
+
 # Install missing Debian packages (as root), then build and test in a
 # fresh make so pkg-config sees them.
 deps:
@@ -63,7 +79,7 @@ check-fast: deps
 	@$(MAKE) --no-print-directory check-build
 	@$(MAKE) --no-print-directory unit
 
-check-build: all $(UNIT_TESTS) $(BENCH_BINS)
+check-build: all $(UNIT_TESTS) $(BENCH_BINS) tests/fuzz/fuzz_control
 
 unit: $(UNIT_TESTS)
 	@tests/run-unit.sh $(UNIT_TESTS)
@@ -88,5 +104,5 @@ uninstall:
 
 clean:
 	rm -f common/*.o daemon/*.o ctl/*.o daemon/ssdtortured ctl/ssdctl \
-	    $(UNIT_TESTS) \
+	    $(UNIT_TESTS) tests/fuzz/fuzz_control \
 	    $(BENCH_BINS)
