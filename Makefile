@@ -34,7 +34,7 @@ FUZZ_SRC	= tests/fuzz/fuzz_control.c daemon/varlink.c daemon/methods.c \
 FUZZ_TIME	?= 300
 
 .PHONY: all deps check check-fast check-build unit integration demo bench \
-	fuzz fuzz-smoke \
+	fuzz fuzz-smoke control \
 	clean install uninstall
 
 all: daemon/ssdtortured ctl/ssdctl
@@ -86,6 +86,9 @@ unit: $(UNIT_TESTS)
 
 integration: all
 	@tests/integration/run.sh
+
+control: all
+	@tests/control/run.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory all

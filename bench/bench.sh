@@ -241,10 +241,20 @@ fio_rows23() {
 }
 
 # ---------------------------------------------------------- ssdtortured
+# The control socket goes in the work dir, so that a daemon of the system
+# (default socket /run/ssdtorture/ssdtortured.sock) is never disturbed;
+# a daemon too old for the key gets no such line.
+SOCK_LINE="socket = $WORK/ctl.sock"
+printf '[daemon]\n%s\n' "$SOCK_LINE" > "$WORK/probe.conf"
+if "$DAEMON" -n -c "$WORK/probe.conf" 2>&1 | grep -q "unknown key 'socket'"; then
+	SOCK_LINE=
+fi
+
 write_conf() {	# FILE STATE_DIR SPAN BS ORDER QD
 	cat > "$1" <<EOF
 [daemon]
 state_dir = $2
+$SOCK_LINE
 [drive:bench]
 device = $LOOP
 serial = none
@@ -347,6 +357,7 @@ rss_run() {
 	cat > "$conf" <<EOF
 [daemon]
 state_dir = $RSSDIR/state
+${SOCK_LINE:+socket = $RSSDIR/ctl.sock}
 [drive:bench]
 device = $RSSDIR/big.img
 size = $size

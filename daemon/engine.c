@@ -533,8 +533,13 @@ worker_main(void *arg)
 		pthread_mutex_lock(&e->mu);
 	}
 	pthread_mutex_unlock(&e->mu);
-	if (err == 0)
+	if (err == 0) {
+		/* synchronous: the ring's teardown is asynchronous, and the
+		 * device would stay busy for a moment after we exit */
+		io_uring_unregister_files(&e->ring);
+		io_uring_unregister_buffers(&e->ring);
 		io_uring_queue_exit(&e->ring);
+	}
 	return NULL;
 }
 

@@ -18,6 +18,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <blkid.h>
@@ -362,6 +363,22 @@ check_identity(const struct drive_conf *d, int owned, uint64_t instance,
 	}
 }
 
+/*
+ * O_EXCL open; a device just released by a previous instance (restart)
+ * can stay busy for a few milliseconds, so EBUSY is retried for a second.
+ */
+static int
+open_exclusive(const char *dev)
+{
+	struct timespec	ts = { 0, 50000000 };
+	int		fd, tries = 20;
+
+	while ((fd = open(dev, O_RDWR | O_EXCL | O_DIRECT | O_CLOEXEC)) == -1 &&
+	    errno == EBUSY && --tries > 0)
+		nanosleep(&ts, NULL);
+	return fd;
+}
+
 /* A whole block device: every check, then an exclusive O_DIRECT open. */
 static int
 open_blockdev(const struct drive_conf *d, const struct stat *st, int owned,
@@ -376,7 +393,7 @@ open_blockdev(const struct drive_conf *d, const struct stat *st, int owned,
 	if (access(path, F_OK) == 0)
 		why_add(why, whylen, "it is a partition; give the whole disk");
 	check_usage(&ds, d->device, why, whylen);
-	t->fd = open(d->device, O_RDWR | O_EXCL | O_DIRECT | O_CLOEXEC);
+	t->fd = open_exclusive(d->device);
 	if (t->fd == -1) {
 		snprintf(buf, sizeof(buf), "exclusive open failed: %s",
 		    strerror(errno));

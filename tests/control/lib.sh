@@ -1,0 +1,281 @@
+# lib.sh: helpers shared by the control-plane tests (sourced by bash).
+#
+# Sourcing this file makes a private temporary directory $T (socket, config,
+# state, drive files, daemon log all live there) and installs a trap that,
+# on any exit, stops the daemon and the background processes started through
+# these helpers and removes $T (kept when CT_KEEP=1). Checks record failures
+# and go on; call `finish` last. Python sections (pyrun) use vl.py.
+
+set -u
+
+CT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$CT_DIR/../.." && pwd)
+SSDTORTURED=${SSDTORTURED:-$ROOT/daemon/ssdtortured}
+SSDCTL=${SSDCTL:-$ROOT/ctl/ssdctl}
+VL="$CT_DIR/vl.py"
+TEST_NAME=$(basename "$0" .sh)
+export LC_ALL=C
+unset SSDTORTURE_SOCKET NO_COLOR
+
+FAILS=0
+CHECKS=0
+DAEMON_PID=
+BG_PIDS=
+CLEANUP_HOOKS=
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/ssdt-control.XXXXXX") || {
+	echo "$TEST_NAME: mktemp failed"; exit 1; }
+SOCK=$T/ctl.sock
+CONF=$T/t.conf
+DLOG=$T/log
+
+# ---------------------------------------------------------------- output
+
+log() { printf '%s: %s\n' "$TEST_NAME" "$*"; }
+note() { printf '  .. %s\n' "$*"; }
+
+fail() {
+	FAILS=$((FAILS + 1))
+	printf '  FAILED: %s\n' "$*"
+}
+
+ok() {
+	CHECKS=$((CHECKS + 1))
+	[ -n "${CT_VERBOSE:-}" ] && printf '  ok: %s\n' "$*"
+	return 0
+}
+
+# Give up now: a setup problem, or a failure that makes the rest pointless.
+die() {
+	FAILS=$((FAILS + 1))
+	printf '  FATAL: %s\n' "$*"
+	if [ -s "$DLOG" ]; then
+		echo "  --- last lines of the daemon log:"
+		tail -n 20 "$DLOG" | sed 's/^/    /'
+	fi
+	exit 1
+}
+
+finish() {
+	if [ "$FAILS" -gt 0 ]; then
+		log "$FAILS check(s) failed ($CHECKS passed)"
+		if [ -s "$DLOG" ]; then
+			echo "  --- last lines of the daemon log:"
+			tail -n 15 "$DLOG" | sed 's/^/    /'
+		fi
+		exit 1
+	fi
+	log "all $CHECKS checks passed"
+	exit 0
+}
+
+# ---------------------------------------------------------------- checks
+
+# check WHAT COMMAND...: the command must succeed.
+check() {
+	local what=$1
+	shift
+	if "$@"; then ok "$what"; else fail "$what"; fi
+}
+
+assert_eq() {	# WHAT EXPECTED ACTUAL
+	if [ "$2" = "$3" ]; then ok "$1"; else
+		fail "$1: expected '$2', got '$3'"; fi
+}
+
+assert_ne() {
+	if [ "$2" != "$3" ]; then ok "$1"; else
+		fail "$1: expected anything but '$2'"; fi
+}
+
+# assert_match WHAT ERE TEXT
+assert_match() {
+	if printf '%s\n' "$3" | grep -Eq -- "$2"; then ok "$1"; else
+		fail "$1: /$2/ not found in: $(printf '%s' "$3" | head -c 600)"
+	fi
+}
+
+assert_nomatch() {
+	if printf '%s\n' "$3" | grep -Eq -- "$2"; then
+		fail "$1: /$2/ unexpectedly found in: $(printf '%s' "$3" |
+		    head -c 600)"
+	else ok "$1"; fi
+}
+
+# assert_rc WHAT EXPECTED ACTUAL [OUTPUT]
+assert_rc() {
+	if [ "$2" = "$3" ]; then ok "$1"; else
+		fail "$1: exit status $3, expected $2${4:+; output: $(printf '%s' "$4" | head -c 400)}"
+	fi
+}
+
+# ---------------------------------------------------------------- polling
+
+# wait_for TIMEOUT_S COMMAND...: poll every 0.1 s until the command succeeds.
+wait_for() {
+	local limit=$1 start
+	shift
+	start=$(date +%s%N)
+	while :; do
+		"$@" && return 0
+		if [ $(( ($(date +%s%N) - start) / 1000000 )) -ge \
+		    $((limit * 1000)) ]; then
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+# ---------------------------------------------------------------- JSON/varlink
+
+vl() { python3 "$VL" "$@"; }
+
+# vcall METHOD [PARAMS_JSON] [options]: one call on $SOCK, replies on stdout.
+vcall() { python3 "$VL" call "$SOCK" "$@"; }
+
+# jget PATH [DEFAULT] < JSON
+jget() { python3 "$VL" get "$@"; }
+
+# Status field of one drive ("state", "phase", "host_bytes_written", ...).
+drive_field() {	# DRIVE FIELD
+	vcall io.ssdtorture.Manager.Status "{\"drive\":\"$1\"}" 2>/dev/null |
+	    jget "parameters.drives.0.$2" 2>/dev/null
+}
+
+state_is() { [ "$(drive_field "$1" state)" = "$2" ]; }
+
+# wait_state DRIVE STATE [TIMEOUT]
+wait_state() { wait_for "${3:-10}" state_is "$1" "$2"; }
+
+# Bytes written by DRIVE grow past a value.
+written_past() { [ "$(drive_field "$1" host_bytes_written)" -gt "$2" ] 2>/dev/null; }
+
+# pyrun [ARGS...] < SCRIPT: a python section with vl.py importable and the
+# environment of the test; its failure counts as one failed check.
+pyrun() {
+	local rc
+	SOCK=$SOCK T=$T CONF=$CONF DLOG=$DLOG DAEMON_PID=${DAEMON_PID:-} \
+	    SSDCTL=$SSDCTL PYTHONPATH=$CT_DIR PYTHONDONTWRITEBYTECODE=1 \
+	    python3 - "$@"
+	rc=$?
+	if [ "$rc" -eq 0 ]; then ok "python section"; else
+		fail "python section (exit $rc)"; fi
+	return "$rc"
+}
+
+# ---------------------------------------------------------------- daemon
+
+# write_conf [LINES FOR [daemon]...]: the standard two-drive configuration.
+write_conf() {
+	{
+		echo "[daemon]"
+		echo "state_dir = $T/state"
+		echo "socket = $SOCK"
+		echo "client_timeout = 2s"
+		for l in "$@"; do echo "$l"; done
+		cat <<EOF
+
+[drive:a]
+device = $T/a.img
+size = 256M
+block_size = 128k
+order = random
+cycles = 0
+idle = 2s
+
+[drive:b]
+device = $T/b.img
+size = 64M
+EOF
+	} >"$CONF"
+}
+
+socket_answers() { python3 "$VL" wait "$SOCK" --timeout 0.5 >/dev/null 2>&1; }
+
+# start_daemon: in the background, logging to $DLOG; waits for the socket.
+start_daemon() {
+	[ -x "$SSDTORTURED" ] || die "no daemon binary at $SSDTORTURED (make all)"
+	echo "--- start $(date +%T.%N)" >>"$DLOG"
+	SSDTORTURE_LOG=stderr "$SSDTORTURED" -c "$CONF" 2>>"$DLOG" &
+	DAEMON_PID=$!
+	local i=0
+	while ! socket_answers; do
+		if ! kill -0 "$DAEMON_PID" 2>/dev/null; then
+			wait "$DAEMON_PID"
+			local rc=$?
+			DAEMON_PID=
+			die "the daemon exited at start (status $rc)"
+		fi
+		i=$((i + 1))
+		[ "$i" -lt 100 ] || die "the daemon does not answer on $SOCK"
+	done
+}
+
+# stop_daemon: SIGTERM, then wait; must be gone within 5 s (6 with slack).
+# Sets DAEMON_RC. Returns 1 (and records a failure) when it had to be killed.
+DAEMON_RC=
+stop_daemon() {
+	local pid=$DAEMON_PID i=0
+	DAEMON_RC=
+	[ -n "$pid" ] || return 0
+	kill -TERM "$pid" 2>/dev/null
+	while kill -0 "$pid" 2>/dev/null && [ "$(ps -o stat= -p "$pid" |
+	    cut -c1)" != Z ]; do
+		i=$((i + 1))
+		if [ "$i" -ge 60 ]; then
+			fail "daemon pid $pid still running 6 s after SIGTERM"
+			kill -KILL "$pid" 2>/dev/null
+			wait "$pid" 2>/dev/null
+			DAEMON_PID=
+			return 1
+		fi
+		sleep 0.1
+	done
+	wait "$pid" 2>/dev/null
+	DAEMON_RC=$?
+	DAEMON_PID=
+	return 0
+}
+
+# bg COMMAND...: run in the background; killed (by pid) at exit. Sets BG_PID.
+BG_PID=
+bg() {
+	"$@" &
+	BG_PID=$!
+	BG_PIDS="$BG_PIDS $BG_PID"
+}
+
+# at_exit COMMAND: run at exit, before $T is removed.
+at_exit() { CLEANUP_HOOKS="$CLEANUP_HOOKS
+$1"; }
+
+_cleanup() {
+	local p
+	set +e
+	for p in $BG_PIDS; do
+		kill "$p" 2>/dev/null
+	done
+	if [ -n "$DAEMON_PID" ]; then
+		kill -TERM "$DAEMON_PID" 2>/dev/null
+		for _ in $(seq 60); do
+			kill -0 "$DAEMON_PID" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -KILL "$DAEMON_PID" 2>/dev/null
+		wait "$DAEMON_PID" 2>/dev/null
+	fi
+	for p in $BG_PIDS; do
+		wait "$p" 2>/dev/null
+	done
+	eval "$CLEANUP_HOOKS"
+	if [ -n "${CT_KEEP:-}" ]; then
+		echo "  (kept $T)"
+	else
+		rm -rf "$T"
+	fi
+}
+trap _cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+[ -x "$SSDCTL" ] || die "no ssdctl at $SSDCTL (make all)"
+command -v socat >/dev/null || die "socat is not installed"
