@@ -3,8 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define XXH_INLINE_ALL
 #include <xxhash.h>
+#if defined(__x86_64__)
+/* libxxhash picks SSE2, AVX2 or AVX-512 at run time */
+#include <xxh_x86dispatch.h>
+#include <immintrin.h>
+#endif
 
 #include "block.h"
 
@@ -50,17 +54,21 @@ blk_seed(uint64_t instance, uint64_t offset, uint64_t gen)
 	return mix64(instance ^ mix64(offset ^ mix64(gen)));
 }
 
-typedef uint64_t v8u64 __attribute__((vector_size(64)));
+typedef uint64_t v2u64 __attribute__((vector_size(16)));
+
+/* One xorshift64 step on two lanes. */
+#define XS(v) do { (v) ^= (v) << 13; (v) ^= (v) >> 7; (v) ^= (v) << 17; } while (0)
 
 /*
- * Eight xorshift64 lanes in one vector: shifts and xors only, so the
- * compiler maps it onto SSE2/AVX2 registers; 64 bytes per step.
+ * Eight xorshift64 lanes held in four 16-byte vectors (registers on any
+ * x86-64): shifts and xors only, 64 bytes per step.
  */
 void
 blk_fill_payload(void *buf, uint32_t len, uint64_t seed)
 {
-	v8u64		 s;
-	unsigned char	*p = buf;
+	v2u64		 a, b, c, d;
+	unsigned char	*p = buf, tail[64];
+	uint64_t	 s[8];
 	uint32_t	 i;
 	int		 l;
 
@@ -68,18 +76,48 @@ blk_fill_payload(void *buf, uint32_t len, uint64_t seed)
 		seed = mix64(seed);
 		s[l] = seed | 1;
 	}
+	a = (v2u64){ s[0], s[1] };
+	b = (v2u64){ s[2], s[3] };
+	c = (v2u64){ s[4], s[5] };
+	d = (v2u64){ s[6], s[7] };
 	for (i = 0; i + 64 <= len; i += 64) {
-		s ^= s << 13;
-		s ^= s >> 7;
-		s ^= s << 17;
-		memcpy(p + i, &s, 64);
+		XS(a); XS(b); XS(c); XS(d);
+		memcpy(p + i, &a, 16);
+		memcpy(p + i + 16, &b, 16);
+		memcpy(p + i + 32, &c, 16);
+		memcpy(p + i + 48, &d, 16);
 	}
 	if (i < len) {
-		s ^= s << 13;
-		s ^= s >> 7;
-		s ^= s << 17;
-		memcpy(p + i, &s, len - i);
+		XS(a); XS(b); XS(c); XS(d);
+		memcpy(tail, &a, 16);
+		memcpy(tail + 16, &b, 16);
+		memcpy(tail + 32, &c, 16);
+		memcpy(tail + 48, &d, 16);
+		memcpy(p + i, tail, len - i);
 	}
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx")))
+static void
+clear_upper(void)
+{
+	_mm256_zeroupper();
+}
+#endif
+
+/*
+ * The AVX2/AVX-512 hash can return with dirty upper halves of the vector
+ * registers, which makes the SSE code that follows (the generator) much
+ * slower; clear them.
+ */
+static inline void
+after_wide_hash(void)
+{
+#if defined(__x86_64__)
+	if (__builtin_cpu_supports("avx"))	/* a flag read, set at load */
+		clear_upper();
+#endif
 }
 
 /* Checksum over the header less its checksum field, then the payload. */
@@ -90,7 +128,9 @@ blk_checksum(const void *buf, uint32_t bs)
 	uint64_t		 h;
 
 	h = XXH3_64bits(p, offsetof(struct blk_hdr, checksum));
-	return XXH3_64bits_withSeed(p + BLK_HDR_SIZE, bs - BLK_HDR_SIZE, h);
+	h = XXH3_64bits_withSeed(p + BLK_HDR_SIZE, bs - BLK_HDR_SIZE, h);
+	after_wide_hash();
+	return h;
 }
 
 void

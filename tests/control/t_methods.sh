@@ -176,8 +176,9 @@ expect_ok("Pause", "a")
 st = status(S, "a")
 check(st["state"] == "paused", "after Pause: a is paused", st["state"])
 check(st["reason"] == "paused by operator", "after Pause: reason", st["reason"])
-check(st["write_bytes_per_sec"] == 0 and st["read_bytes_per_sec"] == 0,
-      "paused: no throughput reported", st)
+# the worker's job is stopped asynchronously; then the rates read 0
+check(poll(lambda: (lambda x: x["write_bytes_per_sec"] == 0 and x["read_bytes_per_sec"] == 0)
+           (status(S, "a")), 5, 0.05), "paused: no throughput reported", status(S, "a"))
 r = cmd("Pause", "a")
 check(is_error(r, "InvalidState"), "Pause of a paused drive -> InvalidState", r)
 rp = r.get("parameters", {})
@@ -187,6 +188,13 @@ check(rp.get("drive") == "a" and rp.get("state") == "paused"
 check(status(S, "b")["state"] == "running", "b is untouched by a's pause")
 
 # Events: with a paused, its log is still; last N is the file's last N.
+# (A job that ended just as the pause came may still log its phase_end:
+# wait until the log stops growing.)
+def log_size():
+    return os.path.getsize(T + "/state/a/events.jsonl")
+def settled():
+    s0 = log_size(); time.sleep(0.3); return log_size() == s0
+poll(settled, 5, 0)
 with open(T + "/state/a/events.jsonl") as f:
     lines = [json.loads(l) for l in f if l.strip()]
 check(len(lines) >= 6, "a's event log has some events", len(lines))
@@ -213,8 +221,8 @@ check(all(e.get("drive") == "a" and isinstance(e.get("event"), str)
           and isinstance(e.get("message"), str) for e in ev),
       "every event has drive, event, message", ev[:2])
 check(ev and ev[0].get("event") == "created", "the first event is 'created'", ev[:1])
-check(ev and ev[-1].get("event") == "paused" and ev[-1].get("state") == "paused",
-      "the last event is 'paused'", ev[-1:])
+check(any(e.get("event") == "paused" and e.get("state") == "paused" for e in ev[-3:]),
+      "a 'paused' event is among the last ones", ev[-3:])
 rb = call(S, M + "Events", {"drive": "b", "count": 7})
 evb = rb["parameters"]["events"]
 check(len(evb) == 7 and all(e.get("drive") == "b" for e in evb),

@@ -152,6 +152,17 @@ class Conn:
         r, _, _ = select.select([self.sock], [], [], timeout)
         return not r
 
+    def drain(self, timeout):
+        """Everything that arrives within timeout (buffered bytes too)."""
+        deadline = time.monotonic() + timeout
+        try:
+            while self._fill(deadline):
+                pass
+        except Closed:
+            pass
+        data, self.buf = self.buf, b""
+        return data
+
     def closed_within(self, timeout, keep=False):
         """Wait for EOF; data that comes first is kept in self.buf (or
         dropped). Returns the seconds it took, or None on timeout."""
@@ -219,6 +230,7 @@ def check(cond, what, detail=None):
         msg = "  FAILED: %s" % what
         if detail is not None:
             d = detail if isinstance(detail, str) else json.dumps(detail)
+            d = d.replace("\0", "\\0")
             if len(d) > 600:
                 d = d[:600] + "..."
             msg += " -- " + d

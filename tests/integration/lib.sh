@@ -129,10 +129,11 @@ SSDT=$T/ssdtortured
 _cleanup() {
 	local rc=$? p m l i
 	trap - EXIT INT TERM HUP
-	# daemons first: they hold the targets open
+	# daemons first: they hold the targets open. Only our own: a pid
+	# that still runs our private copy of the binary.
 	if [ -f "$T/.pids" ]; then
 		while read -r p; do
-			[ -n "$p" ] && kill -KILL "$p" 2>/dev/null
+			is_our_daemon "$p" && kill -KILL "$p" 2>/dev/null
 		done <"$T/.pids"
 		while read -r p; do
 			[ -n "$p" ] || continue
@@ -140,8 +141,8 @@ _cleanup() {
 				pid_alive "$p" || break
 				sleep 0.05
 			done
-			wait "$p" 2>/dev/null
 		done <"$T/.pids"
+		wait 2>/dev/null
 	fi
 	# mounts, newest first
 	if [ -f "$T/.mounts" ]; then
@@ -165,10 +166,14 @@ _cleanup() {
 		done
 	fi
 	# nothing of ours may stay mounted under $T before it is removed
-	if ! grep -qF " $T" /proc/self/mountinfo 2>/dev/null; then
-		rm -rf "$T"
-	else
+	if grep -qF " $T" /proc/self/mountinfo 2>/dev/null; then
 		echo "$TEST_NAME: $T still has mounts; left in place" >&2
+	elif [ "${IT_KEEP:-0}" = 1 ] && [ "$rc" -ne 0 ]; then
+		# debugging aid: keep the logs and state, not the big images
+		find "$T" -name '*.img' -size +1M -delete 2>/dev/null
+		echo "$TEST_NAME: kept $T" >&2
+	else
+		rm -rf "$T"
 	fi
 	exit "$rc"
 }
@@ -182,6 +187,12 @@ need_root() {
 }
 
 # ---------------------------------------------------------------- processes
+
+# Is PID a live process running our private copy of the daemon?
+is_our_daemon() {
+	[ -n "$1" ] && pid_alive "$1" &&
+	    [ "$(readlink "/proc/$1/exe" 2>/dev/null)" = "$SSDT" ]
+}
 
 # Is the process alive (and not a zombie)?
 pid_alive() {
@@ -202,19 +213,34 @@ run_ssdt() {
 	return 0
 }
 
-# start_ssdt LOGFILE ARGS... : in the background; sets SSDT_PID.
+# start_ssdt LOGFILE ARGS... : in the background; sets SSDT_PID. The
+# daemon runs under a subshell that waits for it, so that its death by a
+# signal is a plain exit status here (no job notices from bash).
+declare -A WRAP_OF
 start_ssdt() {
-	local logf=$1
+	local logf=$1 i
 	shift
-	"$SSDT" "$@" >"$logf" 2>&1 &
-	SSDT_PID=$!
+	rm -f "$T/.lastpid"
+	(
+		"$SSDT" "$@" >"$logf" 2>&1 &
+		echo $! >"$T/.lastpid.tmp"
+		mv "$T/.lastpid.tmp" "$T/.lastpid"
+		wait $!
+	) 2>/dev/null &
+	for i in $(seq 1 500); do
+		[ -s "$T/.lastpid" ] && break
+		sleep 0.01
+	done
+	SSDT_PID=$(cat "$T/.lastpid" 2>/dev/null) || die "cannot start $SSDT"
+	WRAP_OF[$SSDT_PID]=$!
 	echo "$SSDT_PID" >>"$T/.pids"
 }
 
-# wait_exit PID TIMEOUT_S : wait for a background child; sets RC (or 255
-# and kills it when it does not exit in time) and ELAPSED (seconds, float).
+# wait_exit PID TIMEOUT_S : wait for a daemon started by start_ssdt; sets RC
+# (255 after killing it when it does not exit in time) and ELAPSED
+# (seconds, two decimals).
 wait_exit() {
-	local pid=$1 limit_ms t0 now
+	local pid=$1 limit_ms t0 now w=${WRAP_OF[$1]:-$1}
 	limit_ms=$(awk -v s="$2" 'BEGIN { printf "%d", s * 1000 }')
 	t0=$(date +%s%3N)
 	while pid_alive "$pid"; do
@@ -222,7 +248,7 @@ wait_exit() {
 		if [ $((now - t0)) -gt "$limit_ms" ]; then
 			fail "process $pid did not exit within $2 s"
 			kill -KILL "$pid" 2>/dev/null
-			wait "$pid" 2>/dev/null
+			wait "$w" 2>/dev/null
 			RC=255
 			ELAPSED=$2
 			return 0
@@ -230,7 +256,7 @@ wait_exit() {
 		sleep 0.02
 	done
 	now=$(date +%s%3N)
-	wait "$pid" 2>/dev/null
+	wait "$w" 2>/dev/null
 	RC=$?
 	ELAPSED=$(awk -v ms="$((now - t0))" 'BEGIN { printf "%.2f", ms / 1000 }')
 	return 0
@@ -439,10 +465,11 @@ alloc_bytes() {
 	echo $(($(stat -c %b "$1") * $(stat -c %B "$1")))
 }
 
-# write_conf FILE STATE_DIR then drive sections from stdin.
+# write_conf FILE STATE_DIR then drive sections from stdin. The control
+# socket is private to the state directory (never the system's default).
 write_conf() {
 	{
-		printf '[daemon]\nstate_dir = %s\n' "$2"
+		printf '[daemon]\nstate_dir = %s\nsocket = %s.sock\n' "$2" "$2"
 		cat
 	} >"$1"
 }
