@@ -493,8 +493,11 @@ cycle_end(struct drive *d)
 		drive_finish(d, stop);
 		return;
 	}
-	if (d->conf.idle_sec > 0)
-		d->st.idle_until = (uint64_t)time(NULL) + d->conf.idle_sec;
+	if (d->conf.idle_sec == 0) {	/* no rest: no idle phase events */
+		drive_checkpoint(d);
+		return;
+	}
+	d->st.idle_until = (uint64_t)time(NULL) + d->conf.idle_sec;
 	phase_enter(d, PHASE_IDLE);	/* trimmed_bytes stays: expectations */
 }
 
@@ -594,7 +597,8 @@ on_idle_done(sd_event_source *s, uint64_t usec, void *arg)
 	(void)usec;
 	if (d->st.run != RUN_RUNNING || d->st.prog.phase != PHASE_IDLE)
 		return 0;
-	phase_end_event(d, "idle");
+	if (d->conf.idle_sec > 0)
+		phase_end_event(d, "idle");
 	cycle_begin(d, d->st.prog.cycle + 1);
 	drive_schedule(d);
 	return 0;
@@ -1089,7 +1093,7 @@ phase_progress(const struct drive *d, double *frac, uint64_t *eta)
 	uint64_t	items = phase_items(d), now = (uint64_t)time(NULL);
 	uint64_t	pos = d->extra_verify == 2 ? d->last.position :
 	    d->st.prog.position;
-	double		rate = d->wbps + d->rbps;
+	double		rate = d->job_active ? d->wbps + d->rbps : 0;
 
 	*frac = 0;
 	*eta = 0;
