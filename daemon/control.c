@@ -61,8 +61,9 @@ static void	conn_process(struct conn *);
 static void
 conn_update_events(struct conn *c)
 {
-	sd_event_source_set_io_events(c->io,
-	    EPOLLIN | (c->outlen > 0 ? EPOLLOUT : 0));
+	/* a closing connection reads nothing more: it only drains */
+	sd_event_source_set_io_events(c->io, (c->closing ? 0 : EPOLLIN) |
+	    (c->outlen > 0 ? EPOLLOUT : 0));
 }
 
 /* Send what can be sent now; -1 when the peer is gone. */
@@ -122,7 +123,7 @@ conn_message(struct conn *c, const char *msg, size_t len)
 
 	if (vl_parse(msg, len, &call, &err) == -1) {
 		log_debug("control: bad message from pid %d", (int)c->peer.pid);
-		return conn_queue(c, &err);
+		return err.buf == NULL ? 0 : conn_queue(c, &err);
 	}
 	methods_dispatch(&call, &c->peer, &c->ctl->ops, &out);
 	vl_call_free(&call);
@@ -143,8 +144,9 @@ on_conn_timeout(sd_event_source *s, uint64_t usec, void *arg)
 
 	(void)s;
 	(void)usec;
-	log_debug("control: pid %d left a message half-sent for %u s; "
-	    "disconnecting", (int)c->peer.pid, c->ctl->conf.timeout_sec);
+	log_debug("control: pid %d left a message half-sent (or its last "
+	    "reply unread) for %u s; disconnecting", (int)c->peer.pid,
+	    c->ctl->conf.timeout_sec);
 	conn_close(c);
 	return 0;
 }
@@ -155,7 +157,7 @@ conn_timer(struct conn *c)
 {
 	uint64_t	now;
 
-	if (c->inlen == 0) {
+	if (c->inlen == 0 && !c->closing) {
 		sd_event_source_set_enabled(c->timer, SD_EVENT_OFF);
 		return;
 	}
@@ -203,8 +205,9 @@ conn_process(struct conn *c)
 			conn_close(c);
 			return;
 		}
+		conn_update_events(c);
 	}
-	conn_timer(c);
+	conn_timer(c);	/* also bounds how long a closing peer may take */
 }
 
 static int
@@ -375,6 +378,7 @@ static int
 control_bind(struct control *ctl)
 {
 	struct sockaddr_un	sun;
+	struct stat		st;
 	int			fd;
 
 	memset(&sun, 0, sizeof(sun));
@@ -385,10 +389,18 @@ control_bind(struct control *ctl)
 	}
 	strcpy(sun.sun_path, ctl->conf.path);
 	make_parent(ctl->conf.path);
+	if (lstat(ctl->conf.path, &st) == 0) {
+		if (!S_ISSOCK(st.st_mode)) {
+			log_warnx("control: %s exists and is not a socket; not "
+			    "replacing it", ctl->conf.path);
+			errno = EEXIST;
+			return -1;
+		}
+		unlink(ctl->conf.path);		/* stale: nobody answered */
+	}
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd == -1)
 		return -1;
-	unlink(ctl->conf.path);
 	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1 ||
 	    chown(ctl->conf.path, 0, ctl->conf.group) == -1 ||
 	    chmod(ctl->conf.path, 0660) == -1 || listen(fd, 64) == -1) {
@@ -489,4 +501,12 @@ unsigned
 control_clients(const struct control *ctl)
 {
 	return ctl->nconns;
+}
+
+void
+control_set_limits(struct control *ctl, unsigned max_connections,
+    unsigned timeout_sec)
+{
+	ctl->conf.max_connections = max_connections;
+	ctl->conf.timeout_sec = timeout_sec;
 }

@@ -30,6 +30,9 @@ void		 control_free(struct control *);
 /* A new event of a drive: send it to the clients that follow it. */
 void		 control_event(struct control *, const char *drive,
 		    json_object *event);
+/* New limits from a reload. */
+void		 control_set_limits(struct control *, unsigned max_connections,
+		    unsigned timeout_sec);
 /* Number of open client connections. */
 unsigned	 control_clients(const struct control *);
 

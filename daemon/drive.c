@@ -76,6 +76,16 @@ mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* Wall clock in milliseconds: the idle deadline survives restarts. */
+static uint64_t
+wall_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
 static uint64_t
 cpu_ns_now(struct drive *d)
 {
@@ -488,7 +498,7 @@ cycle_end(struct drive *d)
 	    (double)d->st.host_bytes_written / 1e12, err_sum(d->st.errors));
 	d->st.prog.phase = PHASE_IDLE;
 	d->st.prog.position = 0;
-	d->st.idle_until = 0;
+	d->st.idle_until_ms = 0;
 	if ((stop = stop_reached(d)) != NULL) {
 		drive_finish(d, stop);
 		return;
@@ -497,7 +507,7 @@ cycle_end(struct drive *d)
 		drive_checkpoint(d);
 		return;
 	}
-	d->st.idle_until = (uint64_t)time(NULL) + d->conf.idle_sec;
+	d->st.idle_until_ms = wall_ms() + d->conf.idle_sec * 1000;
 	phase_enter(d, PHASE_IDLE);	/* trimmed_bytes stays: expectations */
 }
 
@@ -608,10 +618,10 @@ on_idle_done(sd_event_source *s, uint64_t usec, void *arg)
 static void
 idle_arm(struct drive *d)
 {
-	uint64_t	when = d->st.idle_until * 1000000ULL;
+	uint64_t	when = d->st.idle_until_ms * 1000ULL;
 	int		rc;
 
-	if (d->st.idle_until <= (uint64_t)time(NULL)) {
+	if (d->st.idle_until_ms <= wall_ms()) {
 		on_idle_done(NULL, 0, d);
 		return;
 	}
@@ -797,6 +807,7 @@ on_worker(sd_event_source *s, int fd, uint32_t revents, void *arg)
 	(void)s;
 	(void)fd;
 	(void)revents;
+	engine_ack(d->eng);	/* before looking: a later notice wakes us again */
 	drive_poll(d);
 	if (engine_job_done(d->eng, &end, &err)) {
 		drive_poll(d);
@@ -1055,9 +1066,16 @@ drive_rates(struct drive *d)
 void
 drive_tick(struct drive *d)
 {
+	enum job_end	end;
+	int		err;
+
 	if (!d->active)
 		return;
 	drive_poll(d);
+	if (d->job_active && engine_job_done(d->eng, &end, &err)) {
+		drive_poll(d);		/* never miss the end of a job */
+		job_ended(d, end, err);
+	}
 	drive_rates(d);
 	if (d->job_active)
 		drive_checkpoint(d);
@@ -1090,7 +1108,7 @@ phase_items(const struct drive *d)
 static void
 phase_progress(const struct drive *d, double *frac, uint64_t *eta)
 {
-	uint64_t	items = phase_items(d), now = (uint64_t)time(NULL);
+	uint64_t	items = phase_items(d);
 	uint64_t	pos = d->extra_verify == 2 ? d->last.position :
 	    d->st.prog.position;
 	double		rate = d->job_active ? d->wbps + d->rbps : 0;
@@ -1098,9 +1116,13 @@ phase_progress(const struct drive *d, double *frac, uint64_t *eta)
 	*frac = 0;
 	*eta = 0;
 	if (d->st.prog.phase == PHASE_IDLE && d->extra_verify != 2) {
-		if (d->conf.idle_sec > 0 && d->st.idle_until > now) {
-			*eta = d->st.idle_until - now;
-			*frac = 1.0 - (double)*eta / (double)d->conf.idle_sec;
+		uint64_t ms = wall_ms(), left;
+
+		if (d->conf.idle_sec > 0 && d->st.idle_until_ms > ms) {
+			left = d->st.idle_until_ms - ms;
+			*eta = (left + 999) / 1000;
+			*frac = 1.0 - (double)left / (d->conf.idle_sec * 1000.0);
+			*frac = *frac < 0 ? 0 : *frac > 1 ? 1 : *frac;
 		}
 		return;
 	}

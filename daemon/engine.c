@@ -676,10 +676,7 @@ engine_poll(struct engine *e, struct engine_stats *st, struct finding *out,
     size_t max)
 {
 	size_t	n = 0;
-	uint64_t drain;
 
-	if (read(e->efd, &drain, sizeof(drain)) == -1 && errno != EAGAIN)
-		log_warn("%s: eventfd read", e->name);
 	pthread_mutex_lock(&e->mu);
 	*st = e->pub;
 	while (n < max && e->qlen > 0) {
@@ -717,4 +714,13 @@ engine_busy(struct engine *e)
 	busy = e->have_job || e->job_running;
 	pthread_mutex_unlock(&e->mu);
 	return busy;
+}
+
+void
+engine_ack(struct engine *e)
+{
+	uint64_t	drain;
+
+	if (read(e->efd, &drain, sizeof(drain)) == -1 && errno != EAGAIN)
+		log_warn("%s: eventfd read", e->name);
 }

@@ -81,6 +81,8 @@ void		 engine_stop_job(struct engine *);
 /* Snapshot counters and take up to max queued findings (consistent). */
 size_t		 engine_poll(struct engine *, struct engine_stats *,
 		    struct finding *, size_t max);
+/* Drain the eventfd; then check engine_poll and engine_job_done. */
+void		 engine_ack(struct engine *);
 /* A job is queued or running. */
 int		 engine_busy(struct engine *);
 /* After the job ended: how, and the errno of a fatal failure. */

@@ -208,6 +208,37 @@ reload_apply(struct daemon *dm, struct config *nc)
 	}
 }
 
+static int
+str_differs(const char *a, const char *b)
+{
+	return (a == NULL) != (b == NULL) || (a && strcmp(a, b) != 0);
+}
+
+/* [daemon] keys: who may change things applies at once; paths do not. */
+static void
+reload_daemon_keys(struct daemon *dm, struct config *nc)
+{
+	char	*t;
+
+	if (strcmp(nc->state_dir, dm->conf.state_dir) != 0 ||
+	    strcmp(nc->socket, dm->conf.socket) != 0 ||
+	    str_differs(nc->socket_group, dm->conf.socket_group))
+		log_warnx("reload: state_dir, socket and socket_group change "
+		    "only with a restart");
+	if (str_differs(nc->admin_group, dm->conf.admin_group))
+		log_info("reload: admin_group is now %s", nc->admin_group ?
+		    nc->admin_group : "(none: root only)");
+	t = dm->conf.admin_group;
+	dm->conf.admin_group = nc->admin_group;
+	nc->admin_group = t;		/* freed with nc */
+	dm->conf.admin_gid = nc->admin_gid;
+	dm->conf.max_connections = nc->max_connections;
+	dm->conf.client_timeout = nc->client_timeout;
+	if (dm->ctl != NULL)
+		control_set_limits(dm->ctl, nc->max_connections,
+		    (unsigned)nc->client_timeout);
+}
+
 /* Parse anew; apply only when clean. */
 int
 daemon_reload(struct daemon *dm, json_object *errors)
@@ -233,10 +264,7 @@ daemon_reload(struct daemon *dm, json_object *errors)
 		log_warnx("reload: %d error%s in %s; the running configuration "
 		    "is kept", errs, errs == 1 ? "" : "s", dm->conf.path);
 	} else {
-		if (strcmp(nc.state_dir, dm->conf.state_dir) != 0 ||
-		    strcmp(nc.socket, dm->conf.socket) != 0)
-			log_warnx("reload: state_dir and socket change only "
-			    "with a restart");
+		reload_daemon_keys(dm, &nc);
 		reload_apply(dm, &nc);
 		log_info("reload: %s applied, %zu drives", dm->conf.path,
 		    dm->ndrives);

@@ -30,7 +30,9 @@ param_string(struct req *r, const char *name, int required)
 		return NULL;
 	}
 	if (!json_object_is_type(v, json_type_string) ||
-	    json_object_get_string_len(v) == 0) {
+	    json_object_get_string_len(v) == 0 ||
+	    strlen(json_object_get_string(v)) !=
+	    (size_t)json_object_get_string_len(v)) {	/* an embedded NUL */
 		vl_error_param(name, &r->out->reply);
 		return NULL;
 	}

@@ -87,7 +87,7 @@ static const struct field fields[] = {
 	U64("events_bytes", events_bytes),
 	U64("created", created),
 	U64("updated", updated),
-	U64("idle_until", idle_until),
+	U64("idle_until_ms", idle_until_ms),
 	U64("failed_at_tbw", failed_at_tbw),
 	INT("final_verify", final_verify),
 	STR("reason", reason),

@@ -36,7 +36,7 @@ struct dstate {
 	uint64_t	events_bytes;	/* length of events.jsonl at this checkpoint */
 	uint64_t	created;	/* epoch seconds */
 	uint64_t	updated;
-	uint64_t	idle_until;	/* epoch seconds, phase idle */
+	uint64_t	idle_until_ms;	/* epoch milliseconds, phase idle */
 	uint64_t	failed_at_tbw;
 	int		final_verify;	/* verify after stop_at_tbw, then finish */
 	char		reason[256];	/* why failed / finished / stopped */

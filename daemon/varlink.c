@@ -1,4 +1,5 @@
 /* varlink.c: one Varlink message in, one reply out (no sockets here). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,64 @@ vl_error_str(const char *name, const char *key, const char *val,
 	return vl_error(name, p, out);
 }
 
+/*
+ * What json-c's strict mode still lets through: raw control characters
+ * inside strings, and anything but blanks between tokens.
+ */
+static int
+raw_json_ok(const char *s, size_t len)
+{
+	int	in_str = 0, esc = 0;
+	size_t	i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (in_str) {
+			if (ch < 0x20)
+				return 0;
+			if (esc)
+				esc = 0;
+			else if (ch == '\\')
+				esc = 1;
+			else if (ch == '"')
+				in_str = 0;
+		} else if (ch == '"')
+			in_str = 1;
+		else if (ch < 0x20 && ch != ' ' && ch != '\t' && ch != '\n' &&
+		    ch != '\r')
+			return 0;
+	}
+	return 1;
+}
+
+/* NaN and Infinity are not JSON. */
+static int
+all_finite(json_object *o)
+{
+	size_t	i;
+
+	switch (json_object_get_type(o)) {
+	case json_type_double:
+		return isfinite(json_object_get_double(o));
+	case json_type_array:
+		for (i = 0; i < json_object_array_length(o); i++)
+			if (!all_finite(json_object_array_get_idx(o, i)))
+				return 0;
+		return 1;
+	case json_type_object: {
+		json_object_object_foreach(o, k, v) {
+			(void)k;
+			if (v != NULL && !all_finite(v))
+				return 0;
+		}
+		return 1;
+	}
+	default:
+		return 1;
+	}
+}
+
 /* The JSON text must be exactly one object. */
 static json_object *
 parse_object(const char *msg, size_t len)
@@ -75,8 +134,9 @@ parse_object(const char *msg, size_t len)
 
 	if (len == 0 || memchr(msg, '\0', len) != NULL)
 		return NULL;
-	if ((tok = json_tokener_new()) == NULL)
+	if (!raw_json_ok(msg, len) || (tok = json_tokener_new()) == NULL)
 		return NULL;
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
 	o = json_tokener_parse_ex(tok, msg, (int)len);
 	used = json_tokener_get_parse_end(tok);
 	if (o != NULL && (json_tokener_get_error(tok) != json_tokener_success ||
@@ -85,6 +145,10 @@ parse_object(const char *msg, size_t len)
 		o = NULL;
 	}
 	json_tokener_free(tok);
+	if (o != NULL && !all_finite(o)) {
+		json_object_put(o);
+		o = NULL;
+	}
 	return o;
 }
 
@@ -111,7 +175,9 @@ parse_envelope(struct vl_call *c, struct vl_msg *err)
 	int		 iface_known;
 
 	if (!json_object_object_get_ex(c->root, "method", &v) ||
-	    !json_object_is_type(v, json_type_string))
+	    !json_object_is_type(v, json_type_string) ||
+	    strlen(json_object_get_string(v)) !=
+	    (size_t)json_object_get_string_len(v))
 		return vl_error_param("method", err), -1;
 	c->method = json_object_get_string(v);
 	if (json_object_object_get_ex(c->root, "parameters", &v) && v != NULL) {
@@ -125,6 +191,8 @@ parse_envelope(struct vl_call *c, struct vl_msg *err)
 		return vl_error_param("oneway", err), -1;
 	if ((c->m = proto_find(c->method, &iface_known)) != NULL)
 		return 0;
+	if (c->oneway)
+		return -1;	/* no reply at all, not even an error */
 	if (!iface_known) {
 		const char *dot = strrchr(c->method, '.');
 		char iface[256];

@@ -30,7 +30,8 @@ struct vl_msg {
 
 /*
  * Parse one message (without its NUL). On success fills *c (free with
- * vl_call_free). On failure returns -1 and sets *err to the error reply.
+ * vl_call_free). On failure returns -1 and sets *err to the error reply
+ * (err->buf is NULL for a oneway call, which gets no reply).
  */
 int	vl_parse(const char *msg, size_t len, struct vl_call *c,
 	    struct vl_msg *err);

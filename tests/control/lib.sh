@@ -14,7 +14,7 @@ SSDTORTURED=${SSDTORTURED:-$ROOT/daemon/ssdtortured}
 SSDCTL=${SSDCTL:-$ROOT/ctl/ssdctl}
 VL="$CT_DIR/vl.py"
 TEST_NAME=$(basename "$0" .sh)
-export LC_ALL=C
+export LC_ALL=C PYTHONDONTWRITEBYTECODE=1
 unset SSDTORTURE_SOCKET NO_COLOR
 
 FAILS=0
@@ -149,6 +149,16 @@ wait_state() { wait_for "${3:-10}" state_is "$1" "$2"; }
 
 # Bytes written by DRIVE grow past a value.
 written_past() { [ "$(drive_field "$1" host_bytes_written)" -gt "$2" ] 2>/dev/null; }
+
+# Bytes written + read by DRIVE: grows whatever phase the drive is in (a trim
+# can take long where discard is slow, so prefer this to written_past).
+drive_io() {
+	vcall io.ssdtorture.Manager.Status "{\"drive\":\"$1\"}" 2>/dev/null |
+	    python3 -c 'import json,sys
+d = json.load(sys.stdin)["parameters"]["drives"][0]
+print(d["host_bytes_written"] + d["host_bytes_read"])' 2>/dev/null
+}
+io_past() { [ "$(drive_io "$1")" -gt "$2" ] 2>/dev/null; }
 
 # pyrun [ARGS...] < SCRIPT: a python section with vl.py importable and the
 # environment of the test; its failure counts as one failed check.

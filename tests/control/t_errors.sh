@@ -118,21 +118,32 @@ for data, what in [
 ]:
     invalid(raw(data), "message", what)
 # Not JSON, though a lenient parser takes them: each must be refused too.
-lax_accepted = []
-for data, what in [
-        (b'{"method":"org.varlink.service.GetInfo",}', "trailing comma"),
-        (b"{'method':'org.varlink.service.GetInfo'}", "single quotes"),
-        (b'{"method":"org.varlink.service.GetInfo","x":NaN}', "NaN"),
-        (b'{"method":"org.varlink.service.GetInfo","x":Infinity}', "Infinity"),
-        (b'{"method":"org.varlink.service.GetInfo","x":01}', "a number with a leading zero"),
-        (b'{"method":"org.varlink.service.GetInfo" /* c */}', "a comment"),
-        (b'{"method":"org.varlink.service.GetInfo","x":"a\tb"}', "a raw control character in a string"),
-]:
-    r = raw(data)
-    if r != {"error": SERVICE + ".InvalidParameter", "parameters": {"parameter": "message"}}:
-        lax_accepted.append(what)
-check(not lax_accepted, "strict JSON: lenient-parser extensions are refused "
-      "(InvalidParameter message)", "accepted as valid: " + ", ".join(lax_accepted))
+# The first group is what json-c's JSON_TOKENER_STRICT refuses; the second
+# needs more than that flag (json-c 0.16 strict mode still takes them).
+def lenient(cases):
+    took = []
+    for data, what in cases:
+        r = raw(data)
+        if r != {"error": SERVICE + ".InvalidParameter", "parameters": {"parameter": "message"}}:
+            took.append(what)
+    return took
+
+took = lenient([
+    (b'{"method":"org.varlink.service.GetInfo",}', "trailing comma"),
+    (b"{'method':'org.varlink.service.GetInfo'}", "single quotes"),
+    (b'{"method":"org.varlink.service.GetInfo","x":01}', "a number with a leading zero"),
+    (b'{"method":"org.varlink.service.GetInfo" /* c */}', "a comment"),
+    (b'{"method":"org.varlink.service.GetInfo","x":[1,]}', "trailing comma in an array"),
+])
+check(not took, "strict JSON: lenient-parser extensions are refused (InvalidParameter message)",
+      "accepted as valid: " + ", ".join(took))
+took = lenient([
+    (b'{"method":"org.varlink.service.GetInfo","x":NaN}', "NaN"),
+    (b'{"method":"org.varlink.service.GetInfo","x":-Infinity}', "-Infinity"),
+    (b'{"method":"org.varlink.service.GetInfo","x":"a\tb"}', "a raw control character in a string"),
+])
+check(not took, "strict JSON: NaN, Infinity and raw control characters in strings are refused",
+      "accepted as valid: " + ", ".join(took))
 # JSON allows whitespace around the value
 r = raw(b' \n\t{"method":"org.varlink.service.GetInfo"} \n')
 check("error" not in r and r["parameters"].get("product") == "ssdtortured",
@@ -228,8 +239,7 @@ bad_line=$(( $(wc -l <"$CONF") + 1 ))
 echo "bogus_key = 1" >>"$CONF"
 sed -i 's/^order = random$/order = sideways/' "$CONF"
 order_line=$(grep -n '^order = sideways$' "$CONF" | cut -d: -f1)
-w0=$(drive_field a host_bytes_written)
-r0=$(drive_field b host_bytes_written)
+w0=$(drive_io a)
 
 out=$(vcall io.ssdtorture.Manager.Reload)
 rc=$?
@@ -247,8 +257,7 @@ assert_match "the daemon logs the rejected reload" "reload: .*kept" "$(cat "$DLO
 check "after ReloadFailed the daemon answers" socket_answers
 assert_eq "after ReloadFailed: a still running" running "$(drive_field a state)"
 assert_eq "after ReloadFailed: b still running" running "$(drive_field b state)"
-check "after ReloadFailed: a still writes" wait_for 15 written_past a "$w0"
-check "after ReloadFailed: b still writes" wait_for 15 written_past b "$r0"
+check "after ReloadFailed: a still does I/O" wait_for 30 io_past a "$w0"
 
 # unreadable configuration
 mv "$CONF" "$T/moved.conf"

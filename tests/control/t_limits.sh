@@ -72,7 +72,7 @@ def getinfo_ok(c):
     return r.get("parameters", {}).get("product") == "ssdtortured"
 
 
-def getinfo(obj_desc=""):
+def getinfo():
     return call(S, SERVICE + ".GetInfo", timeout=3).get("parameters", {}).get("product") == "ssdtortured"
 
 
@@ -192,7 +192,6 @@ msg = json.dumps({"method": M + "Events",
                   "parameters": {"drive": "b", "count": 10000}}).encode() + b"\0"
 pr = Prober(); pr.start()
 hog = Conn(S)
-t0 = time.monotonic()
 threading.Thread(target=send_tolerant, args=(hog, msg * n, 20), daemon=True).start()
 warned = poll(lambda: "does not read its replies" in log_text(), 30, 0.1)
 check(warned, "a client that reads nothing: the daemon logs it and disconnects "

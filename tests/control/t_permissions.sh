@@ -198,7 +198,8 @@ vcall io.ssdtorture.Manager.Resume '{"drive":"b"}' >/dev/null
 # An admin keeps one connection open; the configuration loses admin_group
 # and is reloaded; the next mutating call on that same connection is denied.
 cat >"$T/sync/client.py" <<'PY'
-import os, sys, time
+import json, os, sys, time
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.environ["CT_DIR"])
 from vl import *
 S, sync = sys.argv[1], sys.argv[2]

@@ -72,14 +72,16 @@ assert_eq "paused a does not write after restart" "$ra" "$(drive_field a host_by
 assert_eq "stopped b does not write after restart" "$rb" "$(drive_field b host_bytes_written)"
 assert_eq "and stays paused" paused "$(drive_field a state)"
 
+ioa=$(drive_io a)
+iob=$(drive_io b)
 out=$(vcall io.ssdtorture.Manager.Resume '{"drive":"a"}')
 assert_eq "Resume a" '{"parameters": {}}' "$out"
 out=$(vcall io.ssdtorture.Manager.Start '{"drive":"b"}')
 assert_eq "Start b" '{"parameters": {}}' "$out"
 assert_eq "a running" running "$(drive_field a state)"
 assert_eq "b running" running "$(drive_field b state)"
-check "a writes again" wait_for 15 written_past a "$ra"
-check "b writes again" wait_for 15 written_past b "$rb"
+check "a does I/O again" wait_for 30 io_past a "$ioa"
+check "b does I/O again" wait_for 30 io_past b "$iob"
 
 # ------------------------------------------------------------ SIGKILL
 # The running states were checkpointed when set: they survive a SIGKILL.
@@ -93,12 +95,34 @@ start_daemon
 check "a stale socket file does not stop the next start" socket_answers
 assert_eq "after SIGKILL: a running" running "$(drive_field a state)"
 assert_eq "after SIGKILL: b paused" paused "$(drive_field b state)"
-ka=$(drive_field a host_bytes_written)
-check "after SIGKILL: a writes" wait_for 15 written_past a "$ka"
+ka=$(drive_io a)
+check "after SIGKILL: a does I/O" wait_for 30 io_past a "$ka"
 out=$(vcall io.ssdtorture.Manager.Resume '{"drive":"b"}')
 assert_eq "Resume b" '{"parameters": {}}' "$out"
 assert_eq "b running" running "$(drive_field b state)"
 
 stop_daemon
 assert_eq "daemon exit status" 0 "$DAEMON_RC"
+
+# ------------------------------------------------------------ not a socket
+# Only a stale socket may be replaced: a regular file that happens to be at
+# the socket path (a mistyped "socket =") must survive, and the daemon must
+# not start on it.
+echo "precious data" >"$SOCK"
+SSDTORTURE_LOG=stderr timeout 10 "$SSDTORTURED" -c "$CONF" 2>"$T/notsock.log" &
+npid=$!
+BG_PIDS="$BG_PIDS $npid"
+ended() { ! kill -0 "$npid" 2>/dev/null; }
+wait_for 3 ended
+if ended; then
+	wait "$npid"
+	rc=$?
+else
+	rc=running
+	kill -TERM "$npid"
+	wait "$npid" 2>/dev/null
+fi
+check "a regular file at the socket path is not replaced" test -f "$SOCK"
+assert_eq "... nor changed" "precious data" "$(cat "$SOCK" 2>/dev/null)"
+assert_ne "... and the daemon does not run on it" running "$rc"
 finish

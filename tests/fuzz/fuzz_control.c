@@ -87,7 +87,7 @@ one_message(const char *msg, size_t len, uid_t uid)
 	struct dispatch_out	out;
 
 	if (vl_parse(msg, len, &c, &err) == -1) {
-		if (err.buf == NULL || err.buf[err.len - 1] != '\0')
+		if (err.buf != NULL && err.buf[err.len - 1] != '\0')
 			abort();
 		free(err.buf);
 		return;

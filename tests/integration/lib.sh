@@ -1,4 +1,5 @@
 # lib.sh: helpers shared by the integration tests (sourced, bash).
+# shellcheck shell=bash disable=SC2034
 #
 # Sourcing this file creates a private temporary directory $T and installs
 # a trap that, on any exit, kills the daemons started through it, unmounts
@@ -207,7 +208,9 @@ pid_alive() {
 run_ssdt() {
 	local logf=$1
 	shift
-	timeout -k 10 "${SSDT_TIMEOUT:-180}" "$SSDT" "$@" >"$logf" 2>&1
+	# --foreground: stay in our process group, so that a signal to the
+	# test's group (run.sh's timeout) reaches the daemon too
+	timeout --foreground -k 10 "${SSDT_TIMEOUT:-180}" "$SSDT" "$@" >"$logf" 2>&1
 	RC=$?
 	[ "$RC" -eq 124 ] && fail "ssdtortured $* timed out"
 	return 0
@@ -342,12 +345,23 @@ events_size() {
 	if [ -f "$1" ]; then stat -c %s "$1"; else echo 0; fi
 }
 
+# events_mark EVENTS STATEFILE : where the next run's events will start.
+# After a crash the log may go on past the last checkpoint; the next start
+# cuts it back to the checkpoint's events_bytes.
+events_mark() {
+	local size eb
+	size=$(events_size "$1")
+	eb=$(state_get "$2" events_bytes)
+	if [ -n "$eb" ] && [ "$eb" -lt "$size" ]; then echo "$eb"; else echo "$size"; fi
+}
+
 # ev_query FILE FROM_BYTE FIELDS [key=value...] : one line per matching
 # event with the named fields (comma separated; "-" for a missing one).
 # Values compare as strings; "key=" matches a missing key.
 ev_query() {
 	python3 - "$@" <<'EOF'
-import json, sys
+import json, signal, sys
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)
 path, start, fields = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 conds = [a.split("=", 1) for a in sys.argv[4:]]
 def s(v):
@@ -358,14 +372,20 @@ try:
     f = open(path, "rb")
 except OSError:
     sys.exit(0)
-f.seek(start)
-for raw in f.read().decode().splitlines():
+if start > 0:
+    # start on a line boundary: skip the rest of a line cut by `start`
+    f.seek(start - 1)
+    if f.read(1) != b"\n":
+        f.readline()
+else:
+    f.seek(0)
+for raw in f.read().decode(errors="replace").splitlines():
     if not raw.strip():
         continue
     try:
         e = json.loads(raw)
     except ValueError:
-        print("BAD-JSON " + raw[:200]); continue
+        print("ev_query: bad JSON line: " + raw[:200], file=sys.stderr); continue
     if all((s(e.get(k)) == v) if v != "" else (k not in e) for k, v in conds):
         print(" ".join(s(e.get(x)) for x in fields.split(",")) if fields else raw)
 EOF

@@ -132,7 +132,7 @@ read_block "$IMG_B" $BS 40 "$T/b40"
 write_block "$IMG" $BS 40 "$T/b40"
 
 # ---- a read-only verify pass finds exactly those
-from=$(events_size "$EV")
+from=$(events_mark "$EV" "$S")
 hbw=$(state_get "$S" host_bytes_written)
 run_ssdt "$T/verify1.log" -c "$T/a.conf" --verify
 assert_rc "--verify after the static injections" 3 "$RC" "$T/verify1.log"
@@ -148,7 +148,7 @@ assert_file_contains "stderr names the corrupt block" "$T/verify1.log" \
 # ---- another cycle: the static area is verified again, with the same
 # findings; the dynamic area is rewritten with generation 2
 conf_a 2
-from=$(events_size "$EV")
+from=$(events_mark "$EV" "$S")
 run_ssdt "$T/run2.log" -c "$T/a.conf" --oneshot
 assert_rc "--oneshot of cycle 2 (errors ever found: 3)" 3 "$RC" "$T/run2.log"
 assert_eq "cycles_done" 2 "$(state_get "$S" cycles_done)"
@@ -161,7 +161,7 @@ assert_eq "host_bytes_written after cycle 2" $((SBYTES + 2 * DBYTES)) \
 
 # ---- (e) the old generation-1 block back in place: stale
 write_block "$IMG" $BS $STALE_BLK "$T/gen1.blk"
-from=$(events_size "$EV")
+from=$(events_mark "$EV" "$S")
 run_ssdt "$T/verify2.log" -c "$T/a.conf" --verify
 assert_rc "--verify with a stale block" 3 "$RC" "$T/verify2.log"
 expect_findings "$from" "${STATIC_FINDINGS[@]}" "stale $STALE_OFF"

@@ -1,8 +1,11 @@
 #!/bin/bash
 # kill -9 in the middle of a phase, then resume: no false verify errors,
 # no counter going backwards, no work lost or repeated in the accounting.
-#   A: killed in the write pass (512 MiB, 4k random, queue depth 32)
-#   B: killed in the static pass, resumed, killed again in the verify pass
+#   A: killed in the write pass (384 MiB, 4k random, queue depth 32), then
+#      resumed with --oneshot
+#   B: one drive killed in its static, write and verify passes in turn;
+#      after each kill a --verify checks the checkpoint against the target
+#      (and must itself be read-only), then the run resumes
 #   C: a crash right after a trim completed, before the next checkpoint
 . "$(dirname "$0")/lib.sh"
 
@@ -29,11 +32,46 @@ resume_oneshot() {
 		fail "$label: counters went backwards"; show_file "$T/$label.mon"; fi
 	samples=$(sed -n 's/^samples //p' "$T/$label.mon")
 	assert_ge "$label: state samples taken while it ran" "${samples:-0}" 3
+	[ "$(state_get "$sf" run)" = finished ] || show_file "$T/$label.log"
+}
+
+# kill_in PHASE LABEL CONF STATEFILE : start the daemon, wait until the
+# state file shows PHASE under way, kill -9 it.
+kill_in() {
+	start_ssdt "$T/$2.log" -c "$3"
+	wait_state "$4" "$SSDT_PID" 120 \
+	    "s[\"phase\"] == \"$1\" and s[\"position\"] > 0" ||
+	    die "$2: never saw the $1 pass under way"
+	kill_and_reap KILL "$SSDT_PID"
+	assert_eq "$2: killed by SIGKILL" 137 "$RC"
+	assert_eq "$2: phase at the kill" "$1" "$(state_get "$4" phase)"
+	assert_eq "$2: run at the kill" running "$(state_get "$4" run)"
+	assert_ge "$2: position not behind the last checkpoint seen" \
+	    "$(state_get "$4" position)" "$(state_get "$4.snap" position)"
+	note "$2: killed in $(state_get "$4" phase) at item $(state_get "$4" position)"
+}
+
+# verify_readonly LABEL CONF STATEFILE EVENTS : --verify finds nothing
+# wrong with the checkpoint, and writes and moves nothing.
+verify_readonly() {
+	local h p r from
+	h=$(state_get "$3" host_bytes_written)
+	p=$(state_get "$3" position)
+	r=$(state_get "$3" host_bytes_read)
+	from=$(events_mark "$4" "$3")
+	run_ssdt "$T/$1.log" -c "$2" --verify
+	assert_rc "$1: --verify" 0 "$RC" "$T/$1.log"
+	check_clean "$1" "$3" "$4"
+	assert_eq "$1: --verify wrote nothing" "$h" "$(state_get "$3" host_bytes_written)"
+	assert_eq "$1: --verify kept the position" "$p" "$(state_get "$3" position)"
+	assert_eq "$1: --verify read the span once" $((r + NBLK * BS)) \
+	    "$(state_get "$3" host_bytes_read)"
+	assert_eq "$1: verify_now events" 1 "$(ev_count "$4" "$from" event=verify_now)"
 }
 
 # ---------------------------------------------------------------- A
-log "A: kill -9 during the write pass"
-SIZE=$((512 * 1024 * 1024))
+log "A: kill -9 during the write pass, resume with --oneshot"
+SIZE=$((384 * 1024 * 1024))
 layout $SIZE $BS 0.25
 ST=$T/state_a
 S=$ST/a/state
@@ -41,43 +79,21 @@ EV=$ST/a/events.jsonl
 write_conf "$T/a.conf" "$ST" <<EOF
 [drive:a]
 device = $T/a.img
-size = 512M
+size = 384M
 block_size = 4k
 order = random
 queue_depth = 32
 trim = no
 cycles = 1
 EOF
-start_ssdt "$T/a1.log" -c "$T/a.conf"
-wait_state "$S" "$SSDT_PID" 90 's["phase"] == "write" and s["position"] > 0' ||
-    die "A: never saw the write pass under way"
-kill_and_reap KILL "$SSDT_PID"
-assert_eq "A: killed by SIGKILL" 137 "$RC"
-phase=$(state_get "$S" phase)
+kill_in write a1 "$T/a.conf" "$S"
 P=$(state_get "$S" position)
 H=$(state_get "$S" host_bytes_written)
-note "killed at phase $phase position $P/$DBLK, host_bytes_written $H"
-assert_eq "A: phase at the kill" write "$phase"
-assert_eq "A: run at the kill" running "$(state_get "$S" run)"
 assert_gt "A: position at the kill" "$P" 0
 assert_lt "A: position at the kill" "$P" "$DBLK"
-assert_ge "A: position not behind the last seen checkpoint" "$P" \
-    "$(state_get "$S.snap" position)"
+assert_ge "A: host_bytes_written at the kill covers static + position" \
+    "$H" $((SBYTES + P * BS))
 
-# what the device holds now must match the checkpoint's expectations
-from=$(events_size "$EV")
-run_ssdt "$T/a_verify.log" -c "$T/a.conf" --verify
-assert_rc "A: --verify after the kill" 0 "$RC" "$T/a_verify.log"
-check_clean "A after --verify" "$S" "$EV"
-# --verify is one read-only pass: it must not go on with the write pass
-# of a drive whose state says running
-assert_eq "A: --verify wrote nothing (host_bytes_written)" "$H" \
-    "$(state_get "$S" host_bytes_written)"
-assert_eq "A: --verify kept the write position" "$P" "$(state_get "$S" position)"
-assert_eq "A: --verify ran no write phase (phase_start events after it)" 0 \
-    "$(ev_count "$EV" "$from" event=phase_start)"
-
-cp "$S" "$S.verify"
 resume_oneshot a_resume "$T/a.conf" "$S"
 assert_rc "A: resumed --oneshot" 0 "$RC" "$T/a_resume.log"
 assert_eq "A: run" finished "$(state_get "$S" run)"
@@ -85,15 +101,20 @@ assert_eq "A: cycles_done" 1 "$(state_get "$S" cycles_done)"
 check_clean "A" "$S" "$EV"
 HF=$(state_get "$S" host_bytes_written)
 assert_ge "A: final host_bytes_written >= the one at the kill" "$HF" "$H"
-assert_eq "A: final host_bytes_written == at --verify + rest of the pass" \
-    $(($(state_get "$S.verify" host_bytes_written) + (DBLK - $(state_get "$S.verify" position)) * BS)) "$HF"
-assert_ge "A: resume events" "$(ev_count "$EV" 0 event=resume)" 2
+assert_eq "A: final host_bytes_written == at the kill + rest of the pass" \
+    $((H + (DBLK - P) * BS)) "$HF"
+assert_eq "A: resume events" 1 "$(ev_count "$EV" 0 event=resume)"
+assert_eq "A: the resume starts at the checkpoint" "write at item $P," \
+    "$(ev_query "$EV" 0 message event=resume | grep -o 'write at item [0-9]*,')"
+assert_eq "A: phase_end write" 1 "$(ev_count "$EV" 0 event=phase_end what=write)"
 assert_eq "A: phase_end verify" 1 "$(ev_count "$EV" 0 event=phase_end what=verify)"
+if ev_valid "$EV"; then pass_check; else fail "A: malformed event lines"; fi
 rm -f "$T/a.img"
+note "A done at ${SECONDS}s"
 
 # ---------------------------------------------------------------- B
-log "B: kill -9 during the static pass, then during the verify pass"
-SIZE=$((512 * 1024 * 1024))
+log "B: kill -9 in the static, write and verify passes, --verify after each"
+SIZE=$((384 * 1024 * 1024))
 layout $SIZE $BS 0.5
 ST=$T/state_b
 S=$ST/b/state
@@ -101,7 +122,7 @@ EV=$ST/b/events.jsonl
 write_conf "$T/b.conf" "$ST" <<EOF
 [drive:b]
 device = $T/b.img
-size = 512M
+size = 384M
 block_size = 4k
 order = random
 queue_depth = 4
@@ -109,46 +130,29 @@ static_fraction = 0.5
 trim = no
 cycles = 1
 EOF
-start_ssdt "$T/b1.log" -c "$T/b.conf"
-wait_state "$S" "$SSDT_PID" 90 's["phase"] == "static" and s["position"] > 0' ||
-    die "B: never saw the static pass under way"
-kill_and_reap KILL "$SSDT_PID"
-assert_eq "B: killed by SIGKILL (static)" 137 "$RC"
-P1=$(state_get "$S" position)
-H1=$(state_get "$S" host_bytes_written)
-note "killed at phase $(state_get "$S" phase) position $P1/$SBLK"
-assert_eq "B: phase at the first kill" static "$(state_get "$S" phase)"
-assert_gt "B: static position" "$P1" 0
-assert_lt "B: static position" "$P1" "$SBLK"
+kill_in static b_static "$T/b.conf" "$S"
+assert_lt "B: static position" "$(state_get "$S" position)" "$SBLK"
 assert_eq "B: static_done" 0 "$(state_get "$S" static_done)"
+verify_readonly b_verify_static "$T/b.conf" "$S" "$EV"
+H0=$(state_get "$S" host_bytes_written)
+P0=$(state_get "$S" position)
 
-run_ssdt "$T/b_verify1.log" -c "$T/b.conf" --verify
-assert_rc "B: --verify after the static kill" 0 "$RC" "$T/b_verify1.log"
-check_clean "B after the static kill" "$S" "$EV"
-R1=$(state_get "$S" host_bytes_read)
+kill_in write b_write "$T/b.conf" "$S"
+P1=$(state_get "$S" position)
+assert_lt "B: write position" "$P1" "$DBLK"
+assert_ge "B: host_bytes_written at the write kill" \
+    "$(state_get "$S" host_bytes_written)" $((H0 + (SBLK - P0) * BS + P1 * BS))
+verify_readonly b_verify_write "$T/b.conf" "$S" "$EV"
+H1=$(state_get "$S" host_bytes_written)
+P1=$(state_get "$S" position)
 
-start_ssdt "$T/b2.log" -c "$T/b.conf"
-wait_state "$S" "$SSDT_PID" 120 's["phase"] == "verify" and s["position"] > 0' ||
-    die "B: never saw the verify pass under way"
-kill_and_reap KILL "$SSDT_PID"
-assert_eq "B: killed by SIGKILL (verify)" 137 "$RC"
-P2=$(state_get "$S" position)
+kill_in verify b_verify "$T/b.conf" "$S"
+assert_lt "B: verify position" "$(state_get "$S" position)" "$NBLK"
 H2=$(state_get "$S" host_bytes_written)
-R2=$(state_get "$S" host_bytes_read)
-note "killed at phase $(state_get "$S" phase) position $P2/$NBLK"
-assert_eq "B: phase at the second kill" verify "$(state_get "$S" phase)"
-assert_gt "B: verify position" "$P2" 0
-assert_lt "B: verify position" "$P2" "$NBLK"
-assert_eq "B: host_bytes_written == at the static kill + rest of static + dynamic" \
-    $((H1 + (SBLK - P1) * BS + DBYTES)) "$H2"
-assert_ge "B: host_bytes_read went on" "$R2" "$R1"
-check_clean "B after the verify kill" "$S" "$EV"
-
-run_ssdt "$T/b_verify2.log" -c "$T/b.conf" --verify
-assert_rc "B: --verify after the verify kill" 0 "$RC" "$T/b_verify2.log"
-assert_eq "B: --verify read the whole span, nothing more" $((R2 + NBLK * BS)) \
-    "$(state_get "$S" host_bytes_read)"
-assert_eq "B: --verify kept the verify position" "$P2" "$(state_get "$S" position)"
+assert_eq "B: host_bytes_written == at the write resume + rest of the pass" \
+    $((H1 + (DBLK - P1) * BS)) "$H2"
+verify_readonly b_verify_verify "$T/b.conf" "$S" "$EV"
+H3=$(state_get "$S" host_bytes_written)
 R3=$(state_get "$S" host_bytes_read)
 P3=$(state_get "$S" position)
 
@@ -157,11 +161,14 @@ assert_rc "B: resumed --oneshot" 0 "$RC" "$T/b_resume.log"
 assert_eq "B: run" finished "$(state_get "$S" run)"
 assert_eq "B: cycles_done" 1 "$(state_get "$S" cycles_done)"
 check_clean "B" "$S" "$EV"
-assert_eq "B: final host_bytes_written" "$H2" "$(state_get "$S" host_bytes_written)"
+assert_eq "B: final host_bytes_written" "$H3" "$(state_get "$S" host_bytes_written)"
 assert_eq "B: final host_bytes_read == at the resume + rest of the verify pass" \
     $((R3 + (NBLK - P3) * BS)) "$(state_get "$S" host_bytes_read)"
-assert_eq "B: phase_end static" 1 "$(ev_count "$EV" 0 event=phase_end what=static)"
-assert_eq "B: phase_end verify" 1 "$(ev_count "$EV" 0 event=phase_end what=verify)"
+assert_eq "B: resume events (3 restarts, 3 --verify)" 6 "$(ev_count "$EV" 0 event=resume)"
+for w in static write verify; do
+	assert_eq "B: phase_end $w" 1 "$(ev_count "$EV" 0 event=phase_end what=$w)"
+done
+if ev_valid "$EV"; then pass_check; else fail "B: malformed event lines"; fi
 rm -f "$T/b.img"
 
 # ---------------------------------------------------------------- C
@@ -169,6 +176,7 @@ rm -f "$T/b.img"
 # file as it is at that moment, let the discard finish, and put that state
 # back: exactly what a crash before the next checkpoint leaves behind. A
 # discarded block may read as zeros or as its old data; either is right.
+note "B done at ${SECONDS}s"
 log "C: crash after a completed trim, before the next checkpoint"
 SIZE=$((256 * 1024 * 1024))
 layout $SIZE $BS 0.25
@@ -206,4 +214,5 @@ else
 	fail "C: never saw the trim phase (too fast to catch on this machine?)"
 fi
 
+note "C done at ${SECONDS}s"
 finish

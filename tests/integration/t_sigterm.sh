@@ -4,7 +4,6 @@
 # resumes it; the checkpoint matches what is on the target.
 . "$(dirname "$0")/lib.sh"
 
-SIZE=$((128 * 1024 * 1024)) BS=4096
 ST=$T/state
 S=$ST/a/state
 EV=$ST/a/events.jsonl
@@ -28,7 +27,6 @@ stop_with() {
 	wait_exit "$SSDT_PID" 10
 	note "$label: exited with $RC after $ELAPSED s"
 	assert_rc "$label: exit status" 0 "$RC" "$T/$label.log"
-	assert_le "$label: seconds to exit" "${ELAPSED%.*}" 4
 	if awk -v e="$ELAPSED" 'BEGIN { exit !(e <= 5.0) }'; then pass_check; else
 		fail "$label: took $ELAPSED s to exit (limit 5)"; fi
 	assert_eq "$label: run still running" running "$(state_get "$S" run)"
@@ -50,16 +48,24 @@ H1=$(state_get "$S" host_bytes_written)
 P1=$(state_get "$S" position)
 assert_eq "phase after SIGTERM in the write pass" write "$(state_get "$S" phase)"
 
-# the checkpoint describes the target exactly
-from=$(events_size "$EV")
-run_ssdt "$T/verify1.log" -c "$T/c.conf" --verify
-assert_rc "--verify after SIGTERM" 0 "$RC" "$T/verify1.log"
+# the checkpoint describes the target exactly; --verify (three times, as
+# what it must not do depends on timing) reads and never writes
+from=$(events_mark "$EV" "$S")
+for i in 1 2 3; do
+	run_ssdt "$T/verify1.$i.log" -c "$T/c.conf" --verify
+	assert_rc "--verify #$i after SIGTERM" 0 "$RC" "$T/verify1.$i.log"
+done
 assert_eq "verify_error events" 0 "$(ev_count "$EV" 0 event=verify_error)"
+assert_eq "--verify wrote nothing" "$H1" "$(state_get "$S" host_bytes_written)"
+assert_eq "--verify kept the position" "$P1" "$(state_get "$S" position)"
+assert_eq "--verify started no phase" 0 "$(ev_count "$EV" "$from" event=phase_start)"
+P1=$(state_get "$S" position)
+H1=$(state_get "$S" host_bytes_written)
 
 # 2: the next start resumes; stop it with SIGINT a few seconds later,
 # wherever it is (several cycles of 128 MiB go by)
 log "restart, then SIGINT"
-from=$(events_size "$EV")
+from=$(events_mark "$EV" "$S")
 start_ssdt "$T/run2.log" -c "$T/c.conf"
 wait_state "$S" "$SSDT_PID" 60 \
     "s[\"host_bytes_written\"] > $H1 and s[\"cycles_done\"] >= 1" ||
@@ -75,18 +81,19 @@ assert_gt "host_bytes_written grew" "$H2" "$H1"
 
 # 3: several quick stops and starts, each at another point of the cycle
 for i in 3 4 5; do
-	from=$(events_size "$EV")
+	case $i in 3) pause=0.3 ;; 4) pause=0.9 ;; 5) pause=1.7 ;; esac
+	from=$(events_mark "$EV" "$S")
 	start_ssdt "$T/run$i.log" -c "$T/c.conf"
 	wait_log "$T/run$i.log" "started:" 20 "$SSDT_PID" ||
 	    fail "run$i: no 'started' line"
-	sleep "0.$((i * 3))"
+	sleep "$pause"
 	stop_with TERM "run$i" "$from"
 	Hn=$(state_get "$S" host_bytes_written)
 	assert_ge "run$i: host_bytes_written never goes back" "$Hn" "$H2"
 	H2=$Hn
 done
 
-from=$(events_size "$EV")
+from=$(events_mark "$EV" "$S")
 run_ssdt "$T/verify2.log" -c "$T/c.conf" --verify
 assert_rc "--verify after the stops" 0 "$RC" "$T/verify2.log"
 for c in corrupt misdirected stale foreign unwritten io_error; do
@@ -94,6 +101,7 @@ for c in corrupt misdirected stale foreign unwritten io_error; do
 done
 
 # --oneshot stopped by SIGTERM: status 0 too while no error was found
+from=$(events_mark "$EV" "$S")
 start_ssdt "$T/run6.log" -c "$T/c.conf" --oneshot
 wait_log "$T/run6.log" "started:" 20 "$SSDT_PID" || fail "run6: no 'started' line"
 sleep 0.5

@@ -96,7 +96,7 @@ fill(struct dstate *s)
 	s->events_bytes = 65537;
 	s->created = 1700000000;
 	s->updated = 1700086400;
-	s->idle_until = 1700090000;
+	s->idle_until_ms = 1700090000;
 	s->failed_at_tbw = UINT64_MAX;
 	s->final_verify = 1;
 	snprintf(s->reason, sizeof(s->reason),
@@ -134,7 +134,7 @@ assert_same(const struct dstate *a, const struct dstate *b)
 	assert_int_equal(a->events_bytes, b->events_bytes);
 	assert_int_equal(a->created, b->created);
 	assert_int_equal(a->updated, b->updated);
-	assert_int_equal(a->idle_until, b->idle_until);
+	assert_int_equal(a->idle_until_ms, b->idle_until_ms);
 	assert_int_equal(a->failed_at_tbw, b->failed_at_tbw);
 	assert_int_equal(a->final_verify, b->final_verify);
 	assert_string_equal(a->reason, b->reason);

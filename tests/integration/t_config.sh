@@ -1,0 +1,199 @@
+#!/bin/bash
+# The configuration: -n prints the plan of a valid file and "configuration
+# OK"; an invalid file gets every error as FILE:LINE: message; SIGHUP with
+# a broken file keeps the running configuration, with a good one applies
+# it (a finished drive whose cycles were raised goes on).
+. "$(dirname "$0")/lib.sh"
+
+# ---------------------------------------------------------------- valid, -n
+log "-n on a valid configuration"
+write_conf "$T/ok.conf" "$T/state_ok" <<EOF
+# two drives
+[drive:alpha]
+device = $T/alpha.img
+size = 64M
+block_size = 4k
+order = random
+queue_depth = 16
+static_fraction = 0.25
+trim = no
+idle = 30s
+cycles = 3
+stop_at_tbw = 1.5TB
+
+[drive:beta]
+device = $T/beta.img
+size = 32M
+block_size = 64k
+EOF
+run_ssdt "$T/ok.out" -c "$T/ok.conf" -n
+assert_rc "-n exit status" 0 "$RC" "$T/ok.out"
+OUT=$(cat "$T/ok.out")
+assert_eq "last line" "configuration OK" "$(tail -n 1 "$T/ok.out")"
+assert_contains "-n names drive alpha" "$OUT" "drive alpha"
+assert_contains "-n names drive beta" "$OUT" "drive beta"
+alpha=$(sed -n '/^drive alpha/,/^drive beta/p' "$T/ok.out")
+beta=$(sed -n '/^drive beta/,$p' "$T/ok.out")
+assert_eq "alpha: blocks" 16384 "$(awk '$1 == "blocks" { print $2 }' <<<"$alpha")"
+assert_eq "alpha: static area" 4096 "$(awk '$1 == "static" && $2 == "area" { print $3 }' <<<"$alpha")"
+assert_eq "alpha: dynamic area" 12288 "$(awk '$1 == "dynamic" && $2 == "area" { print $3 }' <<<"$alpha")"
+assert_eq "alpha: order" random "$(awk '$1 == "order" { print $2 }' <<<"$alpha")"
+assert_eq "alpha: queue depth" 16 "$(awk '$1 == "queue" && $2 == "depth" { print $3 }' <<<"$alpha")"
+assert_eq "alpha: cycles" 3 "$(awk '$1 == "cycles" { print $2 }' <<<"$alpha")"
+assert_eq "beta: blocks (64k)" 512 "$(awk '$1 == "blocks" { print $2 }' <<<"$beta")"
+assert_eq "beta: static area (default 0.25)" 128 "$(awk '$1 == "static" && $2 == "area" { print $3 }' <<<"$beta")"
+assert_eq "beta: order (default)" sequential "$(awk '$1 == "order" { print $2 }' <<<"$beta")"
+assert_eq "beta: queue depth (default)" 32 "$(awk '$1 == "queue" && $2 == "depth" { print $3 }' <<<"$beta")"
+assert_eq "beta: cycles (default)" forever "$(awk '$1 == "cycles" { print $2 }' <<<"$beta")"
+# -n touches nothing
+if [ -e "$T/alpha.img" ]; then fail "-n created the target file"; else pass_check; fi
+if [ -e "$T/state_ok" ]; then fail "-n created the state directory"; else pass_check; fi
+
+# ---------------------------------------------------------------- errors
+# Lines marked "!" must each be reported (and no other line).
+log "-n on a configuration with many errors"
+truncate -s 64M "$T/one.img"
+LINES=(
+	"!orphan = 1"
+	"[daemon]"
+	"!state_dir = relative/state"
+	"!bogus_daemon_key = 1"
+	""
+	"[drive:one]"
+	"device = $T/one.img"
+	"!size = 64Q"
+	"block_size = 4k"
+	"!order = diagonal"
+	"!queue_depth = 0"
+	"!colour = blue"
+	"!static_fraction = 2"
+	"!trim = maybe"
+	"!cycles = -1"
+	"!stop_at_tbw = lots"
+	"!on_io_error = explode"
+	"!idle = soon"
+	"!block_size = 8k"
+	"!this line has no equals sign"
+	"!autostart = perhaps"
+	"; a comment"
+	"!["
+	"!"'[frobnicate]'
+	"whatever = 1"
+	"!"'[drive:bad name]'
+	"!"'[drive:nodev]'
+	"size = 64M"
+	"block_size = 4k"
+	"!"'[drive:odd]'
+	"device = $T/odd.img"
+	"size = 10000"
+	"block_size = 4k"
+	"!"'[drive:one]'
+	"device = /dev/null"
+)
+: >"$T/bad.conf"
+EXPECT=()
+n=0
+for l in "${LINES[@]}"; do
+	n=$((n + 1))
+	case $l in
+	'!'*) EXPECT+=("$n"); l=${l#!} ;;
+	esac
+	printf '%s\n' "$l" >>"$T/bad.conf"
+done
+run_ssdt "$T/bad.out" -c "$T/bad.conf" -n
+assert_rc "-n exit status" 1 "$RC" "$T/bad.out"
+got=$(sed -n "s|^$T/bad.conf:\([0-9]*\): .*|\1|p" "$T/bad.out" | sort -n | uniq | xargs)
+assert_eq "lines reported" "${EXPECT[*]}" "$got"
+assert_not_contains "no 'configuration OK'" "$(cat "$T/bad.out")" "configuration OK"
+# a few messages word for word
+for pair in \
+    "1|outside of any section" \
+    "3|absolute path" \
+    "4|unknown key 'bogus_daemon_key'" \
+    "12|unknown key 'colour'" \
+    "19|duplicate key 'block_size'" \
+    "24|unknown section [frobnicate]" \
+    "27|'device' is required" \
+    "30|not a multiple of block_size" \
+    "34|already defined at line 6"; do
+	ln=${pair%%|*} msg=${pair#*|}
+	assert_contains "message of line $ln" \
+	    "$(grep "^$T/bad.conf:$ln: " "$T/bad.out")" "$msg"
+done
+if grep -q '(null)' "$T/bad.out"; then
+	fail "-n prints '(null)' for a drive without a device"
+else pass_check; fi
+# nothing but errors, the plan and the total on the output
+total=$(grep -c "^$T/bad.conf:[0-9]*: " "$T/bad.out")
+assert_ge "error lines" "$total" "${#EXPECT[@]}"
+
+# without -n the daemon does not start, and writes nothing
+run_ssdt "$T/bad.run" -c "$T/bad.conf" --oneshot
+assert_rc "start with a broken configuration" 1 "$RC" "$T/bad.run"
+assert_file_contains "start: says it does not start" "$T/bad.run" "not starting"
+assert_eq "start: every error is printed" "${EXPECT[*]}" \
+    "$(sed -n "s|^$T/bad.conf:\([0-9]*\): .*|\1|p" "$T/bad.run" | sort -n | uniq | xargs)"
+if [ -e "$T/odd.img" ]; then fail "the broken configuration created a target"; else pass_check; fi
+assert_eq "one.img untouched" 0 "$(alloc_bytes "$T/one.img")"
+
+# ---------------------------------------------------------------- SIGHUP
+log "SIGHUP: broken configuration kept out, raised cycles applied"
+ST=$T/state_hup
+S=$ST/h/state
+EV=$ST/h/events.jsonl
+hup_conf() {	# CYCLES BLOCK_SIZE [extra line]
+	write_conf "$T/hup.conf" "$ST" <<EOF
+[drive:h]
+device = $T/h.img
+size = 32M
+block_size = $2
+trim = no
+cycles = $1
+${3:-}
+EOF
+}
+hup_conf 1 4k
+start_ssdt "$T/hup.log" -c "$T/hup.conf"
+wait_state "$S" "$SSDT_PID" 60 's["run"] == "finished" and s["cycles_done"] == 1' ||
+    die "the drive did not finish its cycle"
+wait_log "$T/hup.log" "started:" 10 "$SSDT_PID" || die "no 'started' line"
+
+# a broken file: the daemon keeps running on the old one
+hup_conf 1 4k "frobnicate = yes"
+bad_line=$(grep -n '^frobnicate' "$T/hup.conf" | cut -d: -f1)
+kill -HUP "$SSDT_PID"
+wait_log "$T/hup.log" "running configuration is kept" 10 "$SSDT_PID" ||
+    fail "no 'running configuration is kept' after a broken reload"
+sleep 0.5
+if pid_alive "$SSDT_PID"; then pass_check; else fail "the daemon died on a broken reload"; fi
+assert_file_contains "the reload names the error" "$T/hup.log" \
+    "$T/hup.conf:$bad_line: unknown key 'frobnicate'"
+assert_eq "run after the broken reload" finished "$(state_get "$S" run)"
+
+# a reload that changes the layout is refused for that drive
+hup_conf 1 8k
+kill -HUP "$SSDT_PID"
+wait_log "$T/hup.log" "block_size cannot change" 10 "$SSDT_PID" ||
+    fail "no complaint about a block_size change on reload"
+sleep 0.2
+if pid_alive "$SSDT_PID"; then pass_check; else fail "the daemon died on a layout reload"; fi
+
+assert_eq "run after the layout reload" finished "$(state_get "$S" run)"
+
+# a good file that raises cycles: the finished drive runs cycle 2
+hup_conf 2 4k
+kill -HUP "$SSDT_PID"
+wait_state "$S" "$SSDT_PID" 60 's["cycles_done"] == 2 and s["run"] == "finished"' ||
+    fail "the drive did not run cycle 2 after the reload"
+assert_file_contains "the reload was applied" "$T/hup.log" "applied"
+assert_eq "running event with the reload's reason" 1 \
+    "$(ev_count "$EV" 0 event=running "reason=stop condition raised by reload")"
+assert_eq "errors after cycle 2" "0 0 0 0 0 0" "$(for c in corrupt misdirected \
+    stale foreign unwritten io_error; do state_get "$S" errors.$c; done | xargs)"
+assert_eq "block_size kept" 4096 "$(state_get "$S" block_size)"
+
+kill -TERM "$SSDT_PID"
+wait_exit "$SSDT_PID" 10
+assert_rc "exit after SIGTERM" 0 "$RC" "$T/hup.log"
+
+finish

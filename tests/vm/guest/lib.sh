@@ -1,0 +1,282 @@
+# lib.sh: helpers for the guest tests (sourced by bash, inside the VM, in the
+# chroot of the host root). Every check prints what it checks and its
+# outcome; a failed check is counted and the test goes on; `finish` ends the
+# test with status 0 only when every check held.
+# shellcheck shell=bash disable=SC2034
+
+set -u
+export LC_ALL=C
+export SSDTORTURE_LOG=stderr
+# no udev in the guest: libdevmapper makes the /dev/mapper nodes itself
+export DM_DISABLE_UDEV=1
+
+GUEST_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$GUEST_DIR/../../.." && pwd)
+TEST_NAME=$(basename "$0" .sh)
+FAILS=0
+CHECKS=0
+
+[ "${SSDT_VM:-0}" = 1 ] || {
+	echo "$TEST_NAME: runs inside the test VM only (tests/vm/boot.sh $0)" >&2
+	exit 2
+}
+
+# ---------------------------------------------------------------- output
+
+say() { printf '== %s: %s\n' "$TEST_NAME" "$*"; }
+info() { printf '   %s\n' "$*"; }
+ok() { CHECKS=$((CHECKS + 1)); printf '   ok    %s\n' "$*"; }
+bad() { FAILS=$((FAILS + 1)); printf '   FAIL  %s\n' "$*"; }
+note() { printf '   NOTE  %s\n' "$*"; }
+die() { FAILS=$((FAILS + 1)); printf '   FATAL %s\n' "$*"; exit 1; }
+
+show_file() {
+	[ -f "$1" ] || return 0
+	printf '   ---- last lines of %s\n' "$1"
+	tail -n "${2:-20}" "$1" | sed 's/^/   | /'
+}
+
+finish() {
+	if [ "$FAILS" -gt 0 ]; then
+		say "$FAILS check(s) FAILED, $CHECKS passed"
+		exit 1
+	fi
+	say "all $CHECKS checks passed"
+	exit 0
+}
+
+# ---------------------------------------------------------------- checks
+
+# check_eq WHAT EXPECTED ACTUAL
+check_eq() {
+	if [ "$2" = "$3" ]; then ok "$1: $3"; else bad "$1: expected '$2', got '$3'"; fi
+}
+
+# check_num WHAT A OP B   (OP: -eq -ne -lt -le -gt -ge; 64-bit integers)
+check_num() {
+	if [[ "$2" =~ ^-?[0-9]+$ ]] && [[ "$4" =~ ^-?[0-9]+$ ]] && [ "$2" "$3" "$4" ]; then
+		ok "$1: $2 $3 $4"
+	else
+		bad "$1: not ($2 $3 $4)"
+	fi
+}
+
+# check_contains WHAT HAYSTACK NEEDLE (fixed string)
+check_contains() {
+	if printf '%s' "$2" | grep -qF -- "$3"; then ok "$1: has '$3'"; else
+		bad "$1: '$3' not in '$(printf '%s' "$2" | head -c 600)'"; fi
+}
+
+# check_rc WHAT EXPECTED ACTUAL [LOGFILE]
+check_rc() {
+	if [ "$2" = "$3" ]; then ok "$1: exit $3"; else
+		bad "$1: exit $3, expected $2"
+		[ $# -ge 4 ] && show_file "$4"
+	fi
+	return 0
+}
+
+# ---------------------------------------------------------------- temp, daemon
+
+T=$(mktemp -d /tmp/vmt.XXXXXX) || die "mktemp failed"
+SSDT=$T/ssdtortured
+SSDCTL=$T/ssdctl
+# private copies: a rebuild on the host while the VM runs changes nothing
+cp "$ROOT/daemon/ssdtortured" "$SSDT" || die "no $ROOT/daemon/ssdtortured (make -C $ROOT all)"
+cp "$ROOT/ctl/ssdctl" "$SSDCTL" 2>/dev/null || true
+: >"$T/.pids"
+
+_cleanup() {
+	local rc=$? p
+	trap - EXIT
+	while read -r p; do
+		[ -n "$p" ] && [ "$(readlink "/proc/$p/exe" 2>/dev/null)" = "$SSDT" ] &&
+		    kill -KILL "$p" 2>/dev/null
+	done <"$T/.pids"
+	exit "$rc"
+}
+trap _cleanup EXIT
+
+# run_ssdt LOGFILE ARGS...: the daemon in the foreground; sets RC and ELAPSED
+run_ssdt() {
+	local logf=$1 t0
+	shift
+	t0=$(date +%s%N)
+	timeout -k 5 "${SSDT_TIMEOUT:-240}" "$SSDT" "$@" >"$logf" 2>&1
+	RC=$?
+	ELAPSED=$(awk -v ns="$(($(date +%s%N) - t0))" 'BEGIN { printf "%.1f", ns / 1e9 }')
+	info "ssdtortured $* -> exit $RC (${ELAPSED}s)"
+	[ "$RC" -eq 124 ] && bad "ssdtortured $* timed out"
+	return 0
+}
+
+# start_ssdt LOGFILE ARGS...: in the background; sets SSDT_PID
+start_ssdt() {
+	local logf=$1
+	shift
+	"$SSDT" "$@" >"$logf" 2>&1 &
+	SSDT_PID=$!
+	echo "$SSDT_PID" >>"$T/.pids"
+	info "started ssdtortured $* (pid $SSDT_PID)"
+}
+
+# wait_pid PID TIMEOUT_S: wait for a background daemon; sets RC (255 after
+# killing it when it does not exit in time)
+wait_pid() {
+	local i n
+	n=$(($2 * 10))
+	for ((i = 0; i < n; i++)); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$1" 2>/dev/null; then
+		bad "pid $1 did not exit within $2 s"
+		kill -KILL "$1" 2>/dev/null
+		wait "$1" 2>/dev/null
+		RC=255
+		return 0
+	fi
+	wait "$1"
+	RC=$?
+	return 0
+}
+
+# ---------------------------------------------------------------- state, events
+
+# state_get STATEFILE KEY
+state_get() {
+	awk -v k="$2" '$1 == k { sub(/^[^ ]* ?/, ""); print; exit }' "$1" 2>/dev/null
+}
+
+# show_state STATEFILE: the interesting keys on one line
+show_state() {
+	local k out=""
+	for k in run reason phase cycle cycles_done host_bytes_written host_bytes_read \
+	    host_bytes_trimmed errors.corrupt errors.stale errors.io_error \
+	    errors.unwritten errors.misdirected errors.foreign; do
+		out="$out $k=$(state_get "$1" "$k" | tr ' ' '_')"
+	done
+	info "state:$out"
+}
+
+# wait_state STATEFILE PID TIMEOUT_S PYEXPR: poll until the expression over
+# the dict s (ints as ints) holds; 1 when the process exits first or time
+# runs out
+wait_state() {
+	python3 - "$@" <<'PY'
+import os, sys, time
+path, pid, limit, expr = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+def alive(p):
+    try:
+        with open("/proc/%d/stat" % p) as f:
+            return f.read().rsplit(") ", 1)[1].split()[0] not in ("Z", "X")
+    except OSError:
+        return False
+t0 = time.time()
+while True:
+    s = {}
+    try:
+        for line in open(path).read().splitlines():
+            k, _, v = line.partition(" ")
+            s[k] = int(v) if v.isdigit() else v
+        if "instance" in s and eval(expr, {}, {"s": s}):
+            sys.exit(0)
+    except (OSError, KeyError):
+        pass
+    if not alive(pid):
+        print("   wait_state: process %d exited before: %s" % (pid, expr)); sys.exit(1)
+    if time.time() - t0 > limit:
+        print("   wait_state: timeout (%.0f s) waiting for: %s" % (limit, expr)); sys.exit(1)
+    time.sleep(0.02)
+PY
+}
+
+# ev_query FILE FIELDS [key=value...]: one line per matching event with the
+# named fields (comma separated, "-" for a missing one)
+ev_query() {
+	python3 - "$@" <<'PY'
+import json, signal, sys
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+path, fields = sys.argv[1], sys.argv[2]
+conds = [a.split("=", 1) for a in sys.argv[3:]]
+def s(v):
+    if v is None: return "-"
+    if isinstance(v, bool): return "true" if v else "false"
+    return str(v)
+try:
+    lines = open(path).read().splitlines()
+except OSError:
+    sys.exit(0)
+for raw in lines:
+    if not raw.strip():
+        continue
+    try:
+        e = json.loads(raw)
+    except ValueError:
+        print("BAD-JSON " + raw[:200]); continue
+    if all(s(e.get(k)) == v for k, v in conds):
+        print(" ".join(s(e.get(x)) for x in fields.split(",")) if fields else raw)
+PY
+}
+
+ev_count() {
+	local f=$1
+	shift
+	ev_query "$f" event "$@" | wc -l
+}
+
+# sum of "blocks" over the verify_error events of a class
+ev_blocks() {
+	ev_query "$1" blocks event=verify_error "class=$2" | awk '{ s += $1 } END { print s + 0 }'
+}
+
+# layout N_BYTES BLOCK_SIZE STATIC_FRACTION: NBLK SBLK DBLK SBYTES DBYTES
+layout() {
+	read -r NBLK SBLK DBLK SBYTES DBYTES < <(python3 -c '
+import sys
+size, bs, f = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+n = size // bs; s = int(n * f)
+print(n, s, n - s, s * bs, (n - s) * bs)' "$1" "$2" "$3")
+}
+
+# write_conf FILE STATE_DIR, then the drive sections on stdin
+write_conf() {
+	{
+		printf '[daemon]\nstate_dir = %s\nsocket = %s.sock\n' "$2" "$2"
+		cat
+	} >"$1"
+}
+
+# ---------------------------------------------------------------- devices
+
+# sha256 of the first MiB of a device, read around the page cache
+sha_mib() {
+	dd if="$1" bs=1M count=1 iflag=direct status=none | sha256sum | cut -d' ' -f1
+}
+
+# nvme_smart FIELD [CTRL]: one field of the NVMe SMART log (as a number)
+nvme_smart() {
+	nvme smart-log -o json "${2:-/dev/nvme0}" | python3 -c '
+import json, sys
+print(int(json.load(sys.stdin)[sys.argv[1]]))' "$1"
+}
+
+# dm_create NAME TABLE: a device-mapper device, /dev/mapper/NAME
+dm_create() {
+	dmsetup create "$1" --noudevsync --table "$2" ||
+	    die "dmsetup create $1 --table '$2' failed"
+	[ -b "/dev/mapper/$1" ] || dmsetup mknodes "$1"
+	[ -b "/dev/mapper/$1" ] || die "/dev/mapper/$1 missing after dmsetup create"
+	info "dm $1: $2"
+}
+
+# dm_swap NAME TABLE: load a new table, suspend, resume
+dm_swap() {
+	dmsetup load "$1" --noudevsync --table "$2" &&
+	    dmsetup suspend "$1" --noudevsync &&
+	    dmsetup resume "$1" --noudevsync ||
+	    die "swapping the table of $1 to '$2' failed"
+	info "dm $1 now: $(dmsetup table "$1")"
+}
+
+say "starting (kernel $(uname -r), daemon $(stat -c %y "$ROOT/daemon/ssdtortured" | cut -d. -f1))"
