@@ -62,6 +62,7 @@ struct drive {
 	double		 wbps, rbps;
 	int		 save_warned;
 	int		 shutting_down;
+	int		 hold;		/* --verify: never hand out a phase job */
 };
 
 static void	drive_schedule(struct drive *);
@@ -644,7 +645,7 @@ drive_schedule(struct drive *d)
 	const char	*stop;
 
 	if (!d->active || d->job_active || d->st.run != RUN_RUNNING ||
-	    d->shutting_down)
+	    d->shutting_down || d->hold)
 		return;
 	if (d->st.prog.phase == PHASE_IDLE) {
 		idle_arm(d);
@@ -1354,4 +1355,10 @@ int
 drive_quiet(const struct drive *d)
 {
 	return !d->job_active && !d->extra_verify;
+}
+
+void
+drive_hold(struct drive *d, int hold)
+{
+	d->hold = hold;
 }

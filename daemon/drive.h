@@ -58,6 +58,8 @@ const char	*drive_name(const struct drive *);
 void		 drive_events_path(const struct drive *, char *, size_t);
 /* Terminal for --oneshot: finished, failed, stopped or refused, and idle. */
 int		 drive_settled(const struct drive *);
+/* On hold, a drive runs only on-demand verify passes (--verify). */
+void		 drive_hold(struct drive *, int);
 /* No job running or queued (the worker is idle). */
 int		 drive_quiet(const struct drive *);
 /* A verify error was ever counted. */

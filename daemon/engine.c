@@ -289,6 +289,16 @@ io_failed(struct engine *e, struct slot *s, struct witem *w, int err)
 	w->f.offset = s->off;
 	w->f.nblocks = 1;
 	w->f.err = err;
+	if (e->job.kind == JOB_WRITE)
+		w->f.expected_gen = e->job.generation;
+	else {
+		struct blk_expect ex;
+
+		layout_expect(&e->job.lay, &e->job.expect, &e->vperm,
+		    s->off / e->bs, &ex);
+		w->f.expected_gen = ex.has_gen ? ex.gen_hi : 0;
+		w->f.expected_unwritten = !ex.has_gen;
+	}
 	w->f.res.cls = BLK_IO_ERROR;
 	w->f.res.first_bad_byte = -1;
 	if (err == ENODEV || err == ENXIO || !e->job.continue_on_error)

@@ -174,6 +174,7 @@ daemon_add_drive(struct daemon *dm, const struct drive_conf *c)
 	    dm)) == NULL)
 		return -1;
 	dm->drives[dm->ndrives++] = d;
+	drive_hold(d, dm->verify_only);
 	drive_activate(d, !dm->verify_only);	/* a refusal is reported inside */
 	return 0;
 }

@@ -99,6 +99,8 @@ plan_drive(const struct config *c, const struct drive_conf *d, FILE *out,
 	char		serial[128], note[256], err[256], a[32];
 	uint64_t	cap;
 
+	if (d->device == NULL)
+		return 0;	/* already reported by the parser */
 	fprintf(out, "drive %s\n  device        %s\n", d->name, d->device);
 	fprintf(out, "  state         %s/%s\n", c->state_dir, d->name);
 	if (plan_capacity(d, &cap, serial, sizeof(serial), note,

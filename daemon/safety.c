@@ -245,18 +245,26 @@ read_serial(const char *sysdir, dev_t d, char *out, size_t len)
 	fclose(fp);
 }
 
-/* Does the device carry a partition table or filesystem signature? */
+/*
+ * Does the device carry a partition table or filesystem signature? 1 yes
+ * (named in `what`), 0 no, -1 the probe itself failed. libblkid reads at
+ * unaligned offsets, so it gets its own buffered descriptor: through the
+ * O_DIRECT one every probe would fail.
+ */
 static int
-check_signature(int fd, char *what, size_t len)
+check_signature(const char *dev, char *what, size_t len)
 {
 	blkid_probe	 pr;
 	const char	*v = NULL;
-	int		 rc;
+	int		 rc, fd;
 
-	if ((pr = blkid_new_probe()) == NULL)
+	if ((fd = open(dev, O_RDONLY | O_CLOEXEC)) == -1)
 		return -1;
-	if (blkid_probe_set_device(pr, fd, 0, 0) != 0) {
-		blkid_free_probe(pr);
+	if ((pr = blkid_new_probe()) == NULL ||
+	    blkid_probe_set_device(pr, fd, 0, 0) != 0) {
+		if (pr != NULL)
+			blkid_free_probe(pr);
+		close(fd);
 		return -1;
 	}
 	blkid_probe_enable_superblocks(pr, 1);
@@ -272,7 +280,10 @@ check_signature(int fd, char *what, size_t len)
 	else if (rc == -2)
 		snprintf(what, len, "several (ambivalent probe)");
 	blkid_free_probe(pr);
-	return rc == 0 || rc == -2;
+	close(fd);
+	if (rc == 0 || rc == -2)
+		return 1;
+	return rc == 1 ? 0 : -1;
 }
 
 /* Does block 0 hold a valid block of our instance? */
@@ -337,9 +348,13 @@ check_identity(const struct drive_conf *d, int owned, uint64_t instance,
     uint32_t bs, struct target *t, char *why, size_t whylen)
 {
 	char	buf[512], sig[128];
+	int	rc;
 
-	if (check_signature(t->fd, sig, sizeof(sig)) == 1 &&
-	    !(owned && block0_is_ours(t->fd, bs, instance))) {
+	rc = check_signature(d->device, sig, sizeof(sig));
+	if (rc == -1)
+		why_add(why, whylen, "cannot probe it for filesystem or partition "
+		    "signatures (libblkid)");
+	else if (rc == 1 && !(owned && block0_is_ours(t->fd, bs, instance))) {
 		snprintf(buf, sizeof(buf), "it carries a '%s' signature "
 		    "(partition table or filesystem); wipe it (wipefs -a) if "
 		    "it really is to be destroyed", sig);

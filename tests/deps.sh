@@ -5,7 +5,7 @@ set -eu
 
 PKGS="build-essential pkg-config libsystemd-dev liburing-dev libinih-dev \
 libblkid-dev libxxhash-dev libjson-c-dev libcmocka-dev fio e2fsprogs \
-util-linux mandoc socat clang libclang-rt-14-dev"
+util-linux fdisk mandoc socat clang libclang-rt-14-dev"
 
 missing=""
 for p in $PKGS; do

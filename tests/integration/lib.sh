@@ -127,8 +127,26 @@ SSDT=$T/ssdtortured
 : >"$T/.mounts"
 : >"$T/.loops"
 
+# _umount_ours LAZY : unmount what we mounted, newest first (LAZY=1: retry,
+# then detach lazily what is still busy).
+_umount_ours() {
+	local m i
+	[ -f "$T/.mounts" ] || return 0
+	tac "$T/.mounts" | while read -r m; do
+		[ -n "$m" ] || continue
+		mountpoint -q "$m" 2>/dev/null || continue
+		umount "$m" 2>/dev/null && continue
+		[ "$1" = 1 ] || continue
+		for i in 1 2 3 4 5; do
+			sleep 0.2
+			umount "$m" 2>/dev/null && continue 2
+		done
+		umount -l "$m" 2>/dev/null || echo "$TEST_NAME: cannot unmount $m" >&2
+	done
+}
+
 _cleanup() {
-	local rc=$? p m l i
+	local rc=$? p l i
 	trap - EXIT INT TERM HUP
 	# daemons first: they hold the targets open. Only our own: a pid
 	# that still runs our private copy of the binary.
@@ -145,27 +163,24 @@ _cleanup() {
 		done <"$T/.pids"
 		wait 2>/dev/null
 	fi
-	# mounts, newest first
-	if [ -f "$T/.mounts" ]; then
-		tac "$T/.mounts" | while read -r m; do
-			[ -n "$m" ] || continue
-			if mountpoint -q "$m" 2>/dev/null; then
-				umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null ||
-				    echo "$TEST_NAME: cannot unmount $m" >&2
-			fi
-		done
-	fi
-	# loop devices we attached (only those, by name)
+	# mounts, newest first; one that a loop device of ours still holds
+	# (a tmpfs under a backing file) goes after the loop devices
+	_umount_ours 0
+	# loop devices we attached (only those: still backed by a file in $T)
 	if [ -f "$T/.loops" ]; then
 		tac "$T/.loops" | while read -r l; do
 			[ -n "$l" ] || continue
 			for i in 1 2 3 4 5; do
-				losetup "$l" >/dev/null 2>&1 || break
+				case $(losetup -n -O BACK-FILE "$l" 2>/dev/null) in
+				"$T"/*) ;;
+				*) break ;;
+				esac
 				losetup -d "$l" 2>/dev/null && break
 				sleep 0.2
 			done
 		done
 	fi
+	_umount_ours 1
 	# nothing of ours may stay mounted under $T before it is removed
 	if grep -qF " $T" /proc/self/mountinfo 2>/dev/null; then
 		echo "$TEST_NAME: $T still has mounts; left in place" >&2

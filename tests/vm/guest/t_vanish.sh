@@ -1,0 +1,143 @@
+#!/bin/bash
+# Drives that disappear under the daemon. One daemon (service mode, not
+# --oneshot) runs three drives:
+#   n  the NVMe namespace        removed with its controller (PCI remove)
+#   s  the SATA disk             removed with its SCSI device (delete)
+#   l  a loop device over a file in the guest's tmpfs: stays
+# Each removed drive must turn failed with a "device vanished" or I/O error
+# reason, while the daemon keeps running, answers on its socket, and the
+# remaining drives keep writing; SIGTERM then stops it cleanly.
+. "$(dirname "$0")/lib.sh"
+
+NV=/dev/nvme0n1
+SD=/dev/sda
+[ -b $NV ] && [ -b $SD ] || die "$NV or $SD missing"
+PCI=$(basename "$(readlink -f /sys/class/nvme/nvme0/device)")
+[ -e "/sys/bus/pci/devices/$PCI/remove" ] || die "no PCI function for nvme0 ($PCI)"
+truncate -s 96M /tmp/loop.img
+LOOP=$(losetup -f --show /tmp/loop.img) || die "losetup failed"
+
+ST=$T/state
+SOCK=$ST.sock
+write_conf "$T/v.conf" "$ST" <<EOC
+[drive:n]
+device = $NV
+serial = SSDTNVME0001
+span = 256M
+block_size = 4k
+order = random
+queue_depth = 8
+static_fraction = 0.25
+trim = no
+cycles = 2
+on_io_error = stop
+
+[drive:s]
+device = $SD
+serial = SSDTSATA0001
+span = 128M
+block_size = 4k
+order = random
+queue_depth = 8
+static_fraction = 0.25
+trim = no
+cycles = 2
+on_io_error = stop
+
+[drive:l]
+device = $LOOP
+serial = none
+block_size = 64k
+order = random
+queue_depth = 8
+static_fraction = 0.25
+trim = yes
+cycles = 0
+on_io_error = stop
+EOC
+SN=$ST/n/state SS=$ST/s/state SL=$ST/l/state
+
+say "three drives: n = $NV (PCI $PCI), s = $SD, l = $LOOP on tmpfs"
+start_ssdt "$T/d.log" -c "$T/v.conf"
+P=$SSDT_PID
+
+# removed LABEL STATEFILE EVENTS: the drive's failure after its removal
+removed() {
+	local l=$1 st=$2 ev=$3 reason
+	if wait_state "$st" $P 60 's["run"] != "running"'; then
+		ok "$l: no longer running after the removal"
+	else
+		bad "$l: still running 60 s after the removal"
+		return
+	fi
+	show_state "$st"
+	check_eq "$l: run" failed "$(state_get "$st" run)"
+	reason=$(state_get "$st" reason)
+	case $reason in
+	*vanished*) ok "$l: reason names the vanished device: $reason" ;;
+	*"I/O error"*) ok "$l: reason is an I/O error: $reason"
+		note "$l: the removal was reported as an I/O error, not as 'device vanished'" ;;
+	*) bad "$l: reason: $reason" ;;
+	esac
+	check_eq "$l: failed events" 1 "$(ev_count "$ev" event=failed)"
+}
+
+alive() {	# LABEL
+	if kill -0 $P 2>/dev/null; then ok "$1: the daemon is still running"; else
+		bad "$1: the daemon exited"; show_file "$T/d.log"; fi
+	if [ -x "$SSDCTL" ]; then
+		"$SSDCTL" -s "$SOCK" status >"$T/status" 2>&1
+		check_rc "$1: ssdctl status" 0 $? "$T/status"
+		sed 's/^/     | /' "$T/status"
+	fi
+}
+
+# progress LABEL STATEFILE: the drive's host_bytes_written still grows
+progress() {
+	local h
+	h=$(state_get "$2" host_bytes_written)
+	if wait_state "$2" $P 30 "s['host_bytes_written'] > $h and s['run'] == 'running'"; then
+		ok "$1: still writing ($h -> $(state_get "$2" host_bytes_written) bytes)"
+	else
+		bad "$1: stopped writing (host_bytes_written $h, run $(state_get "$2" run))"
+	fi
+}
+
+say "remove the NVMe controller while n writes"
+if wait_state "$SN" $P 60 's["phase"] == "write" and s["position"] > 2000'; then
+	info "n: $(state_get "$SN" phase) item $(state_get "$SN" position); s: $(state_get "$SS" phase); l: $(state_get "$SL" phase)"
+	echo 1 >"/sys/bus/pci/devices/$PCI/remove" || bad "PCI remove of $PCI failed"
+	info "removed PCI $PCI"
+else
+	bad "n never reached its write pass"
+fi
+removed n "$SN" "$ST/n/events.jsonl"
+[ -e $NV ] && bad "$NV still exists" || ok "$NV is gone"
+alive "after n vanished"
+check_eq "s: run" running "$(state_get "$SS" run)"
+check_eq "l: run" running "$(state_get "$SL" run)"
+progress s "$SS"
+progress l "$SL"
+
+say "delete the SATA disk while s runs"
+info "s: $(state_get "$SS" phase) item $(state_get "$SS" position)"
+echo 1 >/sys/block/sda/device/delete || bad "SCSI delete of sda failed"
+removed s "$SS" "$ST/s/events.jsonl"
+[ -e $SD ] && bad "$SD still exists" || ok "$SD is gone"
+alive "after s vanished"
+check_eq "l: run" running "$(state_get "$SL" run)"
+progress l "$SL"
+
+say "SIGTERM: the daemon stops within 5 s"
+kill -TERM $P
+t0=$(date +%s%N)
+wait_pid $P 10
+ms=$((($(date +%s%N) - t0) / 1000000))
+check_rc "exit status after SIGTERM" 0 "$RC" "$T/d.log"
+check_num "stopped within 5 s (ms)" $ms -le 5000
+check_eq "n after the stop" failed "$(state_get "$SN" run)"
+check_eq "s after the stop" failed "$(state_get "$SS" run)"
+check_eq "l: errors" 0 "$(($(state_get "$SL" errors.corrupt) + $(state_get "$SL" errors.io_error) + $(state_get "$SL" errors.stale)))"
+grep -E 'failed|vanish' "$T/d.log" | head -n 6 | sed 's/^/     log: /'
+
+finish

@@ -1,0 +1,83 @@
+#!/bin/bash
+# Run the guest tests in QEMU: install what is missing, build the daemon and
+# the initramfs, then boot one throw-away VM per guest test (guest/t_*.sh,
+# in name order, or the ones named on the command line). Prints
+# "PASS name (Ns)" / "FAIL name (Ns)" per test, the console of the failed
+# ones, and ends with one line "vm: N passed, M failed". Exit status 1 when
+# any test failed.
+#   VM_TIMEOUT  seconds one VM may run (default 300)
+#   VM_LOGDIR   where the console logs go (default /var/tmp/ssdtorture-vm/logs)
+#   VM_VERBOSE  1: print every console while it runs
+#   VM_ACCEL, VM_MEM, VM_SMP, ...: see boot.sh
+set -u
+VM_DIR=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$VM_DIR/../.." && pwd)
+export VM_TIMEOUT=${VM_TIMEOUT:-300}
+LOGDIR=${VM_LOGDIR:-/var/tmp/ssdtorture-vm/logs}
+
+pass=0 failn=0
+t_start=$(date +%s)
+
+summary() {
+	echo "(vm suite took $(($(date +%s) - t_start))s; console logs in $LOGDIR)"
+	echo "vm: $pass passed, $failn failed"
+	[ $failn -eq 0 ]
+	exit
+}
+
+if ! "$VM_DIR/setup.sh"; then
+	echo "FAIL setup (tests/vm/setup.sh)"
+	failn=1
+	summary
+fi
+if ! out=$(make -C "$ROOT" --no-print-directory all 2>&1); then
+	printf '%s\n' "$out" | tail -n 20
+	echo "FAIL build (make all)"
+	failn=1
+	summary
+fi
+if ! INITRD=$("$VM_DIR/mkinitramfs.sh"); then
+	echo "FAIL initramfs (tests/vm/mkinitramfs.sh)"
+	failn=1
+	summary
+fi
+echo "(kernel $(ls -1 /boot/vmlinuz-*-amd64 | sort -V | tail -n 1), initramfs $INITRD, accel ${VM_ACCEL:-tcg})"
+
+if [ $# -gt 0 ]; then
+	tests=()
+	for a in "$@"; do
+		a=$(basename "$a" .sh)
+		tests+=("$VM_DIR/guest/t_${a#t_}.sh")
+	done
+else
+	tests=("$VM_DIR"/guest/t_*.sh)
+fi
+
+mkdir -p "$LOGDIR"
+for t in "${tests[@]}"; do
+	name=$(basename "$t" .sh)
+	if [ ! -f "$t" ]; then
+		echo "FAIL $name (no such test)"
+		failn=$((failn + 1))
+		continue
+	fi
+	t0=$(date +%s)
+	out=$(VM_LOG="$LOGDIR/$name.log" "$VM_DIR/boot.sh" "$t" </dev/null 2>&1)
+	rc=$?
+	secs=$(($(date +%s) - t0))
+	if [ $rc -eq 0 ]; then
+		echo "PASS $name (${secs}s)"
+		pass=$((pass + 1))
+	else
+		echo "FAIL $name (${secs}s)"
+		failn=$((failn + 1))
+		# the test's own report: its failed checks, then boot.sh's verdict
+		if [ -f "$LOGDIR/$name.log" ]; then
+			tr -d '\r' <"$LOGDIR/$name.log" |
+			    grep -E '^(== |   (FAIL|FATAL|NOTE) |SSDT-RESULT)' | sed 's/^/    /'
+		fi
+		printf '%s\n' "$out" | tail -n 1 | sed 's/^/    /'
+	fi
+	[ "${VM_VERBOSE:-0}" = 1 ] && printf '%s\n' "$out"
+done
+summary
