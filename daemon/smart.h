@@ -1,0 +1,88 @@
+/*
+ * smart.h: SMART and wear of a drive, decoded from NVMe log pages
+ * (libnvme) or from smartctl's JSON (SATA). One struct for both, so
+ * status, snapshots and health rules do not care where it came from.
+ */
+#ifndef SSDT_SMART_H
+#define SSDT_SMART_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#define SMART_ATTR_MAX		64
+#define NVME_DATA_UNIT		512000ULL	/* bytes per NVMe data unit */
+
+/* NVMe critical warning bits (SMART / Health log, byte 0). */
+#define CW_SPARE		0x01	/* available spare below threshold */
+#define CW_TEMPERATURE		0x02
+#define CW_RELIABILITY		0x04	/* NVM subsystem reliability degraded */
+#define CW_READ_ONLY		0x08	/* media placed in read-only mode */
+#define CW_VOLATILE_BACKUP	0x10
+#define CW_PMR_READ_ONLY	0x20
+
+enum smart_source { SMART_NONE = 0, SMART_NVME, SMART_ATA };
+
+/* One ATA SMART attribute as smartctl prints it. */
+struct smart_attr {
+	int		id;
+	char		name[48];
+	int		value, worst, thresh;
+	uint64_t	raw;
+};
+
+struct smart {
+	enum smart_source source;
+	uint64_t	time;		/* epoch seconds of the read */
+	char		model[64];
+	char		serial[64];
+	char		firmware[32];
+	/* each has_ flag says the value below it was reported */
+	int		has_percent_used;
+	double		percent_used;		/* 0..255, NVMe or ATA device stats */
+	int		has_spare;
+	int		available_spare;	/* percent */
+	int		spare_threshold;	/* percent */
+	int		has_temperature;
+	int		temperature_c;
+	int		ntemp_sensors;
+	int		temp_sensors_c[8];
+	uint8_t		critical_warning;	/* CW_* bits (NVMe) */
+	int		has_media_errors;
+	uint64_t	media_errors;		/* NVMe media errors; ATA: uncorrectable */
+	uint64_t	error_log_entries;
+	int		has_reallocated;
+	uint64_t	reallocated;		/* ATA 5 raw */
+	uint64_t	pending;		/* ATA 197 raw */
+	int		has_device_written;
+	uint64_t	device_bytes_written;	/* host writes as the drive counts them */
+	int		has_device_read;
+	uint64_t	device_bytes_read;
+	int		has_nand_written;
+	uint64_t	nand_bytes_written;	/* physical media writes (OCP C0, ATA) */
+	uint64_t	data_units_written;	/* NVMe raw units of 512,000 bytes */
+	uint64_t	data_units_read;
+	uint64_t	host_read_cmds, host_write_cmds;
+	uint64_t	power_cycles, power_on_hours, unsafe_shutdowns;
+	uint32_t	warning_temp_minutes, critical_temp_minutes;
+	uint32_t	thermal_transitions[2];	/* TMT1, TMT2 */
+	uint32_t	thermal_seconds[2];
+	int		has_health;
+	int		health_passed;		/* ATA overall self-assessment */
+	int		nattrs;
+	struct smart_attr attrs[SMART_ATTR_MAX];
+};
+
+/* NVMe: decode the SMART / Health log (512 bytes), the Identify Controller
+ * data (4096 bytes, may be NULL) and the OCP extended log C0h (512 bytes,
+ * may be NULL; recognised by its GUID). */
+int	smart_from_nvme(const void *smart_log, const void *id_ctrl,
+	    const void *ocp_c0, struct smart *);
+/* SATA: decode `smartctl --json -a` output. -1 with a message on error. */
+int	smart_from_ata_json(const char *json, size_t len, struct smart *,
+	    char *err, size_t errlen);
+/* Everything known, for status, snapshots and ssdctl smart. */
+json_object *smart_to_json(const struct smart *);
+
+#endif
