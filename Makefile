@@ -3,7 +3,7 @@
 PREFIX		?= /usr/local
 SBINDIR		?= $(PREFIX)/sbin
 
-PKGS		= libsystemd liburing inih blkid libxxhash json-c
+PKGS		= libsystemd liburing inih blkid libxxhash json-c libnvme
 CC		?= cc
 OPT		?= -O2 -g
 WARN		= -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes
@@ -16,10 +16,12 @@ LDLIBS		+= $(PKG_LIBS) -pthread -lm
 COMMON_SRC	= common/units.c common/log.c common/proto.c
 # leaves: no threads, no sd-event; unit-tested on their own
 CORE_SRC	= daemon/block.c daemon/perm.c daemon/layout.c daemon/state.c \
-		  daemon/config.c
+		  daemon/config.c daemon/smart_nvme.c $(wildcard daemon/smart_ata.c \
+		  daemon/wear_units.c)
 DAEMON_SRC	= daemon/main.c daemon/manager.c daemon/drive.c daemon/engine.c \
 		  daemon/safety.c daemon/events.c daemon/plan.c daemon/control.c \
-		  daemon/methods.c daemon/varlink.c
+		  daemon/methods.c daemon/varlink.c daemon/smart.c \
+		  daemon/drive_smart.c
 COMMON_OBJ	= $(COMMON_SRC:.c=.o)
 CORE_OBJ	= $(CORE_SRC:.c=.o)
 DAEMON_OBJ	= $(DAEMON_SRC:.c=.o)
@@ -34,7 +36,7 @@ FUZZ_SRC	= tests/fuzz/fuzz_control.c daemon/varlink.c daemon/methods.c \
 FUZZ_TIME	?= 300
 
 .PHONY: all deps check check-fast check-build unit integration demo bench \
-	fuzz fuzz-smoke control \
+	fuzz fuzz-smoke control vm \
 	clean install uninstall
 
 all: daemon/ssdtortured ctl/ssdctl
@@ -89,6 +91,9 @@ integration: all
 
 control: all
 	@tests/control/run.sh
+
+vm: all
+	@tests/vm/run.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory all

@@ -8,6 +8,7 @@ const struct proto_method proto_methods[] = {
 	{ PROTO_SERVICE, "GetInterfaceDescription", PROTO_READ, 0 },
 	{ PROTO_INTERFACE, "Status", PROTO_READ, 0 },
 	{ PROTO_INTERFACE, "Events", PROTO_READ, 1 },
+	{ PROTO_INTERFACE, "Smart", PROTO_READ, 0 },
 	{ PROTO_INTERFACE, "Start", PROTO_WRITE, 0 },
 	{ PROTO_INTERFACE, "Stop", PROTO_WRITE, 0 },
 	{ PROTO_INTERFACE, "Pause", PROTO_WRITE, 0 },
@@ -68,6 +69,16 @@ const char proto_manager_idl[] =
 "# every new event as it happens.\n"
 "method Events(drive: string, count: ?int) -> (events: []object)\n"
 "\n"
+"# SMART of a drive: the latest reading, the baseline (first sight) and\n"
+"# what changed since; status is the summary Status carries.\n"
+"method Smart(drive: string) -> (\n"
+"  latest: object,\n"
+"  baseline: ?object,\n"
+"  baseline_host_bytes_written: int,\n"
+"  delta: object,\n"
+"  status: object\n"
+")\n"
+"\n"
 "# Start a stopped, failed or refused drive (safety checks run again).\n"
 "method Start(drive: string) -> ()\n"
 "# Stop a drive: it stays stopped across daemon restarts.\n"
@@ -80,6 +91,8 @@ const char proto_manager_idl[] =
 "method Reload() -> ()\n"
 "\n"
 "error NoSuchDrive (drive: string)\n"
+"# The drive has no SMART reading (a file, a loop device, or none yet).\n"
+"error NoSmart (drive: string)\n"
 "error InvalidState (drive: string, state: string, message: string)\n"
 "error ReloadFailed (errors: []string)\n"
 "error MessageTooLarge (limit: int)\n";

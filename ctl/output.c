@@ -119,20 +119,36 @@ rate(double bps, char *buf, size_t len)
 	return buf;
 }
 
+/* "12%" wear and "41C" from the status' smart object, or "-". */
+static void
+wear_temp(json_object *d, char *wear, size_t wl, char *temp, size_t tl)
+{
+	json_object	*s, *v;
+
+	snprintf(wear, wl, "-");
+	snprintf(temp, tl, "-");
+	if (!json_object_object_get_ex(d, "smart", &s) || s == NULL)
+		return;
+	if (json_object_object_get_ex(s, "percent_used", &v) && v != NULL)
+		snprintf(wear, wl, "%.0f%%", json_object_get_double(v));
+	if (json_object_object_get_ex(s, "temperature_c", &v) && v != NULL)
+		snprintf(temp, tl, "%dC", json_object_get_int(v));
+}
+
 void
 output_status_table(FILE *fp, json_object *drives)
 {
 	size_t	 i, n = json_object_array_length(drives), w = 5;
-	char	 ph[40], eta[32], wr[32], wb[40], rb[40], er[32];
+	char	 ph[40], eta[32], wr[32], wb[40], rb[40], er[32], we[16], te[16];
 
 	for (i = 0; i < n; i++) {
 		size_t l = strlen(str(json_object_array_get_idx(drives, i),
 		    "name"));
 		w = l > w ? l : w;
 	}
-	fprintf(fp, "%-*s  %-8s  %-14s  %-8s  %5s  %-10s  %-12s  %-12s  %s\n",
-	    (int)w, "DRIVE", "STATE", "PHASE", "ETA", "CYCLE", "WRITTEN",
-	    "WRITE", "READ", "ERRORS");
+	fprintf(fp, "%-*s  %-8s  %-14s  %-8s  %5s  %-10s  %-12s  %-12s  %-5s  "
+	    "%-5s  %s\n", (int)w, "DRIVE", "STATE", "PHASE", "ETA", "CYCLE",
+	    "WRITTEN", "WRITE", "READ", "WEAR", "TEMP", "ERRORS");
 	for (i = 0; i < n; i++) {
 		json_object *d = json_object_array_get_idx(drives, i);
 		uint64_t e = u64(d, "errors_total");
@@ -144,13 +160,14 @@ output_status_table(FILE *fp, json_object *drives)
 		else
 			snprintf(eta, sizeof(eta), "-");
 		snprintf(er, sizeof(er), "%" PRIu64, e);
+		wear_temp(d, we, sizeof(we), te, sizeof(te));
 		fprintf(fp, "%-*s  %s%-8s%s  %-14s  %-8s  %5" PRIu64 "  %-10s  "
-		    "%-12s  %-12s  %s%s%s\n", (int)w, str(d, "name"),
+		    "%-12s  %-12s  %-5s  %-5s  %s%s%s\n", (int)w, str(d, "name"),
 		    state_colour(state_of(d)), state_of(d), reset(), ph, eta,
 		    u64(d, "cycle"), units_fmt_dec(u64(d, "host_bytes_written"),
 		    wr, sizeof(wr)), rate(dbl(d, "write_bytes_per_sec"), wb,
 		    sizeof(wb)), rate(dbl(d, "read_bytes_per_sec"), rb,
-		    sizeof(rb)), e && use_colour ? "\033[31m" : "", er,
+		    sizeof(rb)), we, te, e && use_colour ? "\033[31m" : "", er,
 		    e && use_colour ? reset() : "");
 	}
 }
@@ -219,4 +236,72 @@ output_event(FILE *fp, json_object *ev)
 	fprintf(fp, "%s  %s%-12s%s  %s\n", str(ev, "time"),
 	    bad && use_colour ? "\033[31m" : "", name, bad ? reset() : "",
 	    str(ev, "message"));
+}
+
+/* One line of the SMART view: latest, and its change when known. */
+static void
+smart_line(FILE *fp, const char *label, json_object *latest,
+    json_object *delta, const char *key, int bytes)
+{
+	json_object	*v, *dv;
+	char		 a[40], b[80];
+
+	if (!json_object_object_get_ex(latest, key, &v) || v == NULL)
+		return;
+	if (bytes)
+		units_fmt_dec((uint64_t)json_object_get_int64(v), a, sizeof(a));
+	else
+		snprintf(a, sizeof(a), "%s", json_object_get_string(v));
+	b[0] = '\0';
+	if (delta != NULL && json_object_object_get_ex(delta, key, &dv) &&
+	    dv != NULL) {
+		if (bytes) {
+			char t[32];
+			units_fmt_dec((uint64_t)json_object_get_int64(dv), t,
+			    sizeof(t));
+			snprintf(b, sizeof(b), "  (+%s since baseline)", t);
+		} else
+			snprintf(b, sizeof(b), "  (+%s since baseline)",
+			    json_object_get_string(dv));
+	}
+	fprintf(fp, "  %-22s %s%s\n", label, a, b);
+}
+
+void
+output_smart(FILE *fp, const char *drive, json_object *r)
+{
+	json_object	*l = NULL, *d = NULL, *st = NULL, *v;
+
+	json_object_object_get_ex(r, "latest", &l);
+	json_object_object_get_ex(r, "delta", &d);
+	json_object_object_get_ex(r, "status", &st);
+	if (l == NULL)
+		return;
+	fprintf(fp, "%s: %s %s, firmware %s (%s)\n", drive, str(l, "model"),
+	    str(l, "serial"), str(l, "firmware"), str(l, "source"));
+	smart_line(fp, "percent used:", l, d, "percent_used", 0);
+	smart_line(fp, "available spare:", l, NULL, "available_spare", 0);
+	smart_line(fp, "spare threshold:", l, NULL, "spare_threshold", 0);
+	smart_line(fp, "temperature (C):", l, NULL, "temperature_c", 0);
+	smart_line(fp, "critical warning:", l, NULL, "critical_warning", 0);
+	smart_line(fp, "media errors:", l, d, "media_errors", 0);
+	smart_line(fp, "reallocated:", l, d, "reallocated", 0);
+	smart_line(fp, "pending:", l, NULL, "pending", 0);
+	smart_line(fp, "device written:", l, d, "device_bytes_written", 1);
+	smart_line(fp, "device read:", l, NULL, "device_bytes_read", 1);
+	smart_line(fp, "NAND written:", l, d, "nand_bytes_written", 1);
+	if (st != NULL && json_object_object_get_ex(st, "waf", &v) && v != NULL)
+		fprintf(fp, "  %-22s %.3f\n", "write amplification:",
+		    json_object_get_double(v));
+	if (d != NULL && json_object_object_get_ex(d, "host_bytes_written", &v))
+		fprintf(fp, "  %-22s %s since baseline\n", "we wrote:",
+		    units_fmt_dec((uint64_t)json_object_get_int64(v),
+		    (char[40]){0}, 40));
+	smart_line(fp, "power-on hours:", l, NULL, "power_on_hours", 0);
+	smart_line(fp, "power cycles:", l, NULL, "power_cycles", 0);
+	smart_line(fp, "unsafe shutdowns:", l, NULL, "unsafe_shutdowns", 0);
+	smart_line(fp, "warning temp (min):", l, NULL, "warning_temp_minutes", 0);
+	smart_line(fp, "critical temp (min):", l, NULL, "critical_temp_minutes",
+	    0);
+	smart_line(fp, "health passed:", l, NULL, "health_passed", 0);
 }

@@ -12,6 +12,8 @@ void	output_init(FILE *);
 void	output_status_table(FILE *, json_object *drives);
 /* Everything about one drive. */
 void	output_status_detail(FILE *, json_object *drive);
+/* SMART of one drive: latest, baseline and the change. */
+void	output_smart(FILE *, const char *drive, json_object *reply);
 /* One event as one line. */
 void	output_event(FILE *, json_object *event);
 

@@ -180,6 +180,26 @@ cmd_drive(struct ctx *x, const struct command *c, const char *drive)
 	return 0;
 }
 
+/* smart DRIVE: everything the drive reports, with the change since the
+ * baseline. */
+static int
+cmd_smart(struct ctx *x, int argc, char **argv)
+{
+	json_object	*r;
+	int		 rc;
+
+	(void)argc;
+	if ((rc = call(x, PROTO_INTERFACE ".Smart", drive_param(argv[0]),
+	    &r)) != 0)
+		return rc;
+	if (x->json)
+		print_json(r);
+	else
+		output_smart(stdout, argv[0], r);
+	json_object_put(r);
+	return 0;
+}
+
 static int
 cmd_reload(struct ctx *x, int argc, char **argv)
 {
@@ -317,6 +337,8 @@ static const struct command commands[] = {
 	    "resume a paused drive" },
 	{ "verify", "DRIVE", 1, 1, NULL, PROTO_INTERFACE ".Verify",
 	    "a read-only verify pass now (retention check)" },
+	{ "smart", "DRIVE", 1, 1, cmd_smart, NULL,
+	    "SMART and wear, with the change since the first reading" },
 	{ "events", "DRIVE [-n N] [-f]", 1, 4, cmd_events, NULL,
 	    "the last N events (20); -f follows new ones" },
 	{ "reload", "", 0, 0, cmd_reload, NULL,

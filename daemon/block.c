@@ -184,6 +184,69 @@ blk_diff(const void *buf, uint32_t bs, uint64_t instance, uint64_t offset,
 	free(want);
 }
 
+/* Differences of the knowable header fields (magic to generation). */
+static uint32_t
+header_diff(const void *buf, uint32_t bs, uint64_t instance, uint64_t offset,
+    uint64_t gen, int32_t *first)
+{
+	struct blk_hdr		 want;
+	const unsigned char	*a = buf, *b = (const unsigned char *)&want;
+	uint32_t		 bad = 0, i;
+
+	memset(&want, 0, sizeof(want));
+	want.magic = BLK_MAGIC;
+	want.version = BLK_VERSION;
+	want.block_size = bs;
+	want.instance = instance;
+	want.offset = offset;
+	want.generation = gen;
+	*first = -1;
+	for (i = 0; i < offsetof(struct blk_hdr, write_time_ns); i++)
+		if (a[i] != b[i]) {
+			if (*first < 0)
+				*first = (int32_t)i;
+			bad++;
+		}
+	return bad;
+}
+
+/* Compare with what the block would be at generation gen. */
+static void
+diff_as(const void *buf, uint32_t bs, uint64_t instance, uint64_t offset,
+    uint64_t gen, struct blk_result *r)
+{
+	int32_t		hfirst;
+	uint32_t	hbad = header_diff(buf, bs, instance, offset, gen, &hfirst);
+
+	blk_diff(buf, bs, instance, offset, gen, r);
+	if (hfirst >= 0)
+		r->first_bad_byte = hfirst;
+	r->bad_bytes += hbad;
+}
+
+/*
+ * A corrupt block with a readable magic: compare it with what this offset
+ * should hold, at the generation its header names and at the expected one,
+ * and report the closer: a flipped generation field then shows as one bad
+ * byte, not as a whole payload.
+ */
+static void
+blk_diff_header(const void *buf, uint32_t bs, uint64_t instance,
+    uint64_t offset, const struct blk_expect *e, struct blk_result *r)
+{
+	const struct blk_hdr	*h = buf;
+	struct blk_result	 alt = *r;
+
+	diff_as(buf, bs, instance, offset, h->generation, r);
+	if (!e->has_gen || r->bad_bytes <= 1)
+		return;
+	diff_as(buf, bs, instance, offset, e->gen_hi, &alt);
+	if (alt.bad_bytes < r->bad_bytes) {
+		r->first_bad_byte = alt.first_bad_byte;
+		r->bad_bytes = alt.bad_bytes;
+	}
+}
+
 /* A block whose header cannot be trusted: blank or garbage. */
 static enum blk_class
 blk_check_blank(const void *buf, uint32_t bs, const struct blk_expect *e,
@@ -211,8 +274,7 @@ blk_check(const void *buf, uint32_t bs, uint64_t instance, uint64_t offset,
 	r->found_gen = h->generation;
 	r->found_time_ns = h->write_time_ns;
 	if (h->checksum != blk_checksum(buf, bs)) {
-		if (h->instance == instance && h->offset == offset)
-			blk_diff(buf, bs, instance, offset, h->generation, r);
+		blk_diff_header(buf, bs, instance, offset, e, r);
 		return r->cls = BLK_CORRUPT;
 	}
 	r->hdr_valid = 1;

@@ -254,6 +254,86 @@ k_autostart(struct parse *p, struct drive_conf *d, const char *v)
 	return 0;
 }
 
+static int
+k_smart(struct parse *p, struct drive_conf *d, const char *v)
+{
+	if (strcmp(v, "auto") == 0)
+		d->smart = 1;
+	else if (strcmp(v, "off") == 0)
+		d->smart = 0;
+	else {
+		conf_err(p, p->line, "smart: '%s': expected auto or off", v);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+k_smart_interval(struct parse *p, struct drive_conf *d, const char *v)
+{
+	if (units_parse_duration(v, &d->smart_interval) == -1 ||
+	    d->smart_interval < 5) {
+		conf_err(p, p->line, "smart_interval: '%s': expected a duration "
+		    "of at least 5s", v);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+k_snapshot_every(struct parse *p, struct drive_conf *d, const char *v)
+{
+	if (units_parse_decimal(v, &d->snapshot_every) == -1 ||
+	    d->snapshot_every == 0) {
+		conf_err(p, p->line, "snapshot_every: '%s' is not a decimal byte "
+		    "count (e.g. 1TB, 500GB)", v);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+k_stop_at_wear(struct parse *p, struct drive_conf *d, const char *v)
+{
+	char	*end;
+
+	d->stop_at_wear = strtod(v, &end);
+	if (end == v || (*end != '\0' && strcmp(end, "%") != 0) ||
+	    !(d->stop_at_wear > 0 && d->stop_at_wear <= 255)) {
+		conf_err(p, p->line, "stop_at_wear: '%s': expected a percentage "
+		    "used, 1 to 255", v);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+k_max_new_bad_blocks(struct parse *p, struct drive_conf *d, const char *v)
+{
+	char	*end;
+
+	errno = 0;
+	d->max_new_bad_blocks = strtoull(v, &end, 10);
+	if (errno != 0 || end == v || *end != '\0' || v[0] == '-') {
+		conf_err(p, p->line, "max_new_bad_blocks: '%s': expected a "
+		    "count", v);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+k_io_timeout(struct parse *p, struct drive_conf *d, const char *v)
+{
+	if (units_parse_duration(v, &d->io_timeout) == -1 ||
+	    d->io_timeout < 5) {
+		conf_err(p, p->line, "io_timeout: '%s': expected a duration of "
+		    "at least 5s", v);
+		return -1;
+	}
+	return 0;
+}
+
 static const struct key drive_keys[] = {
 	{ "device", k_device },
 	{ "size", k_size },
@@ -269,6 +349,12 @@ static const struct key drive_keys[] = {
 	{ "stop_at_tbw", k_stop_at_tbw },
 	{ "on_io_error", k_on_io_error },
 	{ "autostart", k_autostart },
+	{ "smart", k_smart },
+	{ "smart_interval", k_smart_interval },
+	{ "snapshot_every", k_snapshot_every },
+	{ "stop_at_wear", k_stop_at_wear },
+	{ "max_new_bad_blocks", k_max_new_bad_blocks },
+	{ "io_timeout", k_io_timeout },
 	{ NULL, NULL }
 };
 
@@ -357,6 +443,11 @@ drive_defaults(struct drive_conf *d)
 	d->trim = 1;
 	d->on_io_error = ON_ERROR_STOP;
 	d->autostart = 1;
+	d->smart = 1;
+	d->smart_interval = 60;
+	d->snapshot_every = 1000000000000ULL;
+	d->max_new_bad_blocks = 10;
+	d->io_timeout = 120;
 }
 
 /* Drive names: [A-Za-z0-9_.-], they become directory names. */

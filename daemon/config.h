@@ -33,6 +33,12 @@ struct drive_conf {
 	uint64_t	 stop_at_tbw;	/* bytes, 0 = none */
 	enum on_error	 on_io_error;
 	int		 autostart;
+	int		 smart;		/* read SMART (auto) or not (off) */
+	uint64_t	 smart_interval; /* seconds */
+	uint64_t	 snapshot_every; /* bytes written between snapshots */
+	double		 stop_at_wear;	/* percent used, 0 = none */
+	uint64_t	 max_new_bad_blocks;
+	uint64_t	 io_timeout;	/* seconds without a completion: failed */
 };
 
 struct config {

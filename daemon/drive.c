@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -22,51 +24,19 @@
 #include <json-c/json.h>
 
 #include "drive.h"
+#include "drive_priv.h"
 #include "engine.h"
 #include "events.h"
 #include "log.h"
 #include "safety.h"
 #include "units.h"
 
-#define TRIM_CHUNK	(1ULL << 30)
 #define FINDINGS_BATCH	256
 
-struct drive {
-	struct drive_conf conf;
-	char		 dir[PATH_MAX];
-	char		 state_path[PATH_MAX + 16];
-	sd_event	*ev;
-	drive_changed_fn changed;
-	void		*changed_arg;
-
-	struct target	 tgt;
-	struct engine	*eng;
-	sd_event_source	*notify_src;
-	sd_event_source	*idle_src;
-	struct eventlog	 log;
-	struct dstate	 st;
-	int		 active;	/* target open, state loaded, worker up */
-	int		 refused;
-	int		 job_active;
-	int		 extra_verify;	/* on-demand verify pass running/queued */
-	struct engine_stats last;
-
-	/* phase accounting, for the phase_end event */
-	uint64_t	 phase_t0;	/* monotonic ns */
-	uint64_t	 phase_bytes0;
-	uint64_t	 phase_ops0;
-	uint64_t	 phase_cpu0;
-	uint64_t	 phase_err0;
-	/* rates */
-	uint64_t	 rate_t, rate_w, rate_r;
-	double		 wbps, rbps;
-	int		 save_warned;
-	int		 shutting_down;
-	int		 hold;		/* --verify: never hand out a phase job */
-};
 
 static void	drive_schedule(struct drive *);
 static void	drive_poll(struct drive *);
+static void	finding_flush(struct drive *);
 
 static uint64_t
 mono_ns(void)
@@ -168,9 +138,13 @@ drive_free(struct drive *d)
 {
 	if (d == NULL)
 		return;
+	drive_smart_stop(d);
 	sd_event_source_disable_unref(d->notify_src);
 	sd_event_source_disable_unref(d->idle_src);
-	engine_free(d->eng);
+	if (d->hung)
+		engine_abandon(d->eng);	/* its thread may never come back */
+	else
+		engine_free(d->eng);
 	safety_close(&d->tgt);
 	events_close(&d->log);
 	sd_event_unref(d->ev);
@@ -186,8 +160,8 @@ notify_changed(struct drive *d)
 }
 
 /* An event with the common fields: cycle, phase, TBW. */
-static json_object *
-ev_obj(struct drive *d)
+json_object *
+drive_ev_obj(struct drive *d)
 {
 	json_object	*o = json_object_new_object();
 
@@ -208,6 +182,7 @@ drive_checkpoint(struct drive *d)
 {
 	if (!d->active)
 		return;
+	finding_flush(d);
 	events_sync(&d->log);
 	d->st.events_bytes = d->log.size;
 	d->st.updated = (uint64_t)time(NULL);
@@ -304,11 +279,11 @@ finding_found(json_object *o, const struct finding *f)
 	}
 }
 
-/* One finding becomes one verify_error event. */
+/* One finding (or merged run) becomes one verify_error event. */
 static void
-finding_event(struct drive *d, const struct finding *f)
+finding_write(struct drive *d, const struct finding *f)
 {
-	json_object	*o = ev_obj(d);
+	json_object	*o = drive_ev_obj(d);
 	char		 text[512];
 
 	json_object_object_add(o, "class",
@@ -324,9 +299,46 @@ finding_event(struct drive *d, const struct finding *f)
 		json_object_object_add(o, "expected_generation",
 		    json_object_new_uint64(f->expected_gen));
 	finding_found(o, f);
+	/* where it was found: the phase may have moved on since */
+	json_object_object_add(o, "phase", json_object_new_string(
+	    phase_name(d->pend_phase)));
+	json_object_object_add(o, "cycle", json_object_new_uint64(
+	    d->pend_cycle));
+	if (d->pend_on_demand)
+		json_object_object_add(o, "on_demand",
+		    json_object_new_boolean(1));
 	finding_text(d, f, text, sizeof(text));
 	events_add(&d->log, LOG_ERR, "verify_error", o, (long long)f->offset,
 	    (long long)d->st.host_bytes_written, "%s", text);
+}
+
+/* Write the run held for merging. */
+static void
+finding_flush(struct drive *d)
+{
+	if (d->has_pend)
+		finding_write(d, &d->pend);
+	d->has_pend = 0;
+}
+
+/*
+ * Runs the worker cut at its publish points are merged here; the held
+ * run is written before any checkpoint, so the log stays consistent.
+ */
+static void
+finding_event(struct drive *d, const struct finding *f)
+{
+	if (d->has_pend &&
+	    finding_continues(&d->pend, f, d->st.lay.block_size)) {
+		d->pend.nblocks += f->nblocks;
+		return;
+	}
+	finding_flush(d);
+	d->pend = *f;
+	d->has_pend = 1;
+	d->pend_phase = d->st.prog.phase;
+	d->pend_cycle = d->st.prog.cycle;
+	d->pend_on_demand = d->extra_verify == 2;
 }
 
 /* Fold one snapshot of the worker into the state. */
@@ -386,7 +398,7 @@ stop_reached(const struct drive *d)
 }
 
 /* Change the run state, with an event and a checkpoint. */
-static void
+void
 drive_set_run(struct drive *d, enum run_state r, const char *reason)
 {
 	json_object	*o;
@@ -396,7 +408,7 @@ drive_set_run(struct drive *d, enum run_state r, const char *reason)
 	snprintf(d->st.reason, sizeof(d->st.reason), "%s", reason ? reason : "");
 	if (r == RUN_FAILED)
 		d->st.failed_at_tbw = d->st.host_bytes_written;
-	o = ev_obj(d);
+	o = drive_ev_obj(d);
 	json_object_object_add(o, "state",
 	    json_object_new_string(run_state_name(r)));
 	if (reason != NULL)
@@ -425,7 +437,7 @@ phase_mark(struct drive *d)
 static void
 phase_end_event(struct drive *d, const char *what)
 {
-	json_object	*o = ev_obj(d);
+	json_object	*o = drive_ev_obj(d);
 	double		 sec = (double)(mono_ns() - d->phase_t0) / 1e9;
 	uint64_t	 bytes = d->st.host_bytes_written + d->st.host_bytes_read +
 	    d->st.host_bytes_trimmed - d->phase_bytes0;
@@ -457,9 +469,10 @@ phase_enter(struct drive *d, enum phase p)
 	d->st.prog.phase = p;
 	d->st.prog.position = 0;
 	phase_mark(d);
-	events_add(&d->log, LOG_INFO, "phase_start", ev_obj(d), -1,
+	events_add(&d->log, LOG_INFO, "phase_start", drive_ev_obj(d), -1,
 	    (long long)d->st.host_bytes_written, "cycle %" PRIu64 ": %s",
 	    d->st.prog.cycle, phase_name(p));
+	drive_smart_poll(d);	/* a reading at every phase change */
 	drive_checkpoint(d);
 	notify_changed(d);
 }
@@ -493,7 +506,7 @@ cycle_end(struct drive *d)
 	const char	*stop;
 
 	d->st.cycles_done = d->st.prog.cycle;
-	events_add(&d->log, LOG_NOTICE, "cycle_end", ev_obj(d), -1,
+	events_add(&d->log, LOG_NOTICE, "cycle_end", drive_ev_obj(d), -1,
 	    (long long)d->st.host_bytes_written, "cycle %" PRIu64 " done, TBW "
 	    "%.6f TB, %" PRIu64 " verify errors in all", d->st.prog.cycle,
 	    (double)d->st.host_bytes_written / 1e12, err_sum(d->st.errors));
@@ -711,7 +724,7 @@ static void
 trim_unsupported(struct drive *d)
 {
 	d->st.prog.trimmed_bytes = 0;
-	events_add(&d->log, LOG_WARNING, "trim_unsupported", ev_obj(d), -1,
+	events_add(&d->log, LOG_WARNING, "trim_unsupported", drive_ev_obj(d), -1,
 	    (long long)d->st.host_bytes_written, "discard is not supported "
 	    "by the target; trim skipped");
 }
@@ -720,6 +733,7 @@ trim_unsupported(struct drive *d)
 static void
 extra_verify_done(struct drive *d, enum job_end end, int err)
 {
+	finding_flush(d);	/* while its events still say on_demand */
 	d->extra_verify = 0;
 	if (end == JOB_FAILED) {
 		drive_fail(d, "I/O error during verify: %s", strerror(err));
@@ -749,7 +763,7 @@ extra_verify_start(struct drive *d)
 	j.queue_depth = d->conf.queue_depth;
 	j.continue_on_error = d->conf.on_io_error == ON_ERROR_CONTINUE;
 	phase_mark(d);
-	events_add(&d->log, LOG_NOTICE, "verify_now", ev_obj(d), -1,
+	events_add(&d->log, LOG_NOTICE, "verify_now", drive_ev_obj(d), -1,
 	    (long long)d->st.host_bytes_written, "verify pass on demand "
 	    "(read only)");
 	if (engine_submit(d->eng, &j) == -1) {
@@ -760,6 +774,23 @@ extra_verify_start(struct drive *d)
 	d->extra_verify = 2;
 	d->job_active = 1;
 	notify_changed(d);
+}
+
+/*
+ * After a failed I/O: is the device still there? A removed disk often
+ * fails with ENOSPC or short reads (its size drops to 0), not ENODEV.
+ */
+static int
+device_gone(const struct drive *d)
+{
+	struct stat	st;
+	uint64_t	size = 0;
+
+	if (!d->tgt.is_blockdev)
+		return 0;
+	if (stat(d->conf.device, &st) == -1 || st.st_rdev != d->tgt.rdev)
+		return 1;
+	return ioctl(d->tgt.fd, BLKGETSIZE64, &size) == -1 || size == 0;
 }
 
 /* The worker finished its job. */
@@ -788,7 +819,7 @@ job_ended(struct drive *d, enum job_end end, int err)
 		}
 		break;
 	case JOB_FAILED:
-		if (err == ENODEV || err == ENXIO)
+		if (err == ENODEV || err == ENXIO || device_gone(d))
 			drive_fail(d, "device vanished (%s)", strerror(err));
 		else
 			drive_fail(d, "I/O error: %s", strerror(err));
@@ -938,7 +969,7 @@ resume_owned(struct drive *d)
 		d->st.run = RUN_RUNNING;
 		d->st.reason[0] = '\0';
 	}
-	events_add(&d->log, LOG_NOTICE, "resume", ev_obj(d), -1,
+	events_add(&d->log, LOG_NOTICE, "resume", drive_ev_obj(d), -1,
 	    (long long)d->st.host_bytes_written, "resuming %s: %s, cycle %"
 	    PRIu64 ", %s at item %" PRIu64 ", TBW %.6f TB", d->conf.device,
 	    run_state_name(d->st.run), d->st.prog.cycle,
@@ -966,7 +997,7 @@ drive_open_events(struct drive *d, uint64_t keep)
 static void
 announce_new(struct drive *d)
 {
-	json_object	*o = ev_obj(d);
+	json_object	*o = drive_ev_obj(d);
 	char		 hex[20], a[32];
 
 	snprintf(hex, sizeof(hex), "%016" PRIx64, d->st.instance);
@@ -1033,6 +1064,8 @@ drive_activate(struct drive *d, int schedule)
 		return drive_refuse(d, "cannot watch the worker");
 	}
 	d->active = 1;
+	d->errors_at_start = err_sum(d->st.errors);
+	drive_smart_start(d);
 	if (owned)
 		resume_owned(d);
 	else
@@ -1064,6 +1097,30 @@ drive_rates(struct drive *d)
 	d->rate_r = d->st.host_bytes_read;
 }
 
+/*
+ * A read or write that never completes leaves the worker stuck in the
+ * kernel; no completion for io_timeout while I/O is due fails the drive
+ * (the other drives go on).
+ */
+static void
+drive_watch_stall(struct drive *d)
+{
+	uint64_t	ops = d->last.write_ops + d->last.read_ops +
+	    d->last.bytes_trimmed, now = mono_ns();
+
+	if (!d->job_active || ops != d->stall_ops || d->hung) {
+		d->stall_ops = ops;
+		d->stall_since = now;
+		return;
+	}
+	if (now - d->stall_since < d->conf.io_timeout * 1000000000ULL)
+		return;
+	d->hung = 1;
+	engine_stop_job(d->eng);
+	drive_fail(d, "the device stopped answering: no I/O completed for "
+	    "%" PRIu64 " s", d->conf.io_timeout);
+}
+
 void
 drive_tick(struct drive *d)
 {
@@ -1077,6 +1134,7 @@ drive_tick(struct drive *d)
 		drive_poll(d);		/* never miss the end of a job */
 		job_ended(d, end, err);
 	}
+	drive_watch_stall(d);
 	drive_rates(d);
 	if (d->job_active)
 		drive_checkpoint(d);
@@ -1159,6 +1217,7 @@ drive_status(const struct drive *d, struct drive_status *s)
 	for (i = 0; i < BLK_NCLASS; i++)
 		s->errors[i] = d->st.errors[i];
 	s->errors_total = err_sum(d->st.errors);
+	s->errors_this_run = s->errors_total - d->errors_at_start;
 	s->reason = d->st.reason;
 	s->capacity = d->tgt.capacity;
 	s->span_bytes = d->st.lay.span_bytes;
@@ -1167,7 +1226,7 @@ drive_status(const struct drive *d, struct drive_status *s)
 int
 drive_settled(const struct drive *d)
 {
-	if (d->refused)
+	if (d->refused || d->hung)
 		return 1;
 	if (d->job_active || d->extra_verify)
 		return 0;
@@ -1176,7 +1235,7 @@ drive_settled(const struct drive *d)
 }
 
 /* Stop the worker's job (if any) and the idle timer; keep the position. */
-static void
+void
 drive_halt(struct drive *d)
 {
 	if (d->job_active)
@@ -1327,7 +1386,7 @@ drive_busy(struct drive *d)
 	enum job_end	end;
 	int		err;
 
-	if (!d->active || !d->job_active)
+	if (!d->active || !d->job_active || d->hung)
 		return 0;
 	drive_poll(d);
 	if (engine_job_done(d->eng, &end, &err)) {
@@ -1344,7 +1403,7 @@ drive_shutdown_end(struct drive *d)
 		return;
 	drive_poll(d);
 	if (!d->job_active)
-		events_add(&d->log, LOG_INFO, "shutdown", ev_obj(d), -1,
+		events_add(&d->log, LOG_INFO, "shutdown", drive_ev_obj(d), -1,
 		    (long long)d->st.host_bytes_written, "checkpoint at %s "
 		    "item %" PRIu64, phase_name(d->st.prog.phase),
 		    d->st.prog.position);
@@ -1361,4 +1420,32 @@ void
 drive_hold(struct drive *d, int hold)
 {
 	d->hold = hold;
+}
+
+/* Fresh counters from the worker (for SMART cross-checks). */
+void
+drive_poll_counters(struct drive *d)
+{
+	drive_poll(d);
+}
+
+json_object *
+drive_smart_json(const struct drive *d)
+{
+	return drive_smart_status(d);
+}
+
+int
+drive_smart_detail(const struct drive *d, json_object *out)
+{
+	if (!d->have_latest)
+		return -1;
+	json_object_object_add(out, "latest", smart_to_json(&d->latest));
+	json_object_object_add(out, "status", drive_smart_status(d));
+	json_object_object_add(out, "baseline_host_bytes_written",
+	    json_object_new_uint64(d->baseline_host_written));
+	json_object_object_add(out, "baseline", d->baseline.model[0] ?
+	    smart_to_json(&d->baseline) : NULL);
+	json_object_object_add(out, "delta", drive_smart_delta(d));
+	return 0;
 }

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include <json-c/json.h>
 #include <systemd/sd-event.h>
 
 #include "block.h"
@@ -40,6 +41,7 @@ struct drive_status {
 	double		 read_bps;
 	uint64_t	 errors[BLK_NCLASS];
 	uint64_t	 errors_total;
+	uint64_t	 errors_this_run; /* found since the daemon started */
 	const char	*reason;
 	uint64_t	 capacity;
 	uint64_t	 span_bytes;
@@ -58,6 +60,10 @@ const char	*drive_name(const struct drive *);
 void		 drive_events_path(const struct drive *, char *, size_t);
 /* Terminal for --oneshot: finished, failed, stopped or refused, and idle. */
 int		 drive_settled(const struct drive *);
+/* SMART of the drive: the status summary, or NULL before the first read. */
+json_object	*drive_smart_json(const struct drive *);
+/* Baseline, latest and their difference; -1 before the first read. */
+int		 drive_smart_detail(const struct drive *, json_object *out);
 /* On hold, a drive runs only on-demand verify passes (--verify). */
 void		 drive_hold(struct drive *, int);
 /* No job running or queued (the worker is idle). */

@@ -144,8 +144,9 @@ publish(struct engine *e)
  * for a misdirected or foreign run the same shift or instance: a merged
  * event then still says exactly what each block held.
  */
-static int
-same_run(const struct finding *p, const struct finding *f, uint32_t bs)
+int
+finding_continues(const struct finding *p, const struct finding *f,
+    uint32_t bs)
 {
 	uint64_t	span = p->nblocks * bs;
 
@@ -167,7 +168,7 @@ commit_finding(struct engine *e, const struct finding *f)
 	struct finding	*p = &e->pend;
 
 	e->loc.errors[f->cls] += f->nblocks;
-	if (e->has_pend && same_run(p, f, e->bs)) {
+	if (e->has_pend && finding_continues(p, f, e->bs)) {
 		p->nblocks += f->nblocks;
 		return;
 	}
@@ -733,4 +734,17 @@ engine_ack(struct engine *e)
 
 	if (read(e->efd, &drain, sizeof(drain)) == -1 && errno != EAGAIN)
 		log_warn("%s: eventfd read", e->name);
+}
+
+void
+engine_abandon(struct engine *e)
+{
+	if (e == NULL)
+		return;
+	atomic_store(&e->stop_req, 1);
+	pthread_mutex_lock(&e->mu);
+	e->quit = 1;
+	pthread_cond_broadcast(&e->cv);
+	pthread_mutex_unlock(&e->mu);
+	pthread_detach(e->thr);	/* its memory stays: it may still use it */
 }

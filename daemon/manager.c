@@ -35,7 +35,7 @@ daemon_exit_code(const struct daemon *dm)
 		drive_status(dm->drives[i], &s);
 		if (s.refused || s.run == RUN_FAILED)
 			return EXIT_FAILED;
-		if (s.errors_total > 0)
+		if (s.errors_this_run > 0)
 			code = EXIT_VERIFY;
 	}
 	return code;
@@ -323,7 +323,7 @@ status_object(const struct drive *d)
 	ADD("read_bytes_per_sec", json_object_new_double(s.read_bps));
 	ADD("errors", e);
 	ADD("errors_total", json_object_new_uint64(s.errors_total));
-	ADD("smart", NULL);
+	ADD("smart", drive_smart_json(d));
 #undef ADD
 	return o;
 }
@@ -369,6 +369,16 @@ op_command(void *arg, enum ctl_cmd cmd, const char *name, char *msg,
 	snprintf(state, statelen, "%s", s.refused ? "refused" :
 	    run_state_name(s.run));
 	return -EBUSY;
+}
+
+static int
+op_smart(void *arg, const char *name, json_object *out)
+{
+	struct drive	*d;
+
+	if ((d = daemon_find(arg, name)) == NULL)
+		return -ENOENT;
+	return drive_smart_detail(d, out) == 0 ? 0 : -ENODATA;
 }
 
 static int
@@ -436,6 +446,7 @@ daemon_control_ops(struct daemon *dm, struct control_ops *ops)
 	ops->status = op_status;
 	ops->command = op_command;
 	ops->events = op_events;
+	ops->smart = op_smart;
 	ops->reload = op_reload;
 	ops->authorize = op_authorize;
 }

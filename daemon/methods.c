@@ -133,6 +133,30 @@ m_status(struct req *r)
 }
 
 static void
+m_smart(struct req *r)
+{
+	const char	*drive = param_string(r, "drive", 1);
+	json_object	*p;
+	int		 rc;
+
+	if (drive == NULL)
+		return;
+	p = json_object_new_object();
+	if ((rc = r->ops->smart(r->ops->arg, drive, p)) == 0) {
+		vl_reply(p, 0, &r->out->reply);
+		return;
+	}
+	json_object_put(p);
+	if (rc == -ENOENT) {
+		no_such_drive(r, drive);
+		return;
+	}
+	p = json_object_new_object();
+	json_object_object_add(p, "drive", json_object_new_string(drive));
+	vl_error(PROTO_INTERFACE ".NoSmart", p, &r->out->reply);
+}
+
+static void
 m_events(struct req *r)
 {
 	const char	*drive = param_string(r, "drive", 1);
@@ -211,6 +235,7 @@ static const struct handler handlers[] = {
 	{ PROTO_SERVICE ".GetInterfaceDescription", m_get_description },
 	{ PROTO_INTERFACE ".Status", m_status },
 	{ PROTO_INTERFACE ".Events", m_events },
+	{ PROTO_INTERFACE ".Smart", m_smart },
 	{ PROTO_INTERFACE ".Start", m_start },
 	{ PROTO_INTERFACE ".Stop", m_stop },
 	{ PROTO_INTERFACE ".Pause", m_pause },

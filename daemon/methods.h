@@ -31,6 +31,8 @@ struct control_ops {
 	/* 0, -ENOENT, or -EBUSY with a message and the drive's state. */
 	int	(*command)(void *arg, enum ctl_cmd, const char *drive,
 		    char *msg, size_t msglen, char *state, size_t statelen);
+	/* SMART detail into `out`; -ENOENT unknown, -ENODATA no reading. */
+	int	(*smart)(void *arg, const char *drive, json_object *out);
 	/* Append the last `count` events; -ENOENT when unknown. */
 	int	(*events)(void *arg, const char *drive, int count,
 		    json_object *events);

@@ -90,6 +90,16 @@ static const struct field fields[] = {
 	U64("idle_until_ms", idle_until_ms),
 	U64("failed_at_tbw", failed_at_tbw),
 	INT("final_verify", final_verify),
+	U64("smart_snapshot_at", smart_snapshot_at),
+	INT("smart_baseline", sb_have),
+	U64("smart_baseline.time", sb_time),
+	U64("smart_baseline.host_written", sb_host_written),
+	U64("smart_baseline.host_written_lo", sb_host_written_lo),
+	U64("smart_baseline.device_written", sb_device_written),
+	U64("smart_baseline.nand_written", sb_nand_written),
+	U64("smart_baseline.media_errors", sb_media_errors),
+	U64("smart_baseline.reallocated", sb_reallocated),
+	U64("smart_baseline.percent_used_x100", sb_percent_used_x100),
 	STR("reason", reason),
 	{ NULL, 0, 0, 0 }
 };

@@ -39,6 +39,17 @@ struct dstate {
 	uint64_t	idle_until_ms;	/* epoch milliseconds, phase idle */
 	uint64_t	failed_at_tbw;
 	int		final_verify;	/* verify after stop_at_tbw, then finish */
+	uint64_t	smart_snapshot_at; /* host bytes at the last SMART snapshot */
+	/* the SMART baseline (first sight), the figures deltas need */
+	int		sb_have;
+	uint64_t	sb_time;
+	uint64_t	sb_host_written;	/* our counter then */
+	uint64_t	sb_host_written_lo;	/* ... when the read began */
+	uint64_t	sb_device_written;	/* UINT64_MAX = not reported */
+	uint64_t	sb_nand_written;
+	uint64_t	sb_media_errors;
+	uint64_t	sb_reallocated;
+	uint64_t	sb_percent_used_x100;
 	char		reason[256];	/* why failed / finished / stopped */
 };
 

@@ -4,7 +4,8 @@
 set -eu
 
 PKGS="build-essential pkg-config libsystemd-dev liburing-dev libinih-dev \
-libblkid-dev libxxhash-dev libjson-c-dev libcmocka-dev fio e2fsprogs \
+libblkid-dev libxxhash-dev libjson-c-dev libcmocka-dev libnvme-dev \
+smartmontools nvme-cli fio e2fsprogs \
 util-linux fdisk mandoc socat clang libclang-rt-14-dev"
 
 missing=""

@@ -36,7 +36,7 @@ ctl status
 assert_rc "status" 0 "$RC" "$ERR"
 assert_eq "status: nothing on stderr" "" "$ERR"
 assert_match "status: table header" \
-    '^DRIVE +STATE +PHASE +ETA +CYCLE +WRITTEN +WRITE +READ +ERRORS$' \
+    '^DRIVE +STATE +PHASE +ETA +CYCLE +WRITTEN +WRITE +READ +WEAR +TEMP +ERRORS$' \
     "$(printf '%s\n' "$OUT" | head -n 1)"
 assert_eq "status: header + one row per drive" 3 "$(printf '%s\n' "$OUT" | wc -l)"
 assert_match "status: row for a" '^a +running +(static|write|verify|trim|idle) ' "$OUT"

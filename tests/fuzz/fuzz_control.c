@@ -58,6 +58,18 @@ f_events(void *arg, const char *drive, int count, json_object *events)
 }
 
 static int
+f_smart(void *arg, const char *drive, json_object *out)
+{
+	(void)arg;
+	if (!known(drive))
+		return -ENOENT;
+	if (strcmp(drive, "bay2") == 0)
+		return -ENODATA;
+	json_object_object_add(out, "latest", json_object_new_object());
+	return 0;
+}
+
+static int
 f_reload(void *arg, json_object *errors)
 {
 	(void)arg;
@@ -74,7 +86,13 @@ f_authorize(void *arg, const struct peer *p, const char *method)
 }
 
 static const struct control_ops ops = {
-	NULL, f_status, f_command, f_events, f_reload, f_authorize
+	.arg = NULL,
+	.status = f_status,
+	.command = f_command,
+	.smart = f_smart,
+	.events = f_events,
+	.reload = f_reload,
+	.authorize = f_authorize,
 };
 
 /* One message: a reply (or, for oneway, none) must come back. */

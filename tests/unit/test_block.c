@@ -538,6 +538,28 @@ test_class_names(void **state)
 	assert_int_equal(blk_class_from_name("OK"), -1);
 }
 
+/* A flipped byte in the header's offset field: corrupt, found there. */
+static void
+test_header_byte(void **state)
+{
+	struct blk_expect	 e = want_gen(7, 7);
+	struct blk_result	 r;
+	unsigned char		*b = blk_new(4096, INST, 8192, 7);
+
+	(void)state;
+	b[31] ^= 0x40;			/* last byte of the offset field */
+	assert_int_equal(blk_check(b, 4096, INST, 8192, &e, &r), BLK_CORRUPT);
+	assert_int_equal(r.first_bad_byte, 31);
+	assert_int_equal(r.bad_bytes, 1);
+	b[31] ^= 0x40;
+	b[100] ^= 0x01;			/* and a payload byte: still the first */
+	b[33] ^= 0x02;			/* generation field */
+	assert_int_equal(blk_check(b, 4096, INST, 8192, &e, &r), BLK_CORRUPT);
+	assert_int_equal(r.first_bad_byte, 33);
+	assert_int_equal(r.bad_bytes, 2);
+	free(b);
+}
+
 int
 main(void)
 {
@@ -564,6 +586,7 @@ main(void)
 		cmocka_unit_test(test_payload_no_repeats),
 		cmocka_unit_test(test_fill_prefix),
 		cmocka_unit_test(test_class_names),
+		cmocka_unit_test(test_header_byte),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

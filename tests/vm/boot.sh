@@ -31,6 +31,13 @@ VM_DIR=$(cd "$(dirname "$0")" && pwd)
 GUEST=$(readlink -f "$1")
 shift
 [ -f "$GUEST" ] || { echo "boot.sh: no such guest script: $GUEST" >&2; exit 2; }
+# the guest mounts its own tmpfs/proc/sys/dev over these: a script there is
+# invisible to it
+case $GUEST in
+/tmp/*|/run/*|/var/tmp/*|/dev/*|/proc/*|/sys/*)
+	echo "boot.sh: $GUEST is hidden in the guest (it mounts its own /tmp, /run, /var/tmp, /dev); put the script elsewhere" >&2
+	exit 2 ;;
+esac
 
 ACCEL=${VM_ACCEL:-tcg}
 TMO=${VM_TIMEOUT:-600}
@@ -61,6 +68,7 @@ APPEND="console=ttyS0 quiet panic=-1 ssdt.test=$GUEST ssdt.timeout=$((TMO - 30))
 QMP=()
 [ -n "${VM_QMP:-}" ] && QMP=(-qmp "unix:$VM_QMP,server=on,wait=off")
 
+# shellcheck disable=SC2054
 cmd=(qemu-system-x86_64 -accel "$ACCEL" -machine q35 -m "${VM_MEM:-1024}"
     -smp "${VM_SMP:-2}" -display none -nodefaults -no-reboot
     -serial stdio

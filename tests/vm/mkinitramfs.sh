@@ -154,8 +154,8 @@ fi
 INIT
 chmod 755 init
 
-find . -print0 | cpio --null -o -H newc --quiet | gzip -1 >"$OUT.tmp"
-mv "$OUT.tmp" "$OUT"
+find . -print0 | cpio --null -o -H newc --quiet | gzip -1 >"$OUT.tmp.$$"
+mv "$OUT.tmp.$$" "$OUT"
 # old images of other keys
-find "$CACHE" -maxdepth 1 -name 'initramfs-*.cpio.gz' ! -path "$OUT" -delete
+find "$CACHE" -maxdepth 1 -name 'initramfs-*.cpio.gz' ! -path "$OUT" -mmin +60 -delete
 echo "$OUT"

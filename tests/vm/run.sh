@@ -8,6 +8,7 @@
 #   VM_TIMEOUT  seconds one VM may run (default 300)
 #   VM_LOGDIR   where the console logs go (default /var/tmp/ssdtorture-vm/logs)
 #   VM_VERBOSE  1: print every console while it runs
+#   VM_BUILD_WAIT  seconds to keep retrying a broken `make all` (default 0)
 #   VM_ACCEL, VM_MEM, VM_SMP, ...: see boot.sh
 set -u
 VM_DIR=$(cd "$(dirname "$0")" && pwd)
@@ -30,6 +31,14 @@ if ! "$VM_DIR/setup.sh"; then
 	failn=1
 	summary
 fi
+# VM_BUILD_WAIT=SECONDS: while others edit the tree, a broken build is
+# retried every minute for that long
+build_deadline=$(($(date +%s) + ${VM_BUILD_WAIT:-0}))
+while ! out=$(make -C "$ROOT" --no-print-directory all 2>&1) &&
+    [ "$(date +%s)" -lt "$build_deadline" ]; do
+	echo "(make all failed; retrying in 60 s)"
+	sleep 60
+done
 if ! out=$(make -C "$ROOT" --no-print-directory all 2>&1); then
 	printf '%s\n' "$out" | tail -n 20
 	echo "FAIL build (make all)"
@@ -62,7 +71,10 @@ for t in "${tests[@]}"; do
 		continue
 	fi
 	t0=$(date +%s)
-	out=$(VM_LOG="$LOGDIR/$name.log" "$VM_DIR/boot.sh" "$t" </dev/null 2>&1)
+	# a guest test may ask for properties of the emulated NVMe controller
+	opts=$(sed -n 's/^# vm-nvme-opts: //p' "$t" | head -n 1)
+	out=$(VM_NVME_OPTS="$opts" VM_LOG="$LOGDIR/$name.log" "$VM_DIR/boot.sh" \
+	    "$t" </dev/null 2>&1)
 	rc=$?
 	secs=$(($(date +%s) - t0))
 	if [ $rc -eq 0 ]; then

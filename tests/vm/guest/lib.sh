@@ -54,7 +54,7 @@ check_eq() {
 
 # check_num WHAT A OP B   (OP: -eq -ne -lt -le -gt -ge; 64-bit integers)
 check_num() {
-	if [[ "$2" =~ ^-?[0-9]+$ ]] && [[ "$4" =~ ^-?[0-9]+$ ]] && [ "$2" "$3" "$4" ]; then
+	if [[ "$2" =~ ^-?[0-9]+$ ]] && [[ "$4" =~ ^-?[0-9]+$ ]] && test "$2" "$3" "$4"; then
 		ok "$1: $2 $3 $4"
 	else
 		bad "$1: not ($2 $3 $4)"

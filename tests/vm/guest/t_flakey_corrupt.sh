@@ -91,7 +91,7 @@ sv() { awk -v k="$2" '$1 == k { print $2; exit }' "$T/sum.$1"; }
 
 # verify_round LABEL N VALUE: swap both tables to corrupt byte N, --verify
 verify_round() {
-	local label=$1 n=$2 val=$3 ia ib ca cb fa fb ea eb
+	local label=$1 n=$2 val=$3 ia ib ca cb ea eb
 	say "$label: corrupt_bio_byte $n r $val 0 on both, then --verify"
 	ia=$(intact 0 $A_SECT $A_BS $((n - 1)) "$val")
 	ib=$(intact $B_START $B_SECT $B_BS $((n - 1)) "$val")

@@ -5,7 +5,6 @@
 . "$(dirname "$0")/lib.sh"
 
 DEV=/dev/nvme0n1
-CTRL=/dev/nvme0
 SERIAL=SSDTNVME0001
 SPAN=$((96 * 1024 * 1024)) BS=4096 FRAC=0.5
 layout $SPAN $BS $FRAC

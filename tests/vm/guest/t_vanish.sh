@@ -4,8 +4,8 @@
 #   n  the NVMe namespace        removed with its controller (PCI remove)
 #   s  the SATA disk             removed with its SCSI device (delete)
 #   l  a loop device over a file in the guest's tmpfs: stays
-# Each removed drive must turn failed with a "device vanished" or I/O error
-# reason, while the daemon keeps running, answers on its socket, and the
+# n is removed during a write pass, s during a verify pass. Each removed
+# drive must turn failed with a "device vanished" or I/O error reason, while the daemon keeps running, answers on its socket, and the
 # remaining drives keep writing; SIGTERM then stops it cleanly.
 . "$(dirname "$0")/lib.sh"
 
@@ -80,6 +80,9 @@ removed() {
 	*) bad "$l: reason: $reason" ;;
 	esac
 	check_eq "$l: failed events" 1 "$(ev_count "$ev" event=failed)"
+	info "$l: io_error events by phase and errno: $(ev_query "$ev" phase,errno,blocks \
+	    event=verify_error class=io_error | awk '{ n[$1 " errno " $2] += $3 }
+	    END { for (k in n) printf "%s: %d blocks; ", k, n[k] }')"
 }
 
 alive() {	# LABEL
@@ -119,14 +122,19 @@ check_eq "l: run" running "$(state_get "$SL" run)"
 progress s "$SS"
 progress l "$SL"
 
-say "delete the SATA disk while s runs"
-info "s: $(state_get "$SS" phase) item $(state_get "$SS" position)"
+say "delete the SATA disk while s verifies (the read path)"
+if wait_state "$SS" $P 90 's["phase"] == "verify" and s["position"] > 1000'; then
+	info "s: $(state_get "$SS" phase) item $(state_get "$SS" position)"
+else
+	bad "s never reached a verify pass"
+fi
 echo 1 >/sys/block/sda/device/delete || bad "SCSI delete of sda failed"
 removed s "$SS" "$ST/s/events.jsonl"
 [ -e $SD ] && bad "$SD still exists" || ok "$SD is gone"
 alive "after s vanished"
 check_eq "l: run" running "$(state_get "$SL" run)"
 progress l "$SL"
+check_eq "s: phase at the failure" verify "$(state_get "$SS" phase)"
 
 say "SIGTERM: the daemon stops within 5 s"
 kill -TERM $P

@@ -1,0 +1,90 @@
+/*
+ * drive_priv.h: the insides of a drive, shared by drive.c (schedule,
+ * state, events) and drive_smart.c (SMART polls, wear rules). Nobody
+ * else includes this.
+ */
+#ifndef SSDT_DRIVE_PRIV_H
+#define SSDT_DRIVE_PRIV_H
+
+#include <limits.h>
+
+#include "drive.h"
+#include "engine.h"
+#include "events.h"
+#include "safety.h"
+#include "smart.h"
+#include "smart_read.h"
+
+#define TRIM_CHUNK	(1ULL << 30)
+
+struct drive {
+	struct drive_conf conf;
+	char		 dir[PATH_MAX];
+	char		 state_path[PATH_MAX + 16];
+	sd_event	*ev;
+	drive_changed_fn changed;
+	void		*changed_arg;
+
+	struct target	 tgt;
+	struct engine	*eng;
+	sd_event_source	*notify_src;
+	sd_event_source	*idle_src;
+	struct eventlog	 log;
+	struct dstate	 st;
+	int		 active;	/* target open, state loaded, worker up */
+	int		 refused;
+	int		 job_active;
+	int		 extra_verify;	/* on-demand verify pass running/queued */
+	struct engine_stats last;
+
+	/* phase accounting, for the phase_end event */
+	uint64_t	 phase_t0;	/* monotonic ns */
+	uint64_t	 phase_bytes0;
+	uint64_t	 phase_ops0;
+	uint64_t	 phase_cpu0;
+	uint64_t	 phase_err0;
+	/* rates */
+	uint64_t	 rate_t, rate_w, rate_r;
+	double		 wbps, rbps;
+	int		 save_warned;
+	int		 shutting_down;
+	int		 hold;		/* --verify: never hand out a phase job */
+	uint64_t	 stall_ops;	/* completions seen at stall_since */
+	uint64_t	 stall_since;	/* monotonic ns */
+	int		 hung;		/* the device stopped answering */
+	struct finding	 pend;		/* run being merged, not yet an event */
+	int		 has_pend;
+	enum phase	 pend_phase;	/* where the run was found */
+	uint64_t	 pend_cycle;
+	int		 pend_on_demand;
+	uint64_t	 errors_at_start; /* to tell this run's findings */
+
+	/* SMART (drive_smart.c) */
+	struct smart_poller *smart;
+	sd_event_source	*smart_src;
+	sd_event_source	*smart_timer;
+	int		 have_baseline, have_latest;
+	struct smart	 baseline;	/* first sight */
+	struct smart	 latest;
+	uint64_t	 baseline_host_written;	/* our counter at baseline */
+	uint64_t	 baseline_host_lo;	/* ... when its read began */
+	uint64_t	 poll_host_written;	/* our counter when the read began */
+	int		 mismatch_reported;
+	int		 smart_warned;
+};
+
+/* drive.c, for drive_smart.c */
+void		 drive_poll_counters(struct drive *);
+json_object	*drive_ev_obj(struct drive *);
+void		 drive_set_run(struct drive *, enum run_state, const char *);
+void		 drive_halt(struct drive *);
+
+/* drive_smart.c, for drive.c */
+void		 drive_smart_start(struct drive *);
+void		 drive_smart_stop(struct drive *);
+/* Ask for a SMART read now (phase change), unless one is in flight. */
+void		 drive_smart_poll(struct drive *);
+json_object	*drive_smart_status(const struct drive *);
+json_object	*drive_smart_delta(const struct drive *);
+
+#endif

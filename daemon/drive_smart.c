@@ -1,0 +1,401 @@
+/*
+ * drive_smart.c: SMART of a drive under test. A poller thread reads the
+ * device every smart_interval and at every phase change; the main thread
+ * keeps the first reading (baseline), the latest, and a snapshot every
+ * snapshot_every bytes in smart.jsonl, and applies the health rules: a
+ * critical warning or a jump of bad blocks fails the drive, stop_at_wear
+ * finishes it, and the drive's own write counter is checked against ours.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "drive_priv.h"
+#include "log.h"
+
+#define FAIL_BITS	(CW_SPARE | CW_RELIABILITY | CW_READ_ONLY)
+
+/* Path of a file in the drive's state directory. */
+static void
+drive_file(const struct drive *d, const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", d->dir, name);
+}
+
+/* Append one JSON line to a file of the drive's directory. */
+static void
+append_line(struct drive *d, const char *name, json_object *o)
+{
+	char		 path[PATH_MAX + 32];
+	const char	*s = json_object_to_json_string_ext(o,
+	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	int		 fd;
+
+	drive_file(d, name, path, sizeof(path));
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd == -1 || write(fd, s, strlen(s)) == -1 || write(fd, "\n", 1) ==
+	    -1)
+		log_warn("%s: cannot append to %s", d->conf.name, path);
+	if (fd != -1)
+		close(fd);
+}
+
+/* Write-amplification since the baseline, or -1 when unknown. */
+static double
+smart_waf(const struct drive *d)
+{
+	const struct smart *b = &d->baseline, *l = &d->latest;
+	uint64_t	host, nand;
+
+	if (!d->have_latest || !l->has_nand_written || !l->has_device_written)
+		return -1;
+	host = l->device_bytes_written - b->device_bytes_written;
+	nand = l->nand_bytes_written - b->nand_bytes_written;
+	return host > 0 ? (double)nand / (double)host : -1;
+}
+
+/* A snapshot line: the milestone record of wear against TBW. */
+static void
+snapshot(struct drive *d, const char *why)
+{
+	json_object	*o = json_object_new_object();
+	double		 waf = smart_waf(d);
+
+	json_object_object_add(o, "time", json_object_new_uint64(
+	    d->latest.time));
+	json_object_object_add(o, "why", json_object_new_string(why));
+	json_object_object_add(o, "host_bytes_written", json_object_new_uint64(
+	    d->st.host_bytes_written));
+	json_object_object_add(o, "cycle", json_object_new_uint64(
+	    d->st.prog.cycle));
+	json_object_object_add(o, "write_bytes_per_sec",
+	    json_object_new_double(d->wbps));
+	json_object_object_add(o, "waf", waf >= 0 ?
+	    json_object_new_double(waf) : NULL);
+	json_object_object_add(o, "smart", smart_to_json(&d->latest));
+	append_line(d, "smart.jsonl", o);
+	json_object_put(o);
+	d->st.smart_snapshot_at = d->st.host_bytes_written;
+}
+
+/* A reported value for the state file, or the "not reported" mark. */
+static uint64_t
+or_none(int has, uint64_t v)
+{
+	return has ? v : UINT64_MAX;
+}
+
+/* Keep the baseline in the state (for deltas) and in full beside it. */
+static void
+baseline_take(struct drive *d, const struct smart *s)
+{
+	json_object	*o;
+
+	d->baseline = *s;
+	d->have_baseline = 1;
+	d->baseline_host_written = d->st.host_bytes_written;
+	d->baseline_host_lo = d->poll_host_written;
+	d->st.sb_host_written_lo = d->poll_host_written;
+	d->st.sb_have = 1;
+	d->st.sb_time = s->time;
+	d->st.sb_host_written = d->st.host_bytes_written;
+	d->st.sb_device_written = or_none(s->has_device_written,
+	    s->device_bytes_written);
+	d->st.sb_nand_written = or_none(s->has_nand_written,
+	    s->nand_bytes_written);
+	d->st.sb_media_errors = or_none(s->has_media_errors, s->media_errors);
+	d->st.sb_reallocated = or_none(s->has_reallocated, s->reallocated);
+	d->st.sb_percent_used_x100 = or_none(s->has_percent_used,
+	    (uint64_t)(s->percent_used * 100));
+	o = drive_ev_obj(d);
+	json_object_object_add(o, "smart", smart_to_json(s));
+	events_add(&d->log, LOG_NOTICE, "smart_baseline", o, -1,
+	    (long long)d->st.host_bytes_written, "SMART baseline: %s %s, "
+	    "firmware %s", s->model, s->serial, s->firmware);
+}
+
+/* The baseline from the state file, after a restart. */
+static void
+baseline_restore(struct drive *d)
+{
+	struct smart	*b = &d->baseline;
+
+	if (!d->st.sb_have)
+		return;
+	memset(b, 0, sizeof(*b));
+	b->time = d->st.sb_time;
+	b->has_device_written = d->st.sb_device_written != UINT64_MAX;
+	b->device_bytes_written = d->st.sb_device_written;
+	b->has_nand_written = d->st.sb_nand_written != UINT64_MAX;
+	b->nand_bytes_written = d->st.sb_nand_written;
+	b->has_media_errors = d->st.sb_media_errors != UINT64_MAX;
+	b->media_errors = d->st.sb_media_errors;
+	b->has_reallocated = d->st.sb_reallocated != UINT64_MAX;
+	b->reallocated = d->st.sb_reallocated;
+	b->has_percent_used = d->st.sb_percent_used_x100 != UINT64_MAX;
+	b->percent_used = (double)d->st.sb_percent_used_x100 / 100.0;
+	d->baseline_host_written = d->st.sb_host_written;
+	d->baseline_host_lo = d->st.sb_host_written_lo;
+	d->have_baseline = 1;
+}
+
+/*
+ * The drive's write counter against ours, both since the baseline. Each
+ * reading was taken while our counter moved from one value to another
+ * (plus what was in flight): the drive's delta must fall in the window
+ * those bounds give, within 0.1 % and one unit.
+ */
+static void
+cross_check(struct drive *d, const struct smart *s)
+{
+	uint64_t	dev, lo, hi, tol, unit;
+	uint64_t	inflight = (uint64_t)d->conf.queue_depth *
+	    d->st.lay.block_size;
+	json_object	*o;
+
+	if (!s->has_device_written || !d->baseline.has_device_written)
+		return;
+	unit = s->source == SMART_NVME ? NVME_DATA_UNIT : 1ULL << 30;
+	dev = s->device_bytes_written - d->baseline.device_bytes_written;
+	lo = d->poll_host_written > d->baseline_host_written + inflight ?
+	    d->poll_host_written - d->baseline_host_written - inflight : 0;
+	hi = d->st.host_bytes_written - d->baseline_host_lo + inflight;
+	tol = hi / 1000 + unit;
+	if (dev + tol >= lo && dev <= hi + tol) {
+		d->mismatch_reported = 0;
+		return;
+	}
+	if (d->mismatch_reported++)
+		return;
+	o = drive_ev_obj(d);
+	json_object_object_add(o, "device_bytes_written_delta",
+	    json_object_new_uint64(dev));
+	json_object_object_add(o, "host_bytes_written_delta_min",
+	    json_object_new_uint64(lo));
+	json_object_object_add(o, "host_bytes_written_delta_max",
+	    json_object_new_uint64(hi));
+	events_add(&d->log, LOG_WARNING, "smart_mismatch", o, -1,
+	    (long long)d->st.host_bytes_written, "the drive counts %" PRIu64
+	    " bytes written since the baseline, we wrote %" PRIu64 " to %"
+	    PRIu64, dev, lo, hi);
+}
+
+/* Why SMART says the drive has failed, or NULL. */
+static const char *
+smart_failure(const struct drive *d, const struct smart *s, char *buf,
+    size_t len)
+{
+	const struct smart *p = d->have_latest ? &d->latest : &d->baseline;
+	uint64_t	max = d->conf.max_new_bad_blocks;
+
+	if (s->critical_warning & CW_READ_ONLY)
+		return "SMART: media placed in read-only mode";
+	if (s->critical_warning & CW_RELIABILITY)
+		return "SMART: NVM subsystem reliability degraded";
+	if ((s->critical_warning & CW_SPARE) ||
+	    (s->has_spare && s->available_spare < s->spare_threshold))
+		return "SMART: available spare below threshold";
+	if (s->has_media_errors && p->has_media_errors &&
+	    s->media_errors > p->media_errors + max) {
+		snprintf(buf, len, "SMART: media errors jumped from %" PRIu64
+		    " to %" PRIu64 " between polls", p->media_errors,
+		    s->media_errors);
+		return buf;
+	}
+	if (s->has_reallocated && p->has_reallocated &&
+	    s->reallocated > p->reallocated + max) {
+		snprintf(buf, len, "SMART: reallocated sectors jumped from %"
+		    PRIu64 " to %" PRIu64 " between polls", p->reallocated,
+		    s->reallocated);
+		return buf;
+	}
+	return NULL;
+}
+
+/* Fail or finish the drive on what SMART says. */
+static void
+health_rules(struct drive *d, const struct smart *s)
+{
+	char		 buf[256];
+	const char	*why;
+	json_object	*o;
+
+	if (d->st.run == RUN_FAILED)
+		return;
+	if ((why = smart_failure(d, s, buf, sizeof(buf))) != NULL) {
+		o = drive_ev_obj(d);
+		json_object_object_add(o, "smart", smart_to_json(s));
+		events_add(&d->log, LOG_CRIT, "smart_failed", o, -1,
+		    (long long)d->st.host_bytes_written, "%s at TBW %.6f TB",
+		    why, (double)d->st.host_bytes_written / 1e12);
+		drive_halt(d);
+		drive_set_run(d, RUN_FAILED, why);
+		return;
+	}
+	if (d->conf.stop_at_wear > 0 && s->has_percent_used &&
+	    s->percent_used >= d->conf.stop_at_wear &&
+	    (d->st.run == RUN_RUNNING || d->st.run == RUN_PAUSED)) {
+		drive_halt(d);
+		drive_set_run(d, RUN_FINISHED, "stop_at_wear reached");
+	}
+}
+
+/* A reading arrived. */
+static void
+smart_result(struct drive *d, const struct smart *s)
+{
+	int	first = !d->have_baseline;
+
+	if (first)
+		baseline_take(d, s);
+	health_rules(d, s);
+	cross_check(d, s);
+	d->latest = *s;
+	d->have_latest = 1;
+	if (first || d->st.host_bytes_written >= d->st.smart_snapshot_at +
+	    d->conf.snapshot_every)
+		snapshot(d, first ? "baseline" : "milestone");
+	d->smart_warned = 0;
+}
+
+static int
+on_smart(sd_event_source *src, int fd, uint32_t revents, void *arg)
+{
+	struct drive	*d = arg;
+	struct smart	 s;
+	char		 err[256];
+	int		 ok;
+
+	(void)src;
+	(void)fd;
+	(void)revents;
+	if (!smart_poller_take(d->smart, &s, &ok, err, sizeof(err)))
+		return 0;
+	drive_poll_counters(d);
+	if (ok) {
+		smart_result(d, &s);
+		return 0;
+	}
+	if (!d->smart_warned++)
+		events_add(&d->log, LOG_WARNING, "smart_error", drive_ev_obj(d),
+		    -1, (long long)d->st.host_bytes_written, "SMART read "
+		    "failed: %s", err);
+	return 0;
+}
+
+void
+drive_smart_poll(struct drive *d)
+{
+	if (d->smart == NULL || smart_poller_busy(d->smart))
+		return;
+	drive_poll_counters(d);
+	d->poll_host_written = d->st.host_bytes_written;
+	smart_poller_request(d->smart);
+}
+
+static int
+on_smart_timer(sd_event_source *src, uint64_t usec, void *arg)
+{
+	struct drive	*d = arg;
+
+	drive_smart_poll(d);
+	sd_event_source_set_time(src, usec + d->conf.smart_interval * 1000000);
+	sd_event_source_set_enabled(src, SD_EVENT_ONESHOT);
+	return 0;
+}
+
+void
+drive_smart_start(struct drive *d)
+{
+	enum smart_source	src;
+	uint64_t		now;
+
+	if (d->smart != NULL || !d->conf.smart || !d->tgt.is_blockdev ||
+	    (src = smart_detect(d->conf.device)) == SMART_NONE)
+		return;
+	if ((d->smart = smart_poller_new(d->conf.device, src)) == NULL) {
+		log_warn("%s: SMART poller", d->conf.name);
+		return;
+	}
+	baseline_restore(d);
+	sd_event_add_io(d->ev, &d->smart_src, smart_poller_fd(d->smart),
+	    EPOLLIN, on_smart, d);
+	sd_event_now(d->ev, CLOCK_MONOTONIC, &now);
+	sd_event_add_time(d->ev, &d->smart_timer, CLOCK_MONOTONIC,
+	    now + d->conf.smart_interval * 1000000, 1000000, on_smart_timer, d);
+	drive_smart_poll(d);
+}
+
+void
+drive_smart_stop(struct drive *d)
+{
+	d->smart_src = sd_event_source_disable_unref(d->smart_src);
+	d->smart_timer = sd_event_source_disable_unref(d->smart_timer);
+	smart_poller_free(d->smart);
+	d->smart = NULL;
+}
+
+/* The SMART part of a drive's status; NULL until read. */
+json_object *
+drive_smart_status(const struct drive *d)
+{
+	const struct smart *s = &d->latest;
+	json_object	*o;
+	double		 waf = smart_waf(d);
+
+	if (!d->have_latest)
+		return NULL;
+	o = json_object_new_object();
+#define ADD(k, v) json_object_object_add(o, k, v)
+	ADD("percent_used", s->has_percent_used ?
+	    json_object_new_double(s->percent_used) : NULL);
+	ADD("available_spare", s->has_spare ?
+	    json_object_new_int(s->available_spare) : NULL);
+	ADD("temperature_c", s->has_temperature ?
+	    json_object_new_int(s->temperature_c) : NULL);
+	ADD("media_errors", s->has_media_errors ?
+	    json_object_new_uint64(s->media_errors) : NULL);
+	ADD("critical_warning", json_object_new_int(s->critical_warning));
+	ADD("device_bytes_written", s->has_device_written ?
+	    json_object_new_uint64(s->device_bytes_written) : NULL);
+	ADD("nand_bytes_written", s->has_nand_written ?
+	    json_object_new_uint64(s->nand_bytes_written) : NULL);
+	ADD("waf", waf >= 0 ? json_object_new_double(waf) : NULL);
+	ADD("reallocated", s->has_reallocated ?
+	    json_object_new_uint64(s->reallocated) : NULL);
+#undef ADD
+	return o;
+}
+
+/* What changed since the baseline: the wear the run has caused. */
+json_object *
+drive_smart_delta(const struct drive *d)
+{
+	const struct smart *b = &d->baseline, *l = &d->latest;
+	json_object	*o = json_object_new_object();
+
+	json_object_object_add(o, "host_bytes_written", json_object_new_uint64(
+	    d->st.host_bytes_written - d->baseline_host_written));
+	if (l->has_device_written && b->has_device_written)
+		json_object_object_add(o, "device_bytes_written",
+		    json_object_new_uint64(l->device_bytes_written -
+		    b->device_bytes_written));
+	if (l->has_nand_written && b->has_nand_written)
+		json_object_object_add(o, "nand_bytes_written",
+		    json_object_new_uint64(l->nand_bytes_written -
+		    b->nand_bytes_written));
+	if (l->has_percent_used && b->has_percent_used)
+		json_object_object_add(o, "percent_used", json_object_new_double(
+		    l->percent_used - b->percent_used));
+	if (l->has_media_errors && b->has_media_errors)
+		json_object_object_add(o, "media_errors", json_object_new_uint64(
+		    l->media_errors - b->media_errors));
+	if (l->has_reallocated && b->has_reallocated)
+		json_object_object_add(o, "reallocated", json_object_new_uint64(
+		    l->reallocated - b->reallocated));
+	return o;
+}

@@ -1,0 +1,587 @@
+/*
+ * smart_ata.c: SMART and wear of a SATA drive, decoded from the JSON of
+ * `smartctl --json -a -l devstat /dev/sdX` (smartmontools 7.x).
+ *
+ * Note that plain `-a` does not read the Device Statistics log for ATA
+ * drives; `-l devstat` (or `-x`) adds ata_device_statistics, whose
+ * counters are standard (ACS-3) and so preferred over vendor attributes.
+ * Everything is optional: smartctl leaves out what a drive does not
+ * report, and exits non-zero for many conditions that still produce full
+ * JSON (bit flags), so the exit status is not looked at here.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "smart.h"
+#include "wear_units.h"
+
+/* How an attribute tells how much of the rated life is gone. */
+enum life_src {
+	LIFE_NORM_LEFT,		/* normalized value: percent left, 100 = new */
+	LIFE_RAW_USED		/* raw value: percent used, may pass 100 */
+};
+
+/*
+ * Life attributes, keyed on id and name (as smartmontools' drivedb.h names
+ * them: the same name at another id, e.g. Wear_Leveling_Count at 173 on
+ * Silicon Motion drives, is a raw erase count, not a percentage). Used only
+ * when the drive has no Device Statistics "Percentage Used Endurance
+ * Indicator".
+ */
+static const struct life_attr {
+	int		 id;
+	const char	*name;
+	enum life_src	 src;
+} life_attrs[] = {
+	/* Samsung: normalized starts at 100 and falls with P/E cycles used */
+	{ 177, "Wear_Leveling_Count",		LIFE_NORM_LEFT },
+	/* Crucial/Micron: drivedb: "norm = max(100-raw,0); raw = percent
+	 * used" on client drives; on the 5100/52x0/5300 only the normalized
+	 * value is documented ("remaining endurance, trips at 10%"), so use
+	 * that one for both */
+	{ 202, "Percent_Lifetime_Remain",	LIFE_NORM_LEFT },
+	/* Crucial m4/C400 (Micron TN-FD-20): raw = percent of rated life used */
+	{ 202, "Perc_Rated_Life_Used",		LIFE_RAW_USED },
+	/* Phison (Kingston A400, ...) and SandForce: percent left */
+	{ 231, "SSD_Life_Left",			LIFE_NORM_LEFT },
+	/* Intel: normalized 100 = new, falls to 1 at rated wear */
+	{ 233, "Media_Wearout_Indicator",	LIFE_NORM_LEFT },
+	{ 0, NULL, LIFE_NORM_LEFT }
+};
+
+/* Standard Device Statistics entries (ACS-3 log 04h), by smartctl name. */
+enum ds_field { DS_WRITTEN, DS_READ, DS_PCT_USED, DS_WCMDS, DS_RCMDS,
+	DS_UNCORRECTABLE };
+
+static const struct devstat_name {
+	const char	*name;
+	enum ds_field	 field;
+} devstat_names[] = {
+	{ "Logical Sectors Written",			DS_WRITTEN },
+	{ "Logical Sectors Read",			DS_READ },
+	{ "Percentage Used Endurance Indicator",	DS_PCT_USED },
+	{ "Number of Write Commands",			DS_WCMDS },
+	{ "Number of Read Commands",			DS_RCMDS },
+	{ "Number of Reported Uncorrectable Errors",	DS_UNCORRECTABLE },
+	{ NULL, DS_WRITTEN }
+};
+
+/* What the attribute pass leaves for the passes after it. */
+struct ata_ctx {
+	uint32_t		 lbs;		/* logical block size */
+	int			 has_life;
+	double			 life_used;	/* from a life attribute */
+	const struct wear_unit	*page_unit;	/* a page counter was seen */
+	uint64_t		 host_pages, bg_pages;
+};
+
+static void
+seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (err == NULL || errlen == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* o[k1][k2]...: NULL where any step is missing or not an object. */
+static json_object *
+jpath(json_object *o, ...)
+{
+	va_list		 ap;
+	const char	*k;
+
+	va_start(ap, o);
+	while (o != NULL && (k = va_arg(ap, const char *)) != NULL)
+		if (!json_object_is_type(o, json_type_object) ||
+		    !json_object_object_get_ex(o, k, &o))
+			o = NULL;
+	va_end(ap);
+	return o;
+}
+
+static const char *
+jstr(json_object *o)
+{
+	return json_object_is_type(o, json_type_string) ?
+	    json_object_get_string(o) : NULL;
+}
+
+/* A non-negative JSON number; 0 (and *v untouched) if it is not one. */
+static int
+ju64(json_object *o, uint64_t *v)
+{
+	double	d;
+
+	if (json_object_is_type(o, json_type_int)) {
+		if (json_object_get_int64(o) < 0)
+			return 0;
+		*v = json_object_get_uint64(o);
+		return 1;
+	}
+	if (json_object_is_type(o, json_type_double)) {
+		d = json_object_get_double(o);
+		if (!(d >= 0 && d < 0x1p64))	/* also rejects NaN */
+			return 0;
+		*v = (uint64_t)d;
+		return 1;
+	}
+	return 0;
+}
+
+/* An int-sized JSON number (negative allowed: temperatures). */
+static int
+jint(json_object *o, int *v)
+{
+	int64_t	i;
+
+	if (!json_object_is_type(o, json_type_int))
+		return 0;
+	i = json_object_get_int64(o);
+	if (i < INT_MIN || i > INT_MAX)
+		return 0;
+	*v = (int)i;
+	return 1;
+}
+
+static void
+jcopy(char *dst, size_t size, json_object *o)
+{
+	const char	*s = jstr(o);
+
+	if (s != NULL)
+		snprintf(dst, size, "%s", s);
+}
+
+static uint64_t
+sat_mul(uint64_t a, uint64_t b)
+{
+	return (b != 0 && a > UINT64_MAX / b) ? UINT64_MAX : a * b;
+}
+
+static uint64_t
+sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* Parse exactly [json, json + len): one object, then only white space. */
+static json_object *
+parse(const char *json, size_t len, char *err, size_t errlen)
+{
+	struct json_tokener	*tok;
+	json_object		*root;
+	enum json_tokener_error	 jerr;
+	size_t			 end;
+
+	if (json == NULL || len == 0 || len > INT_MAX) {
+		seterr(err, errlen, "no smartctl output");
+		return NULL;
+	}
+	if ((tok = json_tokener_new()) == NULL) {
+		seterr(err, errlen, "out of memory");
+		return NULL;
+	}
+	/* smartctl writes standard JSON; refuse json-c's extensions */
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	root = json_tokener_parse_ex(tok, json, (int)len);
+	jerr = json_tokener_get_error(tok);
+	end = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	while (root != NULL && end < len && isspace((unsigned char)json[end]))
+		end++;
+	if (root == NULL || end < len ||
+	    !json_object_is_type(root, json_type_object)) {
+		seterr(err, errlen, "smartctl output is not a JSON object: %s",
+		    root == NULL ? (jerr == json_tokener_continue ?
+		    "truncated" : json_tokener_error_desc(jerr)) :
+		    end < len ? "trailing data" : "wrong type");
+		json_object_put(root);
+		return NULL;
+	}
+	return root;
+}
+
+/* smartctl's own reason for having nothing to say, if it gave one. */
+static const char *
+smartctl_error(json_object *root)
+{
+	json_object	*msgs = jpath(root, "smartctl", "messages", NULL);
+	const char	*sev;
+	size_t		 i, n;
+
+	if (!json_object_is_type(msgs, json_type_array))
+		return NULL;
+	n = json_object_array_length(msgs);
+	for (i = 0; i < n; i++) {
+		json_object *m = json_object_array_get_idx(msgs, i);
+
+		sev = jstr(jpath(m, "severity", NULL));
+		if (sev != NULL && strcmp(sev, "error") == 0 &&
+		    jstr(jpath(m, "string", NULL)) != NULL)
+			return jstr(jpath(m, "string", NULL));
+	}
+	return NULL;
+}
+
+/*
+ * Device information is anything about the drive itself: smartctl writes
+ * "device" (what it was asked to open) even when the open or IDENTIFY
+ * failed, so that alone does not count.
+ */
+static int
+check_device(json_object *root, char *err, size_t errlen)
+{
+	const char	*proto = jstr(jpath(root, "device", "protocol", NULL));
+	const char	*why;
+
+	if (jpath(root, "model_name", NULL) == NULL &&
+	    jpath(root, "serial_number", NULL) == NULL &&
+	    jpath(root, "ata_smart_attributes", NULL) == NULL) {
+		why = smartctl_error(root);
+		seterr(err, errlen, "%s", why != NULL ? why :
+		    "smartctl output has no device information");
+		return -1;
+	}
+	if (proto != NULL && strcmp(proto, "ATA") != 0) {
+		seterr(err, errlen, "not an ATA device (protocol %s)", proto);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+decode_identity(json_object *root, struct smart *s, struct ata_ctx *c)
+{
+	uint64_t	v;
+
+	s->source = SMART_ATA;
+	jcopy(s->model, sizeof(s->model), jpath(root, "model_name", NULL));
+	jcopy(s->serial, sizeof(s->serial), jpath(root, "serial_number",
+	    NULL));
+	jcopy(s->firmware, sizeof(s->firmware), jpath(root,
+	    "firmware_version", NULL));
+	if (ju64(jpath(root, "local_time", "time_t", NULL), &v))
+		s->time = v;
+	/* sector counters are in logical sectors; 512 unless told */
+	c->lbs = 512;
+	if (ju64(jpath(root, "logical_block_size", NULL), &v) &&
+	    v >= 512 && v <= 65536)
+		c->lbs = (uint32_t)v;
+}
+
+static void
+decode_health(json_object *root, struct smart *s)
+{
+	json_object	*passed = jpath(root, "smart_status", "passed", NULL);
+	json_object	*errlog = jpath(root, "ata_smart_error_log", NULL);
+	uint64_t	 v;
+
+	if (json_object_is_type(passed, json_type_boolean)) {
+		s->has_health = 1;
+		s->health_passed = json_object_get_boolean(passed);
+	}
+	if (jint(jpath(root, "temperature", "current", NULL),
+	    &s->temperature_c))
+		s->has_temperature = 1;
+	if (ju64(jpath(root, "power_on_time", "hours", NULL), &v))
+		s->power_on_hours = v;
+	if (ju64(jpath(root, "power_cycle_count", NULL), &v))
+		s->power_cycles = v;
+	/* -x prints the extended comprehensive log, -a the summary one */
+	if (ju64(jpath(errlog, "extended", "count", NULL), &v) ||
+	    ju64(jpath(errlog, "summary", "count", NULL), &v))
+		s->error_log_entries = v;
+}
+
+/*
+ * The counter an attribute holds, as smartctl shows it: where the drive
+ * database packs more than one value into the six raw bytes (raw16(raw16)
+ * for attribute 5 prints "3 (0 1)", raw24(raw8) likewise) raw.value is all
+ * six bytes and only the leading number is the count. Other formats
+ * ("0x...", "12h+3m", "0/0") fall back to raw.value.
+ */
+static uint64_t
+attr_count(json_object *a, uint64_t rawval)
+{
+	const char		*str = jstr(jpath(a, "raw", "string", NULL));
+	char			*end;
+	unsigned long long	 v;
+
+	if (str == NULL || !isdigit((unsigned char)str[0]))
+		return rawval;
+	errno = 0;
+	v = strtoull(str, &end, 10);
+	if (errno != 0 || (*end != '\0' && strncmp(end, " (", 2) != 0))
+		return rawval;
+	return v;
+}
+
+/*
+ * One table row: -1 without an id, 0 without a raw value (kept, but not
+ * counted), 1 when whole. value, worst and thresh are -1 where smartctl
+ * printed "---" (and so left the key out): a health rule must not read a
+ * missing threshold as 0 = "never fails" or a missing value as 0.
+ */
+static int
+decode_attr(json_object *a, struct smart_attr *sa)
+{
+	int	id;
+
+	if (!jint(jpath(a, "id", NULL), &id) || id < 1 || id > 255)
+		return -1;
+	memset(sa, 0, sizeof(*sa));
+	sa->id = id;
+	jcopy(sa->name, sizeof(sa->name), jpath(a, "name", NULL));
+	if (!jint(jpath(a, "value", NULL), &sa->value))
+		sa->value = -1;
+	if (!jint(jpath(a, "worst", NULL), &sa->worst))
+		sa->worst = -1;
+	if (!jint(jpath(a, "thresh", NULL), &sa->thresh))
+		sa->thresh = -1;
+	return ju64(jpath(a, "raw", "value", NULL), &sa->raw);
+}
+
+/* Error counters by id, as smartd does: vendors rename them (Samsung and
+ * Intel call 187 Uncorrectable_Error_Cnt, Crucial 5 Reallocate_NAND_Blk_Cnt)
+ * but keep the meaning. */
+static void
+apply_error_attr(struct smart *s, int id, uint64_t count)
+{
+	switch (id) {
+	case 5:
+		s->has_reallocated = 1;
+		s->reallocated = count;
+		break;
+	case 187:
+		s->has_media_errors = 1;
+		s->media_errors = count;
+		break;
+	case 197:
+		s->pending = count;
+		break;
+	}
+}
+
+/* Write/read counters: the first attribute of each kind wins (Intel
+ * reports host writes twice, at 225 and 241). */
+static void
+apply_wear_attr(struct smart *s, struct ata_ctx *c, const char *name,
+    uint64_t count)
+{
+	const struct wear_unit	*u = wear_unit_find(name);
+	uint64_t		 bytes = wear_unit_bytes(u, count, c->lbs);
+
+	if (u == NULL)
+		return;
+	if (u->page_bytes != 0) {
+		c->page_unit = u;
+		if (u->kind == WEAR_HOST_WRITES)
+			c->host_pages = sat_add(c->host_pages, count);
+		else
+			c->bg_pages = sat_add(c->bg_pages, count);
+	} else if (u->kind == WEAR_HOST_WRITES && !s->has_device_written) {
+		s->has_device_written = 1;
+		s->device_bytes_written = bytes;
+	} else if (u->kind == WEAR_HOST_READS && !s->has_device_read) {
+		s->has_device_read = 1;
+		s->device_bytes_read = bytes;
+	} else if (u->kind == WEAR_NAND_WRITES && !s->has_nand_written) {
+		s->has_nand_written = 1;
+		s->nand_bytes_written = bytes;
+	}
+}
+
+static void
+apply_life_attr(struct ata_ctx *c, const struct smart_attr *sa,
+    uint64_t count)
+{
+	const struct life_attr	*l;
+
+	if (c->has_life)
+		return;
+	for (l = life_attrs; l->name != NULL; l++) {
+		if (l->id != sa->id || strcmp(l->name, sa->name) != 0)
+			continue;
+		if (l->src == LIFE_NORM_LEFT && sa->value >= 0 &&
+		    sa->value <= 100) {
+			c->has_life = 1;
+			c->life_used = 100 - sa->value;
+		} else if (l->src == LIFE_RAW_USED && count <= 255) {
+			c->has_life = 1;
+			c->life_used = (double)count;
+		}
+		return;
+	}
+}
+
+static void
+decode_attrs(json_object *root, struct smart *s, struct ata_ctx *c)
+{
+	json_object		*tab = jpath(root, "ata_smart_attributes",
+				    "table", NULL);
+	struct smart_attr	 sa;
+	uint64_t		 count;
+	size_t			 i, n;
+
+	if (!json_object_is_type(tab, json_type_array))
+		return;
+	n = json_object_array_length(tab);
+	for (i = 0; i < n; i++) {
+		json_object *a = json_object_array_get_idx(tab, i);
+		int whole = decode_attr(a, &sa);
+
+		if (whole >= 0 && s->nattrs < SMART_ATTR_MAX)
+			s->attrs[s->nattrs++] = sa;
+		if (whole <= 0)
+			continue;
+		count = attr_count(a, sa.raw);
+		apply_error_attr(s, sa.id, count);
+		apply_wear_attr(s, c, sa.name, count);
+		apply_life_attr(c, &sa, count);
+	}
+}
+
+/* Standard counters override the vendor attributes read before them. */
+static void
+apply_devstat(struct smart *s, const struct ata_ctx *c, enum ds_field f,
+    uint64_t v)
+{
+	switch (f) {
+	case DS_WRITTEN:
+		s->has_device_written = 1;
+		s->device_bytes_written = sat_mul(v, c->lbs);
+		break;
+	case DS_READ:
+		s->has_device_read = 1;
+		s->device_bytes_read = sat_mul(v, c->lbs);
+		break;
+	case DS_PCT_USED:
+		s->has_percent_used = 1;
+		s->percent_used = (double)v;
+		break;
+	case DS_WCMDS:
+		s->host_write_cmds = v;
+		break;
+	case DS_RCMDS:
+		s->host_read_cmds = v;
+		break;
+	case DS_UNCORRECTABLE:
+		/* the same count as attribute 187, which wins if present */
+		if (!s->has_media_errors) {
+			s->has_media_errors = 1;
+			s->media_errors = v;
+		}
+		break;
+	}
+}
+
+/* One statistic; skipped unless smartctl marked it valid (the value is
+ * then present too: smartctl omits the value of an invalid entry). */
+static void
+decode_devstat_entry(json_object *e, struct smart *s, const struct ata_ctx *c)
+{
+	const struct devstat_name	*d;
+	const char			*name = jstr(jpath(e, "name", NULL));
+	json_object			*valid;
+	uint64_t			 v;
+
+	valid = jpath(e, "flags", "valid", NULL);
+	if (name == NULL || !json_object_is_type(valid, json_type_boolean) ||
+	    !json_object_get_boolean(valid) || !ju64(jpath(e, "value", NULL),
+	    &v))
+		return;
+	for (d = devstat_names; d->name != NULL; d++)
+		if (strcmp(d->name, name) == 0) {
+			apply_devstat(s, c, d->field, v);
+			return;
+		}
+}
+
+static void
+decode_devstats(json_object *root, struct smart *s, const struct ata_ctx *c)
+{
+	json_object	*pages = jpath(root, "ata_device_statistics", "pages",
+			    NULL);
+	json_object	*tab;
+	size_t		 i, j, n, m;
+
+	if (!json_object_is_type(pages, json_type_array))
+		return;
+	n = json_object_array_length(pages);
+	for (i = 0; i < n; i++) {
+		tab = jpath(json_object_array_get_idx(pages, i), "table", NULL);
+		if (!json_object_is_type(tab, json_type_array))
+			continue;
+		m = json_object_array_length(tab);
+		for (j = 0; j < m; j++)
+			decode_devstat_entry(json_object_array_get_idx(tab, j),
+			    s, c);
+	}
+}
+
+/*
+ * Micron page counters (see wear_units.c): NAND bytes = host bytes x WAF,
+ * WAF = (host pages + background pages) / host pages (Micron TN-FD-22),
+ * which needs no page size. The nominal page size is used only when the
+ * drive gives no host byte count. long double: the product does not fit
+ * 64 bits, and the result is an estimate anyway.
+ */
+static void
+finish_pages(struct smart *s, const struct ata_ctx *c)
+{
+	uint64_t	pages = sat_add(c->host_pages, c->bg_pages);
+	long double	nand;
+
+	if (s->has_nand_written || c->page_unit == NULL)
+		return;
+	s->has_nand_written = 1;
+	if (!s->has_device_written || c->host_pages == 0) {
+		s->nand_bytes_written = wear_unit_bytes(c->page_unit, pages,
+		    c->lbs);
+		return;
+	}
+	nand = (long double)s->device_bytes_written * (long double)pages /
+	    (long double)c->host_pages;
+	s->nand_bytes_written = nand >= 0x1p64L ? UINT64_MAX :
+	    (uint64_t)(nand + 0.5L);
+}
+
+int
+smart_from_ata_json(const char *json, size_t len, struct smart *s,
+    char *err, size_t errlen)
+{
+	struct ata_ctx	 c;
+	json_object	*root;
+
+	memset(s, 0, sizeof(*s));
+	memset(&c, 0, sizeof(c));
+	seterr(err, errlen, "%s", "");
+	if ((root = parse(json, len, err, errlen)) == NULL)
+		return -1;
+	if (check_device(root, err, errlen) != 0) {
+		json_object_put(root);
+		return -1;
+	}
+	decode_identity(root, s, &c);
+	decode_health(root, s);
+	decode_attrs(root, s, &c);
+	decode_devstats(root, s, &c);
+	if (!s->has_percent_used && c.has_life) {
+		s->has_percent_used = 1;
+		s->percent_used = c.life_used;
+	}
+	finish_pages(s, &c);
+	json_object_put(root);
+	return 0;
+}

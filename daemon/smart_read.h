@@ -1,0 +1,33 @@
+/*
+ * smart_read.h: reading SMART from a device (blocking: called from the
+ * poller thread, never from the main loop), and the poller itself.
+ */
+#ifndef SSDT_SMART_READ_H
+#define SSDT_SMART_READ_H
+
+#include <stddef.h>
+
+#include "smart.h"
+
+#define SMARTCTL_TIMEOUT_SEC	60
+
+/* Which reader a device wants: NVMe namespace, SATA/SCSI disk, or none. */
+enum smart_source smart_detect(const char *dev);
+int	smart_read_nvme(const char *dev, struct smart *, char *err, size_t);
+/* Runs `smartctl --json -a DEV` and decodes it. */
+int	smart_read_ata(const char *dev, struct smart *, char *err, size_t);
+
+struct smart_poller;
+
+/* A thread that reads one device on request; results via an eventfd. */
+struct smart_poller *smart_poller_new(const char *dev, enum smart_source);
+void	smart_poller_free(struct smart_poller *);
+int	smart_poller_fd(struct smart_poller *);
+/* Ask for a read; 0 when started, -1 when one is already in flight. */
+int	smart_poller_request(struct smart_poller *);
+int	smart_poller_busy(struct smart_poller *);
+/* Take a finished read: 1 with *s or an error text, 0 when none is ready. */
+int	smart_poller_take(struct smart_poller *, struct smart *, int *ok,
+	    char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,37 @@
+#!/bin/bash
+# vm-nvme-opts: ,smart_critical_warning=4
+# The emulated NVMe controller reports "reliability degraded" (critical
+# warning bit 2): the drive turns failed, with its TBW and the SMART
+# reading in an event, while the SATA drive of the same daemon finishes.
+. "$(dirname "$0")/lib.sh"
+
+S=$T/state
+write_conf "$T/t.conf" "$S" <<EOC
+[drive:nv]
+device = /dev/nvme0n1
+serial = SSDTNVME0001
+span = 32M
+block_size = 4k
+cycles = 1
+
+[drive:sata]
+device = /dev/sda
+serial = SSDTSATA0001
+span = 16M
+block_size = 64k
+trim = no
+cycles = 1
+EOC
+
+say "a drive whose SMART says reliability degraded fails; the other goes on"
+check_eq "nvme-cli sees the warning" 4 "$(nvme_smart critical_warning)"
+run_ssdt "$T/d.log" -c "$T/t.conf" --oneshot
+check_rc "--oneshot" 4 "$RC" "$T/d.log"
+check_eq "nv state" failed "$(state_get "$S/nv/state" run)"
+check_contains "nv reason" "$(state_get "$S/nv/state" reason)" \
+    "reliability degraded"
+check_num "smart_failed events" \
+    "$(ev_count "$S/nv/events.jsonl" event=smart_failed)" -eq 1
+check_eq "sata state" finished "$(state_get "$S/sata/state" run)"
+check_num "sata cycles done" "$(state_get "$S/sata/state" cycles_done)" -eq 1
+finish
