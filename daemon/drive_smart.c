@@ -17,7 +17,6 @@
 #include "drive_priv.h"
 #include "log.h"
 
-#define FAIL_BITS	(CW_SPARE | CW_RELIABILITY | CW_READ_ONLY)
 
 /* Path of a file in the drive's state directory. */
 static void
@@ -184,38 +183,6 @@ cross_check(struct drive *d, const struct smart *s)
 	    PRIu64, dev, lo, hi);
 }
 
-/* Why SMART says the drive has failed, or NULL. */
-static const char *
-smart_failure(const struct drive *d, const struct smart *s, char *buf,
-    size_t len)
-{
-	const struct smart *p = d->have_latest ? &d->latest : &d->baseline;
-	uint64_t	max = d->conf.max_new_bad_blocks;
-
-	if (s->critical_warning & CW_READ_ONLY)
-		return "SMART: media placed in read-only mode";
-	if (s->critical_warning & CW_RELIABILITY)
-		return "SMART: NVM subsystem reliability degraded";
-	if ((s->critical_warning & CW_SPARE) ||
-	    (s->has_spare && s->available_spare < s->spare_threshold))
-		return "SMART: available spare below threshold";
-	if (s->has_media_errors && p->has_media_errors &&
-	    s->media_errors > p->media_errors + max) {
-		snprintf(buf, len, "SMART: media errors jumped from %" PRIu64
-		    " to %" PRIu64 " between polls", p->media_errors,
-		    s->media_errors);
-		return buf;
-	}
-	if (s->has_reallocated && p->has_reallocated &&
-	    s->reallocated > p->reallocated + max) {
-		snprintf(buf, len, "SMART: reallocated sectors jumped from %"
-		    PRIu64 " to %" PRIu64 " between polls", p->reallocated,
-		    s->reallocated);
-		return buf;
-	}
-	return NULL;
-}
-
 /* Fail or finish the drive on what SMART says. */
 static void
 health_rules(struct drive *d, const struct smart *s)
@@ -226,7 +193,8 @@ health_rules(struct drive *d, const struct smart *s)
 
 	if (d->st.run == RUN_FAILED)
 		return;
-	if ((why = smart_failure(d, s, buf, sizeof(buf))) != NULL) {
+	if ((why = smart_failure(d->have_latest ? &d->latest : &d->baseline, s,
+	    d->conf.max_new_bad_blocks, buf, sizeof(buf))) != NULL) {
 		o = drive_ev_obj(d);
 		json_object_object_add(o, "smart", smart_to_json(s));
 		events_add(&d->log, LOG_CRIT, "smart_failed", o, -1,

@@ -82,6 +82,13 @@ int	smart_from_nvme(const void *smart_log, const void *id_ctrl,
 /* SATA: decode `smartctl --json -a` output. -1 with a message on error. */
 int	smart_from_ata_json(const char *json, size_t len, struct smart *,
 	    char *err, size_t errlen);
+/*
+ * Has the drive failed, going from reading p to s? Critical warning bits
+ * (read-only, reliability, spare), spare below its threshold, or media
+ * errors or reallocated sectors grown by more than `max`. NULL when not.
+ */
+const char *smart_failure(const struct smart *p, const struct smart *s,
+	    uint64_t max, char *buf, size_t len);
 /* Everything known, for status, snapshots and ssdctl smart. */
 json_object *smart_to_json(const struct smart *);
 

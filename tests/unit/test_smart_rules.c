@@ -1,0 +1,99 @@
+/* test_smart_rules.c: when SMART says a drive has failed. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "smart.h"
+
+/* A healthy NVMe reading. */
+static struct smart
+healthy(void)
+{
+	struct smart	s;
+
+	memset(&s, 0, sizeof(s));
+	s.source = SMART_NVME;
+	s.has_spare = 1;
+	s.available_spare = 100;
+	s.spare_threshold = 10;
+	s.has_media_errors = 1;
+	s.media_errors = 2;
+	return s;
+}
+
+static const char *
+verdict(const struct smart *p, const struct smart *s, uint64_t max)
+{
+	static char	buf[256];
+
+	return smart_failure(p, s, max, buf, sizeof(buf));
+}
+
+static void
+test_healthy(void **state)
+{
+	struct smart	p = healthy(), s = healthy();
+
+	(void)state;
+	assert_null(verdict(&p, &s, 10));
+	s.critical_warning = CW_TEMPERATURE;	/* hot is not failed */
+	assert_null(verdict(&p, &s, 10));
+	s.available_spare = s.spare_threshold = 0;	/* QEMU reports this */
+	assert_null(verdict(&p, &s, 10));
+}
+
+static void
+test_critical_bits(void **state)
+{
+	struct smart	p = healthy(), s = healthy();
+
+	(void)state;
+	s.critical_warning = CW_READ_ONLY;
+	assert_non_null(strstr(verdict(&p, &s, 10), "read-only"));
+	s.critical_warning = CW_RELIABILITY;
+	assert_non_null(strstr(verdict(&p, &s, 10), "reliability"));
+	s.critical_warning = CW_SPARE;
+	assert_non_null(strstr(verdict(&p, &s, 10), "spare"));
+	s.critical_warning = 0;
+	s.available_spare = 9;			/* below 10, bit not (yet) set */
+	assert_non_null(strstr(verdict(&p, &s, 10), "spare"));
+}
+
+static void
+test_jumps(void **state)
+{
+	struct smart	p = healthy(), s = healthy();
+
+	(void)state;
+	s.media_errors = p.media_errors + 10;	/* exactly the allowance */
+	assert_null(verdict(&p, &s, 10));
+	s.media_errors = p.media_errors + 11;
+	assert_non_null(strstr(verdict(&p, &s, 10), "media errors jumped "
+	    "from 2 to 13"));
+	s = healthy();
+	p.has_reallocated = s.has_reallocated = 1;
+	p.reallocated = 5;
+	s.reallocated = 100;
+	assert_non_null(strstr(verdict(&p, &s, 10), "reallocated"));
+	p.has_reallocated = 0;			/* nothing to compare with */
+	assert_null(verdict(&p, &s, 10));
+	s.reallocated = 0;			/* a reset counter is no jump */
+	p.has_reallocated = 1;
+	assert_null(verdict(&p, &s, 10));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_healthy),
+		cmocka_unit_test(test_critical_bits),
+		cmocka_unit_test(test_jumps),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
