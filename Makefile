@@ -3,7 +3,7 @@
 PREFIX		?= /usr/local
 SBINDIR		?= $(PREFIX)/sbin
 
-PKGS		= libsystemd liburing inih blkid libxxhash json-c libnvme
+PKGS		= libsystemd liburing inih blkid libxxhash json-c libnvme librrd
 CC		?= cc
 OPT		?= -O2 -g
 WARN		= -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes
@@ -21,7 +21,7 @@ CORE_SRC	= daemon/block.c daemon/perm.c daemon/layout.c daemon/state.c \
 DAEMON_SRC	= daemon/main.c daemon/manager.c daemon/drive.c daemon/engine.c \
 		  daemon/safety.c daemon/events.c daemon/plan.c daemon/control.c \
 		  daemon/methods.c daemon/varlink.c daemon/smart.c \
-		  daemon/drive_smart.c
+		  daemon/drive_smart.c daemon/archive.c $(wildcard daemon/metrics.c)
 COMMON_OBJ	= $(COMMON_SRC:.c=.o)
 CORE_OBJ	= $(CORE_SRC:.c=.o)
 DAEMON_OBJ	= $(DAEMON_SRC:.c=.o)

@@ -415,8 +415,19 @@ daemon_key(struct parse *p, const char *name, const char *v)
 			    "duration of at least 1s", v);
 		return 0;
 	}
+	if (strcmp(name, "rrdcached") == 0) {
+		if (strncmp(v, "unix:", 5) != 0 && strchr(v, ':') == NULL &&
+		    v[0] != '/') {
+			conf_err(p, p->line, "rrdcached: '%s': expected "
+			    "unix:/path or host:port", v);
+			return -1;
+		}
+		return set_str(&c->rrdcached, v);
+	}
 	if (strcmp(name, "state_dir") == 0)
 		dst = &c->state_dir;
+	else if (strcmp(name, "prometheus_textfile") == 0)
+		dst = &c->prometheus_textfile;
 	else if (strcmp(name, "socket") == 0)
 		dst = &c->socket;
 	else {
@@ -727,6 +738,8 @@ config_free(struct config *c)
 	free(c->socket);
 	free(c->socket_group);
 	free(c->admin_group);
+	free(c->rrdcached);
+	free(c->prometheus_textfile);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -50,6 +50,8 @@ struct config {
 	gid_t		 socket_gid;
 	gid_t		 admin_gid;
 	unsigned	 max_connections;
+	char		*rrdcached;	/* "unix:/path" or "host:port"; NULL = files */
+	char		*prometheus_textfile;
 	uint64_t	 client_timeout;	/* seconds, for a half-sent message */
 	struct drive_conf *drives;
 	size_t		 ndrives;

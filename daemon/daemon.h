@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 #include <systemd/sd-event.h>
 
+#include "archive.h"
 #include "config.h"
 #include "control.h"
 #include "drive.h"
@@ -26,6 +27,8 @@ struct daemon {
 	struct drive	**drives;
 	size_t		  ndrives;
 	struct control	 *ctl;
+	struct archive	 *arch;		/* RRD archives; NULL with -n */
+	time_t		  last_archive;	/* second of the last update round */
 	int		  oneshot;
 	int		  verify_only;
 	unsigned	  progress;	/* seconds between progress lines, 0 = off */
@@ -47,6 +50,8 @@ void		 daemon_shutdown_drives(struct daemon *, struct drive **,
 		    size_t);
 /* Re-read the configuration; 0, or -1 with its errors (lines) in `errors`. */
 int		 daemon_reload(struct daemon *, json_object *errors);
+/* One archive update per drive, at most once a second. */
+void		 daemon_archive_tick(struct daemon *);
 /* The control socket's view of the daemon. */
 void		 daemon_control_ops(struct daemon *, struct control_ops *);
 

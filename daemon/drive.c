@@ -1057,6 +1057,7 @@ drive_activate(struct drive *d, int schedule)
 	if (d->eng == NULL)
 		return drive_refuse(d, err);
 	memset(&d->last, 0, sizeof(d->last));
+	memset(d->rate_hist, 0, sizeof(d->rate_hist));
 	if (sd_event_add_io(d->ev, &d->notify_src, engine_notify_fd(d->eng),
 	    EPOLLIN, on_worker, d) < 0) {
 		engine_free(d->eng);
@@ -1075,10 +1076,33 @@ drive_activate(struct drive *d, int schedule)
 	d->rate_t = mono_ns();
 	d->rate_w = d->st.host_bytes_written;
 	d->rate_r = d->st.host_bytes_read;
+	d->rate_wops = d->st.write_ops;
+	d->rate_rops = d->st.read_ops;
 	if (schedule)
 		drive_schedule(d);
 	notify_changed(d);
 	return 0;
+}
+
+/* 99th percentile of write latency since the last tick (bucket bound). */
+static double
+p99_since(const struct drive *d)
+{
+	uint64_t	n[LAT_BUCKETS], total = 0, acc = 0;
+	int		b;
+
+	for (b = 0; b < LAT_BUCKETS; b++) {
+		n[b] = d->last.wlat_hist[b] - d->rate_hist[b];
+		total += n[b];
+	}
+	if (total == 0)
+		return -1;
+	for (b = 0; b < LAT_BUCKETS; b++) {
+		acc += n[b];
+		if (acc * 100 >= total * 99)
+			return (double)(1ULL << b);
+	}
+	return (double)(1ULL << (LAT_BUCKETS - 1));
 }
 
 /* Throughput over the last tick. */
@@ -1092,9 +1116,15 @@ drive_rates(struct drive *d)
 		return;
 	d->wbps = (double)(d->st.host_bytes_written - d->rate_w) / dt;
 	d->rbps = (double)(d->st.host_bytes_read - d->rate_r) / dt;
+	d->wiops = (double)(d->st.write_ops - d->rate_wops) / dt;
+	d->riops = (double)(d->st.read_ops - d->rate_rops) / dt;
+	d->lat_p99_us = p99_since(d);
 	d->rate_t = t;
 	d->rate_w = d->st.host_bytes_written;
 	d->rate_r = d->st.host_bytes_read;
+	d->rate_wops = d->st.write_ops;
+	d->rate_rops = d->st.read_ops;
+	memcpy(d->rate_hist, d->last.wlat_hist, sizeof(d->rate_hist));
 }
 
 /*
@@ -1448,4 +1478,67 @@ drive_smart_detail(const struct drive *d, json_object *out)
 	    smart_to_json(&d->baseline) : NULL);
 	json_object_object_add(out, "delta", drive_smart_delta(d));
 	return 0;
+}
+
+/* "%.0f" or "U": RRD's unknown. */
+static void
+rrd_val(char *buf, size_t len, int known, double v, int decimals)
+{
+	if (known)
+		snprintf(buf, len, ":%.*f", decimals, v);
+	else
+		snprintf(buf, len, ":U");
+}
+
+int
+drive_archive_values(const struct drive *d, time_t now, char *buf,
+    size_t len)
+{
+	const struct smart *s = &d->latest;
+	int		 k = d->have_latest, run = d->job_active;
+	char		 v[8][40];
+	double		 waf = -1;
+
+	if (!d->active)
+		return -1;
+	if (k && s->has_nand_written && s->has_device_written &&
+	    s->device_bytes_written > d->baseline.device_bytes_written)
+		waf = (double)(s->nand_bytes_written -
+		    d->baseline.nand_bytes_written) /
+		    (double)(s->device_bytes_written -
+		    d->baseline.device_bytes_written);
+	rrd_val(v[0], sizeof(v[0]), run && d->lat_p99_us >= 0, d->lat_p99_us, 0);
+	rrd_val(v[1], sizeof(v[1]), k && s->has_percent_used, s->percent_used, 1);
+	rrd_val(v[2], sizeof(v[2]), k && s->has_spare, s->available_spare, 0);
+	rrd_val(v[3], sizeof(v[3]), k && s->has_temperature, s->temperature_c, 0);
+	rrd_val(v[4], sizeof(v[4]), k && s->has_media_errors,
+	    (double)s->media_errors, 0);
+	rrd_val(v[5], sizeof(v[5]), k && s->has_device_written,
+	    (double)s->device_bytes_written, 0);
+	rrd_val(v[6], sizeof(v[6]), k && s->has_nand_written,
+	    (double)s->nand_bytes_written, 0);
+	rrd_val(v[7], sizeof(v[7]), waf >= 0, waf, 4);
+	snprintf(buf, len, "%lld:%.0f:%.0f:%.0f:%.0f:%llu:%llu%s%s%s%s%s%s%s%s",
+	    (long long)now, run ? d->wbps : 0, run ? d->rbps : 0,
+	    run ? d->wiops : 0, run ? d->riops : 0,
+	    (unsigned long long)d->st.host_bytes_written,
+	    (unsigned long long)d->st.host_bytes_read, v[0], v[1], v[2], v[3],
+	    v[4], v[5], v[6], v[7]);
+	return 0;
+}
+
+uint64_t
+drive_smart_interval(const struct drive *d)
+{
+	return d->conf.smart_interval;
+}
+
+int
+drive_archive_opened(struct drive *d, int set)
+{
+	int	was = d->archived;
+
+	if (set)
+		d->archived = 1;
+	return was;
 }

@@ -8,6 +8,7 @@
 #define SSDT_DRIVE_H
 
 #include <stdint.h>
+#include <time.h>
 
 #include <json-c/json.h>
 #include <systemd/sd-event.h>
@@ -64,6 +65,14 @@ int		 drive_settled(const struct drive *);
 json_object	*drive_smart_json(const struct drive *);
 /* Baseline, latest and their difference; -1 before the first read. */
 int		 drive_smart_detail(const struct drive *, json_object *out);
+/* One RRD update line "TIME:values..." (see rrd_layout.h); -1 when the
+ * drive is not open. */
+int		 drive_archive_values(const struct drive *, time_t now,
+		    char *buf, size_t len);
+/* The archive of this drive was opened (set once by the daemon). */
+int		 drive_archive_opened(struct drive *, int set);
+/* Seconds between SMART readings (for the archive's heartbeat). */
+uint64_t	 drive_smart_interval(const struct drive *);
 /* On hold, a drive runs only on-demand verify passes (--verify). */
 void		 drive_hold(struct drive *, int);
 /* No job running or queued (the worker is idle). */

@@ -51,6 +51,8 @@ struct finding {
 	int		err;		/* io_error: errno */
 };
 
+#define LAT_BUCKETS	32	/* bucket b: latency < 2^b microseconds */
+
 /* Counters of the worker: cumulative since engine_start, monotonic. */
 struct engine_stats {
 	uint64_t	position;	/* items of the current job completed in order */
@@ -64,6 +66,7 @@ struct engine_stats {
 	uint64_t	lat_sum_us;	/* summed completion latency */
 	uint64_t	lat_max_us;
 	uint64_t	cpu_ns;		/* worker thread CPU time */
+	uint64_t	wlat_hist[LAT_BUCKETS];	/* write latency, log2 of us */
 	int		running;	/* a job is in progress */
 };
 

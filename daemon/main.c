@@ -67,6 +67,7 @@ on_tick(sd_event_source *s, uint64_t usec, void *arg)
 
 	for (i = 0; i < dm->ndrives; i++)
 		drive_tick(dm->drives[i]);
+	daemon_archive_tick(dm);
 	dm->ticks++;
 	daemon_notify_status(dm);
 	if (dm->progress > 0 && dm->ticks % dm->progress == 0)
@@ -302,6 +303,8 @@ main(int argc, char **argv)
 		fatalx("event loop: %s", strerror(-rc));
 	if (start_control(&dm) == -1 && !dm.oneshot && !dm.verify_only)
 		return EXIT_FAILED;
+	if (!dm.verify_only && (dm.arch = archive_new(dm.conf.rrdcached)) == NULL)
+		log_warnx("archive: cannot start its writer; no RRD archives");
 	start_drives(&dm);
 	dm.started = 1;
 	sd_notify(0, "READY=1");
@@ -316,6 +319,7 @@ main(int argc, char **argv)
 		daemon_print_progress(&dm);
 	events_set_listener(NULL, NULL);
 	control_free(dm.ctl);
+	archive_free(dm.arch);		/* sends what is queued */
 	for (size_t i = 0; i < dm.ndrives; i++)
 		drive_free(dm.drives[i]);
 	free(dm.drives);

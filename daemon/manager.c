@@ -290,7 +290,7 @@ daemon_find(const struct daemon *dm, const char *name)
 
 /* One drive's status as a DriveStatus object. */
 static json_object *
-status_object(const struct drive *d)
+status_object(const struct daemon *dm, const struct drive *d)
 {
 	struct drive_status	 s;
 	json_object		*o = json_object_new_object(), *e;
@@ -324,6 +324,14 @@ status_object(const struct drive *d)
 	ADD("errors", e);
 	ADD("errors_total", json_object_new_uint64(s.errors_total));
 	ADD("smart", drive_smart_json(d));
+	if (dm->arch != NULL) {
+		char	file[PATH_MAX + 64];
+
+		archive_file(dm->arch, dm->conf.state_dir, s.name, file,
+		    sizeof(file));
+		ADD("archive", archive_json(dm->arch, file));
+	} else
+		ADD("archive", NULL);
 #undef ADD
 	return o;
 }
@@ -338,11 +346,12 @@ op_status(void *arg, const char *name, json_object *drives)
 	if (name != NULL) {
 		if ((d = daemon_find(dm, name)) == NULL)
 			return -ENOENT;
-		json_object_array_add(drives, status_object(d));
+		json_object_array_add(drives, status_object(dm, d));
 		return 0;
 	}
 	for (i = 0; i < dm->ndrives; i++)
-		json_object_array_add(drives, status_object(dm->drives[i]));
+		json_object_array_add(drives, status_object(dm,
+		    dm->drives[i]));
 	return 0;
 }
 
@@ -449,4 +458,30 @@ daemon_control_ops(struct daemon *dm, struct control_ops *ops)
 	ops->smart = op_smart;
 	ops->reload = op_reload;
 	ops->authorize = op_authorize;
+}
+
+void
+daemon_archive_tick(struct daemon *dm)
+{
+	char	file[PATH_MAX + 64], vals[512];
+	time_t	now = time(NULL);
+	size_t	i;
+	uint64_t hb;
+
+	if (dm->arch == NULL || now == dm->last_archive)
+		return;
+	dm->last_archive = now;
+	for (i = 0; i < dm->ndrives; i++) {
+		struct drive *d = dm->drives[i];
+
+		if (drive_archive_values(d, now, vals, sizeof(vals)) == -1)
+			continue;
+		archive_file(dm->arch, dm->conf.state_dir, drive_name(d), file,
+		    sizeof(file));
+		if (!drive_archive_opened(d, 1)) {
+			hb = drive_smart_interval(d) * 3;
+			archive_open(dm->arch, file, hb < 300 ? 300 : (unsigned)hb);
+		}
+		archive_update(dm->arch, file, vals);
+	}
 }

@@ -31,11 +31,13 @@ VM_DIR=$(cd "$(dirname "$0")" && pwd)
 GUEST=$(readlink -f "$1")
 shift
 [ -f "$GUEST" ] || { echo "boot.sh: no such guest script: $GUEST" >&2; exit 2; }
-# the guest mounts its own tmpfs/proc/sys/dev over these: a script there is
-# invisible to it
+# the guest mounts its own tmpfs over /tmp, /run and /var/tmp: a script
+# (a checkout) there is reached through its second view of the host root
 case $GUEST in
-/tmp/*|/run/*|/var/tmp/*|/dev/*|/proc/*|/sys/*)
-	echo "boot.sh: $GUEST is hidden in the guest (it mounts its own /tmp, /run, /var/tmp, /dev); put the script elsewhere" >&2
+/tmp/*|/run/*|/var/tmp/*)
+	GUEST=/run/host$GUEST ;;
+/dev/*|/proc/*|/sys/*)
+	echo "boot.sh: $GUEST cannot be seen from the guest" >&2
 	exit 2 ;;
 esac
 
@@ -74,6 +76,7 @@ cmd=(qemu-system-x86_64 -accel "$ACCEL" -machine q35 -m "${VM_MEM:-1024}"
     -serial stdio
     -kernel "$KIMG" -initrd "$INITRD" -append "$APPEND"
     -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
+    -virtfs local,path=/,mount_tag=hostroot2,security_model=none,readonly=on,multidevs=remap
     -drive "file=$T/nvme.img,if=none,id=nv0,format=raw"
     -device "nvme,id=nvme0,serial=SSDTNVME0001,drive=nv0${VM_NVME_OPTS:-}"
     -drive "file=$T/sata.img,if=none,id=sd0,format=raw"

@@ -123,7 +123,12 @@ mount -t tmpfs -o size=64m tmpfs $R/dev/shm 2>/dev/null
 mount -t tmpfs -o size=256m,mode=1777 tmpfs $R/tmp
 mount -t tmpfs -o size=32m,mode=755 tmpfs $R/run
 mount -t tmpfs -o size=64m,mode=1777 tmpfs $R/var/tmp 2>/dev/null
-mkdir -p $R/run/lock $R/run/ssdtorture
+mkdir -p $R/run/lock $R/run/ssdtorture $R/run/host
+# the host root once more (a second 9p device: a virtio channel takes one
+# mount), where the guest's own /tmp, /run and /var/tmp do not hide it: a
+# checkout under the host's /tmp is reached as /run/host/tmp/...
+mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000,cache=loose \
+    hostroot2 $R/run/host 2>/dev/null
 mount -t debugfs debugfs $R/sys/kernel/debug 2>/dev/null
 [ -d /sys/kernel/config ] && mount -t configfs configfs $R/sys/kernel/config 2>/dev/null
 

@@ -1,0 +1,404 @@
+/*
+ * archive.c: RRD archives of every drive. The main thread queues create
+ * and update operations; a writer thread carries them out, grouping the
+ * updates of one file into one call. Without rrdcached it writes the
+ * files itself (librrd); with it, it sends everything there and, when
+ * rrdcached is away, keeps the queue (bounded, oldest updates dropped
+ * first), logs once, and reconnects.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rrd.h>
+#include <rrd_client.h>
+
+#include "archive.h"
+#include "log.h"
+#include "rrd_layout.h"
+
+#define QUEUE_MAX	50000	/* queued operations at most (bounded memory) */
+#define BATCH_MAX	256
+#define FILE_MAX	512
+
+enum op_kind { OP_CREATE, OP_UPDATE };
+
+struct op {
+	struct op	*next;
+	enum op_kind	 kind;
+	unsigned	 heartbeat;	/* create: of the SMART sources */
+	char		 file[FILE_MAX];
+	char		 values[384];
+};
+
+struct archive {
+	char		*daemon;	/* rrdcached address, or NULL */
+	char		 host[64];
+	pthread_t	 thr;
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 cv;
+	struct op	*head, *tail;	/* queue */
+	size_t		 len;
+	int		 quit;
+	uint64_t	 dropped;
+	/* writer thread only */
+	int		 connected, down_warned;
+	char		 broken[32][FILE_MAX];	/* files with another layout */
+	int		 nbroken;
+};
+
+static const char *const ds_fast[] = {
+	RRD_DS_WRITE_BPS, RRD_DS_READ_BPS, RRD_DS_WRITE_IOPS, RRD_DS_READ_IOPS,
+	RRD_DS_HOST_WRITTEN, RRD_DS_HOST_READ, RRD_DS_LAT_P99, NULL
+};
+static const char *const ds_smart[] = {
+	RRD_DS_PERCENT_USED, RRD_DS_SPARE, RRD_DS_TEMPERATURE,
+	RRD_DS_MEDIA_ERRORS, RRD_DS_DEVICE_WRITTEN, RRD_DS_NAND_WRITTEN,
+	RRD_DS_WAF, NULL
+};
+
+/* The DS and RRA definitions of a new archive; strings freed by caller. */
+static int
+create_args(unsigned heartbeat, char **argv, int max)
+{
+	static const char *const rras[] = RRD_RRAS;
+	static const char *const cf[] = { "AVERAGE", "MIN", "MAX" };
+	int	n = 0, i, j;
+
+	for (i = 0; ds_fast[i] != NULL && n < max; i++)
+		if (asprintf(&argv[n++], "DS:%s:GAUGE:%d:0:U", ds_fast[i],
+		    RRD_FAST_HEARTBEAT) == -1)
+			return -1;
+	for (i = 0; ds_smart[i] != NULL && n < max; i++)
+		if (asprintf(&argv[n++], "DS:%s:GAUGE:%u:%s:U", ds_smart[i],
+		    heartbeat, strcmp(ds_smart[i], RRD_DS_TEMPERATURE) == 0 ?
+		    "U" : "0") == -1)
+			return -1;
+	for (i = 0; i < 4; i++)
+		for (j = 0; j < 3 && n < max; j++)
+			if (asprintf(&argv[n++], rras[i], cf[j]) == -1)
+				return -1;
+	return n;
+}
+
+/* Is `key` "ds[NAME].index" for one of our sources? */
+static int
+is_our_ds(const char *key)
+{
+	char	name[64];
+	int	i;
+
+	if (sscanf(key, "ds[%63[^]]].index", name) != 1)
+		return 0;
+	for (i = 0; ds_fast[i] != NULL; i++)
+		if (strcmp(ds_fast[i], name) == 0)
+			return 1;
+	for (i = 0; ds_smart[i] != NULL; i++)
+		if (strcmp(ds_smart[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* An existing archive must have our step and every source. */
+static int
+layout_ok(rrd_info_t *info)
+{
+	rrd_info_t	*p;
+	int		 found = 0, step = 0;
+
+	for (p = info; p != NULL; p = p->next) {
+		if (strcmp(p->key, "step") == 0)
+			step = p->value.u_cnt == RRD_STEP;
+		found += is_our_ds(p->key);
+	}
+	return step && found == RRD_NDS;
+}
+
+static int
+is_broken(struct archive *a, const char *file)
+{
+	int	i;
+
+	for (i = 0; i < a->nbroken; i++)
+		if (strcmp(a->broken[i], file) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+mark_broken(struct archive *a, const char *file, const char *why)
+{
+	log_warnx("archive %s: %s; it is left as it is and not updated", file,
+	    why);
+	if (a->nbroken < (int)(sizeof(a->broken) / sizeof(a->broken[0])))
+		snprintf(a->broken[a->nbroken++], FILE_MAX, "%s", file);
+}
+
+/* Create (no overwrite), or check the layout of the one that exists. */
+static void
+do_create(struct archive *a, const struct op *o)
+{
+	char		*argv[48];
+	rrd_info_t	*info;
+	int		 argc, rc, i;
+	struct stat	 st;
+
+	rrd_clear_error();
+	if (a->daemon == NULL && stat(o->file, &st) == 0) {
+		if ((info = rrd_info_r(o->file)) == NULL || !layout_ok(info))
+			mark_broken(a, o->file, "it exists with another layout "
+			    "(or is not an RRD)");
+		rrd_info_free(info);
+		return;
+	}
+	if ((argc = create_args(o->heartbeat, argv, 48)) < 0)
+		return;
+	rc = a->daemon ? rrdc_create(o->file, RRD_STEP, time(NULL) - 10, 1,
+	    argc, (const char **)argv) : rrd_create_r2(o->file, RRD_STEP,
+	    time(NULL) - 10, 1, NULL, NULL, argc, (const char **)argv);
+	if (rc != 0 && strstr(rrd_get_error(), "exist") == NULL)
+		log_warnx("archive %s: create: %s", o->file, rrd_get_error());
+	for (i = 0; i < argc; i++)
+		free(argv[i]);
+}
+
+/* One call for several updates of the same file. */
+static void
+do_updates(struct archive *a, const char *file, const char **values, int n)
+{
+	int	rc;
+
+	if (is_broken(a, file))
+		return;
+	rrd_clear_error();
+	rc = a->daemon ? rrdc_update(file, n, values) :
+	    rrd_update_r(file, NULL, n, values);
+	if (rc != 0)
+		log_debug("archive %s: update: %s", file, rrd_get_error());
+}
+
+/* rrdcached: (re)connect; log once while it is away. */
+static int
+ensure_connected(struct archive *a)
+{
+	if (a->daemon == NULL || (a->connected && rrdc_is_any_connected()))
+		return 1;
+	rrd_clear_error();
+	a->connected = rrdc_connect(a->daemon) == 0 && rrdc_is_any_connected();
+	if (a->connected && a->down_warned)
+		log_info("archive: rrdcached %s is back", a->daemon);
+	else if (!a->connected && !a->down_warned)
+		log_warnx("archive: rrdcached %s unreachable (%s); updates are "
+		    "kept and sent when it is back", a->daemon,
+		    rrd_get_error());
+	a->down_warned = !a->connected;
+	return a->connected;
+}
+
+/* Carry out a batch: creates one by one, updates grouped by file. */
+static void
+run_batch(struct archive *a, struct op *ops)
+{
+	const char	*vals[BATCH_MAX];
+	struct op	*o = ops, *g;
+	int		 n;
+
+	while (o != NULL) {
+		if (o->kind == OP_CREATE) {
+			do_create(a, o);
+			o = o->next;
+			continue;
+		}
+		for (g = o, n = 0; g != NULL && g->kind == OP_UPDATE &&
+		    strcmp(g->file, o->file) == 0 && n < BATCH_MAX; g = g->next)
+			vals[n++] = g->values;
+		do_updates(a, o->file, vals, n);
+		o = g;
+	}
+	while (ops != NULL) {
+		o = ops->next;
+		free(ops);
+		ops = o;
+	}
+}
+
+/* Detach up to BATCH_MAX queued operations (lock held). */
+static struct op *
+take_batch(struct archive *a)
+{
+	struct op	*first = a->head, *last = a->head;
+	size_t		 n = 1;
+
+	while (n < BATCH_MAX && last->next != NULL) {
+		last = last->next;
+		n++;
+	}
+	a->head = last->next;
+	if (a->head == NULL)
+		a->tail = NULL;
+	last->next = NULL;
+	a->len -= n;
+	return first;
+}
+
+static void *
+writer_main(void *arg)
+{
+	struct archive	*a = arg;
+	struct timespec	 ts;
+	struct op	*batch;
+
+	pthread_mutex_lock(&a->mu);
+	while (!a->quit || a->len > 0) {
+		while (!a->quit && a->len == 0)
+			pthread_cond_wait(&a->cv, &a->mu);
+		if (a->len == 0)
+			break;
+		pthread_mutex_unlock(&a->mu);
+		if (!ensure_connected(a)) {
+			pthread_mutex_lock(&a->mu);
+			if (a->quit)
+				break;	/* rrdcached away at exit: nothing to do */
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_sec += 1;
+			pthread_cond_timedwait(&a->cv, &a->mu, &ts);
+			continue;
+		}
+		pthread_mutex_lock(&a->mu);
+		batch = take_batch(a);
+		pthread_mutex_unlock(&a->mu);
+		run_batch(a, batch);
+		pthread_mutex_lock(&a->mu);
+	}
+	pthread_mutex_unlock(&a->mu);
+	return NULL;
+}
+
+struct archive *
+archive_new(const char *daemon_addr)
+{
+	struct archive	*a;
+
+	if ((a = calloc(1, sizeof(*a))) == NULL)
+		return NULL;
+	if (daemon_addr != NULL && (a->daemon = strdup(daemon_addr)) == NULL) {
+		free(a);
+		return NULL;
+	}
+	if (gethostname(a->host, sizeof(a->host)) == -1 || a->host[0] == '\0')
+		snprintf(a->host, sizeof(a->host), "localhost");
+	a->host[strcspn(a->host, ".")] = '\0';	/* short name */
+	pthread_mutex_init(&a->mu, NULL);
+	pthread_cond_init(&a->cv, NULL);
+	if (pthread_create(&a->thr, NULL, writer_main, a) != 0) {
+		free(a->daemon);
+		free(a);
+		return NULL;
+	}
+	return a;
+}
+
+void
+archive_free(struct archive *a)
+{
+	struct op	*o;
+
+	if (a == NULL)
+		return;
+	pthread_mutex_lock(&a->mu);
+	a->quit = 1;
+	pthread_cond_broadcast(&a->cv);
+	pthread_mutex_unlock(&a->mu);
+	pthread_join(a->thr, NULL);
+	while ((o = a->head) != NULL) {
+		a->head = o->next;
+		free(o);
+	}
+	if (a->daemon != NULL)
+		rrdc_disconnect();
+	free(a->daemon);
+	pthread_mutex_destroy(&a->mu);
+	pthread_cond_destroy(&a->cv);
+	free(a);
+}
+
+void
+archive_file(const struct archive *a, const char *state_dir,
+    const char *name, char *buf, size_t len)
+{
+	if (a->daemon != NULL)
+		snprintf(buf, len, "%s/%s.rrd", a->host, name);
+	else
+		snprintf(buf, len, "%s/%s/%s.rrd", state_dir, name, name);
+}
+
+/* Append an operation; when full, drop the oldest update. */
+static void
+enqueue(struct archive *a, struct op *o)
+{
+	struct op	*old;
+
+	pthread_mutex_lock(&a->mu);
+	if (a->len >= QUEUE_MAX && (old = a->head) != NULL &&
+	    old->kind == OP_UPDATE) {
+		a->head = old->next;
+		a->len--;
+		if (a->dropped++ % 10000 == 0)
+			log_warnx("archive: queue full, oldest updates dropped "
+			    "(%llu so far)", (unsigned long long)a->dropped);
+		free(old);
+	}
+	if (a->tail != NULL)
+		a->tail->next = o;
+	else
+		a->head = o;
+	a->tail = o;
+	a->len++;
+	pthread_cond_signal(&a->cv);
+	pthread_mutex_unlock(&a->mu);
+}
+
+static void
+queue_op(struct archive *a, enum op_kind kind, const char *file,
+    unsigned heartbeat, const char *values)
+{
+	struct op	*o;
+
+	if ((o = calloc(1, sizeof(*o))) == NULL)
+		return;
+	o->kind = kind;
+	o->heartbeat = heartbeat;
+	snprintf(o->file, sizeof(o->file), "%s", file);
+	snprintf(o->values, sizeof(o->values), "%s", values ? values : "");
+	enqueue(a, o);
+}
+
+void
+archive_open(struct archive *a, const char *file, unsigned heartbeat)
+{
+	queue_op(a, OP_CREATE, file, heartbeat, NULL);
+}
+
+void
+archive_update(struct archive *a, const char *file, const char *values)
+{
+	queue_op(a, OP_UPDATE, file, 0, values);
+}
+
+json_object *
+archive_json(const struct archive *a, const char *file)
+{
+	json_object	*o = json_object_new_object();
+
+	json_object_object_add(o, "file", json_object_new_string(file));
+	json_object_object_add(o, "daemon", json_object_new_string(
+	    a->daemon ? a->daemon : ""));
+	return o;
+}

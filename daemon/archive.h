@@ -1,0 +1,32 @@
+/*
+ * archive.h: RRD archives of every drive, written by a thread of their
+ * own (files through librrd, or a central rrdcached), so that a slow disk
+ * under state_dir or an absent rrdcached never stalls the main loop.
+ */
+#ifndef SSDT_ARCHIVE_H
+#define SSDT_ARCHIVE_H
+
+#include <stdint.h>
+#include <time.h>
+
+#include <json-c/json.h>
+
+struct archive;
+
+/* daemon_addr: NULL (files) or "unix:/path" / "host:port" (rrdcached). */
+struct archive	*archive_new(const char *daemon_addr);
+void		 archive_free(struct archive *);
+/* The file an archive of drive `name` lives in: a path under state_dir,
+ * or "HOST/NAME.rrd" under rrdcached's base directory. */
+void		 archive_file(const struct archive *, const char *state_dir,
+		    const char *name, char *buf, size_t len);
+/* Create the archive unless it exists (a different layout is an error). */
+void		 archive_open(struct archive *, const char *file,
+		    unsigned smart_heartbeat);
+/* Queue one update "TIME:v:v:...": never blocks. */
+void		 archive_update(struct archive *, const char *file,
+		    const char *values);
+/* {"file": ..., "daemon": ...} for Status (and ssdctl graph). */
+json_object	*archive_json(const struct archive *, const char *file);
+
+#endif
