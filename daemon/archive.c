@@ -40,6 +40,8 @@ struct op {
 
 struct archive {
 	char		*daemon;	/* rrdcached address, or NULL */
+	char		*local_dir;	/* base of a local rrdcached, or NULL */
+	int		 local;		/* rrdcached on a Unix socket */
 	char		 host[64];
 	pthread_t	 thr;
 	pthread_mutex_t	 mu;
@@ -93,9 +95,11 @@ static int
 is_our_ds(const char *key)
 {
 	char	name[64];
+	size_t	n = strlen(key);
 	int	i;
 
-	if (sscanf(key, "ds[%63[^]]].index", name) != 1)
+	if (n < 8 || strcmp(key + n - 7, "].index") != 0 ||
+	    sscanf(key, "ds[%63[^]]]", name) != 1)
 		return 0;
 	for (i = 0; ds_fast[i] != NULL; i++)
 		if (strcmp(ds_fast[i], name) == 0)
@@ -141,6 +145,20 @@ mark_broken(struct archive *a, const char *file, const char *why)
 		snprintf(a->broken[a->nbroken++], FILE_MAX, "%s", file);
 }
 
+/* The HOST directory of a file under a local rrdcached's base. */
+static void
+make_dir_of(const char *file)
+{
+	char	dir[FILE_MAX], *slash;
+
+	snprintf(dir, sizeof(dir), "%s", file);
+	if ((slash = strrchr(dir, '/')) != NULL) {
+		*slash = '\0';
+		if (mkdir(dir, 0755) == -1 && errno != EEXIST)
+			log_warn("archive: mkdir %s", dir);
+	}
+}
+
 /* Create (no overwrite), or check the layout of the one that exists. */
 static void
 do_create(struct archive *a, const struct op *o)
@@ -158,30 +176,41 @@ do_create(struct archive *a, const struct op *o)
 		rrd_info_free(info);
 		return;
 	}
+	if (a->local && a->local_dir != NULL)
+		make_dir_of(o->file);	/* librrd resolves paths here */
 	if ((argc = create_args(o->heartbeat, argv, 48)) < 0)
 		return;
 	rc = a->daemon ? rrdc_create(o->file, RRD_STEP, time(NULL) - 10, 1,
 	    argc, (const char **)argv) : rrd_create_r2(o->file, RRD_STEP,
 	    time(NULL) - 10, 1, NULL, NULL, argc, (const char **)argv);
 	if (rc != 0 && strstr(rrd_get_error(), "exist") == NULL)
-		log_warnx("archive %s: create: %s", o->file, rrd_get_error());
+		log_warnx("archive %s: create: %s%s", o->file, rrd_get_error(),
+		    a->daemon && !a->local ? " (the directory of this host "
+		    "must exist under rrdcached's base directory)" : "");
 	for (i = 0; i < argc; i++)
 		free(argv[i]);
 }
 
-/* One call for several updates of the same file. */
-static void
+/* One call for several updates of the same file; -1 when rrdcached went
+ * away (the updates are to be kept and sent again). */
+static int
 do_updates(struct archive *a, const char *file, const char **values, int n)
 {
 	int	rc;
 
 	if (is_broken(a, file))
-		return;
+		return 0;
 	rrd_clear_error();
 	rc = a->daemon ? rrdc_update(file, n, values) :
 	    rrd_update_r(file, NULL, n, values);
-	if (rc != 0)
-		log_debug("archive %s: update: %s", file, rrd_get_error());
+	if (rc == 0)
+		return 0;
+	if (a->daemon != NULL && !rrdc_is_any_connected()) {
+		a->connected = 0;
+		return -1;
+	}
+	log_debug("archive %s: update: %s", file, rrd_get_error());
+	return 0;
 }
 
 /* rrdcached: (re)connect; log once while it is away. */
@@ -202,31 +231,54 @@ ensure_connected(struct archive *a)
 	return a->connected;
 }
 
-/* Carry out a batch: creates one by one, updates grouped by file. */
-static void
+/*
+ * Carry out a batch: creates one by one, updates grouped by file. Returns
+ * what could not be sent because rrdcached went away, to be kept.
+ */
+static struct op *
 run_batch(struct archive *a, struct op *ops)
 {
 	const char	*vals[BATCH_MAX];
-	struct op	*o = ops, *g;
+	struct op	*o = ops, *g, *next;
 	int		 n;
 
 	while (o != NULL) {
 		if (o->kind == OP_CREATE) {
 			do_create(a, o);
-			o = o->next;
-			continue;
+			g = o->next;
+		} else {
+			for (g = o, n = 0; g != NULL && g->kind == OP_UPDATE &&
+			    strcmp(g->file, o->file) == 0 && n < BATCH_MAX;
+			    g = g->next)
+				vals[n++] = g->values;
+			if (do_updates(a, o->file, vals, n) == -1)
+				return o;	/* o and what follows stay */
 		}
-		for (g = o, n = 0; g != NULL && g->kind == OP_UPDATE &&
-		    strcmp(g->file, o->file) == 0 && n < BATCH_MAX; g = g->next)
-			vals[n++] = g->values;
-		do_updates(a, o->file, vals, n);
-		o = g;
+		while (o != g) {
+			next = o->next;
+			free(o);
+			o = next;
+		}
 	}
-	while (ops != NULL) {
-		o = ops->next;
-		free(ops);
-		ops = o;
+	return NULL;
+}
+
+/* Put unsent operations back at the head of the queue (lock held). */
+static void
+requeue(struct archive *a, struct op *ops)
+{
+	struct op	*last = ops;
+	size_t		 n = 1;
+
+	while (last->next != NULL) {
+		last = last->next;
+		n++;
 	}
+	last->next = a->head;
+	if (a->head == NULL)
+		a->tail = last;
+	a->head = ops;
+	a->len += n;
 }
 
 /* Detach up to BATCH_MAX queued operations (lock held). */
@@ -274,24 +326,30 @@ writer_main(void *arg)
 		pthread_mutex_lock(&a->mu);
 		batch = take_batch(a);
 		pthread_mutex_unlock(&a->mu);
-		run_batch(a, batch);
+		batch = run_batch(a, batch);
 		pthread_mutex_lock(&a->mu);
+		if (batch != NULL)
+			requeue(a, batch);	/* kept for when it is back */
 	}
 	pthread_mutex_unlock(&a->mu);
 	return NULL;
 }
 
 struct archive *
-archive_new(const char *daemon_addr)
+archive_new(const char *daemon_addr, const char *local_dir)
 {
 	struct archive	*a;
 
 	if ((a = calloc(1, sizeof(*a))) == NULL)
 		return NULL;
-	if (daemon_addr != NULL && (a->daemon = strdup(daemon_addr)) == NULL) {
+	if ((daemon_addr != NULL && (a->daemon = strdup(daemon_addr)) == NULL) ||
+	    (local_dir != NULL && (a->local_dir = strdup(local_dir)) == NULL)) {
+		free(a->daemon);
 		free(a);
 		return NULL;
 	}
+	a->local = daemon_addr != NULL && (daemon_addr[0] == '/' ||
+	    strncmp(daemon_addr, "unix:", 5) == 0);
 	if (gethostname(a->host, sizeof(a->host)) == -1 || a->host[0] == '\0')
 		snprintf(a->host, sizeof(a->host), "localhost");
 	a->host[strcspn(a->host, ".")] = '\0';	/* short name */
@@ -324,6 +382,7 @@ archive_free(struct archive *a)
 	if (a->daemon != NULL)
 		rrdc_disconnect();
 	free(a->daemon);
+	free(a->local_dir);
 	pthread_mutex_destroy(&a->mu);
 	pthread_cond_destroy(&a->cv);
 	free(a);
@@ -333,8 +392,10 @@ void
 archive_file(const struct archive *a, const char *state_dir,
     const char *name, char *buf, size_t len)
 {
-	if (a->daemon != NULL)
-		snprintf(buf, len, "%s/%s.rrd", a->host, name);
+	if (a->daemon != NULL && !a->local)
+		snprintf(buf, len, "%s/%s.rrd", a->host, name);	/* remote base */
+	else if (a->local && a->local_dir != NULL)
+		snprintf(buf, len, "%s/%s/%s.rrd", a->local_dir, a->host, name);
 	else
 		snprintf(buf, len, "%s/%s/%s.rrd", state_dir, name, name);
 }

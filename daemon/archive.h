@@ -13,8 +13,12 @@
 
 struct archive;
 
-/* daemon_addr: NULL (files) or "unix:/path" / "host:port" (rrdcached). */
-struct archive	*archive_new(const char *daemon_addr);
+/*
+ * daemon_addr: NULL (files) or "unix:/path" / "host:port" (rrdcached).
+ * local_dir: for an rrdcached on a Unix socket, its base directory as
+ * seen here (librrd hands it absolute paths); NULL = the state directory.
+ */
+struct archive	*archive_new(const char *daemon_addr, const char *local_dir);
 void		 archive_free(struct archive *);
 /* The file an archive of drive `name` lives in: a path under state_dir,
  * or "HOST/NAME.rrd" under rrdcached's base directory. */

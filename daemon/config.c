@@ -428,6 +428,8 @@ daemon_key(struct parse *p, const char *name, const char *v)
 		dst = &c->state_dir;
 	else if (strcmp(name, "prometheus_textfile") == 0)
 		dst = &c->prometheus_textfile;
+	else if (strcmp(name, "rrdcached_dir") == 0)
+		dst = &c->rrdcached_dir;
 	else if (strcmp(name, "socket") == 0)
 		dst = &c->socket;
 	else {
@@ -739,6 +741,7 @@ config_free(struct config *c)
 	free(c->socket_group);
 	free(c->admin_group);
 	free(c->rrdcached);
+	free(c->rrdcached_dir);
 	free(c->prometheus_textfile);
 	memset(c, 0, sizeof(*c));
 }

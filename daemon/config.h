@@ -51,6 +51,7 @@ struct config {
 	gid_t		 admin_gid;
 	unsigned	 max_connections;
 	char		*rrdcached;	/* "unix:/path" or "host:port"; NULL = files */
+	char		*rrdcached_dir;	/* base of a local rrdcached */
 	char		*prometheus_textfile;
 	uint64_t	 client_timeout;	/* seconds, for a half-sent message */
 	struct drive_conf *drives;

@@ -1495,7 +1495,7 @@ drive_archive_values(const struct drive *d, time_t now, char *buf,
     size_t len)
 {
 	const struct smart *s = &d->latest;
-	int		 k = d->have_latest, run = d->job_active;
+	int		 k = d->have_latest;
 	char		 v[8][40];
 	double		 waf = -1;
 
@@ -1507,7 +1507,7 @@ drive_archive_values(const struct drive *d, time_t now, char *buf,
 		    d->baseline.nand_bytes_written) /
 		    (double)(s->device_bytes_written -
 		    d->baseline.device_bytes_written);
-	rrd_val(v[0], sizeof(v[0]), run && d->lat_p99_us >= 0, d->lat_p99_us, 0);
+	rrd_val(v[0], sizeof(v[0]), d->lat_p99_us >= 0, d->lat_p99_us, 0);
 	rrd_val(v[1], sizeof(v[1]), k && s->has_percent_used, s->percent_used, 1);
 	rrd_val(v[2], sizeof(v[2]), k && s->has_spare, s->available_spare, 0);
 	rrd_val(v[3], sizeof(v[3]), k && s->has_temperature, s->temperature_c, 0);
@@ -1518,9 +1518,9 @@ drive_archive_values(const struct drive *d, time_t now, char *buf,
 	rrd_val(v[6], sizeof(v[6]), k && s->has_nand_written,
 	    (double)s->nand_bytes_written, 0);
 	rrd_val(v[7], sizeof(v[7]), waf >= 0, waf, 4);
+	/* rates over the last second, whatever the worker does right now */
 	snprintf(buf, len, "%lld:%.0f:%.0f:%.0f:%.0f:%llu:%llu%s%s%s%s%s%s%s%s",
-	    (long long)now, run ? d->wbps : 0, run ? d->rbps : 0,
-	    run ? d->wiops : 0, run ? d->riops : 0,
+	    (long long)now, d->wbps, d->rbps, d->wiops, d->riops,
 	    (unsigned long long)d->st.host_bytes_written,
 	    (unsigned long long)d->st.host_bytes_read, v[0], v[1], v[2], v[3],
 	    v[4], v[5], v[6], v[7]);

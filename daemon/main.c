@@ -303,7 +303,8 @@ main(int argc, char **argv)
 		fatalx("event loop: %s", strerror(-rc));
 	if (start_control(&dm) == -1 && !dm.oneshot && !dm.verify_only)
 		return EXIT_FAILED;
-	if (!dm.verify_only && (dm.arch = archive_new(dm.conf.rrdcached)) == NULL)
+	if (!dm.verify_only && (dm.arch = archive_new(dm.conf.rrdcached,
+	    dm.conf.rrdcached_dir)) == NULL)
 		log_warnx("archive: cannot start its writer; no RRD archives");
 	start_drives(&dm);
 	dm.started = 1;

@@ -1,0 +1,142 @@
+#!/bin/bash
+# RRD archives read back by the real rrdtool: the layout (step, sources,
+# archives), values that match the daemon's own counters, updates that go
+# on in the same file after a restart, a file of another layout left alone,
+# and the same through a real rrdcached on a Unix socket and on 127.0.0.1,
+# including rrdcached going away and coming back.
+. "$(dirname "$0")/lib.sh"
+command -v rrdtool >/dev/null || die "rrdtool missing (tests/deps.sh)"
+command -v rrdcached >/dev/null || die "rrdcached missing (tests/deps.sh)"
+# the rrdcached we start go with the test, whatever happens
+trap '[ -f "$T/.extra_pids" ] && xargs -r kill <"$T/.extra_pids" 2>/dev/null; _cleanup' EXIT
+
+drive_conf() {	# NAME
+	cat <<EOF2
+[drive:$1]
+device = $T/$1.img
+size = 128M
+block_size = 128k
+order = random
+queue_depth = 8
+idle = 1s
+cycles = 0
+EOF2
+}
+
+# lastupdate FILE DS [rrdtool options]: the last value of a source
+lastupdate() {
+	local f=$1 ds=$2
+	shift 2
+	rrdtool lastupdate "$@" "$f" | awk -v ds="$ds" '
+	    NR == 1 { for (i = 1; i <= NF; i++) if ($i == ds) col = i + 1 }
+	    NR == 3 { print $col }'
+}
+
+log "files: layout and values"
+ST=$T/state
+RRD=$ST/a/a.rrd
+{ drive_conf a; } | write_conf "$T/a.conf" "$ST"
+start_ssdt "$T/a1.log" -c "$T/a.conf"
+sleep 6
+kill -TERM "$SSDT_PID"; wait_exit "$SSDT_PID" 10
+assert_rc "first run exits" 0 "$RC" "$T/a1.log"
+[ -f "$RRD" ] || die "no archive at $RRD"
+rrdtool info "$RRD" >"$T/info" || die "rrdtool info failed"
+assert_file_contains "step 1" "$T/info" "step = 1"
+assert_eq "data sources" 14 "$(grep -c '^ds\[.*\]\.index' "$T/info")"
+assert_eq "archives" 12 "$(grep -c '^rra\[[0-9]*\]\.cf' "$T/info")"
+for cf in AVERAGE MIN MAX; do
+	assert_eq "$cf archives" 4 "$(grep -c "\.cf = \"$cf\"" "$T/info")"
+done
+assert_file_contains "2 h of seconds" "$T/info" "rra[0].rows = 7200"
+H=$(state_get "$ST/a/state" host_bytes_written)
+L=$(lastupdate "$RRD" host_written)
+note "state host_bytes_written $H, archive host_written $L"
+assert_gt "archive host_written" "${L%.*}" 0
+assert_le "archive host_written <= the state's" "${L%.*}" "$H"
+T1=$(rrdtool last "$RRD")
+rrdtool fetch "$RRD" MAX -s $((T1 - 5)) -e "$T1" >"$T/fetch"
+assert_eq "a second with writes in the last 5 s" 1 "$(awk 'NR > 2 && $2 + 0 > 0 { n = 1 } END { print n + 0 }' "$T/fetch")"
+INODE=$(stat -c %i "$RRD")
+
+log "files: a restart goes on in the same file"
+sleep 2
+start_ssdt "$T/a2.log" -c "$T/a.conf"
+sleep 4
+kill -TERM "$SSDT_PID"; wait_exit "$SSDT_PID" 10
+assert_eq "same file (inode)" "$INODE" "$(stat -c %i "$RRD")"
+T2=$(rrdtool last "$RRD")
+assert_gt "last update moved on" "$T2" "$T1"
+L2=$(lastupdate "$RRD" host_written)
+assert_ge "host_written never goes back" "${L2%.*}" "${L%.*}"
+# unknown seconds only around the downtime (plus the 5 s heartbeat)
+rrdtool fetch "$RRD" AVERAGE -s "$T1" -e "$T2" >"$T/gap"
+GAP=$(awk 'NR > 2 && $6 ~ /nan/ { n++ } END { print n + 0 }' "$T/gap")
+note "unknown seconds between the runs: $GAP"
+assert_le "gap no longer than downtime + start" "$GAP" 12
+
+log "files: another layout is an error, not a re-create"
+mkdir -p "$ST/b"
+rrdtool create "$ST/b/b.rrd" --step 10 DS:x:GAUGE:20:U:U RRA:AVERAGE:0.5:1:10
+SUM=$(sha256sum <"$ST/b/b.rrd")
+{ drive_conf a; drive_conf b; } | write_conf "$T/b.conf" "$ST"
+start_ssdt "$T/b.log" -c "$T/b.conf"
+sleep 4
+kill -TERM "$SSDT_PID"; wait_exit "$SSDT_PID" 10
+assert_file_contains "the log names the other layout" "$T/b.log" "another layout"
+assert_eq "the file is left as it was" "$SUM" "$(sha256sum <"$ST/b/b.rrd")"
+
+# rrdcached_run LABEL LISTEN DAEMON_ADDR: one daemon run through rrdcached
+rrdcached_run() {
+	local label=$1 listen=$2 addr=$3 base=$T/$1/base host rc_pid f
+	mkdir -p "$base" "$T/$1/j"
+	host=$(hostname -s)
+	mkdir -p "$base/$host"
+	rrdcached -l "$listen" -b "$base" -B -j "$T/$1/j" -p "$T/$1/pid" \
+	    -w 3600 -f 7200 -z 1 -F || die "rrdcached did not start"
+	rc_pid=$(cat "$T/$1/pid")
+	echo "$rc_pid" >>"$T/.extra_pids"
+	if [ "$label" = unix ]; then
+		{ printf 'rrdcached = %s\nrrdcached_dir = %s\n' "$addr" "$base"
+		  drive_conf c$label; } | write_conf "$T/$label.conf" "$T/$label/state"
+	else
+		{ printf 'rrdcached = %s\n' "$addr"; drive_conf c$label; } |
+		    write_conf "$T/$label.conf" "$T/$label/state"
+	fi
+	start_ssdt "$T/$label.log" -c "$T/$label.conf"
+	sleep 4
+	f=$host/c$label.rrd
+	# a local rrdcached is given absolute paths; a remote one relative ones
+	[ "$label" = unix ] && f=$base/$f
+	rrdtool flushcached --daemon "$addr" "$f" || fail "$label: flushcached $f"
+	[ -f "$base/$host/c$label.rrd" ] && pass_check ||
+	    fail "$label: no $base/$host/c$label.rrd"
+	L=$(lastupdate "$base/$host/c$label.rrd" host_written)
+	assert_gt "$label: host_written read back through rrdcached" "${L%.*}" 0
+	if [ "$label" = unix ]; then
+		log "rrdcached goes away and comes back"
+		kill "$rc_pid"; sleep 2
+		pid_alive "$SSDT_PID" && pass_check || fail "daemon died with rrdcached"
+		"$ROOT/ctl/ssdctl" -s "$T/$label/state.sock" status >/dev/null &&
+		    pass_check || fail "daemon does not answer without rrdcached"
+		rrdcached -l "$listen" -b "$base" -B -j "$T/$1/j" -p "$T/$1/pid" \
+		    -w 3600 -f 7200 -z 1 -F || die "rrdcached did not restart"
+		rc_pid=$(cat "$T/$1/pid"); echo "$rc_pid" >>"$T/.extra_pids"
+		sleep 4
+		rrdtool flushcached --daemon "$addr" "$f"
+		T3=$(rrdtool last "$base/$host/c$label.rrd")
+		assert_ge "updates arrive again" "$T3" $(($(date +%s) - 3))
+		assert_eq "unreachable logged once" 1 \
+		    "$(grep -c 'unreachable' "$T/$label.log")"
+	fi
+	kill -TERM "$SSDT_PID"; wait_exit "$SSDT_PID" 10
+	assert_rc "$label: daemon exits" 0 "$RC" "$T/$label.log"
+	kill "$rc_pid" 2>/dev/null
+}
+
+log "rrdcached on a Unix socket"
+rrdcached_run unix "unix:$T/rc.sock" "unix:$T/rc.sock"
+log "rrdcached on 127.0.0.1"
+PORT=$((42000 + RANDOM % 1000))
+rrdcached_run tcp "127.0.0.1:$PORT" "127.0.0.1:$PORT"
+finish
