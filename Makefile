@@ -26,7 +26,7 @@ COMMON_OBJ	= $(COMMON_SRC:.c=.o)
 CORE_OBJ	= $(CORE_SRC:.c=.o)
 DAEMON_OBJ	= $(DAEMON_SRC:.c=.o)
 
-CTL_SRC		= ctl/ssdctl.c ctl/client.c ctl/output.c
+CTL_SRC		= ctl/ssdctl.c ctl/client.c ctl/output.c ctl/graph.c
 CTL_OBJ		= $(CTL_SRC:.c=.o)
 
 UNIT_TESTS	= $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))

@@ -16,7 +16,8 @@
 #define RRD_DS_HOST_WRITTEN	"host_written"	/* cumulative bytes (TBW) */
 #define RRD_DS_HOST_READ	"host_read"
 #define RRD_DS_LAT_P99		"lat_p99_us"	/* write latency, last second */
-/* from SMART: UNKNOWN between readings, heartbeat spans smart_interval */
+/* from SMART: the latest reading, repeated every second (UNKNOWN before
+ * the first one), heartbeat longer than smart_interval */
 #define RRD_DS_PERCENT_USED	"percent_used"
 #define RRD_DS_SPARE		"spare"
 #define RRD_DS_TEMPERATURE	"temperature"

@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "client.h"
+#include "graph.h"
 #include "output.h"
 #include "proto.h"
 
@@ -200,6 +201,29 @@ cmd_smart(struct ctx *x, int argc, char **argv)
 	return 0;
 }
 
+/* graph DRIVE --what ... -o FILE: from the archive the daemon names, or
+ * from --rrd FILE without asking the daemon. */
+static int
+cmd_graph(struct ctx *x, int argc, char **argv)
+{
+	json_object	*r, *d;
+	int		 rc;
+
+	if (graph_offline_file(argc, argv) != NULL)
+		return graph_main(argc, argv, NULL);
+	if ((rc = call(x, PROTO_INTERFACE ".Status", drive_param(argv[0]),
+	    &r)) != 0)
+		return rc;
+	if (!json_object_object_get_ex(r, "drives", &d) ||
+	    json_object_array_length(d) == 0) {
+		json_object_put(r);
+		return EXIT_DAEMON;
+	}
+	rc = graph_main(argc, argv, json_object_array_get_idx(d, 0));
+	json_object_put(r);
+	return rc;
+}
+
 static int
 cmd_reload(struct ctx *x, int argc, char **argv)
 {
@@ -339,6 +363,8 @@ static const struct command commands[] = {
 	    "a read-only verify pass now (retention check)" },
 	{ "smart", "DRIVE", 1, 1, cmd_smart, NULL,
 	    "SMART and wear, with the change since the first reading" },
+	{ "graph", "DRIVE --what KIND -o FILE", 1, 32, cmd_graph, NULL,
+	    "draw throughput|tbw|wear|temperature|latency|errors (PNG, SVG)" },
 	{ "events", "DRIVE [-n N] [-f]", 1, 4, cmd_events, NULL,
 	    "the last N events (20); -f follows new ones" },
 	{ "reload", "", 0, 0, cmd_reload, NULL,
