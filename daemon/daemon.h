@@ -29,6 +29,7 @@ struct daemon {
 	struct control	 *ctl;
 	struct archive	 *arch;		/* RRD archives; NULL with -n */
 	time_t		  last_archive;	/* second of the last update round */
+	int		  metrics_warned;
 	int		  oneshot;
 	int		  verify_only;
 	unsigned	  progress;	/* seconds between progress lines, 0 = off */

@@ -25,6 +25,7 @@
 #include "daemon.h"
 #include "drive.h"
 #include "events.h"
+#include "metrics.h"
 #include "log.h"
 #include "plan.h"
 #include "units.h"
@@ -68,6 +69,10 @@ on_tick(sd_event_source *s, uint64_t usec, void *arg)
 	for (i = 0; i < dm->ndrives; i++)
 		drive_tick(dm->drives[i]);
 	daemon_archive_tick(dm);
+	if (dm->conf.prometheus_textfile != NULL && dm->ticks % 15 == 0 &&
+	    metrics_write(dm->conf.prometheus_textfile, dm->drives,
+	    dm->ndrives) == -1 && !dm->metrics_warned++)
+		log_warn("metrics: cannot write %s", dm->conf.prometheus_textfile);
 	dm->ticks++;
 	daemon_notify_status(dm);
 	if (dm->progress > 0 && dm->ticks % dm->progress == 0)

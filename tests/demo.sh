@@ -13,6 +13,7 @@ cat > "$DIR/demo.conf" <<CONF
 # ssdtorture demo: one 1 GiB scratch file, created sparse.
 [daemon]
 state_dir = $DIR/state
+socket = $DIR/ctl.sock
 
 [drive:scratch]
 device = $DIR/scratch.img
@@ -22,7 +23,7 @@ order = random
 queue_depth = 16
 static_fraction = 0.25
 trim = yes
-idle = 5s
+idle = 0
 CONF
 
 echo "== configuration check (ssdtortured -n)"
@@ -34,6 +35,13 @@ SSDTORTURE_LOG=stderr timeout -s TERM "$SECONDS_TO_RUN" \
 rc=${rc:-0}
 # timeout's 124 means our SIGTERM ended it: that is the normal way out here
 [ "$rc" -eq 124 ] || [ "$rc" -eq 0 ] || { echo "ssdtortured exited $rc"; cat "$DIR/daemon.log"; exit 1; }
+echo
+echo "== graphs of the run (ssdctl graph)"
+for what in throughput tbw latency; do
+	"$(dirname "$0")/../ctl/ssdctl" graph scratch \
+	    --rrd "$DIR/state/scratch/scratch.rrd" --what "$what" --since 2m \
+	    -o "$DIR/$what.png" && echo "  $DIR/$what.png"
+done
 echo
 echo "== last events"
 tail -n 8 "$DIR/state/scratch/events.jsonl" | sed 's/.*"message":"\([^"]*\)".*/  \1/'

@@ -1,0 +1,471 @@
+/*
+ * metrics.c: every drive's counters and gauges as a Prometheus text file,
+ * for node_exporter's textfile collector. A table of metric families, a
+ * getter each; all drives' samples of a family follow its HELP and TYPE.
+ * The file is replaced atomically: a hidden temp file in the same
+ * directory (node_exporter reads only *.prom), fsync, rename, fsync of
+ * the directory. A reader sees the old file or the new one, never a part.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "block.h"
+#include "layout.h"
+#include "metrics.h"
+#include "state.h"
+
+/* One drive as the families see it, read once per file. */
+struct view {
+	struct drive_status	 st;
+	json_object		*smart;	/* SMART summary; NULL before a read */
+};
+
+/* A sample's value: integers print as integers. */
+struct num {
+	enum { NUM_U64, NUM_I64, NUM_DBL } kind;
+	uint64_t	u;
+	int64_t		i;
+	double		d;
+};
+
+struct family;
+/* Variant x of a family for one drive: 0, or -1 when there is no sample. */
+typedef int (*getter_fn)(const struct family *, const struct view *, int x,
+    struct num *);
+/* The extra label's value for variant x. */
+typedef const char *(*label_fn)(const struct view *, int x);
+
+struct family {
+	const char	*name;
+	const char	*type;		/* "counter" or "gauge" */
+	const char	*help;
+	getter_fn	 get;
+	size_t		 off;		/* status getters: field offset */
+	const char	*key;		/* get_smart: key of the summary */
+	double		 div;		/* get_smart: divisor; 0 = as is */
+	const char	*xlabel;	/* extra label, or NULL */
+	int		 nx;		/* variants of the extra label */
+	label_fn	 xval;
+};
+
+/* ---------------------------------------------------------------- getters */
+
+static int
+get_u64(const struct family *f, const struct view *v, int x, struct num *n)
+{
+	(void)x;
+	n->kind = NUM_U64;
+	memcpy(&n->u, (const char *)&v->st + f->off, sizeof(n->u));
+	return 0;
+}
+
+static int
+get_dbl(const struct family *f, const struct view *v, int x, struct num *n)
+{
+	(void)x;
+	n->kind = NUM_DBL;
+	memcpy(&n->d, (const char *)&v->st + f->off, sizeof(n->d));
+	return 0;
+}
+
+/* Verify errors of class x + 1 (class 0 is "ok"). */
+static int
+get_errors(const struct family *f, const struct view *v, int x,
+    struct num *n)
+{
+	(void)f;
+	n->kind = NUM_U64;
+	n->u = v->st.errors[x + 1];
+	return 0;
+}
+
+static const char *
+class_label(const struct view *v, int x)
+{
+	(void)v;
+	return blk_class_name((enum blk_class)(x + 1));
+}
+
+/* An info metric: always 1, its label says it. */
+static int
+get_one(const struct family *f, const struct view *v, int x, struct num *n)
+{
+	(void)f, (void)v, (void)x;
+	n->kind = NUM_U64;
+	n->u = 1;
+	return 0;
+}
+
+static const char *
+phase_label(const struct view *v, int x)
+{
+	(void)x;
+	return phase_name(v->st.phase);
+}
+
+/* The states one-hot: the five run states, then "refused". */
+#define NSTATES		(RUN_FAILED + 2)
+
+static int
+get_state(const struct family *f, const struct view *v, int x,
+    struct num *n)
+{
+	int	cur = v->st.refused ? NSTATES - 1 : (int)v->st.run;
+
+	(void)f;
+	n->kind = NUM_U64;
+	n->u = x == cur;
+	return 0;
+}
+
+static const char *
+state_label(const struct view *v, int x)
+{
+	(void)v;
+	return x < NSTATES - 1 ? run_state_name((enum run_state)x) : "refused";
+}
+
+/* A key of the SMART summary; no sample when unread or null. */
+static int
+get_smart(const struct family *f, const struct view *v, int x,
+    struct num *n)
+{
+	json_object	*o;
+	double		 k = f->div != 0 ? f->div : 1;
+
+	(void)x;
+	if (v->smart == NULL || !json_object_object_get_ex(v->smart, f->key,
+	    &o) || o == NULL)
+		return -1;
+	if (json_object_is_type(o, json_type_double)) {
+		n->kind = NUM_DBL;
+		n->d = json_object_get_double(o) / k;
+	} else if (!json_object_is_type(o, json_type_int))
+		return -1;
+	else if (f->div != 0) {
+		n->kind = NUM_DBL;
+		n->d = (double)json_object_get_int64(o) / k;
+	} else if ((n->i = json_object_get_int64(o)) < 0)
+		n->kind = NUM_I64;
+	else {
+		n->kind = NUM_U64;
+		n->u = json_object_get_uint64(o);
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- table */
+
+#define STATUS(n, t, g, field, h) { .name = (n), .type = (t), .help = (h), \
+	.get = (g), .off = offsetof(struct drive_status, field) }
+#define SMART(n, t, k, dv, h) { .name = (n), .type = (t), .help = (h), \
+	.get = get_smart, .key = (k), .div = (dv) }
+#define C	"counter"
+#define G	"gauge"
+
+static const struct family families[] = {
+	STATUS("ssdtorture_host_written_bytes_total", C, get_u64,
+	    host_bytes_written, "Bytes written to the drive by the daemon."),
+	STATUS("ssdtorture_host_read_bytes_total", C, get_u64,
+	    host_bytes_read, "Bytes read from the drive by the daemon."),
+	STATUS("ssdtorture_write_bytes_per_second", G, get_dbl, write_bps,
+	    "Current write rate (0 when no job runs)."),
+	STATUS("ssdtorture_read_bytes_per_second", G, get_dbl, read_bps,
+	    "Current read rate (0 when no job runs)."),
+	{ .name = "ssdtorture_verify_errors_total", .type = C,
+	  .help = "Blocks found bad by verification, by class.",
+	  .get = get_errors, .xlabel = "class", .nx = BLK_NCLASS - 1,
+	  .xval = class_label },
+	STATUS("ssdtorture_cycles_completed_total", C, get_u64, cycles_done,
+	    "Completed write, verify and trim cycles."),
+	STATUS("ssdtorture_cycle", G, get_u64, cycle,
+	    "Current cycle (1-based; 0 before the first write pass)."),
+	STATUS("ssdtorture_phase_progress_ratio", G, get_dbl, phase_progress,
+	    "Progress of the current phase, 0 to 1."),
+	{ .name = "ssdtorture_phase_info", .type = G,
+	  .help = "Current phase of the drive (the phase label), always 1.",
+	  .get = get_one, .xlabel = "phase", .nx = 1, .xval = phase_label },
+	{ .name = "ssdtorture_state", .type = G,
+	  .help = "Run state of the drive, one-hot (refused: safety checks "
+	  "failed, never touched).",
+	  .get = get_state, .xlabel = "state", .nx = NSTATES,
+	  .xval = state_label },
+	STATUS("ssdtorture_capacity_bytes", G, get_u64, capacity,
+	    "Capacity of the target."),
+	STATUS("ssdtorture_span_bytes", G, get_u64, span_bytes,
+	    "Bytes of the target under test."),
+	SMART("ssdtorture_smart_percentage_used_ratio", G, "percent_used", 100,
+	    "SMART percentage used (endurance consumed), as a ratio; may "
+	    "exceed 1."),
+	SMART("ssdtorture_smart_available_spare_ratio", G, "available_spare",
+	    100, "SMART available spare, as a ratio."),
+	SMART("ssdtorture_smart_temperature_celsius", G, "temperature_c", 0,
+	    "SMART composite temperature."),
+	SMART("ssdtorture_smart_media_errors_total", C, "media_errors", 0,
+	    "SMART media and data integrity errors."),
+	SMART("ssdtorture_smart_critical_warning", G, "critical_warning", 0,
+	    "SMART critical warning bits (0 = none)."),
+	SMART("ssdtorture_smart_device_written_bytes_total", C,
+	    "device_bytes_written", 0,
+	    "Bytes written as counted by the drive (host writes it saw)."),
+	SMART("ssdtorture_smart_nand_written_bytes_total", C,
+	    "nand_bytes_written", 0, "Bytes written to the NAND by the drive."),
+	SMART("ssdtorture_smart_write_amplification", G, "waf", 0,
+	    "NAND bytes per device-counted byte written since the baseline."),
+	SMART("ssdtorture_smart_reallocated_sectors_total", C, "reallocated", 0,
+	    "SMART reallocated sectors (or blocks)."),
+};
+
+#undef STATUS
+#undef SMART
+#undef C
+#undef G
+
+/* ---------------------------------------------------------------- output */
+
+/* Length of the valid UTF-8 sequence at s, or 0. */
+static size_t
+utf8_len(const unsigned char *s)
+{
+	static const uint32_t least[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	uint32_t	c;
+	size_t		i, n;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0)
+		n = 2, c = s[0] & 0x1f;
+	else if ((s[0] & 0xf0) == 0xe0)
+		n = 3, c = s[0] & 0x0f;
+	else if ((s[0] & 0xf8) == 0xf0)
+		n = 4, c = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {	/* stops at the NUL: not 10xxxxxx */
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if (c < least[n] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* A label value, escaped; bytes that are not UTF-8 become U+FFFD. */
+static void
+put_label(FILE *fp, const char *s)
+{
+	const unsigned char	*p = (const unsigned char *)(s ? s : "");
+	size_t			 n;
+
+	while (*p != '\0') {
+		if (*p == '\\' || *p == '"' || *p == '\n') {
+			fputs(*p == '\n' ? "\\n" : *p == '"' ? "\\\"" :
+			    "\\\\", fp);
+			p++;
+		} else if ((n = utf8_len(p)) == 0) {
+			fputs("\xef\xbf\xbd", fp);
+			p++;
+		} else {
+			fwrite(p, 1, n, fp);
+			p += n;
+		}
+	}
+}
+
+/* A double as the text format spells it, shortest that reads back. */
+static void
+put_double(FILE *fp, double d)
+{
+	char	buf[40];
+
+	if (isnan(d)) {
+		fputs("NaN", fp);
+		return;
+	}
+	if (isinf(d)) {
+		fputs(d > 0 ? "+Inf" : "-Inf", fp);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%.15g", d);
+	if (strtod(buf, NULL) != d)
+		snprintf(buf, sizeof(buf), "%.17g", d);
+	fputs(buf, fp);
+}
+
+static void
+put_num(FILE *fp, const struct num *n)
+{
+	if (n->kind == NUM_U64)
+		fprintf(fp, "%" PRIu64, n->u);
+	else if (n->kind == NUM_I64)
+		fprintf(fp, "%" PRId64, n->i);
+	else
+		put_double(fp, n->d);
+}
+
+static void
+put_sample(FILE *fp, const struct family *f, const struct view *v, int x,
+    const struct num *n)
+{
+	fprintf(fp, "%s{drive=\"", f->name);
+	put_label(fp, v->st.name);
+	fputs("\",serial=\"", fp);
+	put_label(fp, v->st.serial);
+	fputs("\",model=\"", fp);
+	put_label(fp, v->st.model);
+	if (f->xlabel != NULL) {
+		fprintf(fp, "\",%s=\"", f->xlabel);
+		put_label(fp, f->xval(v, x));
+	}
+	fputs("\"} ", fp);
+	put_num(fp, n);
+	fputc('\n', fp);
+}
+
+/* A family's HELP, TYPE and samples; nothing when it has no sample. */
+static void
+put_family(FILE *fp, const struct family *f, const struct view *v, size_t n)
+{
+	struct num	val;
+	size_t		i;
+	int		x, nx = f->nx > 0 ? f->nx : 1, head = 0;
+
+	for (i = 0; i < n; i++)
+		for (x = 0; x < nx; x++) {
+			memset(&val, 0, sizeof(val));
+			if (f->get(f, &v[i], x, &val) != 0)
+				continue;
+			if (head++ == 0)
+				fprintf(fp, "# HELP %s %s\n# TYPE %s %s\n",
+				    f->name, f->help, f->name, f->type);
+			put_sample(fp, f, &v[i], x, &val);
+		}
+}
+
+/* ---------------------------------------------------------------- file */
+
+/* "DIR/.BASE.XXXXXX" beside path; -1 with errno when too long. */
+static int
+temp_name(const char *path, char *buf, size_t len)
+{
+	const char	*slash = strrchr(path, '/');
+	int		 dl = slash ? (int)(slash - path + 1) : 0, r;
+
+	if (*path == '\0' || (slash != NULL && slash[1] == '\0')) {
+		errno = *path == '\0' ? ENOENT : EISDIR;
+		return -1;
+	}
+	r = snprintf(buf, len, "%.*s.%s.XXXXXX", dl, path, path + dl);
+	if (r < 0 || (size_t)r >= len) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
+/* fsync the directory holding path (the rename's durability). */
+static int
+sync_dir(const char *path)
+{
+	char		 dir[PATH_MAX];
+	const char	*slash = strrchr(path, '/');
+	int		 fd, rc, saved;
+
+	if (slash == NULL)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 :
+		    (int)(slash - path), path);
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return -1;
+	rc = fsync(fd);
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return rc == -1 && errno != EINVAL ? -1 : 0;
+}
+
+/* Every family into fp; -1 with errno when a write failed. */
+static int
+put_all(FILE *fp, const struct view *v, size_t n)
+{
+	size_t	i;
+
+	errno = 0;
+	for (i = 0; i < sizeof(families) / sizeof(families[0]); i++)
+		put_family(fp, &families[i], v, n);
+	if (fflush(fp) != 0 || ferror(fp)) {
+		if (errno == 0)
+			errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+/* Write the temp file tmp (a mkstemp template), then rename it to path. */
+static int
+write_file(char *tmp, const char *path, const struct view *v, size_t n)
+{
+	FILE	*fp = NULL;
+	int	 fd, saved;
+
+	if ((fd = mkostemp(tmp, O_CLOEXEC)) == -1)
+		return -1;
+	if (fchmod(fd, 0644) == -1 || (fp = fdopen(fd, "w")) == NULL)
+		goto fail;
+	if (put_all(fp, v, n) == -1 || fsync(fd) == -1)
+		goto fail;
+	fd = -1;
+	if (fclose(fp) != 0) {
+		fp = NULL;
+		goto fail;
+	}
+	fp = NULL;
+	if (rename(tmp, path) == -1)
+		goto fail;
+	return sync_dir(path);
+fail:
+	saved = errno;
+	if (fp != NULL)
+		fclose(fp);
+	else if (fd != -1)
+		close(fd);
+	unlink(tmp);
+	errno = saved;
+	return -1;
+}
+
+int
+metrics_write(const char *path, struct drive *const *drives, size_t n)
+{
+	char		 tmp[PATH_MAX];
+	struct view	*v;
+	size_t		 i;
+	int		 rc, saved;
+
+	if (temp_name(path, tmp, sizeof(tmp)) == -1)
+		return -1;
+	if ((v = calloc(n > 0 ? n : 1, sizeof(*v))) == NULL)
+		return -1;
+	for (i = 0; i < n; i++) {
+		drive_status(drives[i], &v[i].st);
+		v[i].smart = drive_smart_json(drives[i]);
+	}
+	rc = write_file(tmp, path, v, n);
+	saved = errno;
+	for (i = 0; i < n; i++)
+		json_object_put(v[i].smart);
+	free(v);
+	errno = saved;
+	return rc;
+}
