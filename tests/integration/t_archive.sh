@@ -8,7 +8,7 @@
 command -v rrdtool >/dev/null || die "rrdtool missing (tests/deps.sh)"
 command -v rrdcached >/dev/null || die "rrdcached missing (tests/deps.sh)"
 # the rrdcached we start go with the test, whatever happens
-trap '[ -f "$T/.extra_pids" ] && xargs -r kill <"$T/.extra_pids" 2>/dev/null; _cleanup' EXIT
+trap '_rc=$?; [ -f "$T/.extra_pids" ] && xargs -r kill <"$T/.extra_pids" 2>/dev/null; (exit $_rc); _cleanup' EXIT
 
 drive_conf() {	# NAME
 	cat <<EOF2
