@@ -2,6 +2,7 @@
 
 PREFIX		?= /usr/local
 SBINDIR		?= $(PREFIX)/sbin
+MANDIR		?= $(PREFIX)/share/man
 
 PKGS		= libsystemd liburing inih blkid libxxhash json-c libnvme librrd
 CC		?= cc
@@ -36,7 +37,7 @@ FUZZ_SRC	= tests/fuzz/fuzz_control.c daemon/varlink.c daemon/methods.c \
 FUZZ_TIME	?= 300
 
 .PHONY: all deps check check-fast check-build unit integration demo bench \
-	fuzz fuzz-smoke control vm \
+	fuzz fuzz-smoke control vm man \
 	clean install uninstall
 
 all: daemon/ssdtortured ctl/ssdctl
@@ -95,6 +96,9 @@ control: all
 vm: all
 	@tests/vm/run.sh
 
+man: all
+	@tests/man/check.sh
+
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@tests/demo.sh
@@ -106,9 +110,16 @@ bench: deps
 install: all
 	install -D -m 0755 daemon/ssdtortured $(DESTDIR)$(SBINDIR)/ssdtortured
 	install -D -m 0755 ctl/ssdctl $(DESTDIR)$(SBINDIR)/ssdctl
+	install -D -m 0644 man/ssdtortured.8 $(DESTDIR)$(MANDIR)/man8/ssdtortured.8
+	install -D -m 0644 man/ssdctl.8 $(DESTDIR)$(MANDIR)/man8/ssdctl.8
+	install -D -m 0644 man/ssdtortured.conf.5 \
+	    $(DESTDIR)$(MANDIR)/man5/ssdtortured.conf.5
 
 uninstall:
-	rm -f $(DESTDIR)$(SBINDIR)/ssdtortured $(DESTDIR)$(SBINDIR)/ssdctl
+	rm -f $(DESTDIR)$(SBINDIR)/ssdtortured $(DESTDIR)$(SBINDIR)/ssdctl \
+	    $(DESTDIR)$(MANDIR)/man8/ssdtortured.8 \
+	    $(DESTDIR)$(MANDIR)/man8/ssdctl.8 \
+	    $(DESTDIR)$(MANDIR)/man5/ssdtortured.conf.5
 
 clean:
 	rm -f common/*.o daemon/*.o ctl/*.o daemon/ssdtortured ctl/ssdctl \
