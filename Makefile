@@ -3,6 +3,9 @@
 PREFIX		?= /usr/local
 SBINDIR		?= $(PREFIX)/sbin
 MANDIR		?= $(PREFIX)/share/man
+SYSCONFDIR	?= /etc
+UNITDIR		?= /lib/systemd/system
+SYSUSERSDIR	?= /usr/lib/sysusers.d
 
 PKGS		= libsystemd liburing inih blkid libxxhash json-c libnvme librrd
 CC		?= cc
@@ -37,7 +40,7 @@ FUZZ_SRC	= tests/fuzz/fuzz_control.c daemon/varlink.c daemon/methods.c \
 FUZZ_TIME	?= 300
 
 .PHONY: all deps check check-fast check-build unit integration demo bench \
-	fuzz fuzz-smoke control vm man \
+	fuzz fuzz-smoke control vm man install-test \
 	clean install uninstall
 
 all: daemon/ssdtortured ctl/ssdctl
@@ -99,6 +102,9 @@ vm: all
 man: all
 	@tests/man/check.sh
 
+install-test: all
+	@tests/install/check.sh
+
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@tests/demo.sh
@@ -114,12 +120,29 @@ install: all
 	install -D -m 0644 man/ssdctl.8 $(DESTDIR)$(MANDIR)/man8/ssdctl.8
 	install -D -m 0644 man/ssdtortured.conf.5 \
 	    $(DESTDIR)$(MANDIR)/man5/ssdtortured.conf.5
+	sed 's|/usr/local/sbin|$(SBINDIR)|; s|/etc/ssdtorture|$(SYSCONFDIR)/ssdtorture|' \
+	    systemd/ssdtortured.service > systemd/ssdtortured.service.out
+	install -D -m 0644 systemd/ssdtortured.service.out \
+	    $(DESTDIR)$(UNITDIR)/ssdtortured.service
+	rm -f systemd/ssdtortured.service.out
+	install -D -m 0644 systemd/ssdtortured.socket \
+	    $(DESTDIR)$(UNITDIR)/ssdtortured.socket
+	install -D -m 0644 systemd/ssdtorture.sysusers \
+	    $(DESTDIR)$(SYSUSERSDIR)/ssdtorture.conf
+	# an existing configuration is never overwritten
+	test -e $(DESTDIR)$(SYSCONFDIR)/ssdtorture/ssdtortured.conf || \
+	    install -D -m 0644 conf/ssdtortured.conf \
+	    $(DESTDIR)$(SYSCONFDIR)/ssdtorture/ssdtortured.conf
 
+# uninstall leaves the configuration (it may hold the operator's edits)
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/ssdtortured $(DESTDIR)$(SBINDIR)/ssdctl \
 	    $(DESTDIR)$(MANDIR)/man8/ssdtortured.8 \
 	    $(DESTDIR)$(MANDIR)/man8/ssdctl.8 \
-	    $(DESTDIR)$(MANDIR)/man5/ssdtortured.conf.5
+	    $(DESTDIR)$(MANDIR)/man5/ssdtortured.conf.5 \
+	    $(DESTDIR)$(UNITDIR)/ssdtortured.service \
+	    $(DESTDIR)$(UNITDIR)/ssdtortured.socket \
+	    $(DESTDIR)$(SYSUSERSDIR)/ssdtorture.conf
 
 clean:
 	rm -f common/*.o daemon/*.o ctl/*.o daemon/ssdtortured ctl/ssdctl \

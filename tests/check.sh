@@ -5,7 +5,7 @@ cd "$(dirname "$0")/.." || exit 1
 total_pass=0
 total_fail=0
 status=0
-for stage in unit integration control vm man fuzz-smoke; do
+for stage in unit integration control vm man install-test fuzz-smoke; do
 	out=$(mktemp)
 	make --no-print-directory "$stage" 2>&1 | tee "$out"
 	line=$(grep -E "^${stage%-smoke}: [0-9]+ passed, [0-9]+ failed" "$out" | tail -n 1)

@@ -1,0 +1,60 @@
+#!/bin/bash
+# make install / uninstall into temporary trees: the file list, an existing
+# configuration never overwritten, and the units as systemd sees them
+# (systemd-analyze verify, and the security exposure of the service).
+cd "$(dirname "$0")/../.." || exit 1
+T=$(mktemp -d /var/tmp/ssdt-install.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok: $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+D=$T/dest
+make -s install DESTDIR="$D" PREFIX=/usr >"$T/log" 2>&1 || bad "make install: $(tail -3 "$T/log")"
+(cd "$D" && find . -type f | sort) >"$T/list"
+cat >"$T/want" <<'LIST'
+./etc/ssdtorture/ssdtortured.conf
+./lib/systemd/system/ssdtortured.service
+./lib/systemd/system/ssdtortured.socket
+./usr/lib/sysusers.d/ssdtorture.conf
+./usr/sbin/ssdctl
+./usr/sbin/ssdtortured
+./usr/share/man/man5/ssdtortured.conf.5
+./usr/share/man/man8/ssdctl.8
+./usr/share/man/man8/ssdtortured.8
+LIST
+if diff -u "$T/want" "$T/list" >"$T/diff"; then ok "installed files"; else
+	bad "installed files differ:"; cat "$T/diff"; fi
+grep -q '^ExecStart=/usr/sbin/ssdtortured -c /etc/ssdtorture/ssdtortured.conf$' \
+    "$D/lib/systemd/system/ssdtortured.service" && ok "ExecStart follows SBINDIR and SYSCONFDIR" ||
+    bad "ExecStart: $(grep ExecStart "$D/lib/systemd/system/ssdtortured.service")"
+
+echo "# edited by the operator" >>"$D/etc/ssdtorture/ssdtortured.conf"
+make -s install DESTDIR="$D" PREFIX=/usr >/dev/null 2>&1
+grep -q "edited by the operator" "$D/etc/ssdtorture/ssdtortured.conf" &&
+    ok "an existing configuration is kept" || bad "the configuration was overwritten"
+make -s uninstall DESTDIR="$D" PREFIX=/usr >/dev/null 2>&1
+left=$(cd "$D" && find . -type f | sort | tr '\n' ' ')
+[ "$left" = "./etc/ssdtorture/ssdtortured.conf " ] && ok "uninstall leaves only the configuration" ||
+    bad "after uninstall: $left"
+
+# units whose ExecStart exists on this host, for systemd-analyze
+R=$T/real
+make -s install PREFIX="$R/usr" SYSCONFDIR="$R/etc" UNITDIR="$R/units" \
+    SYSUSERSDIR="$R/sysusers.d" >/dev/null 2>&1
+if command -v systemd-analyze >/dev/null; then
+	out=$(systemd-analyze verify --man=no "$R/units/ssdtortured.service" \
+	    "$R/units/ssdtortured.socket" 2>&1)
+	[ $? -eq 0 ] && [ -z "$out" ] && ok "systemd-analyze verify" ||
+	    bad "systemd-analyze verify: $out"
+	exp=$(systemd-analyze security --offline=true \
+	    "$R/units/ssdtortured.service" 2>/dev/null |
+	    sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p')
+	echo "   exposure: ${exp:-?}"
+	awk -v e="${exp:-99}" 'BEGIN { exit !(e <= 3.0) }' &&
+	    ok "security exposure ${exp} <= 3.0" || bad "security exposure ${exp:-?} > 3.0"
+else
+	bad "systemd-analyze missing"
+fi
+echo "install-test: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
