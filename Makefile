@@ -6,6 +6,7 @@ MANDIR		?= $(PREFIX)/share/man
 SYSCONFDIR	?= /etc
 UNITDIR		?= /lib/systemd/system
 SYSUSERSDIR	?= /usr/lib/sysusers.d
+COMPLETIONDIR	?= $(PREFIX)/share/bash-completion/completions
 
 PKGS		= libsystemd liburing inih blkid libxxhash json-c libnvme librrd
 CC		?= cc
@@ -129,6 +130,8 @@ install: all
 	    $(DESTDIR)$(UNITDIR)/ssdtortured.socket
 	install -D -m 0644 systemd/ssdtorture.sysusers \
 	    $(DESTDIR)$(SYSUSERSDIR)/ssdtorture.conf
+	install -D -m 0644 ctl/ssdctl.bash \
+	    $(DESTDIR)$(COMPLETIONDIR)/ssdctl
 	# an existing configuration is never overwritten
 	test -e $(DESTDIR)$(SYSCONFDIR)/ssdtorture/ssdtortured.conf || \
 	    install -D -m 0644 conf/ssdtortured.conf \
@@ -142,7 +145,8 @@ uninstall:
 	    $(DESTDIR)$(MANDIR)/man5/ssdtortured.conf.5 \
 	    $(DESTDIR)$(UNITDIR)/ssdtortured.service \
 	    $(DESTDIR)$(UNITDIR)/ssdtortured.socket \
-	    $(DESTDIR)$(SYSUSERSDIR)/ssdtorture.conf
+	    $(DESTDIR)$(SYSUSERSDIR)/ssdtorture.conf \
+	    $(DESTDIR)$(COMPLETIONDIR)/ssdctl
 
 clean:
 	rm -f common/*.o daemon/*.o ctl/*.o daemon/ssdtortured ctl/ssdctl \

@@ -19,6 +19,7 @@ cat >"$T/want" <<'LIST'
 ./usr/lib/sysusers.d/ssdtorture.conf
 ./usr/sbin/ssdctl
 ./usr/sbin/ssdtortured
+./usr/share/bash-completion/completions/ssdctl
 ./usr/share/man/man5/ssdtortured.conf.5
 ./usr/share/man/man8/ssdctl.8
 ./usr/share/man/man8/ssdtortured.8
@@ -37,6 +38,25 @@ make -s uninstall DESTDIR="$D" PREFIX=/usr >/dev/null 2>&1
 left=$(cd "$D" && find . -type f | sort | tr '\n' ' ')
 [ "$left" = "./etc/ssdtorture/ssdtortured.conf " ] && ok "uninstall leaves only the configuration" ||
     bad "after uninstall: $left"
+
+# completion: drive names come from a running daemon
+B=$T/b
+mkdir -p "$B"
+printf '[daemon]\nstate_dir = %s/state\nsocket = %s/ctl.sock\n[drive:alpha]\ndevice = %s/a.img\nsize = 64M\nidle = 1m\ncycles = 1\n' \
+    "$B" "$B" "$B" >"$B/c.conf"
+daemon/ssdtortured -c "$B/c.conf" >"$B/log" 2>&1 &
+DPID=$!
+for _ in $(seq 50); do [ -S "$B/ctl.sock" ] && break; sleep 0.1; done
+got=$(PATH=$PWD/ctl:$PATH bash -c '
+	. ctl/ssdctl.bash
+	COMP_WORDS=(ssdctl -s "$1" pause ""); COMP_CWORD=4
+	_ssdctl; echo "${COMPREPLY[*]}"
+	COMP_WORDS=(ssdctl st); COMP_CWORD=1
+	_ssdctl; echo "${COMPREPLY[*]}"' _ "$B/ctl.sock")
+kill -TERM "$DPID"; wait "$DPID" 2>/dev/null
+[ "$got" = "alpha
+status start stop" ] && ok "bash completion: drives and commands" ||
+    bad "bash completion gave: $got"
 
 # units whose ExecStart exists on this host, for systemd-analyze
 R=$T/real
