@@ -24,6 +24,9 @@
 #   VM_KLOG       1: kernel messages on the console during the test
 #   VM_QMP        path of a QMP socket to open (server, nowait)
 #   VM_TMPDIR     where the temporary directory goes (/var/tmp)
+#   VM_MODE       chroot (default: busybox /init chroots into the host root)
+#                 or systemd (systemd as PID 1 on an overlay of the host
+#                 root); default from a "# vm-mode: MODE" line in the script
 set -u
 
 VM_DIR=$(cd "$(dirname "$0")" && pwd)
@@ -67,6 +70,12 @@ LOG=$T/console.log
 
 APPEND="console=ttyS0 quiet panic=-1 ssdt.test=$GUEST ssdt.timeout=$((TMO - 30))"
 [ "${VM_KLOG:-0}" = 1 ] && APPEND="$APPEND ssdt.klog=1"
+MODE=${VM_MODE:-$(sed -n 's/^# vm-mode: *//p' "$GUEST" | head -n 1)}
+case ${MODE:-chroot} in
+chroot) ;;
+systemd) APPEND="$APPEND ssdt.mode=systemd" ;;
+*) echo "boot.sh: unknown VM_MODE '$MODE' (chroot or systemd)" >&2; exit 2 ;;
+esac
 QMP=()
 [ -n "${VM_QMP:-}" ] && QMP=(-qmp "unix:$VM_QMP,server=on,wait=off")
 

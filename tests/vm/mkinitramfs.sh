@@ -6,6 +6,9 @@
 # run the guest test named on the kernel command line
 # (ssdt.test=/abs/path/on/the/host), prints "SSDT-RESULT: PASS" or
 # "SSDT-RESULT: FAIL rc=N" on the console and powers off.
+# With ssdt.mode=systemd on the command line it instead overlays a tmpfs on
+# the 9p root and switch_roots to systemd, whose oneshot ssdt-test.service
+# runs the guest test, prints the same marker and powers off.
 #
 # The image is cached and rebuilt only when the kernel or this script
 # changes. Prints the path of the image on stdout.
@@ -101,6 +104,102 @@ result() {
 	sleep 10
 }
 
+# ssdt.mode=systemd: systemd as PID 1 on an overlay of the host root (9p,
+# read-only, lower) and a tmpfs (upper); a oneshot unit, ssdt-test.service,
+# runs the guest test, prints the result marker on the console and powers
+# the guest off.
+systemd_mode() {
+	TEST=$(arg test)
+	TMO=$(arg timeout)
+	[ -n "$TMO" ] || TMO=600
+	[ -n "$TEST" ] || result "FAIL rc=98 (no ssdt.test= on the kernel command line)"
+	# no second view of the host root under systemd's own /run: a script
+	# under the host's /tmp or /var/tmp is seen through the overlay
+	case $TEST in /run/host/*) [ -f "$R${TEST#/run/host}" ] && TEST=${TEST#/run/host} ;; esac
+	[ -f "$R$TEST" ] || result "FAIL rc=98 (no such guest script: $TEST)"
+	[ -x "$R/lib/systemd/systemd" ] || result "FAIL rc=96 (no /lib/systemd/systemd on the host)"
+	mkdir -p /upper /newroot
+	mount -t tmpfs -o size=384m,mode=755 tmpfs /upper
+	mkdir -p /upper/u /upper/w
+	mount -t overlay overlay -o lowerdir=$R,upperdir=/upper/u,workdir=/upper/w /newroot ||
+	    result "FAIL rc=96 (cannot mount the overlay root)"
+	N=/newroot
+	: >$N/etc/machine-id
+	# a VM, not the container the host root may come from (systemd would
+	# skip udev and more)
+	rm -f $N/.dockerenv
+	echo "# ssdtorture test VM: nothing to mount" >$N/etc/fstab
+	# the host's own services (databases, exporters, timers) stay off:
+	# slow under TCG and nothing to do with the test
+	for w in multi-user default getty sockets sysinit timers; do
+		rm -f $N/etc/systemd/system/$w.target.wants/* 2>/dev/null
+	done
+	for u in serial-getty@.service getty@.service console-getty.service \
+	    systemd-networkd-wait-online.service systemd-timesyncd.service \
+	    apt-daily.timer apt-daily-upgrade.timer man-db.timer e2scrub_all.timer \
+	    fstrim.timer logrotate.timer dpkg-db-backup.timer smartd.service \
+	    smartmontools.service openipmi.service ipmievd.service \
+	    postgresql.service prometheus.service prometheus-node-exporter.service \
+	    rrdcached.service fio.service uuidd.service uuidd.socket; do
+		rm -f $N/etc/systemd/system/$u
+		ln -s /dev/null $N/etc/systemd/system/$u
+	done
+	mkdir -p $N/etc/systemd/system/multi-user.target.wants $N/usr/local/libexec
+	cat >$N/etc/ssdt-vm.env <<EOF
+SSDT_TEST=$TEST
+SSDT_TIMEOUT=$TMO
+EOF
+	cat >$N/usr/local/libexec/ssdt-vm-run <<'EOF'
+#!/bin/bash
+# run by ssdt-test.service: the guest test, the result marker, poweroff
+. /etc/ssdt-vm.env
+up() { cut -d' ' -f1 /proc/uptime; }
+echo "SSDT-JOBS: $(systemctl list-jobs --no-legend --no-pager | awk '{ printf "%s ", $2 }')"
+echo "SSDT-START: $SSDT_TEST (systemd $(systemctl --version | head -n 1 | cut -d' ' -f2), kernel $(uname -r), uptime $(up)s)"
+env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    HOME=/root TERM=dumb LC_ALL=C SSDT_VM=1 SSDT_VM_MODE=systemd TMPDIR=/tmp \
+    /usr/bin/timeout -k 5 "$SSDT_TIMEOUT" /bin/bash "$SSDT_TEST"
+rc=$?
+echo "SSDT-END: uptime $(up)s"
+if [ $rc -eq 0 ]; then
+	echo "SSDT-RESULT: PASS"
+else
+	[ $rc -eq 124 ] && echo "guest test timed out after ${SSDT_TIMEOUT}s"
+	echo "---- last journal lines"
+	journalctl -b --no-pager -n 40 -o short-monotonic 2>&1
+	echo "SSDT-RESULT: FAIL rc=$rc"
+fi
+sync
+systemctl --no-block poweroff
+EOF
+	chmod 755 $N/usr/local/libexec/ssdt-vm-run
+	cat >$N/etc/systemd/system/ssdt-test.service <<'EOF'
+[Unit]
+Description=ssdtorture VM guest test
+After=basic.target systemd-journald.service
+OnFailure=poweroff.target
+
+[Service]
+Type=oneshot
+ExecStart=/usr/local/libexec/ssdt-vm-run
+StandardInput=null
+StandardOutput=tty
+StandardError=tty
+TTYPath=/dev/console
+TTYReset=no
+TTYVHangup=no
+TimeoutStartSec=infinity
+EOF
+	ln -s ../ssdt-test.service $N/etc/systemd/system/multi-user.target.wants/ssdt-test.service
+	[ "$(arg klog)" = 1 ] || echo 1 >/proc/sys/kernel/printk
+	echo "SSDT-BOOT: systemd mode, switch_root at uptime $(cut -d' ' -f1 /proc/uptime)s"
+	mount -o move /dev $N/dev
+	mount -o move /sys $N/sys
+	mount -o move /proc $N/proc
+	exec switch_root $N /lib/systemd/systemd systemd.unit=multi-user.target \
+	    systemd.show_status=error systemd.default_timeout_start_sec=30
+}
+
 # crct10dif-pclmul fails under TCG (no PCLMUL): harmless, the generic one loads
 for m in $(cat /modules.list); do
 	insmod "/lib/modules/$m" 2>/dev/null
@@ -109,6 +208,7 @@ done
 mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=512000,cache=loose hostroot /mnt ||
     result "FAIL rc=97 (cannot mount the host root over 9p)"
 R=/mnt
+[ "$(arg mode)" = systemd ] && systemd_mode	# does not return
 mount -t proc proc $R/proc
 mount -t sysfs sysfs $R/sys
 mount -t devtmpfs devtmpfs $R/dev

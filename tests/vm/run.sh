@@ -73,7 +73,9 @@ for t in "${tests[@]}"; do
 	t0=$(date +%s)
 	# a guest test may ask for properties of the emulated NVMe controller
 	opts=$(sed -n 's/^# vm-nvme-opts: //p' "$t" | head -n 1)
-	out=$(VM_NVME_OPTS="$opts" VM_LOG="$LOGDIR/$name.log" "$VM_DIR/boot.sh" \
+	# and systemd as PID 1 instead of the busybox chroot (# vm-mode: systemd)
+	mode=$(sed -n 's/^# vm-mode: *//p' "$t" | head -n 1)
+	out=$(VM_MODE="${mode:-chroot}" VM_NVME_OPTS="$opts" VM_LOG="$LOGDIR/$name.log" "$VM_DIR/boot.sh" \
 	    "$t" </dev/null 2>&1)
 	rc=$?
 	secs=$(($(date +%s) - t0))

@@ -1,0 +1,193 @@
+#!/bin/bash
+# vm-mode: systemd
+# systemd as PID 1: systemd/ssdtortured.service and ssdtortured.socket as
+# shipped (ExecStart pointed at the freshly built daemon), one file-target
+# drive. Type=notify start (READY=1), STATUS= text, reload (SIGHUP),
+# structured journal fields (DRIVE=), stop within TimeoutStopSec with the
+# state saved, socket activation by ssdctl, and the watchdog restarting a
+# stopped (SIGSTOP) daemon.
+# shellcheck source=tests/vm/guest/lib.sh disable=SC2317,SC2012
+. "$(dirname "$0")/lib.sh"
+
+UNIT=ssdtortured
+SD=/etc/systemd/system
+CONF=/etc/ssdtorture/ssdtortured.conf
+STATE=/var/lib/ssdtorture/scratch/state
+DAEMON=$ROOT/daemon/ssdtortured
+CTL=$ROOT/ctl/ssdctl
+
+now_ns() { date +%s%N; }
+secs_since() { awk -v ns="$(($(now_ns) - $1))" 'BEGIN { printf "%.1f", ns / 1e9 }'; }
+prop() { systemctl show -p "$2" --value "$1"; }
+# journal of the unit since the test began (this boot only)
+ujournal() { journalctl -b -u "$UNIT" --no-pager -o cat "$@" 2>/dev/null; }
+# wait_for SECONDS COMMAND...: poll every 0.5 s until COMMAND succeeds
+wait_for() {
+	local n=$(($1 * 2))
+	shift
+	while [ "$n" -gt 0 ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.5
+		n=$((n - 1))
+	done
+	return 1
+}
+status_has_drives() { prop "$UNIT" StatusText | grep -q 'drives:'; }
+journal_has() { ujournal | grep -qF -- "$1"; }
+drive_entries() { [ "$(journalctl -b -u "$UNIT" DRIVE=scratch --no-pager -o cat | wc -l)" -gt 0 ]; }
+is_active() { [ "$(systemctl is-active "$1")" = active ]; }
+
+check_eq "PID 1" systemd "$(cat /proc/1/comm)"
+info "system state: $(systemctl is-system-running 2>&1)"
+
+# ------------------------------------------------------------ install
+systemd-sysusers "$ROOT/systemd/ssdtorture.sysusers" ||
+    groupadd -r ssdtorture
+check_contains "ssdtorture group (systemd-sysusers)" "$(getent group ssdtorture)" "ssdtorture:"
+
+sed "s|^ExecStart=/usr/local/sbin/ssdtortured |ExecStart=$DAEMON |" \
+    "$ROOT/systemd/ssdtortured.service" >"$SD/ssdtortured.service"
+cp "$ROOT/systemd/ssdtortured.socket" "$SD/ssdtortured.socket"
+check_contains "ExecStart rewritten" "$(grep '^ExecStart=' "$SD/ssdtortured.service")" \
+    "ExecStart=$DAEMON -c $CONF"
+# the drive's file needs O_DIRECT, which the guest's root (an overlay with
+# a tmpfs upper layer; tmpfs has no O_DIRECT before Linux 6.6) refuses with
+# EINVAL: the state directory goes on ext4 on the emulated SATA disk
+mkdir -p /var/lib/ssdtorture
+mkfs.ext4 -q -F -E nodiscard /dev/sda >"$T/mkfs.out" 2>&1 &&
+    mount -t ext4 /dev/sda /var/lib/ssdtorture >>"$T/mkfs.out" 2>&1
+check_rc "ext4 on /dev/sda at /var/lib/ssdtorture" 0 $? "$T/mkfs.out"
+mkdir -p /etc/ssdtorture
+cat >"$CONF" <<'EOF'
+[daemon]
+state_dir = /var/lib/ssdtorture
+socket = /run/ssdtorture/ssdtortured.sock
+socket_group = ssdtorture
+
+[drive:scratch]
+device = /var/lib/ssdtorture/scratch.img
+size = 64M
+block_size = 128k
+idle = 2s
+EOF
+"$DAEMON" -n -c "$CONF" >"$T/check.out" 2>&1
+check_rc "ssdtortured -n -c $CONF" 0 $? "$T/check.out"
+systemctl daemon-reload
+out=$(systemd-analyze verify "$SD/ssdtortured.service" "$SD/ssdtortured.socket" 2>&1)
+[ -n "$out" ] && printf '%s\n' "$out" | sed 's/^/   analyze| /'
+
+# ------------------------------------------------------------ start (Type=notify)
+t0=$(now_ns)
+timeout 90 systemctl start "$UNIT" >"$T/start.out" 2>&1
+rc=$?
+START_S=$(secs_since "$t0")
+check_rc "systemctl start $UNIT (${START_S}s)" 0 $rc "$T/start.out"
+check_eq "$UNIT ActiveState after start" active "$(prop $UNIT ActiveState)"
+check_eq "$UNIT SubState after start" running "$(prop $UNIT SubState)"
+check_contains "StatusText: the drive runs" "$(wait_for 10 status_has_drives; prop $UNIT StatusText)" "1 running"
+check_eq "socket unit pulled in (Wants=)" active "$(systemctl is-active $UNIT.socket)"
+check_eq "socket path" socket "$(stat -c %F /run/ssdtorture/ssdtortured.sock 2>&1 | sed 's/^.*socket$/socket/')"
+info "socket: $(stat -c '%A %U:%G' /run/ssdtorture/ssdtortured.sock 2>&1)"
+
+# ------------------------------------------------------------ STATUS=
+wait_for 10 status_has_drives
+st=$(prop $UNIT StatusText)
+check_contains "StatusText (STATUS=)" "$st" "drives:"
+check_contains "systemctl status shows it" "$(systemctl status --no-pager -n 0 $UNIT 2>&1)" "Status: \"$st"
+
+# ------------------------------------------------------------ journal fields
+if wait_for 20 drive_entries; then
+	ok "journalctl -u $UNIT DRIVE=scratch: $(journalctl -b -u $UNIT DRIVE=scratch --no-pager -o cat | wc -l) entries"
+	info "e.g. $(journalctl -b -u $UNIT DRIVE=scratch --no-pager -o cat | head -n 1)"
+else
+	bad "journalctl -u $UNIT DRIVE=scratch: no entries"
+	ujournal -n 20 | sed 's/^/   journal| /'
+fi
+fields=$(journalctl -b -u $UNIT DRIVE=scratch --no-pager -o verbose -n 1 2>/dev/null |
+    grep -oE '^ +[A-Z_]+=' | tr -d ' =' | tr '\n' ' ')
+info "fields of one entry: $fields"
+
+# ------------------------------------------------------------ reload (SIGHUP)
+pid0=$(prop $UNIT MainPID)
+t0=$(now_ns)
+timeout 60 systemctl reload $UNIT >"$T/reload.out" 2>&1
+check_rc "systemctl reload $UNIT ($(secs_since "$t0")s)" 0 $? "$T/reload.out"
+if wait_for 10 journal_has "reload:"; then
+	ok "journal shows: $(ujournal | grep -F 'reload:' | tail -n 1)"
+else
+	bad "no 'reload:' in the journal of $UNIT"
+fi
+check_eq "same main PID after reload" "$pid0" "$(prop $UNIT MainPID)"
+check_eq "$UNIT active after reload" active "$(prop $UNIT ActiveState)"
+
+# let the drive write for a moment, so stop has something to save
+sleep 3
+info "status: $(prop $UNIT StatusText)"
+
+# ------------------------------------------------------------ stop
+t0=$(now_ns)
+timeout 60 systemctl stop $UNIT >"$T/stop.out" 2>&1
+rc=$?
+STOP_S=$(secs_since "$t0")
+check_rc "systemctl stop $UNIT" 0 $rc "$T/stop.out"
+check_num "stop took (s*10) below TimeoutStopSec 10 s" "$(awk -v s="$STOP_S" 'BEGIN { printf "%d", s * 10 }')" -lt 100
+check_eq "$UNIT Result after stop (not timeout/signal)" success "$(prop $UNIT Result)"
+check_eq "$UNIT inactive" inactive "$(systemctl is-active $UNIT)"
+if [ -f "$STATE" ]; then
+	ok "state file $STATE exists"
+	show_state "$STATE"
+else
+	bad "no state file $STATE"
+	ls -lR /var/lib/ssdtorture 2>&1 | sed 's/^/   | /'
+fi
+
+# ------------------------------------------------------------ socket activation
+systemctl start $UNIT.socket
+check_eq "$UNIT.socket active" active "$(systemctl is-active $UNIT.socket)"
+check_eq "$UNIT inactive before ssdctl" inactive "$(systemctl is-active $UNIT)"
+t0=$(now_ns)
+timeout 90 "$CTL" status >"$T/ctl.out" 2>&1
+rc=$?
+CTL_S=$(secs_since "$t0")
+check_rc "ssdctl status through the socket (${CTL_S}s)" 0 $rc "$T/ctl.out"
+sed 's/^/   ssdctl| /' "$T/ctl.out"
+check_contains "ssdctl status table" "$(cat "$T/ctl.out")" "scratch"
+wait_for 10 is_active $UNIT
+check_eq "$UNIT started by the socket" active "$(systemctl is-active $UNIT)"
+check_contains "journal: TriggeredBy" "$(systemctl status --no-pager -n 0 $UNIT 2>&1)" "TriggeredBy:"
+
+# ------------------------------------------------------------ watchdog
+mkdir -p "$SD/$UNIT.service.d"
+printf '[Service]\nWatchdogSec=5s\n' >"$SD/$UNIT.service.d/watchdog.conf"
+systemctl daemon-reload
+timeout 90 systemctl restart $UNIT >"$T/restart.out" 2>&1
+check_rc "systemctl restart $UNIT with WatchdogSec=5s" 0 $? "$T/restart.out"
+check_eq "WatchdogUSec" 5s "$(prop $UNIT WatchdogUSec)"
+# the daemon alone must keep the watchdog fed
+sleep 8
+n0=$(prop $UNIT NRestarts)
+check_eq "$UNIT still active after 8 s at WatchdogSec=5s" active "$(prop $UNIT ActiveState)"
+pid0=$(prop $UNIT MainPID)
+info "NRestarts $n0, main PID $pid0; SIGSTOP"
+t0=$(now_ns)
+systemctl kill -s SIGSTOP $UNIT
+restarted() {
+	[ "$(prop "$UNIT" NRestarts)" -gt "$n0" ] && is_active "$UNIT" &&
+	    [ "$(prop "$UNIT" MainPID)" != "$pid0" ]
+}
+if wait_for 90 restarted; then
+	ok "restarted after the watchdog fired ($(secs_since "$t0")s): NRestarts $(prop $UNIT NRestarts), main PID $(prop $UNIT MainPID)"
+else
+	bad "not restarted within 90 s: NRestarts $(prop $UNIT NRestarts), state $(prop $UNIT ActiveState)/$(prop $UNIT SubState)"
+fi
+wd=$(ujournal | grep -iE 'watchdog|abort|core|signal' | tail -n 5)
+check_contains "journal: watchdog timeout" "$wd" "Watchdog timeout"
+printf '%s\n' "$wd" | sed 's/^/   journal| /'
+check_contains "StatusText after restart" "$(wait_for 10 status_has_drives; prop $UNIT StatusText)" "drives:"
+
+# ------------------------------------------------------------ journal of the run
+timeout 30 systemctl stop $UNIT $UNIT.socket
+info "---- journal of $UNIT (last 40 lines)"
+journalctl -b -u $UNIT -u $UNIT.socket --no-pager -n 40 -o short-monotonic | sed 's/^/   | /'
+info "timings: start ${START_S}s, stop ${STOP_S}s, socket activation ${CTL_S}s"
+finish
