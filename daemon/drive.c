@@ -35,7 +35,6 @@
 
 
 static void	drive_schedule(struct drive *);
-static void	drive_poll(struct drive *);
 static void	finding_flush(struct drive *);
 
 static uint64_t
@@ -57,11 +56,6 @@ wall_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-static uint64_t
-cpu_ns_now(struct drive *d)
-{
-	return d->last.cpu_ns;
-}
 
 const char *
 drive_name(const struct drive *d)
@@ -368,7 +362,7 @@ drive_account(struct drive *d, const struct engine_stats *s)
 }
 
 /* Take the worker's counters and findings; consistent when it returns. */
-static void
+void
 drive_poll(struct drive *d)
 {
 	struct finding		f[FINDINGS_BATCH];
@@ -429,7 +423,7 @@ phase_mark(struct drive *d)
 	d->phase_bytes0 = d->st.host_bytes_written + d->st.host_bytes_read +
 	    d->st.host_bytes_trimmed;
 	d->phase_ops0 = d->st.write_ops + d->st.read_ops;
-	d->phase_cpu0 = cpu_ns_now(d);
+	d->phase_cpu0 = d->last.cpu_ns;
 	d->phase_err0 = err_sum(d->st.errors);
 }
 
@@ -442,7 +436,7 @@ phase_end_event(struct drive *d, const char *what)
 	uint64_t	 bytes = d->st.host_bytes_written + d->st.host_bytes_read +
 	    d->st.host_bytes_trimmed - d->phase_bytes0;
 	uint64_t	 ops = d->st.write_ops + d->st.read_ops - d->phase_ops0;
-	double		 cpu = (double)(cpu_ns_now(d) - d->phase_cpu0) / 1e9;
+	double		 cpu = (double)(d->last.cpu_ns - d->phase_cpu0) / 1e9;
 
 	if (sec <= 0)
 		sec = 1e-9;
@@ -1450,19 +1444,6 @@ void
 drive_hold(struct drive *d, int hold)
 {
 	d->hold = hold;
-}
-
-/* Fresh counters from the worker (for SMART cross-checks). */
-void
-drive_poll_counters(struct drive *d)
-{
-	drive_poll(d);
-}
-
-json_object *
-drive_smart_json(const struct drive *d)
-{
-	return drive_smart_status(d);
 }
 
 int

@@ -62,7 +62,7 @@ void		 drive_events_path(const struct drive *, char *, size_t);
 /* Terminal for --oneshot: finished, failed, stopped or refused, and idle. */
 int		 drive_settled(const struct drive *);
 /* SMART of the drive: the status summary, or NULL before the first read. */
-json_object	*drive_smart_json(const struct drive *);
+json_object	*drive_smart_status(const struct drive *);
 /* Baseline, latest and their difference; -1 before the first read. */
 int		 drive_smart_detail(const struct drive *, json_object *out);
 /* One RRD update line "TIME:values..." (see rrd_layout.h); -1 when the

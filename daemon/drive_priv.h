@@ -79,7 +79,8 @@ struct drive {
 };
 
 /* drive.c, for drive_smart.c */
-void		 drive_poll_counters(struct drive *);
+/* Fresh counters and findings from the worker. */
+void		 drive_poll(struct drive *);
 json_object	*drive_ev_obj(struct drive *);
 void		 drive_set_run(struct drive *, enum run_state, const char *);
 void		 drive_halt(struct drive *);
@@ -89,7 +90,6 @@ void		 drive_smart_start(struct drive *);
 void		 drive_smart_stop(struct drive *);
 /* Ask for a SMART read now (phase change), unless one is in flight. */
 void		 drive_smart_poll(struct drive *);
-json_object	*drive_smart_status(const struct drive *);
 json_object	*drive_smart_delta(const struct drive *);
 
 #endif

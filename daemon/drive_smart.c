@@ -243,7 +243,7 @@ on_smart(sd_event_source *src, int fd, uint32_t revents, void *arg)
 	(void)revents;
 	if (!smart_poller_take(d->smart, &s, &ok, err, sizeof(err)))
 		return 0;
-	drive_poll_counters(d);
+	drive_poll(d);
 	if (ok) {
 		smart_result(d, &s);
 		return 0;
@@ -260,7 +260,7 @@ drive_smart_poll(struct drive *d)
 {
 	if (d->smart == NULL || smart_poller_busy(d->smart))
 		return;
-	drive_poll_counters(d);
+	drive_poll(d);
 	d->poll_host_written = d->st.host_bytes_written;
 	smart_poller_request(d->smart);
 }

@@ -323,7 +323,7 @@ status_object(const struct daemon *dm, const struct drive *d)
 	ADD("read_bytes_per_sec", json_object_new_double(s.read_bps));
 	ADD("errors", e);
 	ADD("errors_total", json_object_new_uint64(s.errors_total));
-	ADD("smart", drive_smart_json(d));
+	ADD("smart", drive_smart_status(d));
 	if (dm->arch != NULL) {
 		char	file[PATH_MAX + 64];
 

@@ -459,7 +459,7 @@ metrics_write(const char *path, struct drive *const *drives, size_t n)
 		return -1;
 	for (i = 0; i < n; i++) {
 		drive_status(drives[i], &v[i].st);
-		v[i].smart = drive_smart_json(drives[i]);
+		v[i].smart = drive_smart_status(drives[i]);
 	}
 	rc = write_file(tmp, path, v, n);
 	saved = errno;

@@ -418,7 +418,7 @@ drive_status(const struct drive *d, struct drive_status *s)
 }
 
 json_object *
-drive_smart_json(const struct drive *d)
+drive_smart_status(const struct drive *d)
 {
 	return d->smart ? json_tokener_parse(d->smart) : NULL;
 }
