@@ -467,7 +467,12 @@ open_file(const struct drive_conf *d, const struct stat *st, int owned,
 		return -1;
 	}
 	if ((t->fd = open(d->device, O_RDWR | O_DIRECT | O_CLOEXEC)) == -1) {
-		snprintf(buf, sizeof(buf), "open: %s", strerror(errno));
+		if (errno == EINVAL)
+			snprintf(buf, sizeof(buf), "open: the filesystem that "
+			    "holds it does not support direct I/O (O_DIRECT); "
+			    "put the file on another one");
+		else
+			snprintf(buf, sizeof(buf), "open: %s", strerror(errno));
 		why_add(why, whylen, buf);
 		return -1;
 	}
@@ -488,14 +493,16 @@ safety_open(const struct drive_conf *d, int owned, uint64_t instance,
 {
 	struct stat	st;
 	char		buf[512];
-	int		rc;
+	int		rc, created = 0;
 
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
 	why[0] = '\0';
-	if (stat(d->device, &st) == -1 && errno == ENOENT &&
-	    create_file(d, why, whylen) == -1)
-		return -1;
+	if (stat(d->device, &st) == -1 && errno == ENOENT) {
+		if (create_file(d, why, whylen) == -1)
+			return -1;
+		created = 1;
+	}
 	if (stat(d->device, &st) == -1) {
 		snprintf(buf, sizeof(buf), "%s", strerror(errno));
 		why_add(why, whylen, buf);
@@ -511,8 +518,12 @@ safety_open(const struct drive_conf *d, int owned, uint64_t instance,
 		    "file");
 		rc = -1;
 	}
-	if (rc == -1)
+	if (rc == -1) {
 		safety_close(t);
+		/* a refused drive leaves nothing behind, not even its file */
+		if (created)
+			unlink(d->device);
+	}
 	return rc;
 }
 

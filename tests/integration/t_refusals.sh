@@ -1,7 +1,8 @@
 #!/bin/bash
 # Targets that must never be written: each is refused with exit status 4,
-# a reason naming the cause, and its content byte-for-byte unchanged. A
-# refused drive does not stop a good one in the same configuration.
+# a reason naming the cause, and its content byte-for-byte unchanged (a
+# file it had to create is removed again). A refused drive does not stop a
+# good one in the same configuration.
 . "$(dirname "$0")/lib.sh"
 need_root
 command -v losetup >/dev/null || skip "losetup missing"
@@ -123,6 +124,26 @@ command -v blkid >/dev/null &&
 new_loop "$T/pt.img"
 PTDEV=$LOOPDEV
 refused parttable "$PTDEV" "$T/pt.img" "'dos' signature" "serial = none"
+
+# ---- (g) a new file on a filesystem without O_DIRECT (ramfs)
+log "(g) a file target on a filesystem without direct I/O"
+do_mount -t ramfs ramfs "$T/ramfs"
+write_conf "$T/nodirect.conf" "$T/st_nodirect" <<EOF
+[drive:nodirect]
+device = $T/ramfs/target.img
+size = 8M
+block_size = 4k
+cycles = 1
+EOF
+run_ssdt "$T/nodirect.log" -c "$T/nodirect.conf" --oneshot
+assert_rc "nodirect: exit status" 4 "$RC" "$T/nodirect.log"
+assert_file_contains "nodirect: stderr says why" "$T/nodirect.log" \
+    "does not support direct I/O (O_DIRECT)"
+assert_contains "nodirect: refused event reason" "$(ev_query \
+    "$T/st_nodirect/nodirect/events.jsonl" 0 reason event=refused)" "O_DIRECT"
+if [ -e "$T/ramfs/target.img" ]; then
+	fail "nodirect: the refused drive left the file it created"
+else pass_check; fi
 
 # ---- a refused drive next to a good one
 log "a refused drive does not stop a good one"

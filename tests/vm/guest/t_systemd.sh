@@ -1,8 +1,10 @@
 #!/bin/bash
 # vm-mode: systemd
 # systemd as PID 1: systemd/ssdtortured.service and ssdtortured.socket as
-# shipped (ExecStart pointed at the freshly built daemon), one file-target
-# drive. Type=notify start (READY=1), STATUS= text, reload (SIGHUP),
+# shipped (ExecStart pointed at the freshly built daemon), a file-target
+# drive and the emulated NVMe drive. Type=notify start (READY=1), STATUS=
+# text, a whole torture run (write, verify, trim, SMART through libnvme)
+# on the NVMe drive with every hardening option of the unit on, reload (SIGHUP),
 # structured journal fields (DRIVE=), stop within TimeoutStopSec with the
 # state saved, socket activation by ssdctl, and the watchdog restarting a
 # stopped (SIGSTOP) daemon.
@@ -69,6 +71,15 @@ device = /var/lib/ssdtorture/scratch.img
 size = 64M
 block_size = 128k
 idle = 2s
+
+[drive:bay0]
+device = /dev/nvme0n1
+serial = SSDTNVME0001
+span = 48M
+block_size = 128k
+order = random
+cycles = 2
+smart_interval = 5s
 EOF
 "$DAEMON" -n -c "$CONF" >"$T/check.out" 2>&1
 check_rc "ssdtortured -n -c $CONF" 0 $? "$T/check.out"
@@ -81,10 +92,13 @@ t0=$(now_ns)
 timeout 90 systemctl start "$UNIT" >"$T/start.out" 2>&1
 rc=$?
 START_S=$(secs_since "$t0")
+STARTED_NS=$t0
 check_rc "systemctl start $UNIT (${START_S}s)" 0 $rc "$T/start.out"
 check_eq "$UNIT ActiveState after start" active "$(prop $UNIT ActiveState)"
 check_eq "$UNIT SubState after start" running "$(prop $UNIT SubState)"
-check_contains "StatusText: the drive runs" "$(wait_for 10 status_has_drives; prop $UNIT StatusText)" "1 running"
+st=$(wait_for 10 status_has_drives; prop $UNIT StatusText)
+check_contains "StatusText: both drives" "$st" "2 drives:"
+check_contains "StatusText: none refused or failed" "$st" " 0 failed;"
 check_eq "socket unit pulled in (Wants=)" active "$(systemctl is-active $UNIT.socket)"
 check_eq "socket path" socket "$(stat -c %F /run/ssdtorture/ssdtortured.sock 2>&1 | sed 's/^.*socket$/socket/')"
 info "socket: $(stat -c '%A %U:%G' /run/ssdtorture/ssdtortured.sock 2>&1)"
@@ -107,6 +121,56 @@ fields=$(journalctl -b -u $UNIT DRIVE=scratch --no-pager -o verbose -n 1 2>/dev/
     grep -oE '^ +[A-Z_]+=' | tr -d ' =' | tr '\n' ' ')
 info "fields of one entry: $fields"
 
+# ------------------------------------------------------------ NVMe under the hardening
+NVSTATE=/var/lib/ssdtorture/bay0/state
+pid=$(prop $UNIT MainPID)
+sec=$(awk '$1 == "Seccomp:" || $1 == "NoNewPrivs:" || $1 == "CapBnd:" { printf "%s%s ", $1, $2 }' "/proc/$pid/status")
+check_contains "daemon runs under a seccomp filter" "$sec" "Seccomp:2"
+check_contains "daemon runs with NoNewPrivs" "$sec" "NoNewPrivs:1"
+check_eq "DevicePolicy" closed "$(prop $UNIT DevicePolicy)"
+info "PID $pid: $sec; $(prop $UNIT CapabilityBoundingSet)"
+info "devices allowed: $(prop $UNIT DeviceAllow | tr '\n' ',')"
+nv_done() { [ "$(state_get "$NVSTATE" run)" = finished ]; }
+t0=$(now_ns)
+if wait_for 180 nv_done; then
+	ok "bay0 (/dev/nvme0n1) finished 2 cycles under the hardened unit ($(secs_since "$t0")s)"
+else
+	bad "bay0 not finished within 180 s: run=$(state_get "$NVSTATE" run) reason=$(state_get "$NVSTATE" reason)"
+	ujournal | grep -F bay0 | tail -n 20 | sed 's/^/   journal| /'
+fi
+show_state "$NVSTATE"
+check_eq "bay0 cycles done" 2 "$(state_get "$NVSTATE" cycles_done)"
+for k in corrupt stale io_error unwritten misdirected foreign; do
+	check_eq "bay0 errors.$k" 0 "$(state_get "$NVSTATE" errors.$k)"
+done
+NVW=$(state_get "$NVSTATE" host_bytes_written)
+# 12 MiB static once, 36 MiB dynamic per cycle
+check_num "bay0 host_bytes_written" "${NVW:-0}" -ge $((12 * 1048576 + 2 * 36 * 1048576))
+check_num "bay0 host_bytes_read (verify)" "$(state_get "$NVSTATE" host_bytes_read)" -ge $((2 * 48 * 1048576))
+check_num "bay0 host_bytes_trimmed (discard)" "$(state_get "$NVSTATE" host_bytes_trimmed)" -gt 0
+"$CTL" --json smart bay0 >"$T/nv.json" 2>&1
+check_rc "ssdctl smart bay0 (libnvme under the hardening)" 0 $? "$T/nv.json"
+nvme smart-log -o json /dev/nvme0 >"$T/ref-nv.json" 2>&1
+python3 - "$T/nv.json" "$T/ref-nv.json" "${NVW:-0}" <<'PY' | while read -r kind msg; do
+import json, sys
+ours = json.load(open(sys.argv[1]))["latest"]
+ref = json.load(open(sys.argv[2]))
+host = int(sys.argv[3])
+def cmp(label, a, b):
+    print(("ok" if a == b else "bad"), "SMART %s: ssdtortured %r, nvme-cli %r" % (label, a, b))
+cmp("serial", ours["serial"], "SSDTNVME0001")
+cmp("data units written", ours["data_units_written"], int(ref["data_units_written"]))
+units = int(ref["data_units_written"])
+ok = abs(units * 512000 - host) <= host / 1000 + 512000
+print(("ok" if ok else "bad"), "data units written x 512000 = %d vs host_bytes_written %d" % (units * 512000, host))
+PY
+	case $kind in ok) ok "$msg" ;; *) bad "$msg" ;; esac
+done
+check_contains "journal: bay0 finished" "$(journalctl -b -u $UNIT DRIVE=bay0 --no-pager -o cat)" "finished"
+check_contains "journal: SERIAL= on bay0 entries" \
+    "$(journalctl -b -u $UNIT DRIVE=bay0 --no-pager -o verbose -n 1 2>/dev/null)" "SERIAL=SSDTNVME0001"
+"$CTL" status bay0 2>&1 | head -n 30 | sed 's/^/   ssdctl| /'
+
 # ------------------------------------------------------------ reload (SIGHUP)
 pid0=$(prop $UNIT MainPID)
 t0=$(now_ns)
@@ -120,8 +184,13 @@ fi
 check_eq "same main PID after reload" "$pid0" "$(prop $UNIT MainPID)"
 check_eq "$UNIT active after reload" active "$(prop $UNIT ActiveState)"
 
-# let the drive write for a moment, so stop has something to save
-sleep 3
+# the shipped WatchdogSec=30s: the daemon alone keeps it fed for longer
+# than one interval (and the drive writes on, so stop has work to save)
+check_eq "WatchdogUSec as shipped" 30s "$(prop $UNIT WatchdogUSec)"
+while [ $(($(now_ns) - STARTED_NS)) -lt 36000000000 ]; do sleep 1; done
+check_eq "NRestarts after $(secs_since "$STARTED_NS")s at WatchdogSec=30s" 0 "$(prop $UNIT NRestarts)"
+check_eq "same main PID since start" "$pid" "$(prop $UNIT MainPID)"
+check_eq "no watchdog timeout in the journal" "" "$(ujournal | grep -F 'Watchdog timeout')"
 info "status: $(prop $UNIT StatusText)"
 
 # ------------------------------------------------------------ stop
