@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -335,6 +336,28 @@ writer_main(void *arg)
 	return NULL;
 }
 
+/*
+ * A remote rrdcached needs IP sockets, which the shipped unit forbids
+ * (RestrictAddressFamilies=AF_UNIX): say so once, rather than leaving the
+ * operator with an "unreachable" that a working rrdcached contradicts.
+ */
+static void
+check_ip_allowed(const char *addr)
+{
+	int	fd;
+
+	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) != -1 ||
+	    (fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0)) != -1) {
+		close(fd);
+		return;
+	}
+	if (errno == EAFNOSUPPORT)
+		log_warnx("archive: rrdcached %s is remote, but this process may "
+		    "not open IP sockets (RestrictAddressFamilies= of the "
+		    "service); allow AF_INET and AF_INET6 in a drop-in, see "
+		    "ssdtortured(8)", addr);
+}
+
 struct archive *
 archive_new(const char *daemon_addr, const char *local_dir)
 {
@@ -353,6 +376,8 @@ archive_new(const char *daemon_addr, const char *local_dir)
 	if (gethostname(a->host, sizeof(a->host)) == -1 || a->host[0] == '\0')
 		snprintf(a->host, sizeof(a->host), "localhost");
 	a->host[strcspn(a->host, ".")] = '\0';	/* short name */
+	if (daemon_addr != NULL && !a->local)
+		check_ip_allowed(daemon_addr);
 	pthread_mutex_init(&a->mu, NULL);
 	pthread_cond_init(&a->cv, NULL);
 	if (pthread_create(&a->thr, NULL, writer_main, a) != 0) {

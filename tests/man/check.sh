@@ -5,7 +5,9 @@
 #      documents (.It Cm KEY), neither side having one the other lacks;
 #   3. every command of ctl/ssdctl.c's commands[] is a .It Cm entry of
 #      ssdctl(8);
-#   4. conf/ssdtortured.conf passes ssdtortured -n.
+#   4. the EXIT_ values of the daemon and of ssdctl are the statuses their
+#      pages list under EXIT STATUS, and no others;
+#   5. conf/ssdtortured.conf passes ssdtortured -n.
 # Last line: "man: N passed, M failed"; exit status 1 when any failed.
 # ROOT=DIR checks another tree (e.g. a scratch copy) instead of this one.
 ROOT=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -87,7 +89,26 @@ else
 	ok "ssdctl commands: $ncmd, all documented"
 fi
 
-# 4. the example configuration is valid
+# 4. exit statuses: the EXIT_ values the code defines are the .It entries
+# of each page's EXIT STATUS list, no more and no fewer
+# exit_check PAGE SOURCE...
+exit_check() {
+	local page=$1 code doc
+	shift
+	code=$(sed -n 's/^#define[ \t]*EXIT_[A-Z]*[ \t]*\([0-9]*\).*/\1/p' "$@" |
+	    { cat; echo 0; } | sort -nu | tr '\n' ' ')
+	doc=$(sed -n '/^\.Sh EXIT STATUS/,/^\.El/s/^\.It \([0-9]*\)$/\1/p' \
+	    "$page" | sort -nu | tr '\n' ' ')
+	if [ "$code" = "$doc" ]; then
+		ok "exit statuses of $page: $code"
+	else
+		not_ok "exit statuses: code has '$code', $page documents '$doc'"
+	fi
+}
+exit_check man/ssdtortured.8 daemon/daemon.h
+exit_check man/ssdctl.8 ctl/ssdctl.c ctl/graph.c
+
+# 5. the example configuration is valid
 if [ ! -x daemon/ssdtortured ]; then
 	make -C "$ROOT" all >"$tmp/make" 2>&1 || cat "$tmp/make"
 fi

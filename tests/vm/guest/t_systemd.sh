@@ -6,8 +6,9 @@
 # text, a whole torture run (write, verify, trim, SMART through libnvme)
 # on the NVMe drive with every hardening option of the unit on, reload (SIGHUP),
 # structured journal fields (DRIVE=), stop within TimeoutStopSec with the
-# state saved, socket activation by ssdctl, and the watchdog restarting a
-# stopped (SIGSTOP) daemon.
+# state saved, socket activation by ssdctl, the watchdog restarting a
+# stopped (SIGSTOP) daemon, and a remote rrdcached (127.0.0.1) refused by
+# RestrictAddressFamilies= until a drop-in allows IP.
 # shellcheck source=tests/vm/guest/lib.sh disable=SC2317,SC2012
 . "$(dirname "$0")/lib.sh"
 
@@ -253,6 +254,46 @@ wd=$(ujournal | grep -iE 'watchdog|abort|core|signal' | tail -n 5)
 check_contains "journal: watchdog timeout" "$wd" "Watchdog timeout"
 printf '%s\n' "$wd" | sed 's/^/   journal| /'
 check_contains "StatusText after restart" "$(wait_for 10 status_has_drives; prop $UNIT StatusText)" "drives:"
+
+# ------------------------------------------------------------ remote rrdcached
+# the unit allows AF_UNIX only: with rrdcached = host:port the daemon says
+# so at start; a drop-in that allows IP lets the archives through
+RRDB=$T/rrdbase
+HOSTDIR=$RRDB/$(hostname | cut -d. -f1)
+mkdir -p "$HOSTDIR"
+mkdir -p "$T/rrdjournal"
+rrdcached -l 127.0.0.1:42217 -b "$RRDB" -B -p "$T/rrdcached.pid" \
+    -j "$T/rrdjournal" -F >"$T/rrdcached.log" 2>&1
+check_rc "rrdcached on 127.0.0.1:42217" 0 $? "$T/rrdcached.log"
+sed -i 's|^\[daemon\]$|[daemon]\nrrdcached = 127.0.0.1:42217|' "$CONF"
+check_contains "config names a remote rrdcached" "$(grep '^rrdcached' "$CONF")" "127.0.0.1:42217"
+JCUR=$(journalctl -n 0 --show-cursor --no-pager 2>/dev/null | sed -n 's/^-- cursor: //p')
+timeout 90 systemctl restart $UNIT >"$T/restart2.out" 2>&1
+check_rc "systemctl restart $UNIT (remote rrdcached, AF_UNIX only)" 0 $? "$T/restart2.out"
+ip_warned() { journalctl -u "$UNIT" --after-cursor="$JCUR" --no-pager -o cat | grep -qF 'may not open IP sockets'; }
+if wait_for 10 ip_warned; then
+	ok "journal: $(journalctl -u $UNIT --after-cursor="$JCUR" --no-pager -o cat | grep -F 'may not open IP sockets' | head -n 1)"
+else
+	bad "no warning about IP sockets in the journal"
+fi
+sleep 3
+check_eq "no archive sent while IP is forbidden" "" "$(ls "$HOSTDIR")"
+printf '[Service]\nRestrictAddressFamilies=AF_INET AF_INET6\n' >"$SD/$UNIT.service.d/remote-rrdcached.conf"
+systemctl daemon-reload
+check_contains "RestrictAddressFamilies with the drop-in" "$(prop $UNIT RestrictAddressFamilies)" "AF_INET"
+timeout 90 systemctl restart $UNIT >"$T/restart3.out" 2>&1
+check_rc "systemctl restart $UNIT (drop-in allows IP)" 0 $? "$T/restart3.out"
+archive_made() { [ -s "$HOSTDIR/scratch.rrd" ] && [ -s "$HOSTDIR/bay0.rrd" ]; }
+if wait_for 30 archive_made; then
+	ok "archives through rrdcached on 127.0.0.1: $(ls "$HOSTDIR" | tr '\n' ' ')"
+else
+	bad "no archives under $HOSTDIR: $(ls -la "$HOSTDIR" 2>&1 | tr '\n' ' ')"
+	ujournal | grep -F archive | tail -n 5 | sed 's/^/   journal| /'
+fi
+rrdtool flushcached --daemon 127.0.0.1:42217 "$(basename "$HOSTDIR")/scratch.rrd" >/dev/null 2>&1
+lu=$(rrdtool lastupdate "$HOSTDIR/scratch.rrd" 2>/dev/null | awk 'NR == 3 { sub(":", "", $1); print $1 }')
+check_num "scratch.rrd last update (s) within a minute" "$(($(date +%s) - ${lu:-0}))" -lt 60
+kill "$(cat "$T/rrdcached.pid")" 2>/dev/null
 
 # ------------------------------------------------------------ journal of the run
 timeout 30 systemctl stop $UNIT $UNIT.socket
