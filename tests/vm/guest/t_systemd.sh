@@ -2,9 +2,10 @@
 # vm-mode: systemd
 # systemd as PID 1: systemd/ssdtortured.service and ssdtortured.socket as
 # shipped (ExecStart pointed at the freshly built daemon), a file-target
-# drive and the emulated NVMe drive. Type=notify start (READY=1), STATUS=
-# text, a whole torture run (write, verify, trim, SMART through libnvme)
-# on the NVMe drive with every hardening option of the unit on, reload (SIGHUP),
+# drive, the emulated NVMe drive and the SATA disk. Type=notify start
+# (READY=1), STATUS= text, whole torture runs (write, verify, trim, SMART
+# through libnvme and through smartctl) on the NVMe and SATA drives with
+# every hardening option of the unit on, reload (SIGHUP),
 # structured journal fields (DRIVE=), stop within TimeoutStopSec with the
 # state saved, socket activation by ssdctl, the watchdog restarting a
 # stopped (SIGSTOP) daemon, and a remote rrdcached (127.0.0.1) refused by
@@ -55,11 +56,14 @@ check_contains "ExecStart rewritten" "$(grep '^ExecStart=' "$SD/ssdtortured.serv
     "ExecStart=$DAEMON -c $CONF"
 # the drive's file needs O_DIRECT, which the guest's root (an overlay with
 # a tmpfs upper layer; tmpfs has no O_DIRECT before Linux 6.6) refuses with
-# EINVAL: the state directory goes on ext4 on the emulated SATA disk
+# EINVAL: the state directory goes on ext4 on a loop device (which takes
+# O_DIRECT whatever holds its backing file)
 mkdir -p /var/lib/ssdtorture
-mkfs.ext4 -q -F -E nodiscard /dev/sda >"$T/mkfs.out" 2>&1 &&
-    mount -t ext4 /dev/sda /var/lib/ssdtorture >>"$T/mkfs.out" 2>&1
-check_rc "ext4 on /dev/sda at /var/lib/ssdtorture" 0 $? "$T/mkfs.out"
+truncate -s 160M /var/tmp/state.img
+LOOP=$(losetup -f --show /var/tmp/state.img) &&
+    mkfs.ext4 -q -F -E nodiscard "$LOOP" >"$T/mkfs.out" 2>&1 &&
+    mount -t ext4 "$LOOP" /var/lib/ssdtorture >>"$T/mkfs.out" 2>&1
+check_rc "ext4 on $LOOP at /var/lib/ssdtorture" 0 $? "$T/mkfs.out"
 mkdir -p /etc/ssdtorture
 cat >"$CONF" <<'EOF'
 [daemon]
@@ -81,6 +85,14 @@ block_size = 128k
 order = random
 cycles = 2
 smart_interval = 5s
+
+[drive:sata0]
+device = /dev/sda
+serial = SSDTSATA0001
+span = 32M
+block_size = 64k
+cycles = 2
+smart_interval = 5s
 EOF
 "$DAEMON" -n -c "$CONF" >"$T/check.out" 2>&1
 check_rc "ssdtortured -n -c $CONF" 0 $? "$T/check.out"
@@ -98,7 +110,7 @@ check_rc "systemctl start $UNIT (${START_S}s)" 0 $rc "$T/start.out"
 check_eq "$UNIT ActiveState after start" active "$(prop $UNIT ActiveState)"
 check_eq "$UNIT SubState after start" running "$(prop $UNIT SubState)"
 st=$(wait_for 10 status_has_drives; prop $UNIT StatusText)
-check_contains "StatusText: both drives" "$st" "2 drives:"
+check_contains "StatusText: all three drives" "$st" "3 drives:"
 check_contains "StatusText: none refused or failed" "$st" " 0 failed;"
 check_eq "socket unit pulled in (Wants=)" active "$(systemctl is-active $UNIT.socket)"
 check_eq "socket path" socket "$(stat -c %F /run/ssdtorture/ssdtortured.sock 2>&1 | sed 's/^.*socket$/socket/')"
@@ -131,24 +143,32 @@ check_contains "daemon runs with NoNewPrivs" "$sec" "NoNewPrivs:1"
 check_eq "DevicePolicy" closed "$(prop $UNIT DevicePolicy)"
 info "PID $pid: $sec; $(prop $UNIT CapabilityBoundingSet)"
 info "devices allowed: $(prop $UNIT DeviceAllow | tr '\n' ',')"
-nv_done() { [ "$(state_get "$NVSTATE" run)" = finished ]; }
-t0=$(now_ns)
-if wait_for 180 nv_done; then
-	ok "bay0 (/dev/nvme0n1) finished 2 cycles under the hardened unit ($(secs_since "$t0")s)"
-else
-	bad "bay0 not finished within 180 s: run=$(state_get "$NVSTATE" run) reason=$(state_get "$NVSTATE" reason)"
-	ujournal | grep -F bay0 | tail -n 20 | sed 's/^/   journal| /'
-fi
-show_state "$NVSTATE"
-check_eq "bay0 cycles done" 2 "$(state_get "$NVSTATE" cycles_done)"
-for k in corrupt stale io_error unwritten misdirected foreign; do
-	check_eq "bay0 errors.$k" 0 "$(state_get "$NVSTATE" errors.$k)"
-done
+# drive_run_ok NAME DEVICE SPAN_MIB STATIC_MIB: a finished 2-cycle run
+# with no error of any class, everything written, verified and trimmed
+drive_run_ok() {
+	local name=$1 st=/var/lib/ssdtorture/$1/state t0 k
+	run_finished() { [ "$(state_get "$st" run)" = finished ]; }
+	t0=$(now_ns)
+	if wait_for 180 run_finished; then
+		ok "$name ($2) finished 2 cycles under the hardened unit ($(secs_since "$t0")s)"
+	else
+		bad "$name not finished within 180 s: run=$(state_get "$st" run) reason=$(state_get "$st" reason)"
+		ujournal | grep -F "$name" | tail -n 20 | sed 's/^/   journal| /'
+	fi
+	show_state "$st"
+	check_eq "$name cycles done" 2 "$(state_get "$st" cycles_done)"
+	for k in corrupt stale io_error unwritten misdirected foreign; do
+		check_eq "$name errors.$k" 0 "$(state_get "$st" errors.$k)"
+	done
+	# the static part once, the dynamic part every cycle
+	check_num "$name host_bytes_written" "$(state_get "$st" host_bytes_written)" \
+	    -ge $((($4 + 2 * ($3 - $4)) * 1048576))
+	check_num "$name host_bytes_read (verify)" "$(state_get "$st" host_bytes_read)" \
+	    -ge $((2 * $3 * 1048576))
+	check_num "$name host_bytes_trimmed (discard)" "$(state_get "$st" host_bytes_trimmed)" -gt 0
+}
+drive_run_ok bay0 /dev/nvme0n1 48 12
 NVW=$(state_get "$NVSTATE" host_bytes_written)
-# 12 MiB static once, 36 MiB dynamic per cycle
-check_num "bay0 host_bytes_written" "${NVW:-0}" -ge $((12 * 1048576 + 2 * 36 * 1048576))
-check_num "bay0 host_bytes_read (verify)" "$(state_get "$NVSTATE" host_bytes_read)" -ge $((2 * 48 * 1048576))
-check_num "bay0 host_bytes_trimmed (discard)" "$(state_get "$NVSTATE" host_bytes_trimmed)" -gt 0
 "$CTL" --json smart bay0 >"$T/nv.json" 2>&1
 check_rc "ssdctl smart bay0 (libnvme under the hardening)" 0 $? "$T/nv.json"
 nvme smart-log -o json /dev/nvme0 >"$T/ref-nv.json" 2>&1
@@ -171,6 +191,28 @@ check_contains "journal: bay0 finished" "$(journalctl -b -u $UNIT DRIVE=bay0 --n
 check_contains "journal: SERIAL= on bay0 entries" \
     "$(journalctl -b -u $UNIT DRIVE=bay0 --no-pager -o verbose -n 1 2>/dev/null)" "SERIAL=SSDTNVME0001"
 "$CTL" status bay0 2>&1 | head -n 30 | sed 's/^/   ssdctl| /'
+
+# the SATA disk: SMART through smartctl, run by the daemon under the unit
+drive_run_ok sata0 /dev/sda 32 8
+"$CTL" --json smart sata0 >"$T/sata.json" 2>&1
+check_rc "ssdctl smart sata0 (smartctl under the hardening)" 0 $? "$T/sata.json"
+smartctl --json -a /dev/sda >"$T/ref-sata.json" 2>&1
+python3 - "$T/sata.json" "$T/ref-sata.json" <<'PY' | while read -r kind msg; do
+import json, sys
+ours = json.load(open(sys.argv[1]))["latest"]
+ref = json.load(open(sys.argv[2]))
+def cmp(label, a, b):
+    print(("ok" if a == b else "bad"), "SMART %s: ssdtortured %r, smartctl %r" % (label, a, b))
+cmp("source", ours["source"], "ata")
+cmp("serial", ours["serial"], ref["serial_number"])
+cmp("model", ours["model"], ref["model_name"])
+refattrs = {a["id"]: a for a in ref["ata_smart_attributes"]["table"]}
+cmp("attribute ids", sorted(a["id"] for a in ours.get("attributes", [])), sorted(refattrs))
+PY
+	case $kind in ok) ok "$msg" ;; *) bad "$msg" ;; esac
+done
+check_eq "journal: no smart_error for sata0" "" \
+    "$(journalctl -b -u $UNIT DRIVE=sata0 --no-pager -o cat | grep -i 'smart.*fail\|smartctl')"
 
 # ------------------------------------------------------------ reload (SIGHUP)
 pid0=$(prop $UNIT MainPID)
