@@ -52,8 +52,15 @@ daemon/ssdtortured: $(DAEMON_OBJ) $(CORE_OBJ) $(COMMON_OBJ)
 ctl/ssdctl: $(CTL_OBJ) $(COMMON_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-%.o: %.c $(wildcard common/*.h daemon/*.h ctl/*.h)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+# Each object lists the headers it includes in its .d file; an object
+# without one (never built, or built by hand) is rebuilt to make it.
+%.o: %.c %.d
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+DEPS		= $(patsubst %.o,%.d,$(COMMON_OBJ) $(CORE_OBJ) $(DAEMON_OBJ) $(CTL_OBJ))
+$(DEPS):
+-include $(wildcard $(DEPS))
+.SUFFIXES:
 
 tests/unit/test_%: tests/unit/test_%.c $(CORE_OBJ) $(COMMON_OBJ)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
@@ -149,6 +156,7 @@ uninstall:
 	    $(DESTDIR)$(COMPLETIONDIR)/ssdctl
 
 clean:
-	rm -f common/*.o daemon/*.o ctl/*.o daemon/ssdtortured ctl/ssdctl \
+	rm -f common/*.o daemon/*.o ctl/*.o common/*.d daemon/*.d ctl/*.d \
+	    daemon/ssdtortured ctl/ssdctl \
 	    $(UNIT_TESTS) tests/fuzz/fuzz_control \
 	    $(BENCH_BINS)
