@@ -1,0 +1,108 @@
+#!/bin/bash
+# A drive that stops answering. Device-mapper suspends the device under a
+# running write pass: its reads and writes queue in the kernel and never
+# complete. With io_timeout = 5s the drive must turn failed ("stopped
+# answering") after 5 s and not before, while the other drive goes on and
+# the daemon answers on its socket. When the device comes back (resume)
+# the queued I/O completes, the abandoned worker ends, SIGTERM stops the
+# daemon, and a --verify of the hung drive's checkpoint finds no error:
+# nothing was counted as written that was not on the device.
+. "$(dirname "$0")/lib.sh"
+
+NV=/dev/nvme0n1
+SD=/dev/sda
+[ -b $NV ] && [ -b $SD ] || die "$NV or $SD missing"
+dm_create h "0 $((256 * 2048)) linear $NV 0"
+
+ST=$T/state
+SOCK=$ST.sock
+write_conf "$T/h.conf" "$ST" <<EOC
+[drive:h]
+device = /dev/mapper/h
+serial = none
+block_size = 4k
+order = random
+queue_depth = 8
+static_fraction = 0.25
+trim = no
+cycles = 0
+io_timeout = 5s
+
+[drive:s]
+device = $SD
+serial = SSDTSATA0001
+span = 64M
+block_size = 64k
+order = random
+queue_depth = 8
+trim = no
+cycles = 0
+EOC
+SH=$ST/h/state SS=$ST/s/state
+
+say "two drives: h = /dev/mapper/h (linear over $NV), s = $SD"
+start_ssdt "$T/d.log" -c "$T/h.conf"
+P=$SSDT_PID
+
+say "suspend h while it writes: its I/O hangs"
+if wait_state "$SH" $P 60 's["phase"] == "write" and s["position"] > 2000'; then
+	info "h: $(state_get "$SH" phase) item $(state_get "$SH" position)"
+else
+	bad "h never reached its write pass"
+fi
+dmsetup suspend h --noudevsync || bad "dmsetup suspend h failed"
+t0=$(date +%s%N)
+info "dm h: $(dmsetup info -c --noheadings -o name,suspended h)"
+if wait_state "$SH" $P 40 's["run"] != "running"'; then
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	ok "h: no longer running ${ms} ms after the suspend"
+	check_num "h: failed no sooner than io_timeout (ms)" "$ms" -ge 5000
+	check_num "h: failed within io_timeout + 5 s (ms)" "$ms" -le 10000
+else
+	bad "h: still running 40 s after its device stopped answering"
+fi
+show_state "$SH"
+check_eq "h: run" failed "$(state_get "$SH" run)"
+check_contains "h: reason" "$(state_get "$SH" reason)" "stopped answering"
+check_eq "h: failed events" 1 "$(ev_count "$ST/h/events.jsonl" event=failed)"
+
+say "the daemon and the other drive go on"
+if kill -0 $P 2>/dev/null; then ok "the daemon is still running"; else
+	bad "the daemon exited"; show_file "$T/d.log"; fi
+timeout 5 "$SSDCTL" -s "$SOCK" status >"$T/status" 2>&1
+check_rc "ssdctl status answers within 5 s" 0 $? "$T/status"
+sed 's/^/     | /' "$T/status"
+check_contains "ssdctl status: h failed" "$(grep '^h ' "$T/status")" "failed"
+h=$(state_get "$SS" host_bytes_written)
+if wait_state "$SS" $P 30 "s['host_bytes_written'] > $h and s['run'] == 'running'"; then
+	ok "s: still writing ($h -> $(state_get "$SS" host_bytes_written) bytes)"
+else
+	bad "s: stopped writing (host_bytes_written $h, run $(state_get "$SS" run))"
+fi
+
+say "resume h: the queued I/O completes; SIGTERM stops the daemon"
+dmsetup resume h --noudevsync || bad "dmsetup resume h failed"
+sleep 1
+kill -TERM $P
+t0=$(date +%s%N)
+wait_pid $P 10
+ms=$((($(date +%s%N) - t0) / 1000000))
+check_rc "exit status after SIGTERM" 0 "$RC" "$T/d.log"
+check_num "stopped within 5 s (ms)" $ms -le 5000
+check_eq "h after the stop" failed "$(state_get "$SH" run)"
+check_eq "s: errors" 0 "$(($(state_get "$SS" errors.corrupt) + $(state_get "$SS" errors.io_error) + $(state_get "$SS" errors.stale)))"
+grep -E 'answering|failed' "$T/d.log" | head -n 4 | sed 's/^/     log: /'
+
+say "--verify: h holds everything its checkpoint says it wrote"
+run_ssdt "$T/v.log" -c "$T/h.conf" --verify
+# 4: h is still a failed drive, though it verifies clean
+check_rc "--verify (exit 4: a failed drive)" 4 "$RC" "$T/v.log"
+check_contains "--verify read all of h" "$(cat "$T/v.log")" "h: verify_now done"
+for c in corrupt stale unwritten misdirected foreign io_error; do
+	check_eq "h: errors.$c after --verify" 0 "$(state_get "$SH" errors.$c)"
+done
+check_eq "h: verify_error events" 0 "$(ev_count "$ST/h/events.jsonl" event=verify_error)"
+check_eq "h: verify_now events" 1 "$(ev_count "$ST/h/events.jsonl" event=verify_now)"
+dmsetup remove h --noudevsync 2>/dev/null
+
+finish
