@@ -336,26 +336,46 @@ writer_main(void *arg)
 	return NULL;
 }
 
+/* Whether this process may open sockets of a family (seccomp may say no). */
+static int
+family_allowed(int family)
+{
+	int	fd;
+
+	if ((fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0)) != -1) {
+		close(fd);
+		return 1;
+	}
+	return errno != EAFNOSUPPORT;
+}
+
 /*
  * A remote rrdcached needs IP sockets, which the shipped unit forbids
  * (RestrictAddressFamilies=AF_UNIX): say so once, rather than leaving the
  * operator with an "unreachable" that a working rrdcached contradicts.
+ * [v6]:port or a bare v6 address needs AF_INET6, a dotted quad AF_INET, a
+ * name either.
  */
 static void
 check_ip_allowed(const char *addr)
 {
-	int	fd;
+	size_t		hostlen = strcspn(addr, ":");
+	int		v6 = addr[0] == '[' || strchr(addr, ':') != strrchr(addr, ':');
+	int		v4 = !v6 && strspn(addr, "0123456789.") == hostlen;
+	const char	*need;
 
-	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) != -1 ||
-	    (fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0)) != -1) {
-		close(fd);
-		return;
-	}
-	if (errno == EAFNOSUPPORT)
+	if (v6)
+		need = family_allowed(AF_INET6) ? NULL : "AF_INET6";
+	else if (v4)
+		need = family_allowed(AF_INET) ? NULL : "AF_INET";
+	else
+		need = family_allowed(AF_INET) || family_allowed(AF_INET6) ?
+		    NULL : "AF_INET and AF_INET6";
+	if (need != NULL)
 		log_warnx("archive: rrdcached %s is remote, but this process may "
-		    "not open IP sockets (RestrictAddressFamilies= of the "
-		    "service); allow AF_INET and AF_INET6 in a drop-in, see "
-		    "ssdtortured(8)", addr);
+		    "not open %s sockets (RestrictAddressFamilies= of the "
+		    "service); allow them in a drop-in, see ssdtortured(8)",
+		    addr, need);
 }
 
 struct archive *

@@ -888,7 +888,7 @@ drive_refuse(struct drive *d, const char *why)
 		log_fields(LOG_ERR, &lf, "refusing %s: %s", d->conf.device, why);
 		json_object_put(o);
 	}
-	safety_close(&d->tgt);
+	safety_discard(&d->tgt, d->conf.device);
 	notify_changed(d);
 	return -1;
 }
@@ -1013,6 +1013,7 @@ drive_prepare(struct drive *d)
 	char		why[3 * PATH_MAX];
 	int		owned;
 
+	d->tgt.created = 0;	/* only a file made by this start is undone */
 	if (mkdirs(d->dir, 0750) == -1) {
 		snprintf(why, sizeof(why), "cannot create %s: %s", d->dir,
 		    strerror(errno));
@@ -1059,6 +1060,7 @@ drive_activate(struct drive *d, int schedule)
 		return drive_refuse(d, "cannot watch the worker");
 	}
 	d->active = 1;
+	d->tgt.created = 0;	/* the drive's file from now on, never undone */
 	d->errors_at_start = err_sum(d->st.errors);
 	drive_smart_start(d);
 	if (owned)

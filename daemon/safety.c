@@ -424,10 +424,12 @@ open_blockdev(const struct drive_conf *d, const struct stat *st, int owned,
 
 /* Create a missing file target, sparse, of the configured size. */
 static int
-create_file(const struct drive_conf *d, char *why, size_t whylen)
+create_file(const struct drive_conf *d, struct target *t, char *why,
+    size_t whylen)
 {
-	char	buf[512];
-	int	fd;
+	struct stat	st;
+	char		buf[512];
+	int		fd;
 
 	if (d->size == 0) {
 		why_add(why, whylen, "the file does not exist and no size = "
@@ -435,7 +437,12 @@ create_file(const struct drive_conf *d, char *why, size_t whylen)
 		return -1;
 	}
 	fd = open(d->device, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd == -1 || ftruncate(fd, (off_t)d->size) == -1) {
+	if (fd != -1 && fstat(fd, &st) == 0) {
+		t->created = 1;
+		t->created_dev = st.st_dev;
+		t->created_ino = st.st_ino;
+	}
+	if (fd == -1 || !t->created || ftruncate(fd, (off_t)d->size) == -1) {
 		snprintf(buf, sizeof(buf), "cannot create: %s",
 		    strerror(errno));
 		why_add(why, whylen, buf);
@@ -493,19 +500,20 @@ safety_open(const struct drive_conf *d, int owned, uint64_t instance,
 {
 	struct stat	st;
 	char		buf[512];
-	int		rc, created = 0;
+	int		rc;
 
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
 	why[0] = '\0';
-	if (stat(d->device, &st) == -1 && errno == ENOENT) {
-		if (create_file(d, why, whylen) == -1)
-			return -1;
-		created = 1;
+	if (stat(d->device, &st) == -1 && errno == ENOENT &&
+	    create_file(d, t, why, whylen) == -1) {
+		safety_discard(t, d->device);
+		return -1;
 	}
 	if (stat(d->device, &st) == -1) {
 		snprintf(buf, sizeof(buf), "%s", strerror(errno));
 		why_add(why, whylen, buf);
+		safety_discard(t, d->device);
 		return -1;
 	}
 	if (S_ISBLK(st.st_mode))
@@ -518,12 +526,8 @@ safety_open(const struct drive_conf *d, int owned, uint64_t instance,
 		    "file");
 		rc = -1;
 	}
-	if (rc == -1) {
-		safety_close(t);
-		/* a refused drive leaves nothing behind, not even its file */
-		if (created)
-			unlink(d->device);
-	}
+	if (rc == -1)
+		safety_discard(t, d->device);
 	return rc;
 }
 
@@ -533,6 +537,22 @@ safety_close(struct target *t)
 	if (t->fd != -1)
 		close(t->fd);
 	t->fd = -1;
+}
+
+/*
+ * A refused drive leaves nothing behind, not even the file made for it;
+ * but only that file: not one renamed onto its path since.
+ */
+void
+safety_discard(struct target *t, const char *device)
+{
+	struct stat	st;
+
+	safety_close(t);
+	if (t->created && lstat(device, &st) == 0 &&
+	    st.st_dev == t->created_dev && st.st_ino == t->created_ino)
+		unlink(device);
+	t->created = 0;
 }
 
 int

@@ -15,6 +15,9 @@ struct target {
 	uint32_t	logical_block;	/* bytes */
 	char		serial[128];	/* reported by the device; "" = none */
 	char		model[128];
+	int		created;	/* a file target made by this open */
+	dev_t		created_dev;	/* ... and which file it was */
+	ino_t		created_ino;
 };
 
 /*
@@ -26,6 +29,8 @@ struct target {
 int	safety_open(const struct drive_conf *, int owned, uint64_t instance,
 	    uint32_t block_size, struct target *, char *why, size_t whylen);
 void	safety_close(struct target *);
+/* Close after a refusal: a file the open created goes too. */
+void	safety_discard(struct target *, const char *device);
 /* Read-only probe for -n: capacity and serial when reachable. */
 int	safety_probe(const char *device, uint64_t *capacity, char *serial,
 	    size_t serlen);

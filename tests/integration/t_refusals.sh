@@ -125,25 +125,43 @@ new_loop "$T/pt.img"
 PTDEV=$LOOPDEV
 refused parttable "$PTDEV" "$T/pt.img" "'dos' signature" "serial = none"
 
+# refused_new NAME FILE NEEDLE [drive lines...]: a drive on a file that
+# does not exist yet is refused (exit 4, NEEDLE in the refused event and
+# on stderr) and the file made for it is gone again
+refused_new() {
+	local name=$1 file=$2 needle=$3
+	shift 3
+	{
+		printf '[drive:%s]\ndevice = %s\nsize = 8M\nblock_size = 4k\n' \
+		    "$name" "$file"
+		printf 'cycles = 1\n'
+		printf '%s\n' "$@"
+	} | write_conf "$T/$name.conf" "$T/st_$name"
+	run_ssdt "$T/$name.log" -c "$T/$name.conf" --oneshot
+	assert_rc "$name: exit status" 4 "$RC" "$T/$name.log"
+	assert_file_contains "$name: stderr says why" "$T/$name.log" "$needle"
+	assert_contains "$name: refused event reason" "$(ev_query \
+	    "$T/st_$name/$name/events.jsonl" 0 reason event=refused)" "$needle"
+	if [ -e "$file" ]; then
+		fail "$name: the refused drive left the file it created"
+	else pass_check; fi
+}
+
 # ---- (g) a new file on a filesystem without O_DIRECT (ramfs)
 log "(g) a file target on a filesystem without direct I/O"
 do_mount -t ramfs ramfs "$T/ramfs"
-write_conf "$T/nodirect.conf" "$T/st_nodirect" <<EOF
-[drive:nodirect]
-device = $T/ramfs/target.img
-size = 8M
-block_size = 4k
-cycles = 1
-EOF
-run_ssdt "$T/nodirect.log" -c "$T/nodirect.conf" --oneshot
-assert_rc "nodirect: exit status" 4 "$RC" "$T/nodirect.log"
-assert_file_contains "nodirect: stderr says why" "$T/nodirect.log" \
+refused_new nodirect "$T/ramfs/target.img" \
     "does not support direct I/O (O_DIRECT)"
-assert_contains "nodirect: refused event reason" "$(ev_query \
-    "$T/st_nodirect/nodirect/events.jsonl" 0 reason event=refused)" "O_DIRECT"
-if [ -e "$T/ramfs/target.img" ]; then
-	fail "nodirect: the refused drive left the file it created"
-else pass_check; fi
+# an existing (empty) file there is refused the same way, and kept
+: >"$T/ramfs/target.img"
+run_ssdt "$T/nodirect2.log" -c "$T/nodirect.conf" --oneshot
+assert_rc "nodirect, existing file: exit status" 4 "$RC" "$T/nodirect2.log"
+if [ -e "$T/ramfs/target.img" ]; then pass_check; else
+	fail "nodirect: a file that was there before was removed"; fi
+
+# ---- (h) a new file refused after the open: its span is past its end
+log "(h) a new file whose span does not fit: refused, and not left behind"
+refused_new late "$T/late.img" "span" "span = 100M"
 
 # ---- a refused drive next to a good one
 log "a refused drive does not stop a good one"

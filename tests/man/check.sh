@@ -95,8 +95,12 @@ fi
 exit_check() {
 	local page=$1 code doc
 	shift
-	code=$(sed -n 's/^#define[ \t]*EXIT_[A-Z]*[ \t]*\([0-9]*\).*/\1/p' "$@" |
+	code=$(sed -nE 's/^#define[[:space:]]+EXIT_[A-Z0-9_]+[[:space:]]+([0-9]+)\>.*/\1/p' "$@" |
 	    { cat; echo 0; } | sort -nu | tr '\n' ' ')
+	if grep -E '^#define[[:space:]]+EXIT_' "$@" | grep -qvE '[[:space:]][0-9]+([[:space:]]|$)'; then
+		not_ok "exit statuses: an EXIT_ define in $* is not a plain number"
+		return
+	fi
 	doc=$(sed -n '/^\.Sh EXIT STATUS/,/^\.El/s/^\.It \([0-9]*\)$/\1/p' \
 	    "$page" | sort -nu | tr '\n' ' ')
 	if [ "$code" = "$doc" ]; then

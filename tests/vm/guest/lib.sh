@@ -67,6 +67,26 @@ check_contains() {
 		bad "$1: '$3' not in '$(printf '%s' "$2" | head -c 600)'"; fi
 }
 
+# py_check ARGS...: a python3 script on stdin prints "ok MSG" or "bad MSG"
+# lines, each one a check; a script that fails or prints nothing fails.
+# (Read from a file, not a pipe: a loop in a pipe runs in a subshell and
+# its failures would not count.)
+py_check() {
+	local out=$T/py_check.out rc kind msg n=0
+	python3 - "$@" >"$out" 2>&1
+	rc=$?
+	while read -r kind msg; do
+		n=$((n + 1))
+		case $kind in
+		ok) ok "$msg" ;;
+		bad) bad "$msg" ;;
+		*) bad "python: $kind $msg" ;;
+		esac
+	done <"$out"
+	[ "$rc" -eq 0 ] || bad "comparison script: exit $rc"
+	[ "$n" -gt 0 ] || bad "comparison script printed nothing"
+}
+
 # check_rc WHAT EXPECTED ACTUAL [LOGFILE]
 check_rc() {
 	if [ "$2" = "$3" ]; then ok "$1: exit $3"; else
@@ -139,6 +159,23 @@ wait_pid() {
 	wait "$1"
 	RC=$?
 	return 0
+}
+
+# stop_ssdt PID LOGFILE: SIGTERM; the daemon must exit 0 within 5 s
+stop_ssdt() {
+	local t0 ms
+	kill -TERM "$1"
+	t0=$(date +%s%N)
+	wait_pid "$1" 10
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	check_rc "exit status after SIGTERM" 0 "$RC" "$2"
+	check_num "stopped within 5 s (ms)" "$ms" -le 5000
+}
+
+# errors_sum STATEFILE: corrupt + io_error + stale
+errors_sum() {
+	echo $(($(state_get "$1" errors.corrupt) + $(state_get "$1" errors.io_error) +
+	    $(state_get "$1" errors.stale)))
 }
 
 # ---------------------------------------------------------------- state, events

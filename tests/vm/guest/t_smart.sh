@@ -46,8 +46,8 @@ nvme smart-log -o json /dev/nvme0 >"$T/ref-nv.json"
 smartctl --json -a /dev/sda >"$T/ref-sata.json"
 
 say "NVMe: the daemon's reading equals nvme smart-log"
-python3 - "$T/nv.json" "$T/ref-nv.json" "$(state_get "$S/nv/state" \
-    host_bytes_written)" <<'PY' | while read -r kind msg; do
+py_check "$T/nv.json" "$T/ref-nv.json" "$(state_get "$S/nv/state" \
+    host_bytes_written)" <<'PY'
 import json, sys
 ours = json.load(open(sys.argv[1]))["latest"]
 ref = json.load(open(sys.argv[2]))
@@ -68,11 +68,9 @@ units = int(ref["data_units_written"])
 ok = abs(units * 512000 - host) <= host / 1000 + 512000
 print(("ok" if ok else "bad"), "data units written x 512000 = %d vs host_bytes_written %d" % (units * 512000, host))
 PY
-	case $kind in ok) ok "$msg" ;; *) bad "$msg" ;; esac
-done
 
 say "SATA: the daemon's reading equals smartctl"
-python3 - "$T/sata.json" "$T/ref-sata.json" <<'PY' | while read -r kind msg; do
+py_check "$T/sata.json" "$T/ref-sata.json" <<'PY'
 import json, sys
 ours = json.load(open(sys.argv[1]))["latest"]
 ref = json.load(open(sys.argv[2]))
@@ -91,8 +89,6 @@ for i, a in refattrs.items():
 if 5 in refattrs:
     cmp("reallocated", ours["reallocated"], refattrs[5]["raw"]["value"])
 PY
-	case $kind in ok) ok "$msg" ;; *) bad "$msg" ;; esac
-done
 
 say "snapshots, events and status"
 check_num "smart.jsonl baseline lines (nv)" \

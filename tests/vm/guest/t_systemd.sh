@@ -143,13 +143,13 @@ check_contains "daemon runs with NoNewPrivs" "$sec" "NoNewPrivs:1"
 check_eq "DevicePolicy" closed "$(prop $UNIT DevicePolicy)"
 info "PID $pid: $sec; $(prop $UNIT CapabilityBoundingSet)"
 info "devices allowed: $(prop $UNIT DeviceAllow | tr '\n' ',')"
+run_finished() { [ "$(state_get "$1" run)" = finished ]; }
 # drive_run_ok NAME DEVICE SPAN_MIB STATIC_MIB: a finished 2-cycle run
 # with no error of any class, everything written, verified and trimmed
 drive_run_ok() {
 	local name=$1 st=/var/lib/ssdtorture/$1/state t0 k
-	run_finished() { [ "$(state_get "$st" run)" = finished ]; }
 	t0=$(now_ns)
-	if wait_for 180 run_finished; then
+	if wait_for 180 run_finished "$st"; then
 		ok "$name ($2) finished 2 cycles under the hardened unit ($(secs_since "$t0")s)"
 	else
 		bad "$name not finished within 180 s: run=$(state_get "$st" run) reason=$(state_get "$st" reason)"
@@ -172,7 +172,7 @@ NVW=$(state_get "$NVSTATE" host_bytes_written)
 "$CTL" --json smart bay0 >"$T/nv.json" 2>&1
 check_rc "ssdctl smart bay0 (libnvme under the hardening)" 0 $? "$T/nv.json"
 nvme smart-log -o json /dev/nvme0 >"$T/ref-nv.json" 2>&1
-python3 - "$T/nv.json" "$T/ref-nv.json" "${NVW:-0}" <<'PY' | while read -r kind msg; do
+py_check "$T/nv.json" "$T/ref-nv.json" "${NVW:-0}" <<'PY'
 import json, sys
 ours = json.load(open(sys.argv[1]))["latest"]
 ref = json.load(open(sys.argv[2]))
@@ -185,8 +185,6 @@ units = int(ref["data_units_written"])
 ok = abs(units * 512000 - host) <= host / 1000 + 512000
 print(("ok" if ok else "bad"), "data units written x 512000 = %d vs host_bytes_written %d" % (units * 512000, host))
 PY
-	case $kind in ok) ok "$msg" ;; *) bad "$msg" ;; esac
-done
 check_contains "journal: bay0 finished" "$(journalctl -b -u $UNIT DRIVE=bay0 --no-pager -o cat)" "finished"
 check_contains "journal: SERIAL= on bay0 entries" \
     "$(journalctl -b -u $UNIT DRIVE=bay0 --no-pager -o verbose -n 1 2>/dev/null)" "SERIAL=SSDTNVME0001"
@@ -197,7 +195,7 @@ drive_run_ok sata0 /dev/sda 32 8
 "$CTL" --json smart sata0 >"$T/sata.json" 2>&1
 check_rc "ssdctl smart sata0 (smartctl under the hardening)" 0 $? "$T/sata.json"
 smartctl --json -a /dev/sda >"$T/ref-sata.json" 2>&1
-python3 - "$T/sata.json" "$T/ref-sata.json" <<'PY' | while read -r kind msg; do
+py_check "$T/sata.json" "$T/ref-sata.json" <<'PY'
 import json, sys
 ours = json.load(open(sys.argv[1]))["latest"]
 ref = json.load(open(sys.argv[2]))
@@ -209,8 +207,6 @@ cmp("model", ours["model"], ref["model_name"])
 refattrs = {a["id"]: a for a in ref["ata_smart_attributes"]["table"]}
 cmp("attribute ids", sorted(a["id"] for a in ours.get("attributes", [])), sorted(refattrs))
 PY
-	case $kind in ok) ok "$msg" ;; *) bad "$msg" ;; esac
-done
 check_eq "journal: no smart_error for sata0" "" \
     "$(journalctl -b -u $UNIT DRIVE=sata0 --no-pager -o cat | grep -i 'smart.*fail\|smartctl')"
 
@@ -312,17 +308,20 @@ check_contains "config names a remote rrdcached" "$(grep '^rrdcached' "$CONF")" 
 JCUR=$(journalctl -n 0 --show-cursor --no-pager 2>/dev/null | sed -n 's/^-- cursor: //p')
 timeout 90 systemctl restart $UNIT >"$T/restart2.out" 2>&1
 check_rc "systemctl restart $UNIT (remote rrdcached, AF_UNIX only)" 0 $? "$T/restart2.out"
-ip_warned() { journalctl -u "$UNIT" --after-cursor="$JCUR" --no-pager -o cat | grep -qF 'may not open IP sockets'; }
-if wait_for 10 ip_warned; then
-	ok "journal: $(journalctl -u $UNIT --after-cursor="$JCUR" --no-pager -o cat | grep -F 'may not open IP sockets' | head -n 1)"
+# journal_since CURSOR: the unit's messages after CURSOR
+journal_since() { journalctl -u "$UNIT" --after-cursor="$1" --no-pager -o cat; }
+ip_warned() { journal_since "$1" | grep -qF 'may not open AF_INET sockets'; }
+if wait_for 10 ip_warned "$JCUR"; then
+	ok "journal: $(journal_since "$JCUR" | grep -F 'may not open AF_INET' | head -n 1)"
 else
-	bad "no warning about IP sockets in the journal"
+	bad "no warning about AF_INET sockets in the journal"
 fi
 sleep 3
 check_eq "no archive sent while IP is forbidden" "" "$(ls "$HOSTDIR")"
 printf '[Service]\nRestrictAddressFamilies=AF_INET AF_INET6\n' >"$SD/$UNIT.service.d/remote-rrdcached.conf"
 systemctl daemon-reload
 check_contains "RestrictAddressFamilies with the drop-in" "$(prop $UNIT RestrictAddressFamilies)" "AF_INET"
+JCUR=$(journalctl -n 0 --show-cursor --no-pager 2>/dev/null | sed -n 's/^-- cursor: //p')
 timeout 90 systemctl restart $UNIT >"$T/restart3.out" 2>&1
 check_rc "systemctl restart $UNIT (drop-in allows IP)" 0 $? "$T/restart3.out"
 archive_made() { [ -s "$HOSTDIR/scratch.rrd" ] && [ -s "$HOSTDIR/bay0.rrd" ]; }
@@ -332,6 +331,8 @@ else
 	bad "no archives under $HOSTDIR: $(ls -la "$HOSTDIR" 2>&1 | tr '\n' ' ')"
 	ujournal | grep -F archive | tail -n 5 | sed 's/^/   journal| /'
 fi
+check_eq "no AF_INET warning with the drop-in" "" \
+    "$(journal_since "$JCUR" | grep -F 'may not open')"
 rrdtool flushcached --daemon 127.0.0.1:42217 "$(basename "$HOSTDIR")/scratch.rrd" >/dev/null 2>&1
 lu=$(rrdtool lastupdate "$HOSTDIR/scratch.rrd" 2>/dev/null | awk 'NR == 3 { sub(":", "", $1); print $1 }')
 check_num "scratch.rrd last update (s) within a minute" "$(($(date +%s) - ${lu:-0}))" -lt 60

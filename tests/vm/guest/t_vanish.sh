@@ -137,15 +137,10 @@ progress l "$SL"
 check_eq "s: phase at the failure" verify "$(state_get "$SS" phase)"
 
 say "SIGTERM: the daemon stops within 5 s"
-kill -TERM $P
-t0=$(date +%s%N)
-wait_pid $P 10
-ms=$((($(date +%s%N) - t0) / 1000000))
-check_rc "exit status after SIGTERM" 0 "$RC" "$T/d.log"
-check_num "stopped within 5 s (ms)" $ms -le 5000
+stop_ssdt $P "$T/d.log"
 check_eq "n after the stop" failed "$(state_get "$SN" run)"
 check_eq "s after the stop" failed "$(state_get "$SS" run)"
-check_eq "l: errors" 0 "$(($(state_get "$SL" errors.corrupt) + $(state_get "$SL" errors.io_error) + $(state_get "$SL" errors.stale)))"
+check_eq "l: errors" 0 "$(errors_sum "$SL")"
 grep -E 'failed|vanish' "$T/d.log" | head -n 6 | sed 's/^/     log: /'
 
 finish
