@@ -177,9 +177,7 @@ on_reload(sd_event_source *s, const struct signalfd_siginfo *si, void *arg)
 
 	(void)s;
 	(void)si;
-	sd_notify(0, "RELOADING=1");
 	daemon_reload(dm, NULL);
-	sd_notify(0, "READY=1");
 	return 0;
 }
 

@@ -240,18 +240,29 @@ reload_daemon_keys(struct daemon *dm, struct config *nc)
 		    (unsigned)nc->client_timeout);
 }
 
-/* Parse anew; apply only when clean. */
+/*
+ * Parse anew; apply only when clean. systemd hears of it either way (from
+ * SIGHUP or from a client); MONOTONIC_USEC= lets Type=notify-reload tell
+ * this reload from an earlier one.
+ */
 int
 daemon_reload(struct daemon *dm, json_object *errors)
 {
 	struct config	 nc;
+	struct timespec	 ts;
 	char		*text = NULL, *line, *save = NULL;
 	size_t		 len = 0;
 	FILE		*mem;
 	int		 errs;
 
-	if ((mem = open_memstream(&text, &len)) == NULL)
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	sd_notifyf(0, "RELOADING=1\nMONOTONIC_USEC=%llu",
+	    (unsigned long long)ts.tv_sec * 1000000ULL +
+	    (unsigned long long)ts.tv_nsec / 1000);
+	if ((mem = open_memstream(&text, &len)) == NULL) {
+		sd_notify(0, "READY=1");
 		return -1;
+	}
 	errs = config_load(dm->conf.path, mem, &nc);
 	fclose(mem);
 	if (errs > 0) {
@@ -273,6 +284,7 @@ daemon_reload(struct daemon *dm, json_object *errors)
 	free(text);
 	config_free(&nc);
 	daemon_notify_status(dm);
+	sd_notify(0, "READY=1");
 	daemon_check_done(dm);
 	return errs > 0 ? -1 : 0;
 }
