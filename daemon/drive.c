@@ -1320,6 +1320,12 @@ drive_cmd_start(struct drive *d, char *err, size_t len)
 			snprintf(err, len, "%s: %s", d->conf.name, d->st.reason);
 			return -1;
 		}
+		/* open now; a run that was under way (or autostarts) goes on */
+		if (d->st.run == RUN_RUNNING) {
+			phase_mark(d);
+			drive_schedule(d);
+			return 0;
+		}
 	}
 	if (d->st.run == RUN_RUNNING || d->st.run == RUN_PAUSED ||
 	    (d->st.run == RUN_FINISHED && stop_reached(d) != NULL))
