@@ -441,7 +441,8 @@ create_file(const struct drive_conf *d, struct target *t, char *why,
 		t->created = 1;
 		t->created_dev = st.st_dev;
 		t->created_ino = st.st_ino;
-	}
+	} else if (fd != -1)
+		unlink(d->device);	/* just made by O_EXCL: ours */
 	if (fd == -1 || !t->created || ftruncate(fd, (off_t)d->size) == -1) {
 		snprintf(buf, sizeof(buf), "cannot create: %s",
 		    strerror(errno));
@@ -505,10 +506,18 @@ safety_open(const struct drive_conf *d, int owned, uint64_t instance,
 	memset(t, 0, sizeof(*t));
 	t->fd = -1;
 	why[0] = '\0';
-	if (stat(d->device, &st) == -1 && errno == ENOENT &&
-	    create_file(d, t, why, whylen) == -1) {
-		safety_discard(t, d->device);
-		return -1;
+	if (stat(d->device, &st) == -1 && errno == ENOENT) {
+		/* a new empty file would pass for a drive that lost its data */
+		if (owned) {
+			why_add(why, whylen, "the file under test is gone, though "
+			    "the state directory says it holds test data; "
+			    "remove the drive's state directory to start over");
+			return -1;
+		}
+		if (create_file(d, t, why, whylen) == -1) {
+			safety_discard(t, d->device);
+			return -1;
+		}
 	}
 	if (stat(d->device, &st) == -1) {
 		snprintf(buf, sizeof(buf), "%s", strerror(errno));

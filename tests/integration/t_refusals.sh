@@ -156,6 +156,8 @@ refused_new nodirect "$T/ramfs/target.img" \
 : >"$T/ramfs/target.img"
 run_ssdt "$T/nodirect2.log" -c "$T/nodirect.conf" --oneshot
 assert_rc "nodirect, existing file: exit status" 4 "$RC" "$T/nodirect2.log"
+assert_file_contains "nodirect, existing file: stderr says why" \
+    "$T/nodirect2.log" "O_DIRECT"
 if [ -e "$T/ramfs/target.img" ]; then pass_check; else
 	fail "nodirect: a file that was there before was removed"; fi
 
@@ -191,5 +193,15 @@ assert_eq "good drive: phase_end verify" 1 \
 assert_eq "bad drive: refused events" 1 \
     "$(ev_count "$T/st_mixed/bad/events.jsonl" 0 event=refused)"
 assert_eq "bad drive: content unchanged" "$before" "$(hash_backing "$T/data.img")"
+
+# ---- the file of a drive under test disappears: refused, not re-created
+log "a drive whose file is gone is refused, not started afresh"
+rm -f "$T/good.img"
+run_ssdt "$T/gone.log" -c "$T/mixed.conf" --oneshot
+assert_rc "gone: exit status" 4 "$RC" "$T/gone.log"
+assert_file_contains "gone: stderr says why" "$T/gone.log" "the file under test is gone"
+if [ -e "$T/good.img" ]; then fail "gone: an empty file took the place of the lost one"
+else pass_check; fi
+assert_eq "gone: the state still records the finished run" finished "$(state_get "$GS" run)"
 
 finish
