@@ -52,13 +52,13 @@ log_emit(int prio, const struct log_fields *f, int err, const char *fmt,
 {
 	char	msg[1024], num1[32], num2[32];
 
+	if (prio == LOG_DEBUG && !log_verbose)
+		return;		/* before formatting: debug calls are frequent */
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (err != 0) {
 		size_t n = strlen(msg);
 		snprintf(msg + n, sizeof(msg) - n, ": %s", strerror(err));
 	}
-	if (prio == LOG_DEBUG && !log_verbose)
-		return;
 	if (!log_journal) {
 		if (f != NULL && f->drive != NULL)
 			fprintf(stderr, "%s: %s: %s\n", log_progname,
