@@ -52,6 +52,11 @@ check_eq() {
 	if [ "$2" = "$3" ]; then ok "$1: $3"; else bad "$1: expected '$2', got '$3'"; fi
 }
 
+# check_ne WHAT UNWANTED ACTUAL
+check_ne() {
+	if [ "$2" != "$3" ]; then ok "$1: $3"; else bad "$1: is '$3'"; fi
+}
+
 # check_num WHAT A OP B   (OP: -eq -ne -lt -le -gt -ge; 64-bit integers)
 check_num() {
 	if [[ "$2" =~ ^-?[0-9]+$ ]] && [[ "$4" =~ ^-?[0-9]+$ ]] && test "$2" "$3" "$4"; then
