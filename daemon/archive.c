@@ -156,7 +156,10 @@ make_dir_of(const char *file)
 	if ((slash = strrchr(dir, '/')) != NULL) {
 		*slash = '\0';
 		if (mkdir(dir, 0755) == -1 && errno != EEXIST)
-			log_warn("archive: mkdir %s", dir);
+			log_warnx("archive: mkdir %s: %s%s", dir, strerror(errno),
+			    errno == EROFS ? " (the service needs "
+			    "ReadWritePaths= for rrdcached_dir in a drop-in)" :
+			    "");
 	}
 }
 

@@ -72,7 +72,10 @@ on_tick(sd_event_source *s, uint64_t usec, void *arg)
 	if (dm->conf.prometheus_textfile != NULL && dm->ticks % 15 == 0 &&
 	    metrics_write(dm->conf.prometheus_textfile, dm->drives,
 	    dm->ndrives) == -1 && !dm->metrics_warned++)
-		log_warn("metrics: cannot write %s", dm->conf.prometheus_textfile);
+		log_warnx("metrics: cannot write %s: %s%s",
+		    dm->conf.prometheus_textfile, strerror(errno),
+		    errno == EROFS ? " (outside the state directory the "
+		    "service needs ReadWritePaths= in a drop-in)" : "");
 	dm->ticks++;
 	daemon_notify_status(dm);
 	if (dm->progress > 0 && dm->ticks % dm->progress == 0)

@@ -327,9 +327,11 @@ check_contains "journal: watchdog timeout" "$wd" "Watchdog timeout"
 printf '%s\n' "$wd" | sed 's/^/   journal| /'
 check_contains "StatusText after restart" "$(wait_for 10 status_has_drives; prop $UNIT StatusText)" "drives:"
 
-# ------------------------------------------------------------ remote rrdcached
-# the unit allows AF_UNIX only: with rrdcached = host:port the daemon says
-# so at start; a drop-in that allows IP lets the archives through
+# ------------------------------------------------------------ remote rrdcached, metrics
+# the unit allows AF_UNIX only and writes only under the state directory:
+# with rrdcached = host:port and a prometheus_textfile elsewhere the daemon
+# says so at start; a drop-in that allows IP and the metrics directory lets
+# the archives through and the metrics file be written
 RRDB=$T/rrdbase
 HOSTDIR=$RRDB/$(hostname | cut -d. -f1)
 mkdir -p "$HOSTDIR"
@@ -337,7 +339,10 @@ mkdir -p "$T/rrdjournal"
 rrdcached -l 127.0.0.1:42217 -b "$RRDB" -B -p "$T/rrdcached.pid" \
     -j "$T/rrdjournal" -F >"$T/rrdcached.log" 2>&1
 check_rc "rrdcached on 127.0.0.1:42217" 0 $? "$T/rrdcached.log"
-sed -i 's|^\[daemon\]$|[daemon]\nrrdcached = 127.0.0.1:42217|' "$CONF"
+PROM=/var/lib/ssdt-prom/ssdtorture.prom
+mkdir -p /var/lib/ssdt-prom
+sed -i "s|^\\[daemon\\]\$|[daemon]\\nrrdcached = 127.0.0.1:42217\\nprometheus_textfile = $PROM|" "$CONF"
+check_contains "config names the metrics file" "$(grep '^prometheus_textfile' "$CONF")" "$PROM"
 check_contains "config names a remote rrdcached" "$(grep '^rrdcached' "$CONF")" "127.0.0.1:42217"
 JCUR=$(journalctl -n 0 --show-cursor --no-pager 2>/dev/null | sed -n 's/^-- cursor: //p')
 check_ne "journal cursor" "" "$JCUR"
@@ -351,9 +356,16 @@ if wait_for 10 ip_warned "$JCUR"; then
 else
 	bad "no warning about AF_INET sockets in the journal"
 fi
-sleep 3
+rofs_warned() { journal_since "$1" | grep -qF 'ReadWritePaths='; }
+if wait_for 20 rofs_warned "$JCUR"; then
+	ok "journal: $(journal_since "$JCUR" | grep -F 'ReadWritePaths=' | head -n 1)"
+else
+	bad "no warning about the read-only metrics directory in the journal"
+fi
 check_eq "no archive sent while IP is forbidden" "" "$(ls "$HOSTDIR")"
-printf '[Service]\nRestrictAddressFamilies=AF_INET AF_INET6\n' >"$SD/$UNIT.service.d/remote-rrdcached.conf"
+check_eq "no metrics file while its directory is read-only" "" "$(ls /var/lib/ssdt-prom)"
+printf '[Service]\nRestrictAddressFamilies=AF_INET AF_INET6\nReadWritePaths=/var/lib/ssdt-prom\n' \
+    >"$SD/$UNIT.service.d/remote-rrdcached.conf"
 systemctl daemon-reload
 check_contains "RestrictAddressFamilies with the drop-in" "$(prop $UNIT RestrictAddressFamilies)" "AF_INET"
 JCUR=$(journalctl -n 0 --show-cursor --no-pager 2>/dev/null | sed -n 's/^-- cursor: //p')
@@ -370,6 +382,12 @@ fi
 check_contains "journal since the restart (drop-in)" "$(journal_since "$JCUR")" "resuming"
 check_eq "no AF_INET warning with the drop-in" "" \
     "$(journal_since "$JCUR" | grep -F 'may not open')"
+prom_written() { grep -q '^ssdtorture_' "$PROM" 2>/dev/null; }
+if wait_for 30 prom_written; then
+	ok "metrics file written with ReadWritePaths=: $(grep -c '^ssdtorture_' "$PROM") samples"
+else
+	bad "no metrics in $PROM: $(ls -la /var/lib/ssdt-prom 2>&1 | tr '\n' ' ')"
+fi
 rrdtool flushcached --daemon 127.0.0.1:42217 "$(basename "$HOSTDIR")/scratch.rrd" >/dev/null 2>&1
 lu=$(rrdtool lastupdate "$HOSTDIR/scratch.rrd" 2>/dev/null | awk 'NR == 3 { sub(":", "", $1); print $1 }')
 check_num "scratch.rrd last update (s) within a minute" "$(($(date +%s) - ${lu:-0}))" -lt 60
