@@ -59,6 +59,24 @@ usage(FILE *fp)
 
 
 
+/*
+ * A tick that comes seconds late means the loop was blocked (checkpoints
+ * and the metrics file are fsynced on it): say so, and go on from now
+ * rather than firing the missed ticks in a burst. Returns the next time.
+ */
+static uint64_t
+tick_next(const struct daemon *dm, uint64_t due)
+{
+	uint64_t	now;
+
+	if (sd_event_now(dm->ev, CLOCK_MONOTONIC, &now) < 0 ||
+	    now < due + 2000000)
+		return due + 1000000;
+	log_warnx("the main loop was blocked for %.1f s (slow storage under "
+	    "the state directory or the metrics file?)", (now - due) / 1e6);
+	return now + 1000000;
+}
+
 /* Once a second: every drive's counters and checkpoint; status. */
 static int
 on_tick(sd_event_source *s, uint64_t usec, void *arg)
@@ -80,7 +98,7 @@ on_tick(sd_event_source *s, uint64_t usec, void *arg)
 	daemon_notify_status(dm);
 	if (dm->progress > 0 && dm->ticks % dm->progress == 0)
 		daemon_print_progress(dm);
-	sd_event_source_set_time(s, usec + 1000000);
+	sd_event_source_set_time(s, tick_next(dm, usec));
 	sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
 	return 0;
 }

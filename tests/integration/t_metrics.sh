@@ -349,6 +349,8 @@ rc=$?
 printf '%s\n' "$out" | sed '$!d; s/^/  .. /'
 printf '%s\n' "$out" | sed '$d'
 assert_rc "values, completeness and atomicity" 0 "$rc"
+# a stalled main loop shows the file late: the daemon says when it was
+[ "$rc" -eq 0 ] || grep -E 'blocked|metrics' "$T/run.log" | tail -n 5 | sed 's/^/  log: /'
 reads=$(printf '%s\n' "$out" | awk '$1 == "reads" { print $2 }')
 assert_ge "reads of the file" "${reads:-0}" 1000
 for f in "$T"/v1/ver.*.prom; do

@@ -100,6 +100,24 @@ for c in corrupt misdirected stale foreign unwritten io_error; do
 	assert_eq "errors.$c" 0 "$(state_get "$S" errors.$c)"
 done
 
+# a main loop held up for 3 s (SIGSTOP stands in for a stalled fsync):
+# one warning that says so, no burst of missed ticks, and it goes on
+log "a blocked main loop is reported"
+from=$(events_mark "$EV" "$S")
+start_ssdt "$T/run5.log" -c "$T/c.conf"
+wait_log "$T/run5.log" "started:" 20 "$SSDT_PID" || fail "run5: no 'started' line"
+sleep 1.5
+kill -STOP "$SSDT_PID"
+sleep 3
+kill -CONT "$SSDT_PID"
+wait_log "$T/run5.log" "main loop was blocked" 5 "$SSDT_PID" ||
+    fail "run5: no warning about the blocked main loop"
+assert_eq "run5: one warning for one stall" 1 "$(grep -c 'main loop was blocked' "$T/run5.log")"
+h=$(state_get "$S" host_bytes_written)
+wait_state "$S" "$SSDT_PID" 10 "s['host_bytes_written'] > $h" ||
+    fail "run5: no progress after the stall"
+stop_with TERM run5 "$from"
+
 # --oneshot stopped by SIGTERM: status 0 too while no error was found
 from=$(events_mark "$EV" "$S")
 start_ssdt "$T/run6.log" -c "$T/c.conf" --oneshot
