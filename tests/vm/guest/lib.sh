@@ -12,6 +12,10 @@ export DM_DISABLE_UDEV=1
 
 GUEST_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$GUEST_DIR/../../.." && pwd)
+# shellcheck source=tests/lib/state.sh
+. "$ROOT/tests/lib/state.sh"
+# TCG runs the guest slowly: poll its state files less often
+export SSDT_POLL_S=0.02
 TEST_NAME=$(basename "$0" .sh)
 FAILS=0
 CHECKS=0
@@ -184,11 +188,7 @@ errors_sum() {
 }
 
 # ---------------------------------------------------------------- state, events
-
-# state_get STATEFILE KEY
-state_get() {
-	awk -v k="$2" '$1 == k { sub(/^[^ ]* ?/, ""); print; exit }' "$1" 2>/dev/null
-}
+# (state_get, wait_state, ev_query, ev_count, layout: tests/lib/state.sh)
 
 # show_state STATEFILE: the interesting keys on one line
 show_state() {
@@ -201,84 +201,9 @@ show_state() {
 	info "state:$out"
 }
 
-# wait_state STATEFILE PID TIMEOUT_S PYEXPR: poll until the expression over
-# the dict s (ints as ints) holds; 1 when the process exits first or time
-# runs out
-wait_state() {
-	python3 - "$@" <<'PY'
-import os, sys, time
-path, pid, limit, expr = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
-def alive(p):
-    try:
-        with open("/proc/%d/stat" % p) as f:
-            return f.read().rsplit(") ", 1)[1].split()[0] not in ("Z", "X")
-    except OSError:
-        return False
-t0 = time.time()
-while True:
-    s = {}
-    try:
-        for line in open(path).read().splitlines():
-            k, _, v = line.partition(" ")
-            s[k] = int(v) if v.isdigit() else v
-        if "instance" in s and eval(expr, {}, {"s": s}):
-            sys.exit(0)
-    except (OSError, KeyError):
-        pass
-    if not alive(pid):
-        print("   wait_state: process %d exited before: %s" % (pid, expr)); sys.exit(1)
-    if time.time() - t0 > limit:
-        print("   wait_state: timeout (%.0f s) waiting for: %s" % (limit, expr)); sys.exit(1)
-    time.sleep(0.02)
-PY
-}
-
-# ev_query FILE FIELDS [key=value...]: one line per matching event with the
-# named fields (comma separated, "-" for a missing one)
-ev_query() {
-	python3 - "$@" <<'PY'
-import json, signal, sys
-signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-path, fields = sys.argv[1], sys.argv[2]
-conds = [a.split("=", 1) for a in sys.argv[3:]]
-def s(v):
-    if v is None: return "-"
-    if isinstance(v, bool): return "true" if v else "false"
-    return str(v)
-try:
-    lines = open(path).read().splitlines()
-except OSError:
-    sys.exit(0)
-for raw in lines:
-    if not raw.strip():
-        continue
-    try:
-        e = json.loads(raw)
-    except ValueError:
-        print("BAD-JSON " + raw[:200]); continue
-    if all(s(e.get(k)) == v for k, v in conds):
-        print(" ".join(s(e.get(x)) for x in fields.split(",")) if fields else raw)
-PY
-}
-
-ev_count() {
-	local f=$1
-	shift
-	ev_query "$f" event "$@" | wc -l
-}
-
 # sum of "blocks" over the verify_error events of a class
 ev_blocks() {
-	ev_query "$1" blocks event=verify_error "class=$2" | awk '{ s += $1 } END { print s + 0 }'
-}
-
-# layout N_BYTES BLOCK_SIZE STATIC_FRACTION: NBLK SBLK DBLK SBYTES DBYTES
-layout() {
-	read -r NBLK SBLK DBLK SBYTES DBYTES < <(python3 -c '
-import sys
-size, bs, f = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
-n = size // bs; s = int(n * f)
-print(n, s, n - s, s * bs, (n - s) * bs)' "$1" "$2" "$3")
+	ev_query "$1" 0 blocks event=verify_error "class=$2" | awk '{ s += $1 } END { print s + 0 }'
 }
 
 # write_conf FILE STATE_DIR, then the drive sections on stdin

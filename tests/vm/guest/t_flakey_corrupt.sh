@@ -69,7 +69,7 @@ print(sum(1 for i in range(n) if idx < bs and data[i * bs + idx] == val))' "$3" 
 # bad_bytes values, and bad offsets
 findings() {
 	tail -c +$(($3 + 1)) "$2" >"$T/ev.$1"
-	ev_query "$T/ev.$1" class,offset,blocks,first_bad_byte,bad_bytes,phase event=verify_error |
+	ev_query "$T/ev.$1" 0 class,offset,blocks,first_bad_byte,bad_bytes,phase event=verify_error |
 	    python3 -c '
 import sys, collections
 bs, nblk = int(sys.argv[1]), int(sys.argv[2])

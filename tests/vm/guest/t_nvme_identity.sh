@@ -52,7 +52,7 @@ refuse() {	# LABEL
 		check_eq "state run of the refused drive" failed "$(state_get "$S" run)"
 	fi
 	[ -f "$T/wrong/nv/events.jsonl" ] &&
-	    check_num "refused events" "$(ev_count "$T/wrong/nv/events.jsonl" event=refused)" -ge 1
+	    check_num "refused events" "$(ev_count "$T/wrong/nv/events.jsonl" 0 event=refused)" -ge 1
 	sha1=$(sha_mib $DEV)
 	check_eq "sha256 of the first MiB after the refusal" "$sha0" "$sha1"
 	wc1=$(nvme_smart host_write_commands)
@@ -77,11 +77,11 @@ check_eq "cycles_done" 1 "$(state_get "$S" cycles_done)"
 for c in corrupt misdirected stale foreign unwritten io_error; do
 	check_eq "errors.$c" 0 "$(state_get "$S" errors.$c)"
 done
-check_eq "verify_error events" 0 "$(ev_count "$EV" event=verify_error)"
+check_eq "verify_error events" 0 "$(ev_count "$EV" 0 event=verify_error)"
 HBW=$(state_get "$S" host_bytes_written)
 check_eq "host_bytes_written (static + dynamic area once)" $((SBYTES + DBYTES)) "$HBW"
 check_eq "host_bytes_trimmed (the dynamic area)" "$DBYTES" "$(state_get "$S" host_bytes_trimmed)"
-ev_query "$EV" what,bytes,seconds,bytes_per_sec,iops event=phase_end |
+ev_query "$EV" 0 what,bytes,seconds,bytes_per_sec,iops event=phase_end |
     awk '{ printf "   phase %-7s %10d bytes %6.2f s %7.1f MB/s %7.0f IOPS\n", $1, $2, $3, $4 / 1e6, $5 }'
 
 say "SMART data units written follow host_bytes_written"

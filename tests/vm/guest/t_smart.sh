@@ -94,9 +94,9 @@ say "snapshots, events and status"
 check_num "smart.jsonl baseline lines (nv)" \
     "$(grep -c '"why":"baseline"' "$S/nv/smart.jsonl")" -eq 1
 check_num "smart_baseline events (nv)" \
-    "$(ev_count "$S/nv/events.jsonl" event=smart_baseline)" -eq 1
+    "$(ev_count "$S/nv/events.jsonl" 0 event=smart_baseline)" -eq 1
 check_num "smart_mismatch events (nv)" \
-    "$(ev_count "$S/nv/events.jsonl" event=smart_mismatch)" -eq 0
+    "$(ev_count "$S/nv/events.jsonl" 0 event=smart_mismatch)" -eq 0
 $CTL status >"$T/status.txt" 2>&1
 show_file "$T/status.txt"
 check_contains "status shows NVMe wear" "$(grep '^nv ' "$T/status.txt")" " 0% "

@@ -31,7 +31,7 @@ check_eq "nv state" failed "$(state_get "$S/nv/state" run)"
 check_contains "nv reason" "$(state_get "$S/nv/state" reason)" \
     "reliability degraded"
 check_num "smart_failed events" \
-    "$(ev_count "$S/nv/events.jsonl" event=smart_failed)" -eq 1
+    "$(ev_count "$S/nv/events.jsonl" 0 event=smart_failed)" -eq 1
 check_eq "sata state" finished "$(state_get "$S/sata/state" run)"
 check_num "sata cycles done" "$(state_get "$S/sata/state" cycles_done)" -eq 1
 finish

@@ -79,8 +79,8 @@ removed() {
 		note "$l: the removal was reported as an I/O error, not as 'device vanished'" ;;
 	*) bad "$l: reason: $reason" ;;
 	esac
-	check_eq "$l: failed events" 1 "$(ev_count "$ev" event=failed)"
-	info "$l: io_error events by phase and errno: $(ev_query "$ev" phase,errno,blocks \
+	check_eq "$l: failed events" 1 "$(ev_count "$ev" 0 event=failed)"
+	info "$l: io_error events by phase and errno: $(ev_query "$ev" 0 phase,errno,blocks \
 	    event=verify_error class=io_error | awk '{ n[$1 " errno " $2] += $3 }
 	    END { for (k in n) printf "%s: %d blocks; ", k, n[k] }')"
 }
