@@ -1,12 +1,14 @@
 #!/bin/sh
-# Install the Debian packages that building and testing need, when missing.
-# As root this runs apt-get; otherwise it prints the exact command and stops.
+# tests/deps.sh [PACKAGE...]: install the Debian packages that building and
+# testing need (or the ones named), when missing. As root this runs
+# apt-get; otherwise it prints the exact command and stops.
 set -eu
 
 PKGS="build-essential pkg-config libsystemd-dev liburing-dev libinih-dev \
 libblkid-dev libxxhash-dev libjson-c-dev libcmocka-dev libnvme-dev \
 smartmontools nvme-cli librrd-dev rrdtool rrdcached prometheus fonts-dejavu-core fio e2fsprogs \
 util-linux fdisk mandoc systemd socat clang libclang-rt-14-dev"
+[ $# -gt 0 ] && PKGS="$*"
 
 missing=""
 for p in $PKGS; do
@@ -24,6 +26,10 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
+# the package lists may be current already: update only when needed
 # shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $missing
+if ! apt-get install -y -qq --no-install-recommends $missing >/dev/null 2>&1; then
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing
+fi
