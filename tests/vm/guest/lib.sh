@@ -201,6 +201,18 @@ show_state() {
 	info "state:$out"
 }
 
+# progress LABEL STATEFILE PID: the drive still runs and its
+# host_bytes_written still grows (within 30 s)
+progress() {
+	local h
+	h=$(state_get "$2" host_bytes_written)
+	if wait_state "$2" "$3" 30 "s['host_bytes_written'] > $h and s['run'] == 'running'"; then
+		ok "$1: still writing ($h -> $(state_get "$2" host_bytes_written) bytes)"
+	else
+		bad "$1: stopped writing (host_bytes_written $h, run $(state_get "$2" run))"
+	fi
+}
+
 # sum of "blocks" over the verify_error events of a class
 ev_blocks() {
 	ev_query "$1" 0 blocks event=verify_error "class=$2" | awk '{ s += $1 } END { print s + 0 }'
