@@ -143,3 +143,36 @@ proto_find(const char *full, int *iface_known)
 	}
 	return NULL;
 }
+
+/* The input parameter list of `name` in `idl`, just past its "(". */
+static const char *
+idl_method_params(const char *idl, const char *name)
+{
+	const char	*p = idl;
+	size_t		 n = strlen(name);
+
+	while ((p = strstr(p, "\nmethod ")) != NULL) {
+		p += strlen("\nmethod ");
+		if (strncmp(p, name, n) == 0 && p[n] == '(')
+			return p + n + 1;
+	}
+	return NULL;
+}
+
+int
+proto_declares(const struct proto_method *m, const char *param)
+{
+	const char	*idl = strcmp(m->interface, PROTO_SERVICE) == 0 ?
+			    proto_service_idl : proto_manager_idl;
+	const char	*p = idl_method_params(idl, m->name);
+	size_t		 n = strlen(param);
+
+	/* "(a: T, b: ?T)": the methods' input types hold no "," or ")" */
+	while (p != NULL && *p != ')' && *p != '\0') {
+		p += strspn(p, " \n,");
+		if (strncmp(p, param, n) == 0 && p[n] == ':')
+			return 1;
+		p += strcspn(p, ",)");
+	}
+	return 0;
+}

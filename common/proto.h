@@ -31,6 +31,12 @@ extern const char proto_manager_idl[];
 /* The one of org.varlink.service. */
 extern const char proto_service_idl[];
 
+/*
+ * Does the interface description declare `param` as an input parameter
+ * of `m`? The description is the one list of parameters.
+ */
+int	proto_declares(const struct proto_method *m, const char *param);
+
 /* Look a full method name ("iface.Method") up; NULL when unknown. */
 const struct proto_method *proto_find(const char *full, int *iface_known);
 

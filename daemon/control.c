@@ -24,20 +24,42 @@
 
 #define IN_CAP		(PROTO_MAX_MESSAGE + 1)
 #define ACCEPT_BACKOFF	1000000ULL	/* usec after EMFILE */
+#define PRODUCE_LOW	(64 * 1024)	/* refill a long reply below this */
+
+/*
+ * What a connection is doing. A call is answered before the next one is
+ * read (Varlink clients match replies to calls in order), so while a
+ * long reply is written out or a stream is open, further calls wait in
+ * the input buffer. A dead connection is only freed on the next loop
+ * turn: whatever is running (a dispatch, an event push) may still hold it.
+ */
+enum conn_state {
+	CONN_CALLS,		/* read and answer calls one at a time */
+	CONN_REPLYING,		/* a long reply is being written in pieces */
+	CONN_STREAMING,		/* Events with "more": new events follow */
+	CONN_DEAD		/* closed; freed on the next loop turn */
+};
 
 struct conn {
 	struct control	*ctl;
 	int		 fd;
 	sd_event_source	*io;
 	sd_event_source	*timer;
+	enum conn_state	 state;
 	char		 in[IN_CAP];
 	size_t		 inlen;
 	char		*out;
 	size_t		 outlen, outcap;
 	struct peer	 peer;
-	int		 follow;
+	/* the long reply: the elements of its list, and the next one */
+	json_object	*list;
+	size_t		 list_next;
+	int		 follow;	/* the reply opens a stream */
+	json_object	*held;		/* events that came while replying */
+	int		 gone;		/* the followed drive was removed */
 	char		 drive[64];
 	int		 closing;	/* close once the output is sent */
+	int		 kick;		/* read pending calls on the next turn */
 	struct conn	*next;
 };
 
@@ -49,72 +71,278 @@ struct control {
 	int			 created;	/* we bound it: unlink at exit */
 	sd_event_source		*listen_src;
 	sd_event_source		*backoff;
+	sd_event_source		*turn;		/* frees the dead, kicks */
 	struct conn		*conns;
 	unsigned		 nconns;
 	int			 full_warned;
 };
 
-static void	conn_close(struct conn *);
 static void	conn_process(struct conn *);
+static void	conn_send(struct conn *);
+static int	on_conn_timeout(sd_event_source *, uint64_t, void *);
 
-/* Start watching for writability only while output is queued. */
+/* Work for the next loop turn, outside any dispatch. */
+static void
+control_later(struct control *ctl)
+{
+	sd_event_source_set_enabled(ctl->turn, SD_EVENT_ONESHOT);
+}
+
+/* Close a connection now; its memory goes on the next loop turn. */
+static void
+conn_kill(struct conn *c)
+{
+	if (c->state == CONN_DEAD)
+		return;
+	c->state = CONN_DEAD;
+	sd_event_source_set_enabled(c->io, SD_EVENT_OFF);
+	if (c->timer != NULL)
+		sd_event_source_set_enabled(c->timer, SD_EVENT_OFF);
+	control_later(c->ctl);
+}
+
+static void
+conn_free(struct conn *c)
+{
+	sd_event_source_disable_unref(c->io);
+	sd_event_source_disable_unref(c->timer);
+	close(c->fd);
+	json_object_put(c->list);
+	json_object_put(c->held);
+	free(c->out);
+	free(c);
+}
+
+/* Is a complete call waiting in the input buffer? */
+static int
+conn_call_waiting(const struct conn *c)
+{
+	return memchr(c->in, '\0', c->inlen) != NULL;
+}
+
+/*
+ * Read while calls are taken, or while no complete call waits (a stream
+ * still notices a peer that closes); write only while output is queued.
+ */
 static void
 conn_update_events(struct conn *c)
 {
-	/* a closing connection reads nothing more: it only drains */
-	sd_event_source_set_io_events(c->io, (c->closing ? 0 : EPOLLIN) |
+	int	rd;
+
+	if (c->state == CONN_DEAD)
+		return;
+	rd = !c->closing && c->inlen < IN_CAP &&
+	    (c->state == CONN_CALLS || !conn_call_waiting(c));
+	sd_event_source_set_io_events(c->io, (rd ? EPOLLIN : 0) |
 	    (c->outlen > 0 ? EPOLLOUT : 0));
 }
 
-/* Send what can be sent now; -1 when the peer is gone. */
-static int
-conn_flush(struct conn *c)
+/*
+ * One timer bounds both ways a client can hold the daemon's memory: a
+ * message left half-sent, and output it does not read. Any progress
+ * moves the deadline.
+ */
+static void
+conn_timer(struct conn *c)
 {
-	ssize_t	n;
+	uint64_t	now;
+	int		half = c->state == CONN_CALLS && c->inlen > 0;
 
-	while (c->outlen > 0) {
-		n = send(c->fd, c->out, c->outlen, MSG_NOSIGNAL | MSG_DONTWAIT);
-		if (n == -1 && (errno == EAGAIN || errno == EINTR))
-			break;
-		if (n <= 0)
-			return -1;
-		memmove(c->out, c->out + n, c->outlen - (size_t)n);
-		c->outlen -= (size_t)n;
+	if (c->state == CONN_DEAD)
+		return;
+	if (!half && !c->closing && c->outlen == 0) {
+		if (c->timer != NULL)
+			sd_event_source_set_enabled(c->timer, SD_EVENT_OFF);
+		return;
 	}
-	conn_update_events(c);
-	return 0;
+	sd_event_now(c->ctl->ev, CLOCK_MONOTONIC, &now);
+	now += (uint64_t)c->ctl->conf.timeout_sec * 1000000ULL;
+	if (c->timer == NULL) {
+		if (sd_event_add_time(c->ctl->ev, &c->timer, CLOCK_MONOTONIC,
+		    now, 100000, on_conn_timeout, c) < 0)
+			conn_kill(c);	/* unbounded otherwise */
+		return;
+	}
+	sd_event_source_set_time(c->timer, now);
+	sd_event_source_set_enabled(c->timer, SD_EVENT_ONESHOT);
 }
 
-/* Queue a reply; a client that lets too much pile up is dropped. */
+/* Append bytes to the output; a client that lets too much pile up is dropped. */
 static int
-conn_queue(struct conn *c, struct vl_msg *m)
+conn_append(struct conn *c, const char *buf, size_t len)
 {
-	size_t	need = c->outlen + m->len;
+	size_t	need = c->outlen + len;
 	char	*nb;
 
+	if (c->state == CONN_DEAD)
+		return -1;
 	if (need > c->ctl->conf.max_queued) {
 		log_warnx("control: client pid %d does not read its replies "
 		    "(%zu bytes queued); disconnecting", (int)c->peer.pid,
 		    c->outlen);
-		free(m->buf);
+		conn_kill(c);
 		return -1;
 	}
 	if (need > c->outcap) {
 		if ((nb = realloc(c->out, need)) == NULL) {
-			free(m->buf);
+			conn_kill(c);
 			return -1;
 		}
 		c->out = nb;
 		c->outcap = need;
 	}
-	memcpy(c->out + c->outlen, m->buf, m->len);
-	c->outlen += m->len;
+	memcpy(c->out + c->outlen, buf, len);
+	c->outlen += len;
+	return 0;
+}
+
+/* Queue a whole message (consumed); it goes out when the socket takes it. */
+static int
+conn_queue(struct conn *c, struct vl_msg *m)
+{
+	int	rc = m->buf == NULL ? -1 : conn_append(c, m->buf, m->len);
+
 	free(m->buf);
-	return conn_flush(c);
+	m->buf = NULL;
+	if (rc == 0)
+		conn_update_events(c);
+	return rc;
+}
+
+/* An event as one streamed reply. */
+static int
+conn_push_event(struct conn *c, json_object *event)
+{
+	json_object	*arr = json_object_new_array(), *p;
+	struct vl_msg	 m;
+
+	json_object_array_add(arr, json_object_get(event));
+	p = json_object_new_object();
+	json_object_object_add(p, "events", arr);
+	if (vl_reply(p, 1, &m) == -1) {
+		conn_kill(c);
+		return -1;
+	}
+	return conn_queue(c, &m);
+}
+
+/* The followed drive was removed: end the stream with an error. */
+static void
+conn_end_stream(struct conn *c)
+{
+	json_object	*p = json_object_new_object();
+	struct vl_msg	 m;
+
+	json_object_object_add(p, "drive", json_object_new_string(c->drive));
+	if (vl_error(PROTO_INTERFACE ".NoSuchDrive", p, &m) == -1 ||
+	    conn_queue(c, &m) == -1)
+		return;
+	c->state = CONN_CALLS;
+	c->follow = 0;
+	c->gone = 0;
+	c->kick = 1;
+	control_later(c->ctl);
+}
+
+/* The long reply is written out: a stream starts, or calls go on. */
+static void
+conn_reply_done(struct conn *c)
+{
+	size_t	i, n = c->held ? json_object_array_length(c->held) : 0;
+
+	json_object_put(c->list);
+	c->list = NULL;
+	if (!c->follow) {
+		c->state = CONN_CALLS;
+		c->kick = 1;
+		control_later(c->ctl);
+		return;
+	}
+	c->state = CONN_STREAMING;
+	for (i = 0; i < n && c->state == CONN_STREAMING; i++)
+		conn_push_event(c, json_object_array_get_idx(c->held, i));
+	json_object_put(c->held);
+	c->held = NULL;
+	if (c->gone && c->state == CONN_STREAMING)
+		conn_end_stream(c);
+}
+
+/* Write the next pieces of a long reply while the output runs low. */
+static void
+conn_produce(struct conn *c)
+{
+	const char	*s;
+	size_t		 n = c->list ? json_object_array_length(c->list) : 0;
+	struct vl_msg	 m;
+
+	while (c->state == CONN_REPLYING && c->outlen < PRODUCE_LOW) {
+		if (c->list_next == n) {
+			if (vl_list_close(c->follow, &m) == -1 ||
+			    conn_queue(c, &m) == -1)
+				return;
+			conn_reply_done(c);
+			break;
+		}
+		if (c->list_next > 0 && conn_append(c, ",", 1) == -1)
+			return;
+		s = json_object_to_json_string_ext(json_object_array_get_idx(
+		    c->list, c->list_next++), VL_JSON_FLAGS);
+		if (conn_append(c, s, strlen(s)) == -1)
+			return;
+	}
+	conn_update_events(c);
+}
+
+/* Send what can be sent now, refill a long reply, close when all is sent. */
+static void
+conn_send(struct conn *c)
+{
+	ssize_t	n;
+	int	moved = 0;
+
+	while (c->state != CONN_DEAD && c->outlen > 0) {
+		n = send(c->fd, c->out, c->outlen, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n == -1 && (errno == EAGAIN || errno == EINTR))
+			break;
+		if (n <= 0) {
+			conn_kill(c);
+			return;
+		}
+		memmove(c->out, c->out + n, c->outlen - (size_t)n);
+		c->outlen -= (size_t)n;
+		moved = 1;
+		conn_produce(c);
+	}
+	if (c->state == CONN_DEAD)
+		return;
+	if (c->closing && c->outlen == 0 && c->state != CONN_REPLYING) {
+		conn_kill(c);
+		return;
+	}
+	conn_update_events(c);
+	if (moved || c->outlen == 0)
+		conn_timer(c);
+}
+
+/* Start a reply whose list is written out in pieces as the client reads. */
+static void
+conn_start_list(struct conn *c, struct dispatch_out *out)
+{
+	struct vl_msg	m;
+
+	c->list = out->list;
+	out->list = NULL;
+	c->list_next = 0;
+	c->follow = out->follow;
+	snprintf(c->drive, sizeof(c->drive), "%s", out->drive);
+	if (vl_list_open(out->list_key, &m) == -1 || conn_queue(c, &m) == -1)
+		return;
+	c->state = CONN_REPLYING;
+	conn_produce(c);
 }
 
 /* One complete message: parse, dispatch, queue the reply. */
-static int
+static void
 conn_message(struct conn *c, const char *msg, size_t len)
 {
 	struct vl_call		call;
@@ -123,20 +351,109 @@ conn_message(struct conn *c, const char *msg, size_t len)
 
 	if (vl_parse(msg, len, &call, &err) == -1) {
 		log_debug("control: bad message from pid %d", (int)c->peer.pid);
-		return err.buf == NULL ? 0 : conn_queue(c, &err);
+		if (err.buf != NULL)
+			conn_queue(c, &err);
+		return;
 	}
 	methods_dispatch(&call, &c->peer, &c->ctl->ops, &out);
 	vl_call_free(&call);
-	if (out.follow) {
-		c->follow = 1;
-		snprintf(c->drive, sizeof(c->drive), "%s", out.drive);
-	}
-	if (out.reply.buf == NULL)
-		return 0;
-	return conn_queue(c, &out.reply);
+	if (out.list != NULL)
+		conn_start_list(c, &out);
+	else if (out.reply.buf != NULL)
+		conn_queue(c, &out.reply);
 }
 
-/* A half-sent message sat too long: drop the client. */
+/* No NUL within the limit: the framing is lost. Answer, then close. */
+static void
+conn_framing_lost(struct conn *c)
+{
+	struct vl_msg	 err;
+	json_object	*lim = json_object_new_object();
+
+	json_object_object_add(lim, "limit",
+	    json_object_new_int(PROTO_MAX_MESSAGE));
+	vl_error(PROTO_INTERFACE ".MessageTooLarge", lim, &err);
+	log_debug("control: message over %d bytes from pid %d",
+	    PROTO_MAX_MESSAGE, (int)c->peer.pid);
+	c->inlen = 0;
+	c->closing = 1;
+	conn_queue(c, &err);
+}
+
+/* Handle every complete call in the input buffer, as long as calls are taken. */
+static void
+conn_process(struct conn *c)
+{
+	char	*nul;
+	size_t	 used = 0, len;
+
+	while (c->state == CONN_CALLS && !c->closing &&
+	    (nul = memchr(c->in + used, '\0', c->inlen - used)) != NULL) {
+		len = (size_t)(nul - (c->in + used));
+		conn_message(c, c->in + used, len);
+		used += len + 1;
+	}
+	if (c->state == CONN_DEAD)
+		return;
+	memmove(c->in, c->in + used, c->inlen - used);
+	c->inlen -= used;
+	if (c->inlen == IN_CAP && !conn_call_waiting(c))
+		conn_framing_lost(c);
+	conn_send(c);
+	if (c->state != CONN_DEAD)
+		conn_timer(c);	/* also bounds how long a closing peer may take */
+}
+
+/* The peer sent no more: answer what it asked, then close. */
+static void
+conn_eof(struct conn *c)
+{
+	c->closing = 1;
+	conn_send(c);
+}
+
+static void
+conn_recv(struct conn *c, uint32_t revents)
+{
+	ssize_t	n;
+
+	if (c->closing)
+		return;
+	if (c->inlen == IN_CAP) {	/* a call waits; the peer hung up */
+		if (revents & (EPOLLHUP | EPOLLERR))
+			conn_kill(c);
+		return;
+	}
+	n = recv(c->fd, c->in + c->inlen, IN_CAP - c->inlen, MSG_DONTWAIT);
+	if (n == -1 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n == 0) {
+		conn_eof(c);
+		return;
+	}
+	if (n < 0) {
+		conn_kill(c);
+		return;
+	}
+	c->inlen += (size_t)n;
+	conn_process(c);
+}
+
+static int
+on_conn_io(sd_event_source *s, int fd, uint32_t revents, void *arg)
+{
+	struct conn	*c = arg;
+
+	(void)s;
+	(void)fd;
+	if (revents & EPOLLOUT)
+		conn_send(c);
+	if (c->state != CONN_DEAD && (revents & (EPOLLIN | EPOLLHUP | EPOLLERR)))
+		conn_recv(c, revents);
+	return 0;
+}
+
+/* The client sat on a half-sent message, or on unread output. */
 static int
 on_conn_timeout(sd_event_source *s, uint64_t usec, void *arg)
 {
@@ -144,115 +461,40 @@ on_conn_timeout(sd_event_source *s, uint64_t usec, void *arg)
 
 	(void)s;
 	(void)usec;
-	log_debug("control: pid %d left a message half-sent (or its last "
-	    "reply unread) for %u s; disconnecting", (int)c->peer.pid,
-	    c->ctl->conf.timeout_sec);
-	conn_close(c);
+	if (c->outlen > 0)
+		log_warnx("control: client pid %d does not read its replies "
+		    "(%zu bytes waiting for %u s); disconnecting",
+		    (int)c->peer.pid, c->outlen, c->ctl->conf.timeout_sec);
+	else
+		log_debug("control: pid %d left a message half-sent for %u s; "
+		    "disconnecting", (int)c->peer.pid,
+		    c->ctl->conf.timeout_sec);
+	conn_kill(c);
 	return 0;
 }
 
-/* Arm the half-message timer while input is pending, disarm otherwise. */
-static void
-conn_timer(struct conn *c)
-{
-	uint64_t	now;
-
-	if (c->inlen == 0 && !c->closing) {
-		sd_event_source_set_enabled(c->timer, SD_EVENT_OFF);
-		return;
-	}
-	sd_event_now(c->ctl->ev, CLOCK_MONOTONIC, &now);
-	now += (uint64_t)c->ctl->conf.timeout_sec * 1000000ULL;
-	if (c->timer == NULL)
-		sd_event_add_time(c->ctl->ev, &c->timer, CLOCK_MONOTONIC, now,
-		    100000, on_conn_timeout, c);
-	else {
-		sd_event_source_set_time(c->timer, now);
-		sd_event_source_set_enabled(c->timer, SD_EVENT_ONESHOT);
-	}
-}
-
-/* Handle every complete message in the input buffer. */
-static void
-conn_process(struct conn *c)
-{
-	struct vl_msg	err;
-	json_object	*lim;
-	char		*nul;
-	size_t		 used = 0, len;
-
-	while (!c->closing &&
-	    (nul = memchr(c->in + used, '\0', c->inlen - used)) != NULL) {
-		len = (size_t)(nul - (c->in + used));
-		if (conn_message(c, c->in + used, len) == -1) {
-			conn_close(c);
-			return;
-		}
-		used += len + 1;
-	}
-	memmove(c->in, c->in + used, c->inlen - used);
-	c->inlen -= used;
-	if (c->inlen == IN_CAP) {	/* no NUL within the limit: framing lost */
-		lim = json_object_new_object();
-		json_object_object_add(lim, "limit",
-		    json_object_new_int(PROTO_MAX_MESSAGE));
-		vl_error(PROTO_INTERFACE ".MessageTooLarge", lim, &err);
-		log_debug("control: message over %d bytes from pid %d",
-		    PROTO_MAX_MESSAGE, (int)c->peer.pid);
-		c->inlen = 0;
-		c->closing = 1;
-		if (conn_queue(c, &err) == -1 || c->outlen == 0) {
-			conn_close(c);
-			return;
-		}
-		conn_update_events(c);
-	}
-	conn_timer(c);	/* also bounds how long a closing peer may take */
-}
-
+/* The next loop turn: free the dead, read the calls that waited. */
 static int
-on_conn_io(sd_event_source *s, int fd, uint32_t revents, void *arg)
+on_turn(sd_event_source *s, void *arg)
 {
-	struct conn	*c = arg;
-	ssize_t		 n;
+	struct control	*ctl = arg;
+	struct conn	**pp = &ctl->conns, *c;
 
 	(void)s;
-	if ((revents & EPOLLOUT) && (conn_flush(c) == -1 ||
-	    (c->closing && c->outlen == 0))) {
-		conn_close(c);
-		return 0;
-	}
-	if (!(revents & (EPOLLIN | EPOLLHUP | EPOLLERR)) || c->closing)
-		return 0;
-	n = recv(fd, c->in + c->inlen, IN_CAP - c->inlen, MSG_DONTWAIT);
-	if (n == -1 && (errno == EAGAIN || errno == EINTR))
-		return 0;
-	if (n <= 0) {
-		conn_close(c);
-		return 0;
-	}
-	c->inlen += (size_t)n;
-	conn_process(c);
-	return 0;
-}
-
-static void
-conn_close(struct conn *c)
-{
-	struct control	*ctl = c->ctl;
-	struct conn	**pp;
-
-	for (pp = &ctl->conns; *pp != NULL; pp = &(*pp)->next)
-		if (*pp == c) {
+	while ((c = *pp) != NULL) {
+		if (c->state == CONN_DEAD) {
 			*pp = c->next;
-			break;
+			ctl->nconns--;
+			conn_free(c);
+			continue;
 		}
-	ctl->nconns--;
-	sd_event_source_disable_unref(c->io);
-	sd_event_source_disable_unref(c->timer);
-	close(c->fd);
-	free(c->out);
-	free(c);
+		if (c->kick) {
+			c->kick = 0;
+			conn_process(c);
+		}
+		pp = &c->next;
+	}
+	return 0;
 }
 
 /* Who is on the other end, as the kernel says. */
@@ -451,7 +693,8 @@ control_new(sd_event *ev, const struct control_conf *conf,
 		return NULL;
 	}
 	if (sd_event_add_io(ev, &ctl->listen_src, ctl->fd, EPOLLIN, on_accept,
-	    ctl) < 0) {
+	    ctl) < 0 || sd_event_add_defer(ev, &ctl->turn, on_turn, ctl) < 0 ||
+	    sd_event_source_set_enabled(ctl->turn, SD_EVENT_OFF) < 0) {
 		control_free(ctl);
 		errno = ENOMEM;
 		return NULL;
@@ -462,10 +705,15 @@ control_new(sd_event *ev, const struct control_conf *conf,
 void
 control_free(struct control *ctl)
 {
+	struct conn	*c;
+
 	if (ctl == NULL)
 		return;
-	while (ctl->conns != NULL)
-		conn_close(ctl->conns);
+	while ((c = ctl->conns) != NULL) {
+		ctl->conns = c->next;
+		conn_free(c);
+	}
+	sd_event_source_disable_unref(ctl->turn);
 	sd_event_source_disable_unref(ctl->listen_src);
 	sd_event_source_disable_unref(ctl->backoff);
 	if (ctl->fd >= 0) {
@@ -477,23 +725,50 @@ control_free(struct control *ctl)
 	free(ctl);
 }
 
+/*
+ * A new event of a drive. It is only appended to the followers' output
+ * (sent when their sockets take it): this may run inside another
+ * connection's dispatch, or a follower's own.
+ */
 void
 control_event(struct control *ctl, const char *drive, json_object *event)
 {
-	struct conn	*c, *next;
-	struct vl_msg	 m;
-	json_object	*p, *arr;
+	struct conn	*c;
 
-	for (c = ctl->conns; c != NULL; c = next) {
-		next = c->next;
+	for (c = ctl->conns; c != NULL; c = c->next) {
 		if (!c->follow || strcmp(c->drive, drive) != 0)
 			continue;
-		arr = json_object_new_array();
-		json_object_array_add(arr, json_object_get(event));
-		p = json_object_new_object();
-		json_object_object_add(p, "events", arr);
-		if (vl_reply(p, 1, &m) == -1 || conn_queue(c, &m) == -1)
-			conn_close(c);
+		if (c->state == CONN_STREAMING) {
+			conn_push_event(c, event);
+			continue;
+		}
+		if (c->state != CONN_REPLYING)
+			continue;
+		if (c->held == NULL)
+			c->held = json_object_new_array();
+		if (json_object_array_length(c->held) >= EVENTS_MAX) {
+			log_warnx("control: client pid %d does not read its "
+			    "replies (%d events held); disconnecting",
+			    (int)c->peer.pid, EVENTS_MAX);
+			conn_kill(c);
+			continue;
+		}
+		json_object_array_add(c->held, json_object_get(event));
+	}
+}
+
+void
+control_drive_removed(struct control *ctl, const char *drive)
+{
+	struct conn	*c;
+
+	for (c = ctl->conns; c != NULL; c = c->next) {
+		if (!c->follow || strcmp(c->drive, drive) != 0)
+			continue;
+		if (c->state == CONN_STREAMING)
+			conn_end_stream(c);
+		else if (c->state == CONN_REPLYING)
+			c->gone = 1;	/* ended once the backlog is out */
 	}
 }
 

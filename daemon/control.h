@@ -30,6 +30,8 @@ void		 control_free(struct control *);
 /* A new event of a drive: send it to the clients that follow it. */
 void		 control_event(struct control *, const char *drive,
 		    json_object *event);
+/* A drive is gone (reload): its followers' streams end with NoSuchDrive. */
+void		 control_drive_removed(struct control *, const char *drive);
 /* New limits from a reload. */
 void		 control_set_limits(struct control *, unsigned max_connections,
 		    unsigned timeout_sec);

@@ -152,6 +152,8 @@ reload_remove(struct daemon *dm, const struct config *nc)
 			continue;
 		}
 		log_info("reload: drive %s removed", drive_name(d));
+		if (dm->ctl != NULL)
+			control_drive_removed(dm->ctl, drive_name(d));
 		daemon_shutdown_drives(dm, &d, 1);
 		drive_free(d);
 		memmove(&dm->drives[i], &dm->drives[i + 1],

@@ -160,7 +160,7 @@ static void
 m_events(struct req *r)
 {
 	const char	*drive = param_string(r, "drive", 1);
-	json_object	*events, *p;
+	json_object	*events;
 	int		 count = EVENTS_DEFAULT;
 
 	if (drive == NULL ||
@@ -172,9 +172,8 @@ m_events(struct req *r)
 		no_such_drive(r, drive);
 		return;
 	}
-	p = json_object_new_object();
-	json_object_object_add(p, "events", events);
-	vl_reply(p, r->call->more, &r->out->reply);
+	r->out->list = events;
+	r->out->list_key = "events";
 	if (r->call->more) {
 		r->out->follow = 1;
 		snprintf(r->out->drive, sizeof(r->out->drive), "%s", drive);
@@ -268,8 +267,7 @@ methods_dispatch(const struct vl_call *c, const struct peer *peer,
 	}
 	if (c->oneway) {
 		free(out->reply.buf);
-		out->reply.buf = NULL;
-		out->reply.len = 0;
-		out->follow = 0;
+		json_object_put(out->list);
+		memset(out, 0, sizeof(*out));
 	}
 }

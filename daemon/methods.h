@@ -42,9 +42,16 @@ struct control_ops {
 	int	(*authorize)(void *arg, const struct peer *, const char *method);
 };
 
+/*
+ * A reply is either whole (reply) or a list the connection writes out in
+ * pieces as the client reads it ({"parameters":{list_key: list}}), so
+ * that no documented call is too large to answer.
+ */
 struct dispatch_out {
-	struct vl_msg	reply;		/* buf NULL: nothing to send (oneway) */
-	int		follow;		/* stream this drive's new events */
+	struct vl_msg	reply;		/* buf NULL: see list, or none (oneway) */
+	json_object	*list;		/* owned by the caller once set */
+	const char	*list_key;
+	int		follow;		/* the list opens a stream of this drive's events */
 	char		drive[64];
 };
 

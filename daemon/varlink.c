@@ -10,8 +10,7 @@
 static int
 vl_emit(json_object *o, struct vl_msg *out)
 {
-	const char	*s = json_object_to_json_string_ext(o,
-	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	const char	*s = json_object_to_json_string_ext(o, VL_JSON_FLAGS);
 	size_t		 n = strlen(s) + 1;
 
 	out->buf = malloc(n);
@@ -33,6 +32,42 @@ vl_reply(json_object *params, int continues, struct vl_msg *out)
 		json_object_object_add(o, "continues",
 		    json_object_new_boolean(1));
 	return vl_emit(o, out);
+}
+
+/* A message of fixed text (NUL included in len). */
+static int
+vl_text(const char *s, size_t len, struct vl_msg *out)
+{
+	out->len = len;
+	if ((out->buf = malloc(len)) == NULL)
+		return -1;
+	memcpy(out->buf, s, len);
+	return 0;
+}
+
+int
+vl_list_open(const char *key, struct vl_msg *out)
+{
+	json_object	*k = json_object_new_string(key);
+	const char	*ks = json_object_to_json_string_ext(k, VL_JSON_FLAGS);
+	char		 buf[256];
+	int		 n;
+
+	n = snprintf(buf, sizeof(buf), "{\"parameters\":{%s:[", ks);
+	json_object_put(k);
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		return -1;
+	return vl_text(buf, (size_t)n, out);
+}
+
+int
+vl_list_close(int continues, struct vl_msg *out)
+{
+	static const char	end[] = "]}}", cont[] = "]},\"continues\":true}";
+
+	/* sizeof counts the NUL that ends the message */
+	return continues ? vl_text(cont, sizeof(cont), out) :
+	    vl_text(end, sizeof(end), out);
 }
 
 int
@@ -207,6 +242,23 @@ parse_envelope(struct vl_call *c, struct vl_msg *err)
 	return -1;
 }
 
+/* Every parameter must be one the method declares. */
+static int
+params_declared(struct vl_call *c, struct vl_msg *err)
+{
+	if (c->params == NULL)
+		return 0;
+	json_object_object_foreach(c->params, k, v) {
+		(void)v;
+		if (!proto_declares(c->m, k)) {
+			if (!c->oneway)
+				vl_error_param(k, err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int
 vl_parse(const char *msg, size_t len, struct vl_call *c, struct vl_msg *err)
 {
@@ -227,7 +279,7 @@ vl_parse(const char *msg, size_t len, struct vl_call *c, struct vl_msg *err)
 		return -1;
 	}
 	c->params = NULL;
-	if (parse_envelope(c, err) == -1) {
+	if (parse_envelope(c, err) == -1 || params_declared(c, err) == -1) {
 		vl_call_free(c);
 		return -1;
 	}

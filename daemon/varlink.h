@@ -22,6 +22,9 @@ struct vl_call {
 	int				 oneway;
 };
 
+/* How every JSON value goes on the wire. */
+#define VL_JSON_FLAGS	(JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
+
 /* A reply as bytes on the wire, NUL included. */
 struct vl_msg {
 	char	*buf;
@@ -40,6 +43,13 @@ void	vl_call_free(struct vl_call *);
 int	vl_reply(json_object *params, int continues, struct vl_msg *out);
 /* {"error": name, "parameters": params}; params is consumed (NULL = {}). */
 int	vl_error(const char *name, json_object *params, struct vl_msg *out);
+/*
+ * A reply whose one parameter is a long list, written in pieces: the
+ * opening ({"parameters":{"KEY":[), the elements (each VL_JSON_FLAGS,
+ * comma-separated) and the close (]} with "continues", the NUL).
+ */
+int	vl_list_open(const char *key, struct vl_msg *out);
+int	vl_list_close(int continues, struct vl_msg *out);
 /* The common errors. */
 int	vl_error_param(const char *param, struct vl_msg *out);
 

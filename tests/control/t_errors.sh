@@ -186,9 +186,21 @@ for count in (0, 1, 10000):
           "Events with count %d is accepted" % count, r if "error" in r else None)
 r = req(M + "Events", {"drive": "a", "count": None})
 check("error" not in r, "Events with count null: default", r)
-# unknown extra parameters are not an error
-r = req(M + "Status", {"drive": "a", "extra": 1})
-check("error" not in r, "Status with an extra parameter", r)
+# a parameter the method does not declare is named in InvalidParameter
+# (as libvarlink's services answer), whatever its value
+for meth, params, bad in ((M + "Status", {"drive": "a", "bogus": 1}, "bogus"),
+                          (M + "Status", {"extra": None}, "extra"),
+                          (M + "Events", {"drive": "a", "count": 1, "Drive": "a"}, "Drive"),
+                          (M + "Reload", {"force": True}, "force"),
+                          (SERVICE + ".GetInfo", {"x": 1}, "x"),
+                          (SERVICE + ".GetInterfaceDescription",
+                           {"interface": M[:-1], "description": ""}, "description")):
+    r = req(meth, params)
+    check(r.get("error") == SERVICE + ".InvalidParameter" and
+          r.get("parameters", {}).get("parameter") == bad,
+          "%s with an undeclared parameter: InvalidParameter %s" % (meth, bad), r)
+r = req(M + "Status", {"drive": None})
+check("error" not in r, "Status with its declared parameter null is answered", r)
 
 # ---- InvalidState
 def state_err(r, drive, state, what):

@@ -111,9 +111,13 @@ one_message(const char *msg, size_t len, uid_t uid)
 		return;
 	}
 	methods_dispatch(&c, &p, &ops, &out);
-	if (out.reply.buf == NULL && !c.oneway)
+	if (out.reply.buf == NULL && out.list == NULL && !c.oneway)
+		abort();
+	if (out.list != NULL && (out.reply.buf != NULL || c.oneway ||
+	    !json_object_is_type(out.list, json_type_array)))
 		abort();
 	free(out.reply.buf);
+	json_object_put(out.list);
 	vl_call_free(&c);
 }
 
