@@ -189,11 +189,14 @@ meta span3 "($SPAN128 span)"
 meta rss_secs "$RSS_SECS"
 
 # ------------------------------------------------------------------ fio
+# fio saves its verify state (local-JOB-N-verify.state) in the directory
+# it runs in: that is $WORK, never the caller's (often the checkout).
+FIO=(env -C "$WORK" fio)
 FIO_BASE=(--filename="$LOOP" --ioengine=io_uring --direct=1 --offset=0
     --verify=xxhash --output-format=json)
 FIO_REG=(--fixedbufs --registerfiles)
-if ! fio --name=probe "${FIO_BASE[@]}" "${FIO_REG[@]}" --rw=read --bs=4k \
-    --size=1M --verify=0 --output="$WORK/probe.json" >"$WORK/probe.err" 2>&1; then
+if ! "${FIO[@]}" --name=probe "${FIO_BASE[@]}" "${FIO_REG[@]}" --rw=read \
+    --bs=4k --size=1M --verify=0 --output="$WORK/probe.json" >"$WORK/probe.err" 2>&1; then
 	msg "this fio refuses --fixedbufs/--registerfiles; running without them"
 	FIO_REG=()
 fi
@@ -204,8 +207,8 @@ fio_run() {
 	local row=$1 rep=$2 name=$3 rw=$4 bs=$5 qd=$6 size=$7 ddir=$8
 	shift 8
 	local out=$WORK/fio-$row-$rep.json err=$WORK/fio-$row-$rep.err line
-	run_child "$err" fio --name="$name" "${FIO_BASE[@]}" "${FIO_REG[@]}" \
-	    --rw="$rw" --bs="$bs" --iodepth="$qd" --size="$size" "$@" \
+	run_child "$err" "${FIO[@]}" --name="$name" "${FIO_BASE[@]}" \
+	    "${FIO_REG[@]}" --rw="$rw" --bs="$bs" --iodepth="$qd" --size="$size" "$@" \
 	    --output="$out" ||
 	    { cat "$err" >&2; die "fio row $row (run $rep) failed"; }
 	line=$(python3 -B "$UTIL" fio "$row" "$rep" "$out" "$ddir") ||

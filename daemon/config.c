@@ -2,7 +2,9 @@
 #include <ctype.h>
 #include <grp.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,10 +33,32 @@ struct parse {
 	int		 nseen;
 };
 
+/*
+ * A [drive:NAME] key: its parser, and how -n shows its value (in the
+ * file's syntax; an empty string when not set).
+ */
 struct key {
 	const char	*name;
 	int		(*parse)(struct parse *, struct drive_conf *, const char *);
+	void		(*show)(const struct drive_conf *, char *, size_t);
 };
+
+/* Words of the keys that take one of a few; the index is the value. */
+static const char *const order_words[] = { "sequential", "random", NULL };
+static const char *const on_error_words[] = { "stop", "continue", NULL };
+static const char *const smart_words[] = { "off", "auto", NULL };
+
+/* The index of `v` in a NULL-terminated word list, or -1. */
+static int
+word_index(const char *const *words, const char *v)
+{
+	int	i;
+
+	for (i = 0; words[i] != NULL; i++)
+		if (strcmp(words[i], v) == 0)
+			return i;
+	return -1;
+}
 
 /* Report one problem as FILE:LINE: message and count it. */
 static void __attribute__((format(printf, 3, 4)))
@@ -123,10 +147,10 @@ k_span(struct parse *p, struct drive_conf *d, const char *v)
 static int
 k_order(struct parse *p, struct drive_conf *d, const char *v)
 {
-	if (strcmp(v, "sequential") == 0)
-		d->order_random = 0;
-	else if (strcmp(v, "random") == 0)
-		d->order_random = 1;
+	int	i;
+
+	if ((i = word_index(order_words, v)) != -1)
+		d->order_random = i;
 	else {
 		conf_err(p, p->line, "order: '%s': expected sequential or "
 		    "random", v);
@@ -232,10 +256,10 @@ k_stop_at_tbw(struct parse *p, struct drive_conf *d, const char *v)
 static int
 k_on_io_error(struct parse *p, struct drive_conf *d, const char *v)
 {
-	if (strcmp(v, "stop") == 0)
-		d->on_io_error = ON_ERROR_STOP;
-	else if (strcmp(v, "continue") == 0)
-		d->on_io_error = ON_ERROR_CONTINUE;
+	int	i;
+
+	if ((i = word_index(on_error_words, v)) != -1)
+		d->on_io_error = (enum on_error)i;
 	else {
 		conf_err(p, p->line, "on_io_error: '%s': expected stop or "
 		    "continue", v);
@@ -257,10 +281,10 @@ k_autostart(struct parse *p, struct drive_conf *d, const char *v)
 static int
 k_smart(struct parse *p, struct drive_conf *d, const char *v)
 {
-	if (strcmp(v, "auto") == 0)
-		d->smart = 1;
-	else if (strcmp(v, "off") == 0)
-		d->smart = 0;
+	int	i;
+
+	if ((i = word_index(smart_words, v)) != -1)
+		d->smart = i;
 	else {
 		conf_err(p, p->line, "smart: '%s': expected auto or off", v);
 		return -1;
@@ -334,28 +358,119 @@ k_io_timeout(struct parse *p, struct drive_conf *d, const char *v)
 	return 0;
 }
 
+/*
+ * Values as -n shows them: in the file's syntax, exact (a size with the
+ * largest unit that divides it, a duration in parts), "" when not set.
+ */
+static void
+set(char *b, size_t n, const char *v)
+{
+	snprintf(b, n, "%s", v != NULL ? v : "");
+}
+
+static void
+fmt_exact(char *b, size_t n, uint64_t v, uint64_t base, const char *const *u)
+{
+	int	i = 0;
+
+	while (v != 0 && v % base == 0 && u[i + 1] != NULL) {
+		v /= base;
+		i++;
+	}
+	snprintf(b, n, "%llu%s", (unsigned long long)v, u[i]);
+}
+
+static void
+fmt_bin(char *b, size_t n, uint64_t v)
+{
+	static const char *const u[] = { "", "K", "M", "G", "T", "P", NULL };
+
+	fmt_exact(b, n, v, 1024, u);
+}
+
+static void
+fmt_dec(char *b, size_t n, uint64_t v)
+{
+	static const char *const u[] =
+	    { "", "kB", "MB", "GB", "TB", "PB", "EB", NULL };
+
+	fmt_exact(b, n, v, 1000, u);
+}
+
+static void
+fmt_duration(char *b, size_t n, uint64_t sec)
+{
+	static const struct { uint64_t sec; char unit; } parts[] =
+	    { { 86400, 'd' }, { 3600, 'h' }, { 60, 'm' }, { 1, 's' } };
+	size_t	i, used = 0;
+
+	b[0] = '\0';
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (sec >= parts[i].sec || (used == 0 && parts[i].sec == 1)) {
+			used += (size_t)snprintf(b + used, n - used, "%llu%c",
+			    (unsigned long long)(sec / parts[i].sec),
+			    parts[i].unit);
+			sec %= parts[i].sec;
+			if (used >= n)
+				return;
+		}
+}
+
+#define SHOW(key, ...)							\
+static void								\
+s_##key(const struct drive_conf *d, char *b, size_t n)			\
+{									\
+	__VA_ARGS__;							\
+}
+SHOW(device, set(b, n, d->device))
+SHOW(size, d->size ? fmt_bin(b, n, d->size) : set(b, n, NULL))
+SHOW(serial, set(b, n, d->serial))
+SHOW(span, d->span ? fmt_bin(b, n, d->span) :
+    (void)snprintf(b, n, "%.15g%%", d->span_percent))
+SHOW(order, set(b, n, order_words[d->order_random]))
+SHOW(block_size, fmt_bin(b, n, d->block_size))
+SHOW(queue_depth, snprintf(b, n, "%u", d->queue_depth))
+SHOW(static_fraction, snprintf(b, n, "%.15g", d->static_fraction))
+SHOW(trim, set(b, n, d->trim ? "yes" : "no"))
+SHOW(idle, fmt_duration(b, n, d->idle_sec))
+SHOW(cycles, snprintf(b, n, "%llu", (unsigned long long)d->cycles))
+SHOW(stop_at_tbw, d->stop_at_tbw ? fmt_dec(b, n, d->stop_at_tbw) :
+    set(b, n, NULL))
+SHOW(on_io_error, set(b, n, on_error_words[d->on_io_error]))
+SHOW(autostart, set(b, n, d->autostart ? "yes" : "no"))
+SHOW(smart, set(b, n, smart_words[d->smart]))
+SHOW(smart_interval, fmt_duration(b, n, d->smart_interval))
+SHOW(snapshot_every, fmt_dec(b, n, d->snapshot_every))
+SHOW(stop_at_wear, d->stop_at_wear > 0 ?
+    (void)snprintf(b, n, "%.15g", d->stop_at_wear) : set(b, n, NULL))
+SHOW(max_new_bad_blocks, snprintf(b, n, "%llu",
+    (unsigned long long)d->max_new_bad_blocks))
+SHOW(io_timeout, fmt_duration(b, n, d->io_timeout))
+#undef SHOW
+
+#define KEY(name)	{ #name, k_##name, s_##name }
 static const struct key drive_keys[] = {
-	{ "device", k_device },
-	{ "size", k_size },
-	{ "serial", k_serial },
-	{ "span", k_span },
-	{ "order", k_order },
-	{ "block_size", k_block_size },
-	{ "queue_depth", k_queue_depth },
-	{ "static_fraction", k_static_fraction },
-	{ "trim", k_trim },
-	{ "idle", k_idle },
-	{ "cycles", k_cycles },
-	{ "stop_at_tbw", k_stop_at_tbw },
-	{ "on_io_error", k_on_io_error },
-	{ "autostart", k_autostart },
-	{ "smart", k_smart },
-	{ "smart_interval", k_smart_interval },
-	{ "snapshot_every", k_snapshot_every },
-	{ "stop_at_wear", k_stop_at_wear },
-	{ "max_new_bad_blocks", k_max_new_bad_blocks },
-	{ "io_timeout", k_io_timeout },
-	{ NULL, NULL }
+	KEY(device),
+	KEY(size),
+	KEY(serial),
+	KEY(span),
+	KEY(order),
+	KEY(block_size),
+	KEY(queue_depth),
+	KEY(static_fraction),
+	KEY(trim),
+	KEY(idle),
+	KEY(cycles),
+	KEY(stop_at_tbw),
+	KEY(on_io_error),
+	KEY(autostart),
+	KEY(smart),
+	KEY(smart_interval),
+	KEY(snapshot_every),
+	KEY(stop_at_wear),
+	KEY(max_new_bad_blocks),
+	KEY(io_timeout),
+	{ NULL, NULL, NULL }
 };
 
 /* A group name that must exist on this system. */
@@ -391,56 +506,124 @@ count_key(struct parse *p, const char *name, const char *v, uint64_t lo,
 	return 0;
 }
 
+/*
+ * A [daemon] key: its parser and how -n shows it, like a drive's; `off`
+ * is where its value sits in struct config, `gid` where a group's id does.
+ */
+struct daemon_key {
+	const char	*name;
+	int		(*parse)(struct parse *, const struct daemon_key *,
+			    const char *);
+	void		(*show)(const struct config *, const struct daemon_key *,
+			    char *, size_t);
+	size_t		 off, gid;
+};
+
+#define FIELD(c, k, type)	((type *)(void *)((char *)(c) + (k)->off))
+
+/* An absolute path. */
+static int
+dk_path(struct parse *p, const struct daemon_key *k, const char *v)
+{
+	if (v[0] != '/') {
+		conf_err(p, p->line, "%s: an absolute path is required",
+		    k->name);
+		return -1;
+	}
+	return set_str(FIELD(p->conf, k, char *), v);
+}
+
+static int
+dk_group(struct parse *p, const struct daemon_key *k, const char *v)
+{
+	return group_key(p, k->name, v, FIELD(p->conf, k, char *),
+	    (gid_t *)(void *)((char *)p->conf + k->gid));
+}
+
+static int
+dk_max_connections(struct parse *p, const struct daemon_key *k,
+    const char *v)
+{
+	uint64_t	n;
+
+	if (count_key(p, k->name, v, 1, 4096, &n) == 0)
+		p->conf->max_connections = (unsigned)n;
+	return 0;
+}
+
+static int
+dk_client_timeout(struct parse *p, const struct daemon_key *k,
+    const char *v)
+{
+	if (units_parse_duration(v, &p->conf->client_timeout) == -1 ||
+	    p->conf->client_timeout == 0)
+		conf_err(p, p->line, "%s: '%s' is not a duration of at least "
+		    "1s", k->name, v);
+	return 0;
+}
+
+static int
+dk_rrdcached(struct parse *p, const struct daemon_key *k, const char *v)
+{
+	if (strncmp(v, "unix:", 5) != 0 && strchr(v, ':') == NULL &&
+	    v[0] != '/') {
+		conf_err(p, p->line, "%s: '%s': expected unix:/path or "
+		    "host:port", k->name, v);
+		return -1;
+	}
+	return set_str(FIELD(p->conf, k, char *), v);
+}
+
+static void
+ds_str(const struct config *c, const struct daemon_key *k, char *b, size_t n)
+{
+	set(b, n, *FIELD(c, k, char *const));
+}
+
+static void
+ds_max_connections(const struct config *c, const struct daemon_key *k,
+    char *b, size_t n)
+{
+	(void)k;
+	snprintf(b, n, "%u", c->max_connections);
+}
+
+static void
+ds_client_timeout(const struct config *c, const struct daemon_key *k,
+    char *b, size_t n)
+{
+	(void)k;
+	fmt_duration(b, n, c->client_timeout);
+}
+
+#define DKEY(name, parse, show, gid) \
+	{ #name, parse, show, offsetof(struct config, name), gid }
+static const struct daemon_key daemon_keys[] = {
+	DKEY(state_dir, dk_path, ds_str, 0),
+	DKEY(socket, dk_path, ds_str, 0),
+	DKEY(socket_group, dk_group, ds_str,
+	    offsetof(struct config, socket_gid)),
+	DKEY(admin_group, dk_group, ds_str,
+	    offsetof(struct config, admin_gid)),
+	DKEY(max_connections, dk_max_connections, ds_max_connections, 0),
+	DKEY(client_timeout, dk_client_timeout, ds_client_timeout, 0),
+	DKEY(rrdcached, dk_rrdcached, ds_str, 0),
+	DKEY(rrdcached_dir, dk_path, ds_str, 0),
+	DKEY(prometheus_textfile, dk_path, ds_str, 0),
+	{ NULL, NULL, NULL, 0, 0 }
+};
+
 /* [daemon] keys. */
 static int
 daemon_key(struct parse *p, const char *name, const char *v)
 {
-	struct config	*c = p->conf;
-	char		**dst;
-	uint64_t	 n;
+	int	i;
 
-	if (strcmp(name, "socket_group") == 0)
-		return group_key(p, name, v, &c->socket_group, &c->socket_gid);
-	if (strcmp(name, "admin_group") == 0)
-		return group_key(p, name, v, &c->admin_group, &c->admin_gid);
-	if (strcmp(name, "max_connections") == 0) {
-		if (count_key(p, name, v, 1, 4096, &n) == 0)
-			c->max_connections = (unsigned)n;
-		return 0;
-	}
-	if (strcmp(name, "client_timeout") == 0) {
-		if (units_parse_duration(v, &c->client_timeout) == -1 ||
-		    c->client_timeout == 0)
-			conf_err(p, p->line, "client_timeout: '%s' is not a "
-			    "duration of at least 1s", v);
-		return 0;
-	}
-	if (strcmp(name, "rrdcached") == 0) {
-		if (strncmp(v, "unix:", 5) != 0 && strchr(v, ':') == NULL &&
-		    v[0] != '/') {
-			conf_err(p, p->line, "rrdcached: '%s': expected "
-			    "unix:/path or host:port", v);
-			return -1;
-		}
-		return set_str(&c->rrdcached, v);
-	}
-	if (strcmp(name, "state_dir") == 0)
-		dst = &c->state_dir;
-	else if (strcmp(name, "prometheus_textfile") == 0)
-		dst = &c->prometheus_textfile;
-	else if (strcmp(name, "rrdcached_dir") == 0)
-		dst = &c->rrdcached_dir;
-	else if (strcmp(name, "socket") == 0)
-		dst = &c->socket;
-	else {
-		conf_err(p, p->line, "unknown key '%s' in [daemon]", name);
-		return -1;
-	}
-	if (v[0] != '/') {
-		conf_err(p, p->line, "%s: an absolute path is required", name);
-		return -1;
-	}
-	return set_str(dst, v);
+	for (i = 0; daemon_keys[i].name != NULL; i++)
+		if (strcmp(daemon_keys[i].name, name) == 0)
+			return daemon_keys[i].parse(p, &daemon_keys[i], v);
+	conf_err(p, p->line, "unknown key '%s' in [daemon]", name);
+	return -1;
 }
 
 /* A drive with its defaults. */
@@ -763,4 +946,36 @@ config_span_bytes(const struct drive_conf *d, uint64_t capacity)
 	if (d->span != 0)
 		return d->span;
 	return (uint64_t)((double)capacity * d->span_percent / 100.0);
+}
+
+/* One "KEY = VALUE" line of -n. */
+static void
+print_key(FILE *out, const char *indent, const char *name, const char *v)
+{
+	fprintf(out, "%s%-19s = %s\n", indent, name, v[0] != '\0' ? v :
+	    "(not set)");
+}
+
+void
+config_print_daemon(const struct config *c, FILE *out, const char *indent)
+{
+	char	v[PATH_MAX + 64];
+	int	i;
+
+	for (i = 0; daemon_keys[i].name != NULL; i++) {
+		daemon_keys[i].show(c, &daemon_keys[i], v, sizeof(v));
+		print_key(out, indent, daemon_keys[i].name, v);
+	}
+}
+
+void
+config_print_drive(const struct drive_conf *d, FILE *out, const char *indent)
+{
+	char	v[PATH_MAX + 64];
+	int	i;
+
+	for (i = 0; drive_keys[i].name != NULL; i++) {
+		drive_keys[i].show(d, v, sizeof(v));
+		print_key(out, indent, drive_keys[i].name, v);
+	}
 }

@@ -13,6 +13,7 @@
 #define CONF_DEFAULT_MAX_CONN	32
 #define CONF_DEFAULT_CLIENT_TIMEOUT 10
 
+/* In the order of their words in config.c (on_error_words). */
 enum on_error { ON_ERROR_STOP, ON_ERROR_CONTINUE };
 
 struct drive_conf {
@@ -66,6 +67,14 @@ struct config {
 int	config_load(const char *path, FILE *errf, struct config *out);
 void	config_free(struct config *);
 const struct drive_conf *config_find(const struct config *, const char *name);
+/*
+ * Every key of the [daemon] section, or of a drive's, with its value as
+ * the file would give it, defaults included: one "KEY = VALUE" line each
+ * ("(not set)" for an optional key left out), each line after `indent`.
+ */
+void	config_print_daemon(const struct config *, FILE *, const char *indent);
+void	config_print_drive(const struct drive_conf *, FILE *,
+	    const char *indent);
 /* The span in bytes on a target of `capacity` bytes (before block rounding). */
 uint64_t config_span_bytes(const struct drive_conf *, uint64_t capacity);
 

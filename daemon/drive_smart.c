@@ -276,11 +276,16 @@ on_smart_timer(sd_event_source *src, uint64_t usec, void *arg)
 	return 0;
 }
 
+/*
+ * Without its results source the poller is no use: the drive goes on
+ * without SMART. Without the timer it is read at phase changes only.
+ */
 void
 drive_smart_start(struct drive *d)
 {
 	enum smart_source	src;
-	uint64_t		now;
+	uint64_t		now = 0;
+	int			rc;
 
 	if (d->smart != NULL || !d->conf.smart || !d->tgt.is_blockdev ||
 	    (src = smart_detect(d->conf.device)) == SMART_NONE)
@@ -289,12 +294,21 @@ drive_smart_start(struct drive *d)
 		log_warn("%s: SMART poller", d->conf.name);
 		return;
 	}
+	if ((rc = sd_event_add_io(d->ev, &d->smart_src,
+	    smart_poller_fd(d->smart), EPOLLIN, on_smart, d)) < 0) {
+		log_warnx("%s: SMART: cannot watch the poller: %s; going on "
+		    "without SMART", d->conf.name, strerror(-rc));
+		drive_smart_stop(d);
+		return;
+	}
 	baseline_restore(d);
-	sd_event_add_io(d->ev, &d->smart_src, smart_poller_fd(d->smart),
-	    EPOLLIN, on_smart, d);
-	sd_event_now(d->ev, CLOCK_MONOTONIC, &now);
-	sd_event_add_time(d->ev, &d->smart_timer, CLOCK_MONOTONIC,
-	    now + d->conf.smart_interval * 1000000, 1000000, on_smart_timer, d);
+	if ((rc = sd_event_now(d->ev, CLOCK_MONOTONIC, &now)) < 0 ||
+	    (rc = sd_event_add_time(d->ev, &d->smart_timer, CLOCK_MONOTONIC,
+	    now + d->conf.smart_interval * 1000000, 1000000, on_smart_timer,
+	    d)) < 0)
+		log_warnx("%s: SMART: cannot set the smart_interval timer: %s; "
+		    "reading only at phase changes", d->conf.name,
+		    strerror(-rc));
 	drive_smart_poll(d);
 }
 

@@ -463,9 +463,9 @@ run_trim(struct engine *e)
 		off = seq * j->trim_chunk;
 		len = area - off < j->trim_chunk ? area - off : j->trim_chunk;
 		if (discard_range(e, j->base * e->bs + off, len) == -1) {
-			e->fail_err = errno;
+			e->fail_err = errno;	/* before publish() can change it */
 			publish(e);
-			return errno == EOPNOTSUPP ? JOB_DONE : JOB_FAILED;
+			return e->fail_err == EOPNOTSUPP ? JOB_DONE : JOB_FAILED;
 		}
 		e->loc.bytes_trimmed += len;
 		e->loc.position = seq + 1;

@@ -76,7 +76,22 @@ iso_time(char *buf, size_t len)
 	snprintf(buf, len, "%.20s.%03dZ", tmp, (int)(ts.tv_nsec / 1000000) % 1000);
 }
 
-/* Append one line; a failure (disk full) is logged once, not fatal. */
+/* Say once that appending fails, until an append works again. */
+static void
+events_warn(struct eventlog *ev, const char *why)
+{
+	if (!ev->warned)
+		log_warnx("%s: cannot append to %s: %s", ev->drive, ev->path,
+		    why);
+	ev->warned = 1;
+}
+
+/*
+ * Append one line; a failure (disk full) is logged once, not fatal. The
+ * file must end where ev->size says, the length the state records: a
+ * short append is cut off again, and while that cut fails nothing more is
+ * appended (a line behind the fragment would be cut in two on resume).
+ */
 static void
 events_write(struct eventlog *ev, const char *line)
 {
@@ -85,17 +100,22 @@ events_write(struct eventlog *ev, const char *line)
 
 	if (ev->fd < 0)
 		return;
+	if (ev->cut_pending) {
+		if (ftruncate(ev->fd, (off_t)ev->size) == -1) {
+			events_warn(ev, strerror(errno));
+			return;
+		}
+		ev->cut_pending = 0;
+	}
 	n = write(ev->fd, line, len);
 	if (n == (ssize_t)len) {
 		ev->size += len;
 		ev->warned = 0;
 		return;
 	}
-	if (n > 0 && ftruncate(ev->fd, (off_t)ev->size) == -1)
-		n = -1;		/* keep the file line-aligned */
-	if (!ev->warned)
-		log_warn("%s: cannot append to %s", ev->drive, ev->path);
-	ev->warned = 1;
+	events_warn(ev, n == -1 ? strerror(errno) : "short write");
+	/* after an error too: a write may fail with part of it on disk */
+	ev->cut_pending = ftruncate(ev->fd, (off_t)ev->size) == -1;
 }
 
 void
@@ -161,7 +181,8 @@ tail_text(int fd, int count, size_t *len)
 			free(nb);
 			break;
 		}
-		memcpy(nb + n, buf, have);
+		if (have > 0)	/* buf is NULL on the first pass */
+			memcpy(nb + n, buf, have);
 		free(buf);
 		buf = nb;
 		have += n;

@@ -10,10 +10,11 @@
 struct eventlog {
 	int		 fd;
 	char		*path;
-	uint64_t	 size;		/* bytes written so far */
+	uint64_t	 size;		/* bytes of whole lines in the file */
 	const char	*drive;
 	const char	*serial;
 	int		 warned;	/* a write failure was already logged */
+	int		 cut_pending;	/* the file may run past size: cut first */
 };
 
 /* Open (creating) the log; truncate it to `keep` bytes when longer. */

@@ -45,9 +45,9 @@ plan_capacity(const struct drive_conf *d, uint64_t *cap, char *serial,
 	return 0;
 }
 
-/* Print one drive's resolved layout. */
+/* Print one drive's resolved layout (its keys are printed before). */
 static void
-plan_layout(const struct drive_conf *d, const struct layout *l, FILE *out)
+plan_layout(const struct layout *l, FILE *out)
 {
 	char	a[32], b[32];
 	uint64_t dyn = layout_dynamic_blocks(l);
@@ -55,8 +55,6 @@ plan_layout(const struct drive_conf *d, const struct layout *l, FILE *out)
 	fprintf(out, "  span          %s (%llu bytes)\n",
 	    units_fmt_bin(l->span_bytes, a, sizeof(a)),
 	    (unsigned long long)l->span_bytes);
-	fprintf(out, "  block size    %s\n",
-	    units_fmt_bin(l->block_size, a, sizeof(a)));
 	fprintf(out, "  blocks        %llu\n", (unsigned long long)l->nblocks);
 	fprintf(out, "  static area   %llu blocks, %s (written once, verified "
 	    "every cycle)\n", (unsigned long long)l->static_blocks,
@@ -64,30 +62,6 @@ plan_layout(const struct drive_conf *d, const struct layout *l, FILE *out)
 	fprintf(out, "  dynamic area  %llu blocks, %s\n",
 	    (unsigned long long)dyn,
 	    units_fmt_bin(dyn * l->block_size, b, sizeof(b)));
-	fprintf(out, "  order         %s\n",
-	    d->order_random ? "random" : "sequential");
-	fprintf(out, "  queue depth   %u\n", d->queue_depth);
-}
-
-/* Print the schedule and stop conditions of one drive. */
-static void
-plan_schedule(const struct drive_conf *d, FILE *out)
-{
-	char	a[32];
-
-	fprintf(out, "  trim          %s\n", d->trim ? "yes" : "no");
-	fprintf(out, "  idle          %s\n",
-	    units_fmt_duration(d->idle_sec, a, sizeof(a)));
-	if (d->cycles == 0)
-		fprintf(out, "  cycles        forever\n");
-	else
-		fprintf(out, "  cycles        %llu\n",
-		    (unsigned long long)d->cycles);
-	fprintf(out, "  stop at TBW   %s\n", d->stop_at_tbw == 0 ? "never" :
-	    units_fmt_dec(d->stop_at_tbw, a, sizeof(a)));
-	fprintf(out, "  on I/O error  %s\n",
-	    d->on_io_error == ON_ERROR_STOP ? "stop" : "continue");
-	fprintf(out, "  autostart     %s\n", d->autostart ? "yes" : "no");
 }
 
 /* One drive; returns 1 when its plan has a problem. */
@@ -101,7 +75,8 @@ plan_drive(const struct config *c, const struct drive_conf *d, FILE *out,
 
 	if (d->device == NULL)
 		return 0;	/* already reported by the parser */
-	fprintf(out, "drive %s\n  device        %s\n", d->name, d->device);
+	fprintf(out, "drive %s\n", d->name);
+	config_print_drive(d, out, "  ");
 	fprintf(out, "  state         %s/%s\n", c->state_dir, d->name);
 	if (plan_capacity(d, &cap, serial, sizeof(serial), note,
 	    sizeof(note)) == -1) {
@@ -119,8 +94,7 @@ plan_drive(const struct config *c, const struct drive_conf *d, FILE *out,
 		    d->name, err);
 		return 1;
 	}
-	plan_layout(d, &l, out);
-	plan_schedule(d, out);
+	plan_layout(&l, out);
 	return 0;
 }
 
@@ -130,8 +104,8 @@ plan_print(const struct config *c, FILE *out, FILE *errf)
 	size_t	i;
 	int	problems = 0;
 
-	fprintf(out, "state_dir       %s\nsocket          %s\n", c->state_dir,
-	    c->socket);
+	fprintf(out, "daemon\n");
+	config_print_daemon(c, out, "  ");
 	if (c->ndrives == 0)
 		fprintf(out, "no drives configured\n");
 	for (i = 0; i < c->ndrives; i++)

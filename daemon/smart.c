@@ -1,27 +1,21 @@
 /*
- * smart.c: the SMART poller thread, the SATA reader (smartctl), device
- * detection, and SMART as JSON.
+ * smart.c: the SMART poller thread, the SATA reader (smartctl, run by
+ * smart_run.c), device detection, and SMART as JSON.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "smart.h"
 #include "smart_read.h"
-
-extern char **environ;
 
 enum smart_source
 smart_detect(const char *dev)
@@ -40,78 +34,19 @@ smart_detect(const char *dev)
 	return SMART_NONE;
 }
 
-/* Read a child's output to the end, within a deadline. */
-static char *
-read_all(int fd, size_t *len, int timeout_sec)
-{
-	struct pollfd	 p = { fd, POLLIN, 0 };
-	char		*buf = NULL, *nb;
-	size_t		 cap = 0;
-	ssize_t		 n;
-	time_t		 end = time(NULL) + timeout_sec;
-
-	*len = 0;
-	for (;;) {
-		if (time(NULL) >= end || poll(&p, 1, 1000) == -1) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		if (*len + 65536 > cap) {
-			if (cap > 16 * 1024 * 1024 ||
-			    (nb = realloc(buf, cap + 65536 + 1)) == NULL)
-				break;
-			buf = nb;
-			cap += 65536;
-		}
-		if ((n = read(fd, buf + *len, cap - *len)) <= 0) {
-			if (n == -1 && errno == EINTR)
-				continue;
-			if (n == 0 || (n == -1 && errno != EAGAIN))
-				break;
-			continue;
-		}
-		*len += (size_t)n;
-	}
-	if (buf != NULL)
-		buf[*len] = '\0';
-	return buf;
-}
-
 int
 smart_read_ata(const char *dev, struct smart *s, char *err, size_t errlen)
 {
-	char			*argv[] = { "smartctl", "--json", "-a", "-l", "devstat",
-				    (char *)dev, NULL };
-	posix_spawn_file_actions_t fa;
-	pid_t			 pid;
-	int			 pfd[2], st, rc;
-	size_t			 len;
-	char			*out;
+	char	*argv[] = { "smartctl", "--json", "-a", "-l", "devstat",
+		    (char *)dev, NULL };
+	char	*out;
+	size_t	 len;
+	int	 rc;
 
-	if (pipe2(pfd, O_CLOEXEC) == -1) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
+	if ((out = smart_run(argv, SMARTCTL_TIMEOUT_SEC, &len, err,
+	    errlen)) == NULL)
 		return -1;
-	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, pfd[1], STDOUT_FILENO);
-	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null",
-	    O_WRONLY, 0);
-	rc = posix_spawnp(&pid, "smartctl", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(pfd[1]);
-	if (rc != 0) {
-		close(pfd[0]);
-		snprintf(err, errlen, "smartctl: %s", strerror(rc));
-		return -1;
-	}
-	out = read_all(pfd[0], &len, SMARTCTL_TIMEOUT_SEC);
-	close(pfd[0]);
-	kill(pid, SIGKILL);	/* no-op when it has exited; ends a hung one */
-	waitpid(pid, &st, 0);
-	rc = out == NULL ? -1 : smart_from_ata_json(out, len, s, err, errlen);
-	if (out == NULL)
-		snprintf(err, errlen, "smartctl %s: no output", dev);
+	rc = smart_from_ata_json(out, len, s, err, errlen);
 	free(out);
 	return rc;
 }

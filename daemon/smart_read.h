@@ -14,6 +14,12 @@
 /* Which reader a device wants: NVMe namespace, SATA/SCSI disk, or none. */
 enum smart_source smart_detect(const char *dev);
 int	smart_read_nvme(const char *dev, struct smart *, char *err, size_t);
+/*
+ * Run argv[0] (looked up in PATH) and collect its standard output, at most
+ * timeout_sec seconds: NUL-terminated output to free, or NULL and `err`.
+ */
+char	*smart_run(char *const argv[], int timeout_sec, size_t *len,
+	    char *err, size_t errlen);
 /* Runs `smartctl --json -a DEV` and decodes it. */
 int	smart_read_ata(const char *dev, struct smart *, char *err, size_t);
 

@@ -1,9 +1,20 @@
 #!/bin/bash
 # The configuration: -n prints the plan of a valid file and "configuration
-# OK"; an invalid file gets every error as FILE:LINE: message; SIGHUP with
+# OK", with every key the parser takes (its tables in daemon/config.c) and
+# its value, defaults included, in the file's own syntax; an invalid file
+# gets every error as FILE:LINE: message; SIGHUP with
 # a broken file keeps the running configuration, with a good one applies
 # it (a finished drive whose cycles were raised goes on).
 . "$(dirname "$0")/lib.sh"
+
+# "SECTION KEY" for every key the parser accepts
+KEYS=$(awk -f "$ROOT/tests/lib/conf_keys.awk" "$ROOT/daemon/config.c")
+[ "$(wc -l <<<"$KEYS")" -ge 20 ] || die "no key table found in daemon/config.c"
+# the value -n shows for KEY in a block of its output: kv BLOCK KEY
+kv() { sed -n "s/^  $2 *= //p" <<<"$1"; }
+# a block of -n's output: the daemon's, or a drive's
+daemon_block() { sed -n '/^daemon$/,/^drive /p' "$1"; }
+drive_block() { sed -n "/^drive $2\$/,/^\(drive \|configuration OK\)/p" "$1"; }
 
 # ---------------------------------------------------------------- valid, -n
 log "-n on a valid configuration"
@@ -32,19 +43,97 @@ OUT=$(cat "$T/ok.out")
 assert_eq "last line" "configuration OK" "$(tail -n 1 "$T/ok.out")"
 assert_contains "-n names drive alpha" "$OUT" "drive alpha"
 assert_contains "-n names drive beta" "$OUT" "drive beta"
-alpha=$(sed -n '/^drive alpha/,/^drive beta/p' "$T/ok.out")
-beta=$(sed -n '/^drive beta/,$p' "$T/ok.out")
+alpha=$(drive_block "$T/ok.out" alpha)
+beta=$(drive_block "$T/ok.out" beta)
 assert_eq "alpha: blocks" 16384 "$(awk '$1 == "blocks" { print $2 }' <<<"$alpha")"
 assert_eq "alpha: static area" 4096 "$(awk '$1 == "static" && $2 == "area" { print $3 }' <<<"$alpha")"
 assert_eq "alpha: dynamic area" 12288 "$(awk '$1 == "dynamic" && $2 == "area" { print $3 }' <<<"$alpha")"
-assert_eq "alpha: order" random "$(awk '$1 == "order" { print $2 }' <<<"$alpha")"
-assert_eq "alpha: queue depth" 16 "$(awk '$1 == "queue" && $2 == "depth" { print $3 }' <<<"$alpha")"
-assert_eq "alpha: cycles" 3 "$(awk '$1 == "cycles" { print $2 }' <<<"$alpha")"
+assert_eq "alpha: order" random "$(kv "$alpha" order)"
+assert_eq "alpha: queue_depth" 16 "$(kv "$alpha" queue_depth)"
+assert_eq "alpha: cycles" 3 "$(kv "$alpha" cycles)"
 assert_eq "beta: blocks (64k)" 512 "$(awk '$1 == "blocks" { print $2 }' <<<"$beta")"
 assert_eq "beta: static area (default 0.25)" 128 "$(awk '$1 == "static" && $2 == "area" { print $3 }' <<<"$beta")"
-assert_eq "beta: order (default)" sequential "$(awk '$1 == "order" { print $2 }' <<<"$beta")"
-assert_eq "beta: queue depth (default)" 32 "$(awk '$1 == "queue" && $2 == "depth" { print $3 }' <<<"$beta")"
-assert_eq "beta: cycles (default)" forever "$(awk '$1 == "cycles" { print $2 }' <<<"$beta")"
+assert_eq "beta: order (default)" sequential "$(kv "$beta" order)"
+assert_eq "beta: queue_depth (default)" 32 "$(kv "$beta" queue_depth)"
+assert_eq "beta: cycles (default: 0, forever)" 0 "$(kv "$beta" cycles)"
+
+# every key the parser takes, once, with a value: defaults included
+daemon=$(daemon_block "$T/ok.out")
+while read -r sec key; do
+	case $sec in
+	daemon) blocks=("$daemon") ;;
+	*) blocks=("$alpha" "$beta") ;;
+	esac
+	for b in "${blocks[@]}"; do
+		assert_eq "-n shows $sec key '$key' once ($(head -n 1 <<<"$b"))" 1 \
+		    "$(grep -c "^  $key *= ." <<<"$b")"
+	done
+done <<<"$KEYS"
+
+# the values are in the file's own syntax: the key lines of -n, made into
+# a file again, read back the same (optional keys not set are left out)
+{
+	echo "[daemon]"
+	grep '^  [a-z_]* *= ' <<<"$daemon" | grep -v '= (not set)$'
+	for d in alpha beta; do
+		echo "[drive:$d]"
+		grep '^  [a-z_]* *= ' <<<"$(drive_block "$T/ok.out" $d)" |
+		    grep -v '= (not set)$'
+	done
+} >"$T/again.conf"
+run_ssdt "$T/again.out" -c "$T/again.conf" -n
+assert_rc "-n on its own key lines" 0 "$RC" "$T/again.out"
+assert_eq "the key lines read back the same" \
+    "$(grep '^  [a-z_]* *= ' "$T/ok.out")" \
+    "$(grep '^  [a-z_]* *= ' "$T/again.out")"
+
+# ------------------------------------------------------------ every key, -n
+# A file that sets every key the parser takes to something other than its
+# default, spelt as -n spells it: -n must show each value as written.
+log "-n shows every key as set"
+write_conf "$T/full.conf" "$T/state_full" <<EOF
+socket_group = root
+admin_group = daemon
+max_connections = 7
+client_timeout = 45s
+rrdcached = unix:$T/rrd.sock
+rrdcached_dir = $T/rrd
+prometheus_textfile = $T/ssdt.prom
+
+[drive:full]
+device = $T/full.img
+size = 64M
+serial = SER-123
+span = 50%
+order = random
+block_size = 8K
+queue_depth = 4
+static_fraction = 0.1
+trim = no
+idle = 1m30s
+cycles = 5
+stop_at_tbw = 1500GB
+on_io_error = continue
+autostart = no
+smart = off
+smart_interval = 2h
+snapshot_every = 500GB
+stop_at_wear = 90
+max_new_bad_blocks = 3
+io_timeout = 1d1s
+EOF
+run_ssdt "$T/full.out" -c "$T/full.conf" -n
+assert_rc "-n on a file with every key" 0 "$RC" "$T/full.out"
+assert_eq "the file sets every key the parser takes" \
+    "$(cut -d' ' -f2 <<<"$KEYS" | sort | xargs)" \
+    "$(sed -n 's/^\([a-z_]*\) = .*/\1/p' "$T/full.conf" | sort | xargs)"
+fdaemon=$(daemon_block "$T/full.out")
+fdrive=$(drive_block "$T/full.out" full)
+while read -r sec key; do
+	want=$(sed -n "s/^$key = //p" "$T/full.conf")
+	if [ "$sec" = daemon ]; then b=$fdaemon; else b=$fdrive; fi
+	assert_eq "-n: $sec key $key" "$want" "$(kv "$b" "$key")"
+done <<<"$KEYS"
 # -n touches nothing
 if [ -e "$T/alpha.img" ]; then fail "-n created the target file"; else pass_check; fi
 if [ -e "$T/state_ok" ]; then fail "-n created the state directory"; else pass_check; fi

@@ -36,25 +36,9 @@ for page in man/ssdtortured.8 man/ssdctl.8 man/ssdtortured.conf.5; do
 done
 
 # 2. configuration keys: parser against page
-# drive keys: the quoted names of the drive_keys[] table, up to its end;
-# daemon keys: strcmp(name, "...") in the body of daemon_key().
-awk '
-/^static const struct key drive_keys\[\]/ { t = 1; next }
-t && /^};/ { t = 0 }
-t {
-	while (match($0, /\{ *"[a-z_0-9]+"/)) {
-		k = substr($0, RSTART, RLENGTH); sub(/^\{ *"/, "", k);
-		sub(/"$/, "", k); print k; $0 = substr($0, RSTART + RLENGTH)
-	}
-}
-/^daemon_key\(/ { d = 1; next }
-d && /^}/ { d = 0 }
-d {
-	while (match($0, /strcmp\(name, *"[a-z_0-9]+"\)/)) {
-		k = substr($0, RSTART, RLENGTH); sub(/^strcmp\(name, *"/, "", k);
-		sub(/"\)$/, "", k); print k; $0 = substr($0, RSTART + RLENGTH)
-	}
-}' daemon/config.c | sort -u >"$tmp/code"
+# the keys of config.c's daemon_keys[] and drive_keys[] tables
+awk -f tests/lib/conf_keys.awk daemon/config.c | cut -d' ' -f2 |
+    sort -u >"$tmp/code"
 sed -n 's/^\.It Cm \([A-Za-z_0-9]*\).*/\1/p' man/ssdtortured.conf.5 2>/dev/null |
     sort -u >"$tmp/page"
 ncode=$(wc -l <"$tmp/code")

@@ -1,0 +1,225 @@
+/*
+ * test_events.c: the event log's file. events.jsonl must always end where
+ * the log's size says (the state file records that size, and a resume cuts
+ * the file back to it), and hold whole lines only; reading its tail must
+ * not pass NULL to memcpy (this test and events.c are built with UBSan).
+ *
+ * A short append is made real with RLIMIT_FSIZE; cutting the fragment off
+ * again is made to fail by this file's own ftruncate(), which the linker
+ * binds events.c's calls to in place of the C library's.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "events.h"
+
+static int	ftruncate_fails;	/* make ftruncate() fail with EIO */
+
+int
+ftruncate(int fd, off_t length)
+{
+	if (ftruncate_fails) {
+		errno = EIO;
+		return -1;
+	}
+	return (int)syscall(SYS_ftruncate, fd, length);
+}
+
+static char	tmpdir[64];
+static char	path[128];
+
+static int
+setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/ssdt-test-events.XXXXXX");
+	if (mkdtemp(tmpdir) == NULL)
+		return -1;
+	snprintf(path, sizeof(path), "%s/events.jsonl", tmpdir);
+	signal(SIGXFSZ, SIG_IGN);	/* a write past the limit gets EFBIG */
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	ftruncate_fails = 0;
+	unlink(path);
+	rmdir(tmpdir);
+	return 0;
+}
+
+static uint64_t
+file_size(void)
+{
+	struct stat	st;
+
+	assert_int_equal(stat(path, &st), 0);
+	return (uint64_t)st.st_size;
+}
+
+/* Every line of the file is a whole JSON object; returns their number. */
+static int
+whole_lines(void)
+{
+	char		 line[4096];
+	FILE		*f = fopen(path, "r");
+	int		 n = 0;
+	json_object	*o;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (line[strlen(line) - 1] != '\n')
+			fail_msg("a partial line at the end: '%s'", line);
+		if ((o = json_tokener_parse(line)) == NULL)
+			fail_msg("not a JSON line: '%s'", line);
+		json_object_put(o);
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/* One event whose line is long enough to be cut by a small limit. */
+static void
+add(struct eventlog *ev, int i)
+{
+	events_add(ev, LOG_INFO, "test", NULL, -1, -1, "event %d, with a "
+	    "message long enough to be cut in the middle", i);
+}
+
+/* Append the next event with the file size limited to `room` more bytes. */
+static void
+add_limited(struct eventlog *ev, int i, uint64_t room)
+{
+	struct rlimit	old, lim;
+
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = (rlim_t)(ev->size + room);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	add(ev, i);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+}
+
+/* A short append is cut off again: the file stays line-aligned. */
+static void
+test_short_write_cut(void **state)
+{
+	struct eventlog	ev;
+	uint64_t	before;
+
+	(void)state;
+	assert_int_equal(events_open(&ev, path, UINT64_MAX, "d", "s"), 0);
+	add(&ev, 1);
+	before = ev.size;
+	add_limited(&ev, 2, 10);
+	assert_int_equal(ev.size, before);
+	assert_int_equal(file_size(), ev.size);
+	add(&ev, 3);
+	assert_int_equal(file_size(), ev.size);
+	assert_int_equal(whole_lines(), 2);
+	events_close(&ev);
+}
+
+/*
+ * The cut fails once: the fragment must not stay in front of the next
+ * line; the next append cuts it first, and the file matches the size.
+ */
+static void
+test_failed_cut_retried(void **state)
+{
+	struct eventlog	ev;
+
+	(void)state;
+	assert_int_equal(events_open(&ev, path, UINT64_MAX, "d", "s"), 0);
+	add(&ev, 1);
+	ftruncate_fails = 1;
+	add_limited(&ev, 2, 10);
+	ftruncate_fails = 0;
+	add(&ev, 3);
+	assert_int_equal(file_size(), ev.size);
+	assert_int_equal(whole_lines(), 2);
+	events_close(&ev);
+}
+
+/*
+ * The cut keeps failing: nothing more is appended behind the fragment, so
+ * what the state records (ev.size) is whole lines, and a resume that cuts
+ * the file back to it gets a clean log.
+ */
+static void
+test_failed_cut_resume(void **state)
+{
+	struct eventlog	ev;
+	uint64_t	keep;
+
+	(void)state;
+	assert_int_equal(events_open(&ev, path, UINT64_MAX, "d", "s"), 0);
+	add(&ev, 1);
+	ftruncate_fails = 1;
+	add_limited(&ev, 2, 10);
+	add(&ev, 3);
+	add(&ev, 4);
+	keep = ev.size;
+	events_close(&ev);
+	ftruncate_fails = 0;
+	assert_int_equal(events_open(&ev, path, keep, "d", "s"), 0);
+	assert_int_equal(file_size(), keep);
+	assert_int_equal(whole_lines(), 1);
+	add(&ev, 5);
+	assert_int_equal(file_size(), ev.size);
+	assert_int_equal(whole_lines(), 2);
+	events_close(&ev);
+}
+
+/* The tail of a log, read back from its end. */
+static void
+test_tail(void **state)
+{
+	struct eventlog	 ev;
+	json_object	*arr = json_object_new_array(), *o, *msg;
+	int		 i;
+
+	(void)state;
+	assert_int_equal(events_open(&ev, path, UINT64_MAX, "d", "s"), 0);
+	for (i = 1; i <= 5; i++)
+		add(&ev, i);
+	events_close(&ev);
+	assert_int_equal(events_tail(path, 2, arr), 0);
+	assert_int_equal(json_object_array_length(arr), 2);
+	o = json_object_array_get_idx(arr, 1);
+	assert_true(json_object_object_get_ex(o, "message", &msg));
+	assert_non_null(strstr(json_object_get_string(msg), "event 5,"));
+	json_object_put(arr);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_short_write_cut, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_failed_cut_retried, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_failed_cut_resume, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_tail, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
