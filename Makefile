@@ -36,8 +36,17 @@ CTL_OBJ		= $(CTL_SRC:.c=.o)
 
 UNIT_TESTS	= $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
 BENCH_BINS	= bench/genbench
-FUZZ_SRC	= tests/fuzz/fuzz_control.c daemon/varlink.c daemon/methods.c \
-		  common/proto.c
+# libFuzzer targets: tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/corpus/NAME/,
+# linked with FUZZ_SRC_NAME (the code under test and what it calls).
+FUZZ_TARGETS	= control config state smart_ata smart_nvme
+FUZZ_SRC_control = daemon/varlink.c daemon/methods.c common/proto.c
+FUZZ_SRC_config	= daemon/config.c common/units.c
+FUZZ_SRC_state	= daemon/state.c daemon/layout.c daemon/perm.c daemon/block.c
+FUZZ_SRC_smart_ata = daemon/smart_ata.c daemon/wear_units.c
+FUZZ_SRC_smart_nvme = daemon/smart_nvme.c
+FUZZ_BINS	= $(FUZZ_TARGETS:%=tests/fuzz/fuzz_%)
+FUZZ_PKGS	= json-c inih libnvme libxxhash
+FUZZ_SMOKE_TIME	?= 20
 FUZZ_TIME	?= 300
 
 .PHONY: all deps check check-fast check-build unit integration demo bench \
@@ -74,17 +83,22 @@ tests/unit/test_events: tests/unit/test_events.c daemon/events.c $(COMMON_OBJ)
 bench/genbench: bench/genbench.c daemon/block.o
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-tests/fuzz/fuzz_control: $(FUZZ_SRC) $(wildcard common/*.h daemon/*.h)
-	clang $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
-	    -fno-sanitize-recover=undefined $(shell pkg-config --cflags json-c) \
-	    -o $@ $(FUZZ_SRC) $(shell pkg-config --libs json-c)
+define FUZZ_RULE
+tests/fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c $$(FUZZ_SRC_$(1)) \
+    $$(wildcard common/*.h daemon/*.h tests/fuzz/*.h)
+	clang $$(CPPFLAGS) -std=c11 -g -O1 $$(WARN) \
+	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	    $$(shell pkg-config --cflags $$(FUZZ_PKGS)) -o $$@ $$< \
+	    $$(FUZZ_SRC_$(1)) $$(shell pkg-config --libs $$(FUZZ_PKGS))
+endef
+$(foreach t,$(FUZZ_TARGETS),$(eval $(call FUZZ_RULE,$(t))))
 
-fuzz-smoke: tests/fuzz/fuzz_control
-	@tests/fuzz/run.sh 20
+fuzz-smoke: $(FUZZ_BINS)
+	@tests/fuzz/run.sh $(FUZZ_SMOKE_TIME) $(FUZZ_TARGETS)
 
 fuzz: deps
-	@$(MAKE) --no-print-directory tests/fuzz/fuzz_control
-	@tests/fuzz/run.sh $(FUZZ_TIME)
+	@$(MAKE) --no-print-directory $(FUZZ_BINS)
+	@tests/fuzz/run.sh $(FUZZ_TIME) $(FUZZ_TARGETS)
 
 # Install missing Debian packages (as root), then build and test in a
 # fresh make so pkg-config sees them.
@@ -99,7 +113,7 @@ check-fast: deps
 	@$(MAKE) --no-print-directory check-build
 	@$(MAKE) --no-print-directory unit
 
-check-build: all $(UNIT_TESTS) $(BENCH_BINS) tests/fuzz/fuzz_control
+check-build: all $(UNIT_TESTS) $(BENCH_BINS) $(FUZZ_BINS)
 
 unit: $(UNIT_TESTS)
 	@tests/run-unit.sh $(UNIT_TESTS)
@@ -164,5 +178,5 @@ uninstall:
 clean:
 	rm -f common/*.o daemon/*.o ctl/*.o common/*.d daemon/*.d ctl/*.d \
 	    daemon/ssdtortured ctl/ssdctl \
-	    $(UNIT_TESTS) tests/fuzz/fuzz_control \
+	    $(UNIT_TESTS) $(FUZZ_BINS) \
 	    $(BENCH_BINS)

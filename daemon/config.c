@@ -762,27 +762,54 @@ check_line(struct parse *p, const char *line)
 		conf_err(p, p->line, "key outside of any section");
 }
 
+/*
+ * One line into buf (newline kept, at most size - 1 bytes): its length,
+ * NUL bytes included (fgets() would hide them), or -1 at the end of the
+ * file. *cut says the line was longer; the rest of it has been skipped.
+ */
+static long
+read_line(FILE *fp, char *buf, size_t size, int *cut)
+{
+	size_t	n = 0;
+	int	c = EOF;
+
+	*cut = 0;
+	while (n + 1 < size && (c = getc(fp)) != EOF) {
+		buf[n++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	buf[n] = '\0';
+	if (n == 0)
+		return -1;
+	if (n + 1 == size && buf[n - 1] != '\n' && (c = getc(fp)) != EOF) {
+		*cut = 1;
+		while (c != '\n' && (c = getc(fp)) != EOF)
+			;
+	}
+	return (long)n;
+}
+
 /* inih's reader: one line at a time, counted and syntax-checked. */
 static char *
 conf_reader(char *str, int num, void *stream)
 {
 	struct parse	*p = stream;
 	char		 buf[LINE_MAX_LEN + 2];
-	size_t		 n;
+	long		 n;
+	int		 cut;
 
-	if (fgets(buf, sizeof(buf), p->fp) == NULL)
+	if ((n = read_line(p->fp, buf, sizeof(buf), &cut)) == -1)
 		return NULL;
 	p->line++;
-	n = strlen(buf);
-	if (n > 0 && buf[n - 1] != '\n' && !feof(p->fp)) {
-		int	c;
-
+	if (cut) {
 		conf_err(p, p->line, "line too long (more than %d bytes)",
 		    LINE_MAX_LEN);
-		while ((c = fgetc(p->fp)) != EOF && c != '\n')
-			;
 		buf[0] = '\0';	/* hand inih an empty line */
-	} else if ((size_t)num <= strlen(buf) + (buf[n - 1] == '\n' ? 0 : 1)) {
+	} else if (memchr(buf, '\0', (size_t)n) != NULL) {
+		conf_err(p, p->line, "NUL byte in the line");
+		buf[0] = '\0';
+	} else if (num <= n + (buf[n - 1] == '\n' ? 0 : 1)) {
 		/* inih's own line buffer is smaller: never let it cut a value */
 		conf_err(p, p->line, "line too long (more than %d bytes)",
 		    num - 2);

@@ -22,6 +22,9 @@
 #include "smart.h"
 #include "wear_units.h"
 
+/* A percentage used is one byte (ACS-3 devstat, NVMe): beyond it, noise. */
+#define PERCENT_USED_MAX	255
+
 /* How an attribute tells how much of the rated life is gone. */
 enum life_src {
 	LIFE_NORM_LEFT,		/* normalized value: percent left, 100 = new */
@@ -417,7 +420,8 @@ apply_life_attr(struct ata_ctx *c, const struct smart_attr *sa,
 		    sa->value <= 100) {
 			c->has_life = 1;
 			c->life_used = 100 - sa->value;
-		} else if (l->src == LIFE_RAW_USED && count <= 255) {
+		} else if (l->src == LIFE_RAW_USED &&
+		    count <= PERCENT_USED_MAX) {
 			c->has_life = 1;
 			c->life_used = (double)count;
 		}
@@ -467,8 +471,10 @@ apply_devstat(struct smart *s, const struct ata_ctx *c, enum ds_field f,
 		s->device_bytes_read = sat_mul(v, c->lbs);
 		break;
 	case DS_PCT_USED:
-		s->has_percent_used = 1;
-		s->percent_used = (double)v;
+		if (v <= PERCENT_USED_MAX) {
+			s->has_percent_used = 1;
+			s->percent_used = (double)v;
+		}
 		break;
 	case DS_WCMDS:
 		s->host_write_cmds = v;

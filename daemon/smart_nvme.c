@@ -62,13 +62,13 @@ mul_sat(uint64_t a, uint64_t b)
 	return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
 }
 
-/* A space-padded identify string. */
+/* A space-padded identify string; it ends at a NUL, whatever follows. */
 static void
 id_string(char *dst, size_t dlen, const char *src, size_t slen)
 {
-	size_t	n = slen;
+	size_t	n = strnlen(src, slen);
 
-	while (n > 0 && (src[n - 1] == ' ' || src[n - 1] == '\0'))
+	while (n > 0 && src[n - 1] == ' ')
 		n--;
 	while (n > 0 && *src == ' ') {
 		src++;

@@ -1,17 +1,47 @@
 #!/bin/sh
-# Run the control protocol fuzz target for SECONDS (default 20).
-# New inputs go to a scratch corpus; the seeds in tests/fuzz/corpus stay.
+# tests/fuzz/run.sh SECONDS [NAME...]: run each libFuzzer target
+# tests/fuzz/fuzz_NAME for SECONDS (default 20) from its seeds in
+# tests/fuzz/corpus/NAME/, one after the other; without names, every
+# target built. New inputs go to a scratch corpus; the seeds stay. An
+# input that crashes, leaks or times out is kept in
+# tests/fuzz/crashes/NAME/ and fails the target.
+# The last line is "fuzz: N passed, M failed".
+dir=$(cd "$(dirname "$0")" && pwd)
 secs=${1:-20}
-bin=$(dirname "$0")/fuzz_control
+[ $# -gt 0 ] && shift
+if [ $# -eq 0 ]; then
+	for bin in "$dir"/fuzz_*; do
+		[ -x "$bin" ] && set -- "$@" "${bin##*/fuzz_}"
+	done
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-if "$bin" -max_total_time="$secs" -max_len=70000 -timeout=10 \
-    -print_final_stats=1 "$work" "$(dirname "$0")/corpus" >"$work/log" 2>&1; then
-	grep -E "^(Done|stat::number_of_executed_units)" "$work/log"
-	echo "fuzz: 1 passed, 0 failed"
-else
-	tail -n 40 "$work/log"
-	cp "$work"/crash-* "$work"/leak-* . 2>/dev/null
-	echo "fuzz: 0 passed, 1 failed"
-	exit 1
-fi
+pass=0
+fail=0
+for name in "$@"; do
+	bin="$dir/fuzz_$name"
+	seeds="$dir/corpus/$name"
+	out="$work/$name"
+	mkdir -p "$out/corpus" "$out/artifacts"
+	if [ ! -x "$bin" ] || [ ! -d "$seeds" ]; then
+		echo "fuzz_$name: missing $bin or $seeds"
+		fail=$((fail + 1))
+		continue
+	fi
+	if "$bin" -max_total_time="$secs" -max_len=70000 -timeout=10 \
+	    -print_final_stats=1 -artifact_prefix="$out/artifacts/" \
+	    "$out/corpus" "$seeds" >"$out/log" 2>&1; then
+		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/log")
+		echo "fuzz_$name: ok, $runs runs in ${secs}s"
+		pass=$((pass + 1))
+	else
+		tail -n 40 "$out/log"
+		mkdir -p "$dir/crashes/$name"
+		cp "$out"/artifacts/* "$dir/crashes/$name/" 2>/dev/null
+		echo "fuzz_$name: FAILED; inputs kept in $dir/crashes/$name/" \
+		    "(replay: $bin FILE)"
+		fail=$((fail + 1))
+	fi
+done
+echo "fuzz: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

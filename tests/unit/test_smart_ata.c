@@ -457,6 +457,37 @@ test_life_attr_fallback(void **state)
 	assert_false(s.has_percent_used);
 }
 
+/*
+ * The Percentage Used Endurance Indicator is one byte (ACS-3 log 04h page
+ * 07h): a larger value is not a percentage, and the life attribute stands.
+ * Found by fuzz_smart_ata: a huge value became a percent_used of 9.2e18
+ * (a drive worn out at once for stop_at_wear).
+ */
+static void
+test_devstat_percent_out_of_range(void **state)
+{
+	struct smart	s;
+	char		err[256];
+
+	(void)state;
+	assert_int_equal(decode_str(HEAD A(177, "Wear_Leveling_Count", 90, 300)
+	    "]}, \"ata_device_statistics\": {\"pages\": [{\"number\": 7, "
+	    "\"table\": [" DEVSTAT("Percentage Used Endurance Indicator", 256,
+	    true) "]}]}}", &s, err, sizeof(err)), 0);
+	assert_true(s.has_percent_used && s.percent_used == 10.0);
+	assert_int_equal(decode_str(HEAD A(5, "Reallocated_Sector_Ct", 100, 0)
+	    "]}, \"ata_device_statistics\": {\"pages\": [{\"number\": 7, "
+	    "\"table\": [" DEVSTAT("Percentage Used Endurance Indicator",
+	    99999999999999999999999, true) "]}]}}", &s, err, sizeof(err)), 0);
+	assert_false(s.has_percent_used);
+	/* 255 is the top of the byte, and a drive past its rating */
+	assert_int_equal(decode_str(HEAD A(5, "Reallocated_Sector_Ct", 100, 0)
+	    "]}, \"ata_device_statistics\": {\"pages\": [{\"number\": 7, "
+	    "\"table\": [" DEVSTAT("Percentage Used Endurance Indicator", 255,
+	    true) "]}]}}", &s, err, sizeof(err)), 0);
+	assert_true(s.has_percent_used && s.percent_used == 255.0);
+}
+
 static void
 test_sectors_and_pages(void **state)
 {
@@ -568,6 +599,7 @@ main(void)
 		cmocka_unit_test(test_no_device_info),
 		cmocka_unit_test(test_wrong_types),
 		cmocka_unit_test(test_life_attr_fallback),
+		cmocka_unit_test(test_devstat_percent_out_of_range),
 		cmocka_unit_test(test_sectors_and_pages),
 		cmocka_unit_test(test_attr_overflow),
 		cmocka_unit_test(test_truncated_and_mangled),

@@ -121,6 +121,29 @@ test_identify(void **state)
 	assert_string_equal(s.firmware, "3B4QFXO7");
 }
 
+/*
+ * A string ends at its first NUL even with bytes after it, and the spaces
+ * before that NUL are padding too. Found by fuzz_smart_nvme: the model
+ * kept its trailing spaces when a NUL followed them.
+ */
+static void
+test_identify_nul_inside(void **state)
+{
+	uint8_t		log[512], id[4096];
+	struct smart	s;
+
+	(void)state;
+	make_log(log);
+	memset(id, 0, sizeof(id));
+	memcpy(id + 4, "S64ANS0R123456   \0\x7f\x80", 20);	/* sn */
+	memcpy(id + 24, "Samsung SSD 980 1TB     \0 T\xe3           ", 40);
+	memcpy(id + 64, "  \0\0QFXO", 8);			/* fr */
+	smart_from_nvme(log, id, NULL, &s);
+	assert_string_equal(s.serial, "S64ANS0R123456");
+	assert_string_equal(s.model, "Samsung SSD 980 1TB");
+	assert_string_equal(s.firmware, "");
+}
+
 /* The OCP C0h log counts only when its GUID is there. */
 static void
 test_ocp_c0(void **state)
@@ -177,6 +200,7 @@ main(void)
 		cmocka_unit_test(test_smart_log),
 		cmocka_unit_test(test_counter_saturates),
 		cmocka_unit_test(test_identify),
+		cmocka_unit_test(test_identify_nul_inside),
 		cmocka_unit_test(test_ocp_c0),
 		cmocka_unit_test(test_stored_page),
 	};
