@@ -38,14 +38,16 @@ UNIT_TESTS	= $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
 BENCH_BINS	= bench/genbench
 # libFuzzer targets: tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/corpus/NAME/,
 # linked with FUZZ_SRC_NAME (the code under test and what it calls).
-FUZZ_TARGETS	= control config state smart_ata smart_nvme
+FUZZ_TARGETS	= control conn config state smart_ata smart_nvme
 FUZZ_SRC_control = daemon/varlink.c daemon/methods.c common/proto.c
+FUZZ_SRC_conn	= daemon/control.c daemon/varlink.c daemon/methods.c \
+		  common/proto.c common/log.c
 FUZZ_SRC_config	= daemon/config.c common/units.c
 FUZZ_SRC_state	= daemon/state.c daemon/layout.c daemon/perm.c daemon/block.c
 FUZZ_SRC_smart_ata = daemon/smart_ata.c daemon/wear_units.c
 FUZZ_SRC_smart_nvme = daemon/smart_nvme.c
 FUZZ_BINS	= $(FUZZ_TARGETS:%=tests/fuzz/fuzz_%)
-FUZZ_PKGS	= json-c inih libnvme libxxhash
+FUZZ_PKGS	= json-c inih libnvme libxxhash libsystemd
 FUZZ_SMOKE_TIME	?= 20
 FUZZ_TIME	?= 300
 
