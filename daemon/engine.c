@@ -22,6 +22,7 @@
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -65,6 +66,7 @@ struct engine {
 	struct io_uring	 ring;
 	unsigned char	*bufs;
 	size_t		 bufs_len;
+	int		 fixed_bufs;	/* registered; else plain buffers */
 	struct slot	*slots;
 	uint32_t	*freelist;
 	uint32_t	 nfree;
@@ -79,6 +81,17 @@ struct engine {
 	struct job	 job;
 	struct perm	 vperm;		/* verify: the pass permutation */
 	int		 fail_err;
+
+	/*
+	 * shared, lock-free: what the stall rule of the main thread reads.
+	 * In flight = submitted - reaped: I/Os the kernel took and has not
+	 * completed (a discard counts while its call runs). progress_ns is
+	 * the last completion, or the submission that ended an empty ring,
+	 * or the worker's return from waiting for the main thread.
+	 */
+	atomic_uint_fast64_t	 submitted;
+	atomic_uint_fast64_t	 reaped;
+	atomic_uint_fast64_t	 progress_ns;
 
 	/* shared, under mu */
 	pthread_mutex_t	 mu;
@@ -127,6 +140,8 @@ publish(struct engine *e)
 		while (e->qlen == QUEUE_CAP && !e->quit) {
 			notify_main(e);
 			pthread_cond_wait(&e->cv, &e->mu);
+			/* the device is not to blame for our wait */
+			atomic_store(&e->progress_ns, now_ns(CLOCK_MONOTONIC));
 		}
 		e->q[(e->qhead + e->qlen) % QUEUE_CAP] = e->local[i];
 		e->qlen++;
@@ -208,6 +223,46 @@ item_offset(const struct engine *e, uint64_t seq)
 	return blk * (uint64_t)e->bs;
 }
 
+/*
+ * Submit what is queued (and wait for `wait` completions). The SQEs are
+ * counted in flight before the call, since the call may block in the
+ * kernel: the stall rule must see them while it does.
+ */
+static int
+ring_submit(struct engine *e, unsigned wait)
+{
+	unsigned	pending = io_uring_sq_ready(&e->ring);
+	uint64_t	busy = atomic_load(&e->submitted) - atomic_load(&e->reaped);
+	int		rc;
+
+	if (busy == 0 && pending > 0)
+		atomic_store(&e->progress_ns, now_ns(CLOCK_MONOTONIC));
+	atomic_fetch_add(&e->submitted, pending);
+	rc = wait ? io_uring_submit_and_wait(&e->ring, wait) :
+	    io_uring_submit(&e->ring);
+	/* what the kernel did not take stays queued, not in flight */
+	atomic_fetch_sub(&e->submitted, pending - (rc > 0 ?
+	    ((unsigned)rc < pending ? (unsigned)rc : pending) : 0));
+	return rc;
+}
+
+/* A read or write of the job's kind, from a registered buffer if we have them. */
+static void
+prep_rw(struct engine *e, struct io_uring_sqe *sqe, uint32_t idx,
+    unsigned char *buf, unsigned len, uint64_t off)
+{
+	int	wr = e->job.kind == JOB_WRITE;
+
+	if (e->fixed_bufs && wr)
+		io_uring_prep_write_fixed(sqe, 0, buf, len, off, (int)idx);
+	else if (e->fixed_bufs)
+		io_uring_prep_read_fixed(sqe, 0, buf, len, off, (int)idx);
+	else if (wr)
+		io_uring_prep_write(sqe, 0, buf, len, off);
+	else
+		io_uring_prep_read(sqe, 0, buf, len, off);
+}
+
 /* Queue the (rest of the) transfer of a slot. */
 static int
 slot_queue(struct engine *e, uint32_t idx)
@@ -217,16 +272,11 @@ slot_queue(struct engine *e, uint32_t idx)
 	unsigned char		*buf = e->bufs + (size_t)idx * e->bs + s->done;
 
 	if ((sqe = io_uring_get_sqe(&e->ring)) == NULL) {
-		io_uring_submit(&e->ring);
+		ring_submit(e, 0);
 		if ((sqe = io_uring_get_sqe(&e->ring)) == NULL)
 			return -1;
 	}
-	if (e->job.kind == JOB_WRITE)
-		io_uring_prep_write_fixed(sqe, 0, buf, e->bs - s->done,
-		    s->off + s->done, (int)idx);
-	else
-		io_uring_prep_read_fixed(sqe, 0, buf, e->bs - s->done,
-		    s->off + s->done, (int)idx);
+	prep_rw(e, sqe, idx, buf, e->bs - s->done, s->off + s->done);
 	sqe->flags |= IOSQE_FIXED_FILE;
 	io_uring_sqe_set_data64(sqe, idx);
 	return 0;
@@ -376,6 +426,10 @@ reap(struct engine *e)
 		n++;
 	}
 	io_uring_cq_advance(&e->ring, n);
+	if (n > 0) {
+		atomic_fetch_add(&e->reaped, n);
+		atomic_store(&e->progress_ns, now_ns(CLOCK_MONOTONIC));
+	}
 }
 
 /* Should the job stop submitting new items? */
@@ -398,6 +452,46 @@ job_halted(struct engine *e, uint64_t submitted_bytes, enum job_end *end)
 	return 0;
 }
 
+/*
+ * Nothing could be queued and nothing is in flight: the kernel refused
+ * the submission (-EAGAIN, -EBUSY) or the ring had no room. That is us,
+ * not the device: wait a moment and try again, for a bounded time.
+ */
+static int
+ring_backoff(struct engine *e, unsigned *tries)
+{
+	struct timespec	ts = { 0, 1000000 };	/* 1 ms */
+
+	if (++*tries > 10000) {			/* 10 s without any way in */
+		log_warnx("%s: io_uring takes no submission", e->name);
+		e->fail_err = EAGAIN;
+		return -1;
+	}
+	ring_submit(e, 0);
+	nanosleep(&ts, NULL);
+	return 0;
+}
+
+/* Start items while the queue depth and the window allow. */
+static int
+fill_queue(struct engine *e, uint64_t *next, uint64_t *sub_bytes,
+    enum job_end *end)
+{
+	const struct job *j = &e->job;
+	uint32_t	 qd = j->queue_depth < e->maxqd ? j->queue_depth : e->maxqd;
+
+	while (*next < j->count && e->maxqd - e->nfree < qd &&
+	    *next < e->loc.position + e->wsize) {
+		if (slot_start(e, *next) == -1)
+			return 0;
+		(*next)++;
+		*sub_bytes += e->bs;
+		if (job_halted(e, *sub_bytes, end))
+			return 1;
+	}
+	return 0;
+}
+
 /* The submission/completion loop of a write or verify job. */
 static enum job_end
 run_io(struct engine *e)
@@ -405,22 +499,22 @@ run_io(struct engine *e)
 	const struct job *j = &e->job;
 	uint64_t	 next = j->start, sub_bytes = 0, t;
 	enum job_end	 end = JOB_DONE;
-	uint32_t	 qd = j->queue_depth < e->maxqd ? j->queue_depth : e->maxqd;
+	unsigned	 tries = 0;
 	int		 halted = 0, rc;
 
 	while (1) {
 		halted = halted || job_halted(e, sub_bytes, &end);
-		while (!halted && next < j->count && e->maxqd - e->nfree < qd &&
-		    next < e->loc.position + e->wsize) {
-			if (slot_start(e, next) == -1)
+		if (!halted)
+			halted = fill_queue(e, &next, &sub_bytes, &end);
+		if (e->nfree == e->maxqd) {
+			if (halted || next >= j->count)
+				break;	/* nothing in flight and nothing left */
+			if (ring_backoff(e, &tries) == -1)
 				break;
-			next++;
-			sub_bytes += e->bs;
-			halted = job_halted(e, sub_bytes, &end);
+			continue;
 		}
-		if (e->nfree == e->maxqd)
-			break;		/* nothing in flight: done or halted */
-		rc = io_uring_submit_and_wait(&e->ring, 1);
+		tries = 0;
+		rc = ring_submit(e, 1);
 		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
 			log_warnx("%s: io_uring_submit: %s", e->name,
 			    strerror(-rc));
@@ -432,21 +526,33 @@ run_io(struct engine *e)
 		if (t - e->last_publish > PUBLISH_NS)
 			publish(e);
 	}
-	if (end == JOB_DONE && e->fail_err != 0)
+	if (e->fail_err != 0 && (end == JOB_DONE || end == JOB_BUDGET))
 		end = JOB_FAILED;
 	return end;
 }
 
-/* Discard one range: BLKDISCARD on a device, a punched hole in a file. */
+/*
+ * Discard one range: BLKDISCARD on a device, a punched hole in a file.
+ * The call is in flight while it runs, for the stall rule.
+ */
 static int
 discard_range(struct engine *e, uint64_t off, uint64_t len)
 {
 	uint64_t	range[2] = { off, len };
+	int		rc, saved;
 
+	atomic_store(&e->progress_ns, now_ns(CLOCK_MONOTONIC));
+	atomic_fetch_add(&e->submitted, 1);
 	if (e->is_blockdev)
-		return ioctl(e->fd, BLKDISCARD, range);
-	return fallocate(e->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-	    (off_t)off, (off_t)len);
+		rc = ioctl(e->fd, BLKDISCARD, range);
+	else
+		rc = fallocate(e->fd, FALLOC_FL_PUNCH_HOLE |
+		    FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len);
+	saved = errno;
+	atomic_fetch_add(&e->reaped, 1);
+	atomic_store(&e->progress_ns, now_ns(CLOCK_MONOTONIC));
+	errno = saved;
+	return rc;
 }
 
 /* The trim job: chunk by chunk, synchronously. */
@@ -500,13 +606,44 @@ run_job(struct engine *e)
 	notify_main(e);
 }
 
+/*
+ * Register the buffers (the kernel pins them once, not per I/O). Where
+ * the locked-memory limit will not hold them, plain buffers do the same
+ * work at a little more CPU per I/O.
+ */
+static void
+register_bufs(struct engine *e)
+{
+	struct iovec	*iov;
+	struct rlimit	 rl;
+	uint32_t	 i;
+	int		 rc = -ENOMEM;
+
+	if ((iov = calloc(e->maxqd, sizeof(*iov))) != NULL) {
+		for (i = 0; i < e->maxqd; i++) {
+			iov[i].iov_base = e->bufs + (size_t)i * e->bs;
+			iov[i].iov_len = e->bs;
+		}
+		rc = io_uring_register_buffers(&e->ring, iov, e->maxqd);
+		free(iov);
+	}
+	e->fixed_bufs = rc == 0;
+	if (rc == 0)
+		return;
+	getrlimit(RLIMIT_MEMLOCK, &rl);
+	log_warnx("%s: cannot register %u buffers of %u bytes (%zu bytes; "
+	    "locked-memory limit %s%llu bytes): %s; using plain buffers",
+	    e->name, e->maxqd, e->bs, e->bufs_len,
+	    rl.rlim_cur == RLIM_INFINITY ? "unlimited, " : "",
+	    rl.rlim_cur == RLIM_INFINITY ? 0ULL : (unsigned long long)rl.rlim_cur,
+	    strerror(-rc));
+}
+
 /* Set up the ring and buffers in the worker's own context. */
 static int
 worker_init(struct engine *e)
 {
 	struct io_uring_params	 p;
-	struct iovec		*iov;
-	uint32_t		 i;
 	int			 rc;
 
 	memset(&p, 0, sizeof(p));
@@ -517,18 +654,11 @@ worker_init(struct engine *e)
 		    &p)) < 0)
 			return -rc;
 	}
-	if ((iov = calloc(e->maxqd, sizeof(*iov))) == NULL)
-		return ENOMEM;
-	for (i = 0; i < e->maxqd; i++) {
-		iov[i].iov_base = e->bufs + (size_t)i * e->bs;
-		iov[i].iov_len = e->bs;
-	}
-	rc = io_uring_register_buffers(&e->ring, iov, e->maxqd);
-	free(iov);
-	if (rc < 0 || (rc = io_uring_register_files(&e->ring, &e->fd, 1)) < 0) {
+	if ((rc = io_uring_register_files(&e->ring, &e->fd, 1)) < 0) {
 		io_uring_queue_exit(&e->ring);
 		return -rc;
 	}
+	register_bufs(e);
 	return 0;
 }
 
@@ -558,7 +688,8 @@ worker_main(void *arg)
 		/* synchronous: the ring's teardown is asynchronous, and the
 		 * device would stay busy for a moment after we exit */
 		io_uring_unregister_files(&e->ring);
-		io_uring_unregister_buffers(&e->ring);
+		if (e->fixed_bufs)
+			io_uring_unregister_buffers(&e->ring);
 		io_uring_queue_exit(&e->ring);
 	}
 	return NULL;
@@ -757,4 +888,13 @@ engine_abandon(struct engine *e)
 	pthread_cond_broadcast(&e->cv);
 	pthread_mutex_unlock(&e->mu);
 	pthread_detach(e->thr);	/* its memory stays: it may still use it */
+}
+
+void
+engine_inflight(struct engine *e, uint64_t *n, uint64_t *since_ns)
+{
+	uint64_t	reaped = atomic_load(&e->reaped);
+
+	*n = atomic_load(&e->submitted) - reaped;
+	*since_ns = atomic_load(&e->progress_ns);
 }

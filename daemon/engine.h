@@ -94,6 +94,13 @@ size_t		 engine_poll(struct engine *, struct engine_stats *,
 void		 engine_ack(struct engine *);
 /* A job is queued or running. */
 int		 engine_busy(struct engine *);
+/*
+ * I/Os the kernel has taken and not completed, and since when none has
+ * completed (CLOCK_MONOTONIC ns): what tells a device that stopped
+ * answering from a worker that has nothing in flight.
+ */
+void		 engine_inflight(struct engine *, uint64_t *n,
+		    uint64_t *since_ns);
 /* After the job ended: how, and the errno of a fatal failure. */
 int		 engine_job_done(struct engine *, enum job_end *, int *err);
 
