@@ -7,7 +7,7 @@ set -eu
 PKGS="build-essential pkg-config libsystemd-dev liburing-dev libinih-dev \
 libblkid-dev libxxhash-dev libjson-c-dev libcmocka-dev libnvme-dev \
 smartmontools nvme-cli librrd-dev rrdtool rrdcached prometheus fonts-dejavu-core fio e2fsprogs \
-util-linux fdisk mandoc systemd socat clang libclang-rt-14-dev"
+util-linux fdisk mandoc systemd socat clang libclang-rt-14-dev python3-fuse"
 [ $# -gt 0 ] && PKGS="$*"
 
 missing=""
