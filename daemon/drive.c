@@ -246,6 +246,7 @@ finding_text(const struct drive *d, const struct finding *f, char *buf,
     size_t len)
 {
 	const struct blk_result *r = &f->res;
+	char	what[160];
 	int	n;
 
 	n = snprintf(buf, len, "%s at offset %" PRIu64 " (%" PRIu64
@@ -257,12 +258,8 @@ finding_text(const struct drive *d, const struct finding *f, char *buf,
 	len -= (size_t)n;
 	switch (f->cls) {
 	case BLK_CORRUPT:
-		if (r->first_bad_byte >= 0)
-			snprintf(buf, len, ": checksum mismatch, first bad byte "
-			    "%d, %u bytes differ", r->first_bad_byte,
-			    r->bad_bytes);
-		else
-			snprintf(buf, len, ": checksum mismatch or garbage");
+		blk_corrupt_text(r, what, sizeof(what));
+		snprintf(buf, len, ": %s", what);
 		break;
 	case BLK_MISDIRECTED:
 		snprintf(buf, len, ": holds the block of offset %" PRIu64,
@@ -313,6 +310,9 @@ finding_found(json_object *o, const struct finding *f)
 		json_object_object_add(o, "found_write_time_ns",
 		    json_object_new_uint64(r->found_time_ns));
 	}
+	if (f->cls == BLK_CORRUPT && r->no_header)
+		json_object_object_add(o, "no_header",
+		    json_object_new_boolean(1));
 	if (f->cls == BLK_CORRUPT && r->first_bad_byte >= 0) {
 		json_object_object_add(o, "first_bad_byte",
 		    json_object_new_int(r->first_bad_byte));
