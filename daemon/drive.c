@@ -1612,16 +1612,10 @@ drive_archive_values(const struct drive *d, time_t now, char *buf,
 	const struct smart *s = &d->latest;
 	int		 k = d->have_latest;
 	char		 v[8][40];
-	double		 waf = -1;
+	double		 waf = drive_waf(d);
 
 	if (!d->active)
 		return -1;
-	if (k && s->has_nand_written && s->has_device_written &&
-	    s->device_bytes_written > d->baseline.device_bytes_written)
-		waf = (double)(s->nand_bytes_written -
-		    d->baseline.nand_bytes_written) /
-		    (double)(s->device_bytes_written -
-		    d->baseline.device_bytes_written);
 	rrd_val(v[0], sizeof(v[0]), d->lat_p99_us >= 0, d->lat_p99_us, 0);
 	rrd_val(v[1], sizeof(v[1]), k && s->has_percent_used, s->percent_used, 1);
 	rrd_val(v[2], sizeof(v[2]), k && s->has_spare, s->available_spare, 0);

@@ -102,5 +102,7 @@ void		 drive_smart_stop(struct drive *);
 /* Ask for a SMART read now (phase change), unless one is in flight. */
 void		 drive_smart_poll(struct drive *);
 json_object	*drive_smart_delta(const struct drive *);
+/* Write amplification since the baseline (smart_waf), -1 when unknown. */
+double		 drive_waf(const struct drive *);
 
 #endif
