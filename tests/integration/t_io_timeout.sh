@@ -27,7 +27,9 @@ SOCK=$ST.sock
 truncate -s $SIZE "$T/back.img"
 mkdir -p "$MNT"
 echo "$MNT" >>"$T/.mounts"
-"$PY" "$IT_DIR/stallfs.py" "$T/back.img" "$MNT" "$FLAG" >"$T/fs.log" 2>&1 &
+# not a child of ours: the cleanup waits for its children before it
+# unmounts, and the server ends only when unmounted
+( "$PY" "$IT_DIR/stallfs.py" "$T/back.img" "$MNT" "$FLAG" >"$T/fs.log" 2>&1 & )
 for _ in $(seq 1 100); do
 	mountpoint -q "$MNT" && [ -e "$MNT/disk" ] && break
 	sleep 0.05
