@@ -1,5 +1,6 @@
 /* block.c: the on-disk block format, payload generation and classification. */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -247,15 +248,34 @@ blk_diff_header(const void *buf, uint32_t bs, uint64_t instance,
 	}
 }
 
-/* A block whose header cannot be trusted: blank or garbage. */
+/*
+ * No block header (magic, version, size): blank, or garbage. Garbage is
+ * not compared byte by byte: with no header there is no telling what it
+ * was meant to be a damaged copy of.
+ */
 static enum blk_class
 blk_check_blank(const void *buf, uint32_t bs, const struct blk_expect *e,
     struct blk_result *r)
 {
 	if (blk_all(buf, bs, 0) || blk_all(buf, bs, 0xff))
 		return r->cls = e->allow_unwritten ? BLK_OK : BLK_UNWRITTEN;
-	r->first_bad_byte = 0;
+	r->no_header = 1;
 	return r->cls = BLK_CORRUPT;
+}
+
+void
+blk_corrupt_text(const struct blk_result *r, char *buf, size_t len)
+{
+	if (r->no_header)
+		snprintf(buf, len, "garbage: no valid block header");
+	else if (r->bad_bytes > 0)
+		snprintf(buf, len, "checksum mismatch, first bad byte %d, %u "
+		    "byte%s differ%s", r->first_bad_byte, r->bad_bytes,
+		    r->bad_bytes == 1 ? "" : "s", r->bad_bytes == 1 ? "s" : "");
+	else	/* only the fields that cannot be predicted differ */
+		snprintf(buf, len, "checksum mismatch; payload and header "
+		    "fields as expected but for the write time, reserved or "
+		    "checksum field");
 }
 
 enum blk_class

@@ -2,6 +2,7 @@
 #ifndef SSDT_BLOCK_H
 #define SSDT_BLOCK_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define BLK_MAGIC	0x31545254445353ULL	/* "SSDTRT1\0" little-endian */
@@ -49,6 +50,7 @@ struct blk_expect {
 struct blk_result {
 	enum blk_class	cls;
 	int		hdr_valid;	/* magic and checksum were good */
+	int		no_header;	/* corrupt: no block header at all (garbage) */
 	uint64_t	found_instance;
 	uint64_t	found_offset;
 	uint64_t	found_gen;
@@ -64,6 +66,8 @@ void		 blk_encode(void *buf, uint32_t bs, uint64_t instance,
 enum blk_class	 blk_check(const void *buf, uint32_t bs, uint64_t instance,
 		    uint64_t offset, const struct blk_expect *,
 		    struct blk_result *);
+/* What a corrupt block holds, in words ("garbage: no valid block header"). */
+void		 blk_corrupt_text(const struct blk_result *, char *, size_t);
 /* Fill the payload part only (exposed for the benchmark). */
 void		 blk_fill_payload(void *buf, uint32_t len, uint64_t seed);
 uint64_t	 blk_seed(uint64_t instance, uint64_t offset, uint64_t gen);

@@ -57,6 +57,54 @@ wall_ms(void)
 }
 
 
+static const char *
+work_name(enum work w)
+{
+	static const char *const names[] = {
+		[WORK_NONE] = "none", [WORK_PHASE] = "phase",
+		[WORK_VERIFY_NEXT] = "verify-next", [WORK_VERIFY] = "verify",
+		[WORK_HUNG] = "hung",
+	};
+
+	return names[w];
+}
+
+/*
+ * Every change of what the worker does goes through here. A job ends
+ * (to none) from any state; a hung job ends when its I/O completes at
+ * last, or when a start gives the drive a new worker.
+ */
+static void
+work_to(struct drive *d, enum work to)
+{
+	static const unsigned allowed[] = {
+		[WORK_NONE] = 1u << WORK_PHASE | 1u << WORK_VERIFY,
+		[WORK_PHASE] = 1u << WORK_VERIFY_NEXT | 1u << WORK_HUNG,
+		[WORK_VERIFY_NEXT] = 1u << WORK_HUNG,
+		[WORK_VERIFY] = 1u << WORK_HUNG,
+		[WORK_HUNG] = 0,
+	};
+
+	if (to != WORK_NONE && !(allowed[d->work] & 1u << to))
+		log_warnx("%s: worker: unexpected move from %s to %s",
+		    d->conf.name, work_name(d->work), work_name(to));
+	d->work = to;
+}
+
+/* A job is running, or stopping (hung or not). */
+static int
+job_active(const struct drive *d)
+{
+	return d->work != WORK_NONE;
+}
+
+/* A job whose I/O is expected to complete: the stall watchdog's. */
+static int
+job_watched(const struct drive *d)
+{
+	return d->work != WORK_NONE && d->work != WORK_HUNG;
+}
+
 const char *
 drive_name(const struct drive *d)
 {
@@ -135,7 +183,7 @@ drive_free(struct drive *d)
 	drive_smart_stop(d);
 	sd_event_source_disable_unref(d->notify_src);
 	sd_event_source_disable_unref(d->idle_src);
-	if (d->hung)
+	if (d->work == WORK_HUNG)
 		engine_abandon(d->eng);	/* its thread may never come back */
 	else
 		engine_free(d->eng);
@@ -198,6 +246,7 @@ finding_text(const struct drive *d, const struct finding *f, char *buf,
     size_t len)
 {
 	const struct blk_result *r = &f->res;
+	char	what[160];
 	int	n;
 
 	n = snprintf(buf, len, "%s at offset %" PRIu64 " (%" PRIu64
@@ -209,12 +258,8 @@ finding_text(const struct drive *d, const struct finding *f, char *buf,
 	len -= (size_t)n;
 	switch (f->cls) {
 	case BLK_CORRUPT:
-		if (r->first_bad_byte >= 0)
-			snprintf(buf, len, ": checksum mismatch, first bad byte "
-			    "%d, %u bytes differ", r->first_bad_byte,
-			    r->bad_bytes);
-		else
-			snprintf(buf, len, ": checksum mismatch or garbage");
+		blk_corrupt_text(r, what, sizeof(what));
+		snprintf(buf, len, ": %s", what);
 		break;
 	case BLK_MISDIRECTED:
 		snprintf(buf, len, ": holds the block of offset %" PRIu64,
@@ -265,6 +310,9 @@ finding_found(json_object *o, const struct finding *f)
 		json_object_object_add(o, "found_write_time_ns",
 		    json_object_new_uint64(r->found_time_ns));
 	}
+	if (f->cls == BLK_CORRUPT && r->no_header)
+		json_object_object_add(o, "no_header",
+		    json_object_new_boolean(1));
 	if (f->cls == BLK_CORRUPT && r->first_bad_byte >= 0) {
 		json_object_object_add(o, "first_bad_byte",
 		    json_object_new_int(r->first_bad_byte));
@@ -332,7 +380,7 @@ finding_event(struct drive *d, const struct finding *f)
 	d->has_pend = 1;
 	d->pend_phase = d->st.prog.phase;
 	d->pend_cycle = d->st.prog.cycle;
-	d->pend_on_demand = d->extra_verify == 2;
+	d->pend_on_demand = d->work == WORK_VERIFY;
 }
 
 /* Fold one snapshot of the worker into the state. */
@@ -349,7 +397,7 @@ drive_account(struct drive *d, const struct engine_stats *s)
 	d->st.read_ops += s->read_ops - o->read_ops;
 	for (i = 1; i < BLK_NCLASS; i++)
 		d->st.errors[i] += s->errors[i] - o->errors[i];
-	if (d->job_active && d->extra_verify != 2) {
+	if (d->work == WORK_PHASE || d->work == WORK_VERIFY_NEXT) {
 		d->st.prog.position = s->position;
 		if (d->st.prog.phase == PHASE_TRIM) {
 			uint64_t area = layout_dynamic_blocks(&d->st.lay) *
@@ -651,7 +699,7 @@ drive_schedule(struct drive *d)
 	struct job	j;
 	const char	*stop;
 
-	if (!d->active || d->job_active || d->st.run != RUN_RUNNING ||
+	if (!d->active || job_active(d) || d->st.run != RUN_RUNNING ||
 	    d->shutting_down || d->hold)
 		return;
 	if (d->st.prog.phase == PHASE_IDLE) {
@@ -671,7 +719,7 @@ drive_schedule(struct drive *d)
 		    strerror(errno));
 		return;
 	}
-	d->job_active = 1;
+	work_to(d, WORK_PHASE);
 }
 
 /* The current phase ran to its end (or to the write budget). */
@@ -728,7 +776,7 @@ static void
 extra_verify_done(struct drive *d, enum job_end end, int err)
 {
 	finding_flush(d);	/* while its events still say on_demand */
-	d->extra_verify = 0;
+	work_to(d, WORK_NONE);
 	if (end == JOB_FAILED) {
 		drive_fail(d, "I/O error during verify: %s", strerror(err));
 		return;
@@ -761,12 +809,11 @@ extra_verify_start(struct drive *d)
 	    (long long)d->st.host_bytes_written, "verify pass on demand "
 	    "(read only)");
 	if (engine_submit(d->eng, &j) == -1) {
-		d->extra_verify = 0;
+		work_to(d, WORK_NONE);
 		log_warn("%s: cannot start verify", d->conf.name);
 		return;
 	}
-	d->extra_verify = 2;
-	d->job_active = 1;
+	work_to(d, WORK_VERIFY);
 	notify_changed(d);
 }
 
@@ -787,15 +834,25 @@ device_gone(const struct drive *d)
 	return ioctl(d->tgt.fd, BLKGETSIZE64, &size) == -1 || size == 0;
 }
 
-/* The worker finished its job. */
+/*
+ * The job given up at io_timeout ended after all: its I/O completed.
+ * The drive stays failed; the worker is free for the next start.
+ */
 static void
-job_ended(struct drive *d, enum job_end end, int err)
+hung_job_ended(struct drive *d, enum job_end end)
 {
-	d->job_active = 0;
-	if (d->extra_verify == 2) {
-		extra_verify_done(d, end, err);
-		return;
-	}
+	finding_flush(d);
+	log_info("%s: the device answered again; the job given up after "
+	    "io_timeout %s", d->conf.name, end == JOB_FAILED ? "failed" :
+	    "ended");
+	drive_checkpoint(d);
+	notify_changed(d);
+}
+
+/* The phase job ended (done, cut, stopped or failed). */
+static void
+phase_job_ended(struct drive *d, enum job_end end, int err)
+{
 	switch (end) {
 	case JOB_DONE:
 		if (d->st.prog.phase == PHASE_TRIM && err != 0)
@@ -807,10 +864,6 @@ job_ended(struct drive *d, enum job_end end, int err)
 	case JOB_STOPPED:
 		drive_checkpoint(d);
 		notify_changed(d);
-		if (d->extra_verify == 1) {
-			extra_verify_start(d);
-			return;
-		}
 		break;
 	case JOB_FAILED:
 		if (err == ENODEV || err == ENXIO || device_gone(d))
@@ -819,7 +872,32 @@ job_ended(struct drive *d, enum job_end end, int err)
 			drive_fail(d, "I/O error: %s", strerror(err));
 		break;
 	}
-	drive_schedule(d);
+}
+
+/* The worker finished its job: what comes next depends on what it was. */
+static void
+job_ended(struct drive *d, enum job_end end, int err)
+{
+	enum work	was = d->work;
+
+	switch (was) {
+	case WORK_HUNG:
+		work_to(d, WORK_NONE);
+		hung_job_ended(d, end);
+		return;
+	case WORK_VERIFY:
+		extra_verify_done(d, end, err);
+		return;
+	default:
+		break;
+	}
+	work_to(d, WORK_NONE);
+	phase_job_ended(d, end, err);
+	/* a verify pass asked for while the job ran goes first */
+	if (was == WORK_VERIFY_NEXT)
+		extra_verify_start(d);
+	else
+		drive_schedule(d);
 }
 
 /* The worker's eventfd: findings are waiting, or the job ended. */
@@ -1134,14 +1212,14 @@ drive_watch_stall(struct drive *d)
 	uint64_t	ops = d->last.write_ops + d->last.read_ops +
 	    d->last.bytes_trimmed, now = mono_ns();
 
-	if (!d->job_active || ops != d->stall_ops || d->hung) {
+	if (!job_watched(d) || ops != d->stall_ops) {
 		d->stall_ops = ops;
 		d->stall_since = now;
 		return;
 	}
 	if (now - d->stall_since < d->conf.io_timeout * 1000000000ULL)
 		return;
-	d->hung = 1;
+	work_to(d, WORK_HUNG);
 	engine_stop_job(d->eng);
 	drive_fail(d, "the device stopped answering: no I/O completed for "
 	    "%" PRIu64 " s", d->conf.io_timeout);
@@ -1156,13 +1234,13 @@ drive_tick(struct drive *d)
 	if (!d->active)
 		return;
 	drive_poll(d);
-	if (d->job_active && engine_job_done(d->eng, &end, &err)) {
+	if (job_active(d) && engine_job_done(d->eng, &end, &err)) {
 		drive_poll(d);		/* never miss the end of a job */
 		job_ended(d, end, err);
 	}
 	drive_watch_stall(d);
 	drive_rates(d);
-	if (d->job_active)
+	if (job_active(d))
 		drive_checkpoint(d);
 }
 
@@ -1172,7 +1250,7 @@ phase_items(const struct drive *d)
 {
 	const struct layout *l = &d->st.lay;
 
-	if (d->extra_verify == 2)
+	if (d->work == WORK_VERIFY)
 		return l->nblocks;
 	switch (d->st.prog.phase) {
 	case PHASE_STATIC:
@@ -1194,13 +1272,13 @@ static void
 phase_progress(const struct drive *d, double *frac, uint64_t *eta)
 {
 	uint64_t	items = phase_items(d);
-	uint64_t	pos = d->extra_verify == 2 ? d->last.position :
+	uint64_t	pos = d->work == WORK_VERIFY ? d->last.position :
 	    d->st.prog.position;
-	double		rate = d->job_active ? d->wbps + d->rbps : 0;
+	double		rate = job_active(d) ? d->wbps + d->rbps : 0;
 
 	*frac = 0;
 	*eta = 0;
-	if (d->st.prog.phase == PHASE_IDLE && d->extra_verify != 2) {
+	if (d->st.prog.phase == PHASE_IDLE && d->work != WORK_VERIFY) {
 		uint64_t ms = wall_ms(), left;
 
 		if (d->conf.idle_sec > 0 && d->st.idle_until_ms > ms) {
@@ -1231,15 +1309,15 @@ drive_status(const struct drive *d, struct drive_status *s)
 	s->model = d->tgt.model;
 	s->run = d->st.run;
 	s->refused = d->refused;
-	s->verifying = d->extra_verify != 0;
+	s->verifying = d->work == WORK_VERIFY_NEXT || d->work == WORK_VERIFY;
 	s->phase = d->st.prog.phase;
 	phase_progress(d, &s->phase_progress, &s->eta_sec);
 	s->cycle = d->st.prog.cycle;
 	s->cycles_done = d->st.cycles_done;
 	s->host_bytes_written = d->st.host_bytes_written;
 	s->host_bytes_read = d->st.host_bytes_read;
-	s->write_bps = d->job_active ? d->wbps : 0;
-	s->read_bps = d->job_active ? d->rbps : 0;
+	s->write_bps = job_active(d) ? d->wbps : 0;
+	s->read_bps = job_active(d) ? d->rbps : 0;
 	for (i = 0; i < BLK_NCLASS; i++)
 		s->errors[i] = d->st.errors[i];
 	s->errors_total = err_sum(d->st.errors);
@@ -1252,9 +1330,10 @@ drive_status(const struct drive *d, struct drive_status *s)
 int
 drive_settled(const struct drive *d)
 {
-	if (d->refused || d->hung)
+	/* a hung job may never end: its drive has failed all the same */
+	if (d->refused || d->work == WORK_HUNG)
 		return 1;
-	if (d->job_active || d->extra_verify)
+	if (job_active(d))
 		return 0;
 	return d->st.run == RUN_FINISHED || d->st.run == RUN_FAILED ||
 	    d->st.run == RUN_STOPPED;
@@ -1264,9 +1343,52 @@ drive_settled(const struct drive *d)
 void
 drive_halt(struct drive *d)
 {
-	if (d->job_active)
+	if (job_active(d))
 		engine_stop_job(d->eng);
 	sd_event_source_set_enabled(d->idle_src, SD_EVENT_OFF);
+}
+
+/*
+ * A start or verify after io_timeout. When the job given up has ended in
+ * the meantime, the worker is free again. When it is still stuck, that
+ * worker is left to the kernel (engine_abandon) and a new one takes the
+ * drive: the old one's counters and findings stay in its own engine,
+ * which nobody reads, so its late completion cannot count twice.
+ */
+static int
+drive_unhang(struct drive *d, char *err, size_t len)
+{
+	struct engine	*e;
+	sd_event_source	*src = NULL;
+	enum job_end	 end;
+	int		 rc;
+
+	drive_poll(d);
+	if (engine_job_done(d->eng, &end, &rc)) {
+		drive_poll(d);
+		job_ended(d, end, rc);
+		return 0;
+	}
+	if ((e = engine_start(d->tgt.fd, d->conf.name, d->conf.block_size,
+	    d->conf.queue_depth, err, len)) == NULL)
+		return -1;
+	if (sd_event_add_io(d->ev, &src, engine_notify_fd(e), EPOLLIN,
+	    on_worker, d) < 0) {
+		engine_free(e);
+		snprintf(err, len, "%s: cannot watch the worker", d->conf.name);
+		return -1;
+	}
+	finding_flush(d);
+	sd_event_source_disable_unref(d->notify_src);
+	engine_abandon(d->eng);
+	log_warnx("%s: the job given up after io_timeout is still stuck; "
+	    "its worker is left behind, a new one takes over", d->conf.name);
+	d->eng = e;
+	d->notify_src = src;
+	memset(&d->last, 0, sizeof(d->last));	/* the new engine's counters */
+	memset(d->rate_hist, 0, sizeof(d->rate_hist));
+	work_to(d, WORK_NONE);
+	return 0;
 }
 
 static int
@@ -1330,6 +1452,8 @@ drive_cmd_start(struct drive *d, char *err, size_t len)
 	if (d->st.run == RUN_RUNNING || d->st.run == RUN_PAUSED ||
 	    (d->st.run == RUN_FINISHED && stop_reached(d) != NULL))
 		return cmd_refuse(d, err, len, "start");
+	if (d->work == WORK_HUNG && drive_unhang(d, err, len) == -1)
+		return -1;
 	drive_set_run(d, RUN_RUNNING, NULL);
 	phase_mark(d);
 	drive_schedule(d);
@@ -1344,15 +1468,17 @@ drive_cmd_verify(struct drive *d, char *err, size_t len)
 		    d->conf.name, d->refused ? " (refused)" : "");
 		return -1;
 	}
-	if (d->extra_verify) {
+	if (d->work == WORK_VERIFY_NEXT || d->work == WORK_VERIFY) {
 		snprintf(err, len, "%s: a verify pass is already running",
 		    d->conf.name);
 		return -1;
 	}
-	d->extra_verify = 1;
-	if (d->job_active)
+	if (d->work == WORK_HUNG && drive_unhang(d, err, len) == -1)
+		return -1;
+	if (d->work == WORK_PHASE) {
+		work_to(d, WORK_VERIFY_NEXT);
 		engine_stop_job(d->eng);	/* starts when the job stopped */
-	else
+	} else
 		extra_verify_start(d);
 	return 0;
 }
@@ -1418,14 +1544,14 @@ drive_busy(struct drive *d)
 	enum job_end	end;
 	int		err;
 
-	if (!d->active || !d->job_active || d->hung)
-		return 0;
+	if (!d->active || !job_watched(d))
+		return 0;	/* nothing to wait for, or nothing that will end */
 	drive_poll(d);
 	if (engine_job_done(d->eng, &end, &err)) {
 		drive_poll(d);
 		job_ended(d, end, err);
 	}
-	return d->job_active;
+	return job_active(d);
 }
 
 void
@@ -1434,7 +1560,7 @@ drive_shutdown_end(struct drive *d)
 	if (!d->active)
 		return;
 	drive_poll(d);
-	if (!d->job_active)
+	if (!job_active(d))
 		events_add(&d->log, LOG_INFO, "shutdown", drive_ev_obj(d), -1,
 		    (long long)d->st.host_bytes_written, "checkpoint at %s "
 		    "item %" PRIu64, phase_name(d->st.prog.phase),
@@ -1445,7 +1571,7 @@ drive_shutdown_end(struct drive *d)
 int
 drive_quiet(const struct drive *d)
 {
-	return !d->job_active && !d->extra_verify;
+	return !job_active(d);
 }
 
 void
@@ -1486,16 +1612,10 @@ drive_archive_values(const struct drive *d, time_t now, char *buf,
 	const struct smart *s = &d->latest;
 	int		 k = d->have_latest;
 	char		 v[8][40];
-	double		 waf = -1;
+	double		 waf = drive_waf(d);
 
 	if (!d->active)
 		return -1;
-	if (k && s->has_nand_written && s->has_device_written &&
-	    s->device_bytes_written > d->baseline.device_bytes_written)
-		waf = (double)(s->nand_bytes_written -
-		    d->baseline.nand_bytes_written) /
-		    (double)(s->device_bytes_written -
-		    d->baseline.device_bytes_written);
 	rrd_val(v[0], sizeof(v[0]), d->lat_p99_us >= 0, d->lat_p99_us, 0);
 	rrd_val(v[1], sizeof(v[1]), k && s->has_percent_used, s->percent_used, 1);
 	rrd_val(v[2], sizeof(v[2]), k && s->has_spare, s->available_spare, 0);

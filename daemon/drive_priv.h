@@ -17,6 +17,19 @@
 
 #define TRIM_CHUNK	(1ULL << 30)
 
+/*
+ * What the worker does for the drive. Only work_to() in drive.c changes
+ * it, and only along the moves it allows.
+ */
+enum work {
+	WORK_NONE,		/* no job: the worker waits for one */
+	WORK_PHASE,		/* the job of the current phase */
+	WORK_VERIFY_NEXT,	/* the phase job stops; on-demand verify follows */
+	WORK_VERIFY,		/* an on-demand verify pass */
+	WORK_HUNG		/* no I/O completed for io_timeout: the job was
+				 * told to stop, its worker is stuck in the device */
+};
+
 struct drive {
 	struct drive_conf conf;
 	char		 dir[PATH_MAX];
@@ -33,8 +46,7 @@ struct drive {
 	struct dstate	 st;
 	int		 active;	/* target open, state loaded, worker up */
 	int		 refused;
-	int		 job_active;
-	int		 extra_verify;	/* on-demand verify pass running/queued */
+	enum work	 work;
 	struct engine_stats last;
 
 	/* phase accounting, for the phase_end event */
@@ -55,7 +67,6 @@ struct drive {
 	int		 hold;		/* --verify: never hand out a phase job */
 	uint64_t	 stall_ops;	/* completions seen at stall_since */
 	uint64_t	 stall_since;	/* monotonic ns */
-	int		 hung;		/* the device stopped answering */
 	int		 archived;	/* its RRD archive was opened */
 	struct finding	 pend;		/* run being merged, not yet an event */
 	int		 has_pend;
@@ -91,5 +102,7 @@ void		 drive_smart_stop(struct drive *);
 /* Ask for a SMART read now (phase change), unless one is in flight. */
 void		 drive_smart_poll(struct drive *);
 json_object	*drive_smart_delta(const struct drive *);
+/* Write amplification since the baseline (smart_waf), -1 when unknown. */
+double		 drive_waf(const struct drive *);
 
 #endif

@@ -43,18 +43,11 @@ append_line(struct drive *d, const char *name, json_object *o)
 		close(fd);
 }
 
-/* Write-amplification since the baseline, or -1 when unknown. */
-static double
-smart_waf(const struct drive *d)
+double
+drive_waf(const struct drive *d)
 {
-	const struct smart *b = &d->baseline, *l = &d->latest;
-	uint64_t	host, nand;
-
-	if (!d->have_latest || !l->has_nand_written || !l->has_device_written)
-		return -1;
-	host = l->device_bytes_written - b->device_bytes_written;
-	nand = l->nand_bytes_written - b->nand_bytes_written;
-	return host > 0 ? (double)nand / (double)host : -1;
+	return smart_waf(d->have_baseline ? &d->baseline : NULL,
+	    d->have_latest ? &d->latest : NULL);
 }
 
 /* A snapshot line: the milestone record of wear against TBW. */
@@ -62,7 +55,7 @@ static void
 snapshot(struct drive *d, const char *why)
 {
 	json_object	*o = json_object_new_object();
-	double		 waf = smart_waf(d);
+	double		 waf = drive_waf(d);
 
 	json_object_object_add(o, "time", json_object_new_uint64(
 	    d->latest.time));
@@ -327,7 +320,7 @@ drive_smart_status(const struct drive *d)
 {
 	const struct smart *s = &d->latest;
 	json_object	*o;
-	double		 waf = smart_waf(d);
+	double		 waf = drive_waf(d);
 
 	if (!d->have_latest)
 		return NULL;

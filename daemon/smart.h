@@ -89,6 +89,14 @@ int	smart_from_ata_json(const char *json, size_t len, struct smart *,
  */
 const char *smart_failure(const struct smart *p, const struct smart *s,
 	    uint64_t max, char *buf, size_t len);
+/*
+ * Write amplification between the baseline b and the reading s: NAND
+ * bytes over host bytes (as the drive counts them) written in between.
+ * -1 (unknown) without a baseline or reading (NULL), when either lacks
+ * either counter, when the host bytes did not grow, or when a counter
+ * went back.
+ */
+double	smart_waf(const struct smart *b, const struct smart *s);
 /* Everything known, for status, snapshots and ssdctl smart. */
 json_object *smart_to_json(const struct smart *);
 

@@ -1,6 +1,7 @@
 /*
- * smart_rules.c: when SMART says a drive has failed. Pure: a previous and
- * a new reading in, a reason out; the drive applies it.
+ * smart_rules.c: when SMART says a drive has failed, and its write
+ * amplification. Pure: readings in, a reason or a figure out; the drive
+ * applies them.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -12,6 +13,20 @@ static int
 jumped(int had, uint64_t before, int has, uint64_t now, uint64_t max)
 {
 	return had && has && now > before && now - before > max;
+}
+
+double
+smart_waf(const struct smart *b, const struct smart *s)
+{
+	if (b == NULL || s == NULL || !b->has_nand_written ||
+	    !b->has_device_written || !s->has_nand_written ||
+	    !s->has_device_written)
+		return -1;
+	if (s->device_bytes_written <= b->device_bytes_written ||
+	    s->nand_bytes_written < b->nand_bytes_written)
+		return -1;
+	return (double)(s->nand_bytes_written - b->nand_bytes_written) /
+	    (double)(s->device_bytes_written - b->device_bytes_written);
 }
 
 const char *

@@ -70,10 +70,19 @@ check_static_details() {
 	    "$INST_B 163840 0" "$(ev_query "$EV" "$from" \
 	    found_instance,found_offset,found_generation event=verify_error \
 	    class=foreign offset=163840)"
+	# random bytes: no header to compare with, and said so
+	assert_eq "corrupt@204800 no_header,first_bad_byte,bad_bytes" \
+	    "true - -" "$(ev_query "$EV" "$from" no_header,first_bad_byte,bad_bytes \
+	    event=verify_error class=corrupt offset=204800)"
+	assert_contains "corrupt@204800 message" "$(ev_query "$EV" "$from" \
+	    message event=verify_error class=corrupt offset=204800)" \
+	    "corrupt at offset 204800 (1 block): garbage: no valid block header"
+	assert_not_contains "no event claims 0 bytes differ" \
+	    "$(ev_query "$EV" "$from" message event=verify_error)" "0 bytes differ"
 }
 
 STATIC_FINDINGS=("corrupt 40960" "misdirected 81920" "misdirected 86016"
-    "unwritten 122880" "foreign 163840")
+    "unwritten 122880" "foreign 163840" "corrupt 204800")
 
 # ---- a clean first cycle
 conf_a 1
@@ -130,6 +139,10 @@ write_block "$IMG" $BS 30 "$T/zero.blk"
 # (d) block 40 of the other run
 read_block "$IMG_B" $BS 40 "$T/b40"
 write_block "$IMG" $BS 40 "$T/b40"
+# (f) random bytes over block 50
+python3 -c 'import random, sys; sys.stdout.buffer.write(random.Random(7).randbytes(int(sys.argv[1])))' \
+    $BS >"$T/random.blk"
+write_block "$IMG" $BS 50 "$T/random.blk"
 
 # ---- a read-only verify pass finds exactly those
 from=$(events_mark "$EV" "$S")
@@ -138,7 +151,7 @@ run_ssdt "$T/verify1.log" -c "$T/a.conf" --verify
 assert_rc "--verify after the static injections" 3 "$RC" "$T/verify1.log"
 expect_findings "$from" "${STATIC_FINDINGS[@]}"
 check_static_details "$from"
-expect_counters 1 2 0 1 1
+expect_counters 2 2 0 1 1
 assert_eq "--verify writes nothing" "$hbw" "$(state_get "$S" host_bytes_written)"
 assert_eq "verify_now events" 1 "$(ev_count "$EV" "$from" event=verify_now)"
 assert_eq "run stays finished" finished "$(state_get "$S" run)"
@@ -155,7 +168,7 @@ assert_eq "cycles_done" 2 "$(state_get "$S" cycles_done)"
 assert_eq "run" finished "$(state_get "$S" run)"
 expect_findings "$from" "${STATIC_FINDINGS[@]}"
 check_static_details "$from"
-expect_counters 2 4 0 2 2
+expect_counters 4 4 0 2 2
 assert_eq "host_bytes_written after cycle 2" $((SBYTES + 2 * DBYTES)) \
     "$(state_get "$S" host_bytes_written)"
 
@@ -170,7 +183,7 @@ assert_eq "stale@$STALE_OFF expected_generation,found_generation,found_offset" \
     "2 1 $STALE_OFF" "$(ev_query "$EV" "$from" \
     expected_generation,found_generation,found_offset event=verify_error \
     class=stale offset=$STALE_OFF)"
-expect_counters 3 6 1 3 3
+expect_counters 6 6 1 3 3
 
 if ev_valid "$EV"; then pass_check; else fail "malformed event lines"; fi
 finish

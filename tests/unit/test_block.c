@@ -313,6 +313,7 @@ test_garbage(void **state)
 	unsigned char		*b = malloc(4096);
 	uint64_t		 s = 0x1234567;
 	int			 i, round;
+	char			 text[160];
 
 	(void)state;
 	assert_non_null(b);
@@ -324,7 +325,59 @@ test_garbage(void **state)
 		assert_int_equal(check(b, 4096, INST, 0, want_gen(1, 1), &r),
 		    BLK_CORRUPT);
 		assert_int_equal(r.hdr_valid, 0);
+		/* a first bad byte comes with the bytes that differ */
+		if (r.first_bad_byte >= 0)
+			assert_true(r.bad_bytes > 0);
+		blk_corrupt_text(&r, text, sizeof(text));
+		if (round % 2) {	/* a header, compared byte by byte */
+			assert_int_equal(r.no_header, 0);
+			assert_true(r.bad_bytes > 0);
+			assert_non_null(strstr(text, "checksum mismatch, first "
+			    "bad byte"));
+		} else {
+			assert_int_equal(r.no_header, 1);
+			assert_int_equal(r.first_bad_byte, -1);
+			assert_string_equal(text,
+			    "garbage: no valid block header");
+		}
 	}
+	/* zeros with one stray byte: no header either */
+	memset(b, 0, 4096);
+	b[4095] = 1;
+	assert_int_equal(check(b, 4096, INST, 0, want_gen(1, 1), &r),
+	    BLK_CORRUPT);
+	assert_int_equal(r.no_header, 1);
+	free(b);
+}
+
+/* The words for a corrupt block say what differs, never "0 bytes". */
+static void
+test_corrupt_text(void **state)
+{
+	struct blk_result	r;
+	unsigned char		*b = blk_new(4096, INST, 0, 5);
+	char			 text[160];
+
+	(void)state;
+	b[1000] ^= 1;
+	assert_int_equal(check(b, 4096, INST, 0, want_gen(5, 5), &r),
+	    BLK_CORRUPT);
+	blk_corrupt_text(&r, text, sizeof(text));
+	assert_string_equal(text,
+	    "checksum mismatch, first bad byte 1000, 1 byte differs");
+	b[2000] ^= 1;
+	check(b, 4096, INST, 0, want_gen(5, 5), &r);
+	blk_corrupt_text(&r, text, sizeof(text));
+	assert_string_equal(text,
+	    "checksum mismatch, first bad byte 1000, 2 bytes differ");
+	b[1000] ^= 1;
+	b[2000] ^= 1;
+	b[BLK_HDR_SIZE - 1] ^= 0x10;	/* the checksum field only */
+	check(b, 4096, INST, 0, want_gen(5, 5), &r);
+	assert_int_equal(r.no_header, 0);
+	blk_corrupt_text(&r, text, sizeof(text));
+	assert_null(strstr(text, "0 bytes"));
+	assert_non_null(strstr(text, "checksum mismatch"));
 	free(b);
 }
 
@@ -577,6 +630,7 @@ main(void)
 		cmocka_unit_test(test_unwritten),
 		cmocka_unit_test(test_written_where_unwritten_expected),
 		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_corrupt_text),
 		cmocka_unit_test(test_wrong_block_size),
 		cmocka_unit_test(test_gen_range),
 		cmocka_unit_test(test_torn_write),

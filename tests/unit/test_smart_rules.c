@@ -1,4 +1,4 @@
-/* test_smart_rules.c: when SMART says a drive has failed. */
+/* test_smart_rules.c: when SMART says a drive has failed; its WAF. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -86,6 +86,60 @@ test_jumps(void **state)
 	assert_null(verdict(&p, &s, 10));
 }
 
+/* A reading with both write counters (host as the drive counts it). */
+static struct smart
+written(uint64_t host, uint64_t nand)
+{
+	struct smart	s = healthy();
+
+	s.has_device_written = s.has_nand_written = 1;
+	s.device_bytes_written = host;
+	s.nand_bytes_written = nand;
+	return s;
+}
+
+static void
+test_waf(void **state)
+{
+	struct smart	b = written(1000, 3000), s = written(5000, 9000);
+
+	(void)state;
+	/* (9000 - 3000) / (5000 - 1000): the counts before the baseline
+	 * do not count */
+	assert_float_equal(smart_waf(&b, &s), 1.5, 1e-12);
+	assert_float_equal(smart_waf(&b, &b), -1, 0);	/* no host delta */
+	s.nand_bytes_written = 3000;			/* no NAND writes */
+	assert_float_equal(smart_waf(&b, &s), 0, 0);
+}
+
+/* Whatever is missing or went back makes the WAF unknown, never a guess. */
+static void
+test_waf_unknown(void **state)
+{
+	struct smart	b = written(1000, 3000), s = written(5000, 9000);
+
+	(void)state;
+	assert_float_equal(smart_waf(NULL, &s), -1, 0);	/* no baseline */
+	assert_float_equal(smart_waf(&b, NULL), -1, 0);	/* no reading */
+	b.has_nand_written = 0;		/* baseline without the NAND counter */
+	assert_float_equal(smart_waf(&b, &s), -1, 0);
+	b = written(1000, 3000);
+	b.has_device_written = 0;	/* ... without the host counter */
+	assert_float_equal(smart_waf(&b, &s), -1, 0);
+	b = written(1000, 3000);
+	s.has_nand_written = 0;		/* the reading without it */
+	assert_float_equal(smart_waf(&b, &s), -1, 0);
+	s = written(5000, 9000);
+	s.has_device_written = 0;
+	assert_float_equal(smart_waf(&b, &s), -1, 0);
+	s = written(1000, 9000);	/* host bytes did not grow */
+	assert_float_equal(smart_waf(&b, &s), -1, 0);
+	s = written(500, 9000);		/* host counter went back */
+	assert_float_equal(smart_waf(&b, &s), -1, 0);
+	s = written(5000, 2000);	/* NAND counter went back */
+	assert_float_equal(smart_waf(&b, &s), -1, 0);
+}
+
 int
 main(void)
 {
@@ -93,6 +147,8 @@ main(void)
 		cmocka_unit_test(test_healthy),
 		cmocka_unit_test(test_critical_bits),
 		cmocka_unit_test(test_jumps),
+		cmocka_unit_test(test_waf),
+		cmocka_unit_test(test_waf_unknown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
