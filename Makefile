@@ -82,6 +82,13 @@ UBSAN		= -fsanitize=undefined -fno-sanitize-recover=undefined
 tests/unit/test_events: tests/unit/test_events.c daemon/events.c $(COMMON_OBJ)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(UBSAN) -o $@ $^ $(LDLIBS) -lcmocka
 
+# The engine runs on a real file with failures injected into liburing's
+# submit calls and the completions they return (--wrap).
+ENGINE_WRAP	= -Wl,--wrap=io_uring_submit,--wrap=io_uring_submit_and_wait
+tests/unit/test_engine: tests/unit/test_engine.c daemon/engine.o $(CORE_OBJ) \
+    $(COMMON_OBJ)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(ENGINE_WRAP) $(LDLIBS) -lcmocka
+
 bench/genbench: bench/genbench.c daemon/block.o
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
 

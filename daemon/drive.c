@@ -1203,26 +1203,28 @@ drive_rates(struct drive *d)
 
 /*
  * A read or write that never completes leaves the worker stuck in the
- * kernel; no completion for io_timeout while I/O is due fails the drive
- * (the other drives go on).
+ * kernel. The rule counts only what the device holds: I/Os the kernel
+ * took and has not completed, none completing for io_timeout, fail the
+ * drive (the other drives go on). A worker with nothing in flight (busy,
+ * starting, or waiting for us) is never the device's fault.
  */
 static void
 drive_watch_stall(struct drive *d)
 {
-	uint64_t	ops = d->last.write_ops + d->last.read_ops +
-	    d->last.bytes_trimmed, now = mono_ns();
+	uint64_t	n, since, now = mono_ns();
 
-	if (!job_watched(d) || ops != d->stall_ops) {
-		d->stall_ops = ops;
-		d->stall_since = now;
+	if (!job_watched(d))
 		return;
-	}
-	if (now - d->stall_since < d->conf.io_timeout * 1000000000ULL)
+	engine_inflight(d->eng, &n, &since);
+	if (n == 0 || since >= now ||
+	    now - since < d->conf.io_timeout * 1000000000ULL)
 		return;
 	work_to(d, WORK_HUNG);
 	engine_stop_job(d->eng);
-	drive_fail(d, "the device stopped answering: no I/O completed for "
-	    "%" PRIu64 " s", d->conf.io_timeout);
+	drive_fail(d, "the device stopped answering: %" PRIu64 " I/O%s in "
+	    "flight, none completed for %.1f s (io_timeout %" PRIu64 " s)",
+	    n, n == 1 ? "" : "s", (double)(now - since) / 1e9,
+	    d->conf.io_timeout);
 }
 
 void

@@ -65,8 +65,6 @@ struct drive {
 	uint64_t	 rate_hist[LAT_BUCKETS];
 	double		 lat_p99_us;	/* -1: no writes in the last tick */
 	int		 hold;		/* --verify: never hand out a phase job */
-	uint64_t	 stall_ops;	/* completions seen at stall_since */
-	uint64_t	 stall_since;	/* monotonic ns */
 	int		 archived;	/* its RRD archive was opened */
 	struct finding	 pend;		/* run being merged, not yet an event */
 	int		 has_pend;

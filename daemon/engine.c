@@ -92,6 +92,7 @@ struct engine {
 	atomic_uint_fast64_t	 submitted;
 	atomic_uint_fast64_t	 reaped;
 	atomic_uint_fast64_t	 progress_ns;
+	atomic_int		 waiting_main;	/* for the main thread to drain */
 
 	/* shared, under mu */
 	pthread_mutex_t	 mu;
@@ -138,10 +139,12 @@ publish(struct engine *e)
 	pthread_mutex_lock(&e->mu);
 	for (i = 0; i < e->nlocal; i++) {
 		while (e->qlen == QUEUE_CAP && !e->quit) {
+			/* the device is not to blame for this wait */
+			atomic_store(&e->waiting_main, 1);
 			notify_main(e);
 			pthread_cond_wait(&e->cv, &e->mu);
-			/* the device is not to blame for our wait */
 			atomic_store(&e->progress_ns, now_ns(CLOCK_MONOTONIC));
+			atomic_store(&e->waiting_main, 0);
 		}
 		e->q[(e->qhead + e->qlen) % QUEUE_CAP] = e->local[i];
 		e->qlen++;
@@ -896,5 +899,6 @@ engine_inflight(struct engine *e, uint64_t *n, uint64_t *since_ns)
 	uint64_t	reaped = atomic_load(&e->reaped);
 
 	*n = atomic_load(&e->submitted) - reaped;
-	*since_ns = atomic_load(&e->progress_ns);
+	*since_ns = atomic_load(&e->waiting_main) ? now_ns(CLOCK_MONOTONIC) :
+	    atomic_load(&e->progress_ns);
 }

@@ -1,0 +1,91 @@
+#!/bin/bash
+# The engine under every kind of configuration it accepts: block size
+# (512 B, 4 KiB, 128 KiB, 1 MiB) x queue depth (1, 32, 1024) x order
+# (sequential, random) x target (a file on this filesystem, a loop
+# device), one short cycle each with io_timeout at its minimum (5 s).
+# Each run must finish with its own verify finding nothing, every byte
+# counted once and no stall; the largest (1 MiB at QD 1024 on a file, the
+# case that once failed a healthy drive at its start) runs three times.
+# MATRIX_REPEAT=N runs the whole matrix N times (make stress).
+. "$(dirname "$0")/lib.sh"
+need_root
+command -v losetup >/dev/null || skip "losetup missing"
+
+FRAC=0.25
+REPEAT=${MATRIX_REPEAT:-1}
+
+# Enough blocks for the queue depth where that stays small; 128 MiB at most.
+size_for() {	# BS
+	local s=$(($1 * 2048))
+	[ $s -lt $((8 << 20)) ] && s=$((8 << 20))
+	[ $s -gt $((128 << 20)) ] && s=$((128 << 20))
+	echo $s
+}
+
+# one TARGET BS QD ORDER
+one() {
+	local kind=$1 bs=$2 qd=$3 order=$4 size dev name st S
+	size=$(size_for "$bs")
+	name=m$RANDOM
+	st=$T/st-$name
+	rm -f "$T/img"
+	truncate -s "$size" "$T/img"
+	dev=$T/img
+	if [ "$kind" = loop ]; then
+		new_loop "$T/img"
+		dev=$LOOPDEV
+	fi
+	write_conf "$T/$name.conf" "$st" <<EOF
+[drive:$name]
+device = $dev
+serial = none
+size = $size
+block_size = $bs
+queue_depth = $qd
+order = $order
+static_fraction = $FRAC
+trim = yes
+idle = 0
+cycles = 1
+io_timeout = 5s
+EOF
+	run_ssdt "$T/$name.log" -c "$T/$name.conf" --oneshot
+	S=$st/$name/state
+	layout "$size" "$bs" "$FRAC"
+	local what="$kind bs=$bs qd=$qd $order"
+	if [ "$RC" -ne 0 ] || [ "$(state_get "$S" run)" != finished ] ||
+	    grep -q "stopped answering" "$T/$name.log"; then
+		fail "$what: exit $RC, run $(state_get "$S" run 2>/dev/null)"
+		tail -n 5 "$T/$name.log" | sed 's/^/      /'
+	else
+		pass_check
+	fi
+	assert_eq "$what: written" $((SBYTES + DBYTES)) \
+	    "$(state_get "$S" host_bytes_written)"
+	assert_eq "$what: read" $((NBLK * bs)) "$(state_get "$S" host_bytes_read)"
+	for c in corrupt misdirected stale foreign unwritten io_error; do
+		[ "$(state_get "$S" errors.$c)" = 0 ] ||
+		    fail "$what: errors.$c = $(state_get "$S" errors.$c)"
+	done
+	if [ "$kind" = loop ]; then
+		losetup -d "$dev"
+	fi
+	rm -rf "$st"
+}
+
+start=$(date +%s)
+for rep in $(seq "$REPEAT"); do
+	for kind in file loop; do
+		for bs in 512 4096 131072 1048576; do
+			for qd in 1 32 1024; do
+				for order in sequential random; do
+					one $kind $bs $qd $order
+				done
+			done
+		done
+	done
+	one file 1048576 1024 sequential
+	one file 1048576 1024 random
+done
+log "matrix x$REPEAT: $(( $(date +%s) - start )) s"
+finish

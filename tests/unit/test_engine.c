@@ -1,0 +1,316 @@
+/*
+ * test_engine.c: the I/O worker against a real file (O_DIRECT on the
+ * filesystem of /var/tmp), with failures injected where the kernel may
+ * give them: io_uring_submit and io_uring_submit_and_wait refuse with
+ * -EAGAIN or -EBUSY, and completions come back short or as -EAGAIN
+ * (edited in the completion ring before the engine reaps it). Linked
+ * with --wrap for those two functions. Whatever is injected, a write
+ * pass and a verify pass must end done, count every byte once, and find
+ * nothing on a healthy file, or exactly what was planted.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <liburing.h>
+
+#include "engine.h"
+#include "log.h"
+
+/* ------------------------------------------------ fault injection */
+
+static struct {
+	unsigned	refuse_pct;	/* submit: -EAGAIN / -EBUSY */
+	unsigned	short_pct;	/* completion: half of it */
+	unsigned	again_pct;	/* completion: -EAGAIN */
+	unsigned	refused, shortened, againd;
+	unsigned	seed;
+} inj;
+
+int	__real_io_uring_submit(struct io_uring *);
+int	__real_io_uring_submit_and_wait(struct io_uring *, unsigned);
+int	__wrap_io_uring_submit(struct io_uring *);
+int	__wrap_io_uring_submit_and_wait(struct io_uring *, unsigned);
+
+static unsigned
+roll(void)
+{
+	return (unsigned)rand_r(&inj.seed) % 100;
+}
+
+/* Make some fresh completions short or -EAGAIN, as a kernel may. */
+static void
+edit_completions(struct io_uring *ring)
+{
+	struct io_uring_cqe	*cqe;
+	unsigned		 head;
+
+	io_uring_for_each_cqe(ring, head, cqe) {
+		if (cqe->res >= 1024 && roll() < inj.short_pct) {
+			/* a multiple of 512: what a device may transfer */
+			cqe->res = (cqe->res / 2) & ~511;
+			inj.shortened++;
+		} else if (cqe->res > 0 && roll() < inj.again_pct) {
+			cqe->res = -EAGAIN;
+			inj.againd++;
+		}
+	}
+}
+
+static int
+refuse(void)
+{
+	if (roll() >= inj.refuse_pct)
+		return 0;
+	inj.refused++;
+	return roll() < 50 ? -EAGAIN : -EBUSY;
+}
+
+int
+__wrap_io_uring_submit(struct io_uring *ring)
+{
+	int	rc = refuse();
+
+	return rc != 0 ? rc : __real_io_uring_submit(ring);
+}
+
+int
+__wrap_io_uring_submit_and_wait(struct io_uring *ring, unsigned wait)
+{
+	int	rc = refuse();
+
+	if (rc != 0)
+		return rc;
+	rc = __real_io_uring_submit_and_wait(ring, wait);
+	edit_completions(ring);
+	return rc;
+}
+
+/* ------------------------------------------------ a small target */
+
+struct target {
+	char		 path[64];
+	int		 fd;
+	struct layout	 lay;
+	uint64_t	 instance;
+};
+
+static void
+target_open(struct target *t, uint32_t bs, uint64_t span)
+{
+	char	err[256];
+
+	snprintf(t->path, sizeof(t->path), "/var/tmp/test_engine.XXXXXX");
+	t->fd = mkstemp(t->path);
+	assert_true(t->fd >= 0);
+	assert_int_equal(ftruncate(t->fd, (off_t)span), 0);
+	close(t->fd);
+	t->fd = open(t->path, O_RDWR | O_DIRECT | O_CLOEXEC);
+	assert_true(t->fd >= 0);
+	assert_int_equal(layout_init(&t->lay, span, span, bs, 0.25, err,
+	    sizeof(err)), 0);
+	t->instance = 0x5eed0000ULL + bs;
+}
+
+static void
+target_close(struct target *t)
+{
+	close(t->fd);
+	unlink(t->path);
+}
+
+/* Run one job to its end; collect its findings' block count. */
+static enum job_end
+run(struct engine *e, const struct job *j, uint64_t *bad)
+{
+	struct engine_stats	st;
+	struct finding		f[64];
+	enum job_end		end;
+	size_t			i, n;
+	int			err;
+	struct timespec		ts = { 0, 2000000 };
+
+	assert_int_equal(engine_submit(e, j), 0);
+	for (;;) {
+		n = engine_poll(e, &st, f, 64);
+		for (i = 0; i < n; i++)
+			*bad += f[i].nblocks;
+		if (engine_job_done(e, &end, &err))
+			break;
+		nanosleep(&ts, NULL);
+	}
+	while ((n = engine_poll(e, &st, f, 64)) > 0)
+		for (i = 0; i < n; i++)
+			*bad += f[i].nblocks;
+	return end;
+}
+
+static void
+job_base(struct job *j, const struct target *t, uint32_t qd)
+{
+	memset(j, 0, sizeof(*j));
+	j->lay = t->lay;
+	j->queue_depth = qd;
+	j->expect.instance = t->instance;
+}
+
+/* Static fill, one random write pass, then a verify pass. */
+static uint64_t
+cycle(struct engine *e, const struct target *t, uint32_t qd)
+{
+	struct job	j;
+	uint64_t	bad = 0, dyn = layout_dynamic_blocks(&t->lay);
+
+	job_base(&j, t, qd);
+	j.kind = JOB_WRITE;
+	j.count = t->lay.static_blocks;
+	perm_init(&j.perm, j.count, 0, 1);
+	assert_int_equal(run(e, &j, &bad), JOB_DONE);
+
+	job_base(&j, t, qd);
+	j.kind = JOB_WRITE;
+	j.base = t->lay.static_blocks;
+	j.count = dyn;
+	j.generation = 1;
+	j.expect.phase = PHASE_WRITE;
+	j.expect.cycle = 1;
+	j.expect.static_done = 1;
+	j.expect.pass_random = 1;
+	layout_pass_perm(&t->lay, t->instance, 1, 1, &j.perm);
+	assert_int_equal(run(e, &j, &bad), JOB_DONE);
+
+	job_base(&j, t, qd);
+	j.kind = JOB_VERIFY;
+	j.count = t->lay.nblocks;
+	j.expect.phase = PHASE_VERIFY;
+	j.expect.cycle = 1;
+	j.expect.static_done = 1;
+	j.expect.written = dyn;
+	j.expect.pass_random = 1;
+	assert_int_equal(run(e, &j, &bad), JOB_DONE);
+	return bad;
+}
+
+/* A cycle on a healthy file finds nothing and counts each byte once. */
+static void
+one(uint32_t bs, uint32_t qd, uint64_t nblocks)
+{
+	struct target		t;
+	struct engine		*e;
+	struct engine_stats	st;
+	struct finding		f[1];
+	char			err[256];
+	uint64_t		bad, n, since;
+
+	target_open(&t, bs, nblocks * bs);
+	e = engine_start(t.fd, "t", bs, qd, err, sizeof(err));
+	assert_non_null(e);
+	bad = cycle(e, &t, qd);
+	engine_poll(e, &st, f, 0);
+	engine_inflight(e, &n, &since);
+	engine_free(e);
+	target_close(&t);
+	assert_int_equal(bad, 0);
+	assert_int_equal(st.bytes_written, t.lay.span_bytes);
+	assert_int_equal(st.bytes_read, t.lay.span_bytes);
+	assert_int_equal(st.blocks_checked, t.lay.nblocks);
+	assert_int_equal(n, 0);		/* nothing left in flight */
+}
+
+static void
+matrix(void)
+{
+	static const uint32_t	bss[] = { 512, 4096, 128 * 1024 };
+	static const uint32_t	qds[] = { 1, 32, 1024 };
+	size_t			i, k;
+
+	for (i = 0; i < sizeof(bss) / sizeof(bss[0]); i++)
+		for (k = 0; k < sizeof(qds) / sizeof(qds[0]); k++)
+			one(bss[i], qds[k], bss[i] >= 65536 ? 96 : 2048);
+}
+
+static void
+test_clean(void **st)
+{
+	(void)st;
+	memset(&inj, 0, sizeof(inj));
+	matrix();
+}
+
+static void
+test_injected(void **st)
+{
+	(void)st;
+	memset(&inj, 0, sizeof(inj));
+	inj.seed = 20261130;
+	inj.refuse_pct = 10;
+	inj.short_pct = 5;
+	inj.again_pct = 5;
+	matrix();
+	print_message("injected: %u refused submissions, %u short and %u "
+	    "EAGAIN completions\n", inj.refused, inj.shortened, inj.againd);
+	assert_true(inj.refused > 100);
+	assert_true(inj.shortened > 100);
+	assert_true(inj.againd > 100);
+}
+
+/* A planted bad block is found once, exactly, whatever is injected. */
+static void
+test_planted(void **st)
+{
+	struct target	 t;
+	struct engine	*e;
+	struct job	 j;
+	char		 err[256];
+	uint64_t	 bad = 0;
+	void		*junk;
+	uint32_t	 bs = 4096;
+
+	(void)st;
+	memset(&inj, 0, sizeof(inj));
+	inj.seed = 7;
+	inj.refuse_pct = 10;
+	inj.short_pct = 5;
+	inj.again_pct = 5;
+	target_open(&t, bs, 1024 * bs);
+	e = engine_start(t.fd, "t", bs, 64, err, sizeof(err));
+	assert_non_null(e);
+	assert_int_equal(cycle(e, &t, 64), 0);
+	assert_int_equal(posix_memalign(&junk, 4096, bs), 0);
+	memset(junk, 0xa5, bs);
+	assert_int_equal(pwrite(t.fd, junk, bs, 700 * (off_t)bs), (ssize_t)bs);
+	job_base(&j, &t, 64);
+	j.kind = JOB_VERIFY;
+	j.count = t.lay.nblocks;
+	j.expect.phase = PHASE_VERIFY;
+	j.expect.cycle = 1;
+	j.expect.static_done = 1;
+	j.expect.written = layout_dynamic_blocks(&t.lay);
+	j.expect.pass_random = 1;
+	assert_int_equal(run(e, &j, &bad), JOB_DONE);
+	assert_int_equal(bad, 1);
+	free(junk);
+	engine_free(e);
+	target_close(&t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_clean),
+		cmocka_unit_test(test_injected),
+		cmocka_unit_test(test_planted),
+	};
+
+	log_init("test_engine", 0);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
