@@ -22,7 +22,8 @@ COMMON_SRC	= common/units.c common/log.c common/proto.c
 # leaves: no threads, no sd-event; unit-tested on their own
 CORE_SRC	= daemon/block.c daemon/perm.c daemon/layout.c daemon/state.c \
 		  daemon/config.c daemon/smart_nvme.c daemon/smart_ata.c \
-		  daemon/wear_units.c daemon/smart_rules.c daemon/smart_run.c
+		  daemon/wear_units.c daemon/smart_rules.c daemon/smart_run.c \
+		  daemon/dioalign.c
 DAEMON_SRC	= daemon/main.c daemon/manager.c daemon/drive.c daemon/engine.c \
 		  daemon/safety.c daemon/events.c daemon/plan.c daemon/control.c \
 		  daemon/methods.c daemon/varlink.c daemon/smart.c \
@@ -52,7 +53,7 @@ FUZZ_SMOKE_TIME	?= 20
 FUZZ_TIME	?= 300
 
 .PHONY: all deps check check-fast check-build unit integration demo bench \
-	fuzz fuzz-smoke control vm man install-test \
+	fuzz fuzz-smoke control vm man install-test stress \
 	clean install uninstall
 
 all: daemon/ssdtortured ctl/ssdctl
@@ -129,6 +130,12 @@ unit: $(UNIT_TESTS)
 
 integration: all
 	@tests/integration/run.sh
+
+# The engine matrix many times over: an intermittent hang shows here.
+STRESS_REPEAT	?= 10
+stress: all
+	@MATRIX_REPEAT=$(STRESS_REPEAT) IT_TIMEOUT=$$(($(STRESS_REPEAT) * 300)) \
+	    tests/integration/run.sh t_engine_matrix
 
 control: all
 	@tests/control/run.sh

@@ -24,6 +24,7 @@
 #include <blkid.h>
 
 #include "block.h"
+#include "dioalign.h"
 #include "safety.h"
 
 #define MAX_DEVS	256
@@ -342,6 +343,21 @@ check_usage(const struct devset *ds, const char *dev, char *why,
 		why_add(why, whylen, "it (or a partition) is active swap");
 }
 
+/* Direct I/O on the target needs blocks of its logical block size. */
+static int
+check_alignment(uint32_t bs, const struct target *t, char *why,
+    size_t whylen)
+{
+	char	buf[160];
+
+	if (t->logical_block == 0 || bs % t->logical_block == 0)
+		return 0;
+	snprintf(buf, sizeof(buf), "block_size %u is not a multiple of the "
+	    "logical block size %u", bs, t->logical_block);
+	why_add(why, whylen, buf);
+	return -1;
+}
+
 /* The checks on the opened device: signature and serial. */
 static void
 check_identity(const struct drive_conf *d, int owned, uint64_t instance,
@@ -369,11 +385,6 @@ check_identity(const struct drive_conf *d, int owned, uint64_t instance,
 		snprintf(buf, sizeof(buf), "serial mismatch: configured '%s', "
 		    "device reports '%s'", d->serial,
 		    t->serial[0] ? t->serial : "none");
-		why_add(why, whylen, buf);
-	}
-	if (t->logical_block != 0 && bs % t->logical_block != 0) {
-		snprintf(buf, sizeof(buf), "block_size %u is not a multiple "
-		    "of the logical block size %u", bs, t->logical_block);
 		why_add(why, whylen, buf);
 	}
 }
@@ -491,7 +502,9 @@ open_file(const struct drive_conf *d, const struct stat *st, int owned,
 		return -1;
 	}
 	t->capacity = d->size != 0 ? d->size : (uint64_t)st->st_size;
-	t->logical_block = 512;
+	/* what O_DIRECT on this filesystem needs; 512 where it does not say */
+	if (dio_offset_align(t->fd, &t->logical_block) == -1)
+		t->logical_block = 512;
 	return 0;
 }
 
@@ -535,6 +548,8 @@ safety_open(const struct drive_conf *d, int owned, uint64_t instance,
 		    "file");
 		rc = -1;
 	}
+	if (rc == 0 && check_alignment(block_size, t, why, whylen) == -1)
+		rc = -1;
 	if (rc == -1)
 		safety_discard(t, d->device);
 	return rc;

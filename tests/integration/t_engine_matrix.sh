@@ -73,6 +73,39 @@ EOF
 	rm -rf "$st"
 }
 
+# refused_bs NAME DEVICE: block_size 512 on a target whose direct I/O needs
+# 4096 is refused up front, with the reason, and nothing is written.
+refused_bs() {
+	local name=$1 dev=$2 st=$T/st-$1 before
+	before=$(sha256sum <"$dev")
+	write_conf "$T/$name.conf" "$st" <<EOF
+[drive:$name]
+device = $dev
+serial = none
+size = 8M
+block_size = 512
+cycles = 1
+EOF
+	run_ssdt "$T/$name.log" -c "$T/$name.conf" --oneshot
+	assert_rc "$name: 512-byte blocks where 4096 is needed" 4 "$RC" "$T/$name.log"
+	assert_file_contains "$name: the reason" "$T/$name.log" \
+	    "block_size 512 is not a multiple of the logical block size 4096"
+	assert_eq "$name: nothing written" "$before" "$(sha256sum <"$dev")"
+}
+
+log "a 4 KiB-sector device, and a file on it, refuse 512-byte blocks"
+truncate -s 64M "$T/k4.img"
+LOOPDEV=$(losetup -f --show --sector-size 4096 "$T/k4.img") ||
+    die "losetup --sector-size 4096 failed"
+echo "$LOOPDEV" >>"$T/.loops"
+K4=$LOOPDEV
+refused_bs k4dev "$K4"
+mkfs.ext4 -q -F "$K4" || die "mkfs.ext4 failed"
+do_mount "$K4" "$T/k4m"
+truncate -s 8M "$T/k4m/f.img"
+refused_bs k4file "$T/k4m/f.img"
+umount "$T/k4m"
+
 start=$(date +%s)
 for rep in $(seq "$REPEAT"); do
 	for kind in file loop; do
