@@ -1,0 +1,54 @@
+#!/bin/bash
+# The engine on the targets the host cannot give it: the emulated NVMe
+# namespace itself, and a device-mapper device (linear) over it. Block
+# size (512 B, 4 KiB, 1 MiB) x queue depth (1, 1024), random order, one
+# short cycle each with io_timeout at its minimum: each finishes, its own
+# verify finds nothing, every byte is counted once, no stall.
+. "$(dirname "$0")/lib.sh"
+
+NV=/dev/nvme0n1
+[ -b $NV ] || die "$NV missing"
+SECT=$(blockdev --getsz $NV)
+LBS=$(blockdev --getss $NV)
+info "$NV: $SECT sectors, logical block $LBS"
+
+# one NAME DEVICE SERIAL BS QD
+one() {
+	local name=$1 dev=$2 serial=$3 bs=$4 qd=$5 st=$T/st-$1 S
+	write_conf "$T/$name.conf" "$st" <<EOC
+[drive:$name]
+device = $dev
+serial = $serial
+span = 16M
+block_size = $bs
+queue_depth = $qd
+order = random
+static_fraction = 0.25
+trim = yes
+idle = 0
+cycles = 1
+io_timeout = 5s
+EOC
+	run_ssdt "$T/$name.log" -c "$T/$name.conf" --oneshot
+	S=$st/$name/state
+	check_rc "$name ($dev bs=$bs qd=$qd)" 0 "$RC" "$T/$name.log"
+	check_eq "$name: finished" finished "$(state_get "$S" run)"
+	check_eq "$name: written" $((16 << 20)) "$(state_get "$S" host_bytes_written)"
+	check_eq "$name: read" $((16 << 20)) "$(state_get "$S" host_bytes_read)"
+	check_eq "$name: verify errors" 0 "$(errors_sum "$S")"
+	if grep -q "stopped answering" "$T/$name.log"; then
+		bad "$name: a stall was declared"
+	fi
+	rm -rf "$st"
+}
+
+dm_create lin "0 $SECT linear $NV 0"
+for bs in 512 4096 1048576; do
+	[ $((bs % LBS)) -eq 0 ] || continue
+	for qd in 1 1024; do
+		one "nv$bs-$qd" $NV SSDTNVME0001 $bs $qd
+		one "dm$bs-$qd" /dev/mapper/lin none $bs $qd
+	done
+done
+dmsetup remove lin
+finish
