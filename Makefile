@@ -18,6 +18,22 @@ CPPFLAGS	+= -D_GNU_SOURCE -Icommon -Idaemon -Ictl
 CFLAGS		+= -std=c11 $(OPT) $(WARN) $(PKG_CFLAGS) -pthread
 LDLIBS		+= $(PKG_LIBS) -pthread -lm
 
+# SANITIZE=1: AddressSanitizer (leaks included) and UndefinedBehaviorSanitizer,
+# any UB report fatal. Objects and binaries go under $(SAN_DIR), so the
+# normal build beside the sources stays as it is; O is the prefix of every
+# object and binary this make builds.
+SAN_DIR		= build/san/
+SAN_FLAGS	= -fsanitize=address,undefined -fno-omit-frame-pointer \
+		  -fno-sanitize-recover=undefined
+ifeq ($(SANITIZE),1)
+O		:= $(SAN_DIR)
+OPT		= -O1 -g
+CFLAGS		+= $(SAN_FLAGS)
+LDFLAGS		+= $(SAN_FLAGS)
+else
+O		:=
+endif
+
 COMMON_SRC	= common/units.c common/log.c common/proto.c
 # leaves: no threads, no sd-event; unit-tested on their own
 CORE_SRC	= daemon/block.c daemon/perm.c daemon/layout.c daemon/state.c \
@@ -27,34 +43,37 @@ DAEMON_SRC	= daemon/main.c daemon/manager.c daemon/drive.c daemon/engine.c \
 		  daemon/safety.c daemon/events.c daemon/plan.c daemon/control.c \
 		  daemon/methods.c daemon/varlink.c daemon/smart.c \
 		  daemon/drive_smart.c daemon/archive.c $(wildcard daemon/metrics.c)
-COMMON_OBJ	= $(COMMON_SRC:.c=.o)
-CORE_OBJ	= $(CORE_SRC:.c=.o)
-DAEMON_OBJ	= $(DAEMON_SRC:.c=.o)
+COMMON_OBJ	= $(COMMON_SRC:%.c=$(O)%.o)
+CORE_OBJ	= $(CORE_SRC:%.c=$(O)%.o)
+DAEMON_OBJ	= $(DAEMON_SRC:%.c=$(O)%.o)
 
 CTL_SRC		= ctl/ssdctl.c ctl/client.c ctl/output.c ctl/graph.c
-CTL_OBJ		= $(CTL_SRC:.c=.o)
+CTL_OBJ		= $(CTL_SRC:%.c=$(O)%.o)
+DAEMON_BIN	= $(O)daemon/ssdtortured
+CTL_BIN		= $(O)ctl/ssdctl
 
-UNIT_TESTS	= $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
-BENCH_BINS	= bench/genbench
+UNIT_TESTS	= $(patsubst %.c,$(O)%,$(wildcard tests/unit/test_*.c))
+BENCH_BINS	= $(O)bench/genbench
 FUZZ_SRC	= tests/fuzz/fuzz_control.c daemon/varlink.c daemon/methods.c \
 		  common/proto.c
 FUZZ_TIME	?= 300
 
 .PHONY: all deps check check-fast check-build unit integration demo bench \
-	fuzz fuzz-smoke control vm man install-test \
+	fuzz fuzz-smoke control vm man install-test sanitize sanitize-run \
 	clean install uninstall
 
-all: daemon/ssdtortured ctl/ssdctl
+all: $(DAEMON_BIN) $(CTL_BIN)
 
-daemon/ssdtortured: $(DAEMON_OBJ) $(CORE_OBJ) $(COMMON_OBJ)
+$(DAEMON_BIN): $(DAEMON_OBJ) $(CORE_OBJ) $(COMMON_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-ctl/ssdctl: $(CTL_OBJ) $(COMMON_OBJ)
+$(CTL_BIN): $(CTL_OBJ) $(COMMON_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Each object lists the headers it includes in its .d file; an object
 # without one (never built, or built by hand) is rebuilt to make it.
-%.o: %.c %.d
+$(O)%.o: %.c $(O)%.d
+	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 DEPS		= $(patsubst %.o,%.d,$(COMMON_OBJ) $(CORE_OBJ) $(DAEMON_OBJ) $(CTL_OBJ))
@@ -62,10 +81,12 @@ $(DEPS):
 -include $(wildcard $(DEPS))
 .SUFFIXES:
 
-tests/unit/test_%: tests/unit/test_%.c $(CORE_OBJ) $(COMMON_OBJ)
+$(O)tests/unit/test_%: tests/unit/test_%.c $(CORE_OBJ) $(COMMON_OBJ)
+	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
-bench/genbench: bench/genbench.c daemon/block.o
+$(O)bench/genbench: bench/genbench.c $(O)daemon/block.o
+	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 tests/fuzz/fuzz_control: $(FUZZ_SRC) $(wildcard common/*.h daemon/*.h)
@@ -104,6 +125,15 @@ integration: all
 control: all
 	@tests/control/run.sh
 
+# The unit, integration and control suites once more, on binaries built
+# with SANITIZE=1; any sanitizer report fails the test that caused it.
+sanitize: deps
+	@$(MAKE) --no-print-directory SANITIZE=1 sanitize-run
+
+sanitize-run: all $(UNIT_TESTS)
+	@SSDTORTURED=$(abspath $(DAEMON_BIN)) SSDCTL=$(abspath $(CTL_BIN)) \
+	    tests/sanitize.sh $(UNIT_TESTS)
+
 vm: all
 	@tests/vm/run.sh
 
@@ -122,8 +152,8 @@ bench: deps
 	@bench/bench.sh
 
 install: all
-	install -D -m 0755 daemon/ssdtortured $(DESTDIR)$(SBINDIR)/ssdtortured
-	install -D -m 0755 ctl/ssdctl $(DESTDIR)$(SBINDIR)/ssdctl
+	install -D -m 0755 $(DAEMON_BIN) $(DESTDIR)$(SBINDIR)/ssdtortured
+	install -D -m 0755 $(CTL_BIN) $(DESTDIR)$(SBINDIR)/ssdctl
 	install -D -m 0644 man/ssdtortured.8 $(DESTDIR)$(MANDIR)/man8/ssdtortured.8
 	install -D -m 0644 man/ssdctl.8 $(DESTDIR)$(MANDIR)/man8/ssdctl.8
 	install -D -m 0644 man/ssdtortured.conf.5 \
@@ -156,7 +186,8 @@ uninstall:
 	    $(DESTDIR)$(COMPLETIONDIR)/ssdctl
 
 clean:
+	rm -rf $(SAN_DIR)
 	rm -f common/*.o daemon/*.o ctl/*.o common/*.d daemon/*.d ctl/*.d \
-	    daemon/ssdtortured ctl/ssdctl \
+	    $(DAEMON_BIN) $(CTL_BIN) \
 	    $(UNIT_TESTS) tests/fuzz/fuzz_control \
 	    $(BENCH_BINS)
