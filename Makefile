@@ -27,6 +27,12 @@ SAN_FLAGS	= -fsanitize=address,undefined -fno-omit-frame-pointer \
 		  -fno-sanitize-recover=undefined
 ifeq ($(SANITIZE),1)
 O		:= $(SAN_DIR)
+# clang unless told otherwise: gcc 12's UBSan, linked with ASan, writes its
+# reports to stderr whatever log_path says, and the tests keep a daemon's
+# stderr only in files they delete
+ifeq ($(origin CC),default)
+CC		= clang
+endif
 OPT		= -O1 -g
 CFLAGS		+= $(SAN_FLAGS)
 LDFLAGS		+= $(SAN_FLAGS)
@@ -51,6 +57,8 @@ CTL_SRC		= ctl/ssdctl.c ctl/client.c ctl/output.c ctl/graph.c
 CTL_OBJ		= $(CTL_SRC:%.c=$(O)%.o)
 DAEMON_BIN	= $(O)daemon/ssdtortured
 CTL_BIN		= $(O)ctl/ssdctl
+
+SAN_CANARY	= $(O)tests/sanitize/canary
 
 UNIT_TESTS	= $(patsubst %.c,$(O)%,$(wildcard tests/unit/test_*.c))
 BENCH_BINS	= $(O)bench/genbench
@@ -130,9 +138,14 @@ control: all
 sanitize: deps
 	@$(MAKE) --no-print-directory SANITIZE=1 sanitize-run
 
-sanitize-run: all $(UNIT_TESTS)
+sanitize-run: all $(UNIT_TESTS) $(SAN_CANARY)
 	@SSDTORTURED=$(abspath $(DAEMON_BIN)) SSDCTL=$(abspath $(CTL_BIN)) \
-	    tests/sanitize.sh $(UNIT_TESTS)
+	    SAN_CANARY=$(SAN_CANARY) tests/sanitize.sh $(UNIT_TESTS)
+
+# bugs on purpose: the stage first checks that each one is reported
+$(SAN_CANARY): tests/sanitize/canary.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $<
 
 vm: all
 	@tests/vm/run.sh
