@@ -37,16 +37,19 @@ run() {
 canary() {
 	san_begin || exit 1
 	"$SAN_CANARY" "$1" >/dev/null 2>&1
-	log=$(san_end "canary $1")
+	# not in $(...): san_end puts the environment back, in this shell
+	log=$(mktemp) || exit 1
+	san_end "canary $1" >"$log"
 	got=$?
 	if [ "$got" -eq "$2" ]; then
 		echo "PASS canary $1"
 		pass=$((pass + 1))
 	else
 		echo "FAIL canary $1 (report expected: $2, found: $got)"
-		[ -n "$log" ] && printf '%s\n' "$log"
+		cat "$log"
 		fail=$((fail + 1))
 	fi
+	rm -f "$log"
 }
 SAN_ROOT=$(pwd)
 . tests/lib/sanitize.sh
@@ -54,6 +57,17 @@ for mode in leak overflow ub; do
 	canary "$mode" 1
 done
 canary clean 0
+# and through a runner, as the suites will run: one failure, its report shown
+out=$(tests/run-unit.sh "$SAN_CANARY" 2>&1)
+if printf '%s\n' "$out" | grep -q '^unit: 0 passed, 1 failed$' &&
+    printf '%s\n' "$out" | grep -q 'ERROR: LeakSanitizer'; then
+	echo "PASS canary through tests/run-unit.sh"
+	pass=$((pass + 1))
+else
+	echo "FAIL canary through tests/run-unit.sh: no failure with its report"
+	printf '%s\n' "$out" | sed 's/^/    /'
+	fail=$((fail + 1))
+fi
 run unit tests/run-unit.sh "$@"
 run integration tests/integration/run.sh
 run control tests/control/run.sh

@@ -1,9 +1,10 @@
 /*
- * canary MODE: one deliberate bug of each kind the sanitizer stage must
+ * canary [MODE]: one deliberate bug of each kind the sanitizer stage must
  * catch, so that it proves the sanitizers report here before trusting
  * their silence on the real suites. MODE is leak (LeakSanitizer, from a
- * thread, at exit), overflow (AddressSanitizer: heap-buffer-overflow) or
- * ub (UndefinedBehaviorSanitizer: signed overflow). "clean" does nothing
+ * thread, at exit; the default, for a runner that passes no arguments),
+ * overflow (AddressSanitizer: heap-buffer-overflow) or ub
+ * (UndefinedBehaviorSanitizer: signed overflow). "clean" does nothing
  * wrong and must stay silent.
  */
 #include <limits.h>
@@ -58,7 +59,7 @@ ub(int n)
 int
 main(int argc, char **argv)
 {
-	const char	*mode = argc > 1 ? argv[1] : "";
+	const char	*mode = argc > 1 ? argv[1] : "leak";
 
 	/* argc keeps the compiler from seeing the bug at build time */
 	if (strcmp(mode, "leak") == 0)
