@@ -18,6 +18,28 @@ CPPFLAGS	+= -D_GNU_SOURCE -Icommon -Idaemon -Ictl
 CFLAGS		+= -std=c11 $(OPT) $(WARN) $(PKG_CFLAGS) -pthread
 LDLIBS		+= $(PKG_LIBS) -pthread -lm
 
+# SANITIZE=1: AddressSanitizer (leaks included) and UndefinedBehaviorSanitizer,
+# any UB report fatal. Objects and binaries go under $(SAN_DIR), so the
+# normal build beside the sources stays as it is; O is the prefix of every
+# object and binary this make builds.
+SAN_DIR		= build/san/
+SAN_FLAGS	= -fsanitize=address,undefined -fno-omit-frame-pointer \
+		  -fno-sanitize-recover=undefined
+ifeq ($(SANITIZE),1)
+O		:= $(SAN_DIR)
+# clang unless told otherwise: gcc 12's UBSan, linked with ASan, writes its
+# reports to stderr whatever log_path says, and the tests keep a daemon's
+# stderr only in files they delete
+ifeq ($(origin CC),default)
+CC		= clang
+endif
+OPT		= -O1 -g
+CFLAGS		+= $(SAN_FLAGS)
+LDFLAGS		+= $(SAN_FLAGS)
+else
+O		:=
+endif
+
 COMMON_SRC	= common/units.c common/log.c common/proto.c
 # leaves: no threads, no sd-event; unit-tested on their own
 CORE_SRC	= daemon/block.c daemon/perm.c daemon/layout.c daemon/state.c \
@@ -28,15 +50,19 @@ DAEMON_SRC	= daemon/main.c daemon/manager.c daemon/drive.c daemon/engine.c \
 		  daemon/safety.c daemon/events.c daemon/plan.c daemon/control.c \
 		  daemon/methods.c daemon/varlink.c daemon/smart.c \
 		  daemon/drive_smart.c daemon/archive.c $(wildcard daemon/metrics.c)
-COMMON_OBJ	= $(COMMON_SRC:.c=.o)
-CORE_OBJ	= $(CORE_SRC:.c=.o)
-DAEMON_OBJ	= $(DAEMON_SRC:.c=.o)
+COMMON_OBJ	= $(COMMON_SRC:%.c=$(O)%.o)
+CORE_OBJ	= $(CORE_SRC:%.c=$(O)%.o)
+DAEMON_OBJ	= $(DAEMON_SRC:%.c=$(O)%.o)
 
 CTL_SRC		= ctl/ssdctl.c ctl/client.c ctl/output.c ctl/graph.c
-CTL_OBJ		= $(CTL_SRC:.c=.o)
+CTL_OBJ		= $(CTL_SRC:%.c=$(O)%.o)
+DAEMON_BIN	= $(O)daemon/ssdtortured
+CTL_BIN		= $(O)ctl/ssdctl
 
-UNIT_TESTS	= $(patsubst %.c,%,$(wildcard tests/unit/test_*.c))
-BENCH_BINS	= bench/genbench
+SAN_CANARY	= $(O)tests/sanitize/canary
+
+UNIT_TESTS	= $(patsubst %.c,$(O)%,$(wildcard tests/unit/test_*.c))
+BENCH_BINS	= $(O)bench/genbench
 # libFuzzer targets: tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/corpus/NAME/,
 # linked with FUZZ_SRC_NAME (the code under test and what it calls).
 FUZZ_TARGETS	= control conn config state smart_ata smart_nvme
@@ -53,20 +79,22 @@ FUZZ_SMOKE_TIME	?= 20
 FUZZ_TIME	?= 300
 
 .PHONY: all deps check check-fast check-build unit integration demo bench \
-	fuzz fuzz-smoke control vm man install-test stress \
+	fuzz fuzz-smoke control vm man install-test stress sanitize \
+	sanitize-run \
 	clean install uninstall
 
-all: daemon/ssdtortured ctl/ssdctl
+all: $(DAEMON_BIN) $(CTL_BIN)
 
-daemon/ssdtortured: $(DAEMON_OBJ) $(CORE_OBJ) $(COMMON_OBJ)
+$(DAEMON_BIN): $(DAEMON_OBJ) $(CORE_OBJ) $(COMMON_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-ctl/ssdctl: $(CTL_OBJ) $(COMMON_OBJ)
+$(CTL_BIN): $(CTL_OBJ) $(COMMON_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Each object lists the headers it includes in its .d file; an object
 # without one (never built, or built by hand) is rebuilt to make it.
-%.o: %.c %.d
+$(O)%.o: %.c $(O)%.d
+	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 DEPS		= $(patsubst %.o,%.d,$(COMMON_OBJ) $(CORE_OBJ) $(DAEMON_OBJ) $(CTL_OBJ))
@@ -74,23 +102,28 @@ $(DEPS):
 -include $(wildcard $(DEPS))
 .SUFFIXES:
 
-tests/unit/test_%: tests/unit/test_%.c $(CORE_OBJ) $(COMMON_OBJ)
+$(O)tests/unit/test_%: tests/unit/test_%.c $(CORE_OBJ) $(COMMON_OBJ)
+	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
 # The event log is built into its test with UBSan (a NULL handed to memcpy
 # aborts it) and with the test's own ftruncate() to make a cut fail.
 UBSAN		= -fsanitize=undefined -fno-sanitize-recover=undefined
-tests/unit/test_events: tests/unit/test_events.c daemon/events.c $(COMMON_OBJ)
+$(O)tests/unit/test_events: tests/unit/test_events.c daemon/events.c \
+    $(COMMON_OBJ)
+	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(UBSAN) -o $@ $^ $(LDLIBS) -lcmocka
 
 # The engine runs on a real file with failures injected into liburing's
 # submit calls and the completions they return (--wrap).
 ENGINE_WRAP	= -Wl,--wrap=io_uring_submit,--wrap=io_uring_submit_and_wait
-tests/unit/test_engine: tests/unit/test_engine.c daemon/engine.o $(CORE_OBJ) \
-    $(COMMON_OBJ)
+$(O)tests/unit/test_engine: tests/unit/test_engine.c $(O)daemon/engine.o \
+    $(CORE_OBJ) $(COMMON_OBJ)
+	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(ENGINE_WRAP) $(LDLIBS) -lcmocka
 
-bench/genbench: bench/genbench.c daemon/block.o
+$(O)bench/genbench: bench/genbench.c $(O)daemon/block.o
+	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 define FUZZ_RULE
@@ -140,6 +173,20 @@ stress: all
 control: all
 	@tests/control/run.sh
 
+# The unit, integration and control suites once more, on binaries built
+# with SANITIZE=1; any sanitizer report fails the test that caused it.
+sanitize: deps
+	@$(MAKE) --no-print-directory SANITIZE=1 sanitize-run
+
+sanitize-run: all $(UNIT_TESTS) $(SAN_CANARY)
+	@SSDTORTURED=$(abspath $(DAEMON_BIN)) SSDCTL=$(abspath $(CTL_BIN)) \
+	    SAN_CANARY=$(SAN_CANARY) tests/sanitize.sh $(UNIT_TESTS)
+
+# bugs on purpose: the stage first checks that each one is reported
+$(SAN_CANARY): tests/sanitize/canary.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $<
+
 vm: all
 	@tests/vm/run.sh
 
@@ -158,8 +205,8 @@ bench: deps
 	@bench/bench.sh
 
 install: all
-	install -D -m 0755 daemon/ssdtortured $(DESTDIR)$(SBINDIR)/ssdtortured
-	install -D -m 0755 ctl/ssdctl $(DESTDIR)$(SBINDIR)/ssdctl
+	install -D -m 0755 $(DAEMON_BIN) $(DESTDIR)$(SBINDIR)/ssdtortured
+	install -D -m 0755 $(CTL_BIN) $(DESTDIR)$(SBINDIR)/ssdctl
 	install -D -m 0644 man/ssdtortured.8 $(DESTDIR)$(MANDIR)/man8/ssdtortured.8
 	install -D -m 0644 man/ssdctl.8 $(DESTDIR)$(MANDIR)/man8/ssdctl.8
 	install -D -m 0644 man/ssdtortured.conf.5 \
@@ -192,7 +239,8 @@ uninstall:
 	    $(DESTDIR)$(COMPLETIONDIR)/ssdctl
 
 clean:
+	rm -rf $(SAN_DIR)
 	rm -f common/*.o daemon/*.o ctl/*.o common/*.d daemon/*.d ctl/*.d \
-	    daemon/ssdtortured ctl/ssdctl \
+	    $(DAEMON_BIN) $(CTL_BIN) \
 	    $(UNIT_TESTS) $(FUZZ_BINS) \
 	    $(BENCH_BINS)

@@ -688,7 +688,11 @@ section_drive(struct parse *p, const char *name)
 	c->drives = nd;
 	p->drive = &c->drives[c->ndrives++];
 	drive_defaults(p->drive);
-	snprintf(p->drive->name, sizeof(p->drive->name), "%s", name);
+	/* valid_name() bounded the length; checking the result says so to
+	 * the compiler too, which cannot always see it (-O1 warns) */
+	if ((size_t)snprintf(p->drive->name, sizeof(p->drive->name), "%s",
+	    name) >= sizeof(p->drive->name))
+		conf_err(p, p->line, "drive name '%s' too long", name);
 	p->drive->line = p->line;
 	p->sec = SEC_DRIVE;
 }

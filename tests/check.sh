@@ -1,11 +1,14 @@
 #!/bin/sh
-# make check: unit tests, then integration tests; one total line at the end.
+# make check: unit, integration, control, VM, man page, install and fuzz
+# tests, then the unit, integration and control suites on a sanitized build
+# (make sanitize); one total line at the end.
 # Each stage prints "NAME: N passed, M failed" as its last line.
 cd "$(dirname "$0")/.." || exit 1
 total_pass=0
 total_fail=0
 status=0
-for stage in unit integration control vm man install-test fuzz-smoke; do
+for stage in unit integration control vm man install-test fuzz-smoke \
+    sanitize; do
 	out=$(mktemp)
 	make --no-print-directory "$stage" 2>&1 | tee "$out"
 	line=$(grep -E "^${stage%-smoke}: [0-9]+ passed, [0-9]+ failed" "$out" | tail -n 1)

@@ -7,7 +7,12 @@
 #
 # The daemon and ssdctl must be built (make all; `make control` does both).
 # Root is needed (t_permissions makes a user; the daemon uses O_DIRECT).
+# A sanitizer report from any process of a test (tests/lib/sanitize.sh)
+# fails the test and is printed.
 cd "$(dirname "$0")" || exit 1
+# shellcheck source=tests/lib/sanitize.sh
+SAN_ROOT=$(cd ../.. && pwd)
+. "$SAN_ROOT/tests/lib/sanitize.sh"
 PER_TEST_TIMEOUT=${CT_TIMEOUT:-150}
 
 if [ $# -gt 0 ]; then
@@ -33,8 +38,13 @@ for t in "${tests[@]}"; do
 	fi
 	out=$(mktemp)
 	t0=$(date +%s%N)
+	san_begin || exit 1
 	timeout -k 10 "$PER_TEST_TIMEOUT" bash "$t" >"$out" 2>&1
 	rc=$?
+	# a report fails the test even when the test itself saw nothing wrong
+	if ! san_end "$name" >>"$out" && [ "$rc" -eq 0 ]; then
+		rc=1
+	fi
 	secs=$(awk -v n=$(( $(date +%s%N) - t0 )) 'BEGIN { printf "%.1f", n / 1e9 }')
 	if [ "$rc" -eq 0 ]; then
 		echo "PASS $name (${secs}s)"

@@ -4,9 +4,14 @@
 # failed ones, and one total line. Exit status 1 when any test failed.
 #   IT_TIMEOUT  seconds one test may take (default 300)
 #   IT_VERBOSE  1: print every test's output, not only the failures'
+# A sanitizer report from any process of a test (tests/lib/sanitize.sh)
+# fails the test and is printed.
 set -u
 DIR=$(cd "$(dirname "$0")" && pwd)
 cd "$DIR" || exit 1
+# shellcheck source=tests/lib/sanitize.sh
+SAN_ROOT=$(cd "$DIR/../.." && pwd)
+. "$SAN_ROOT/tests/lib/sanitize.sh"
 
 pass=0 failn=0 skipn=0
 out=$(mktemp "${TMPDIR:-/tmp}/ssdt-it-run.XXXXXX") || exit 1
@@ -31,8 +36,13 @@ for t in "${tests[@]}"; do
 		continue
 	fi
 	t0=$(date +%s)
+	san_begin || exit 1
 	timeout -k 10 "${IT_TIMEOUT:-300}" bash "$t" </dev/null >"$out" 2>&1
 	rc=$?
+	# a report fails the test even when the test itself saw nothing wrong
+	if ! san_end "$name" >>"$out" && { [ $rc -eq 0 ] || [ $rc -eq 77 ]; }; then
+		rc=1
+	fi
 	secs=$(($(date +%s) - t0))
 	case $rc in
 	0)

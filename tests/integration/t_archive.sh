@@ -117,7 +117,7 @@ rrdcached_run() {
 		log "rrdcached goes away and comes back"
 		kill "$rc_pid"; sleep 2
 		pid_alive "$SSDT_PID" && pass_check || fail "daemon died with rrdcached"
-		"$ROOT/ctl/ssdctl" -s "$T/$label/state.sock" status >/dev/null &&
+		"${SSDCTL:-$ROOT/ctl/ssdctl}" -s "$T/$label/state.sock" status >/dev/null &&
 		    pass_check || fail "daemon does not answer without rrdcached"
 		rrdcached -l "$listen" -b "$base" -B -j "$T/$1/j" -p "$T/$1/pid" \
 		    -w 3600 -f 7200 -z 1 -F || die "rrdcached did not restart"
