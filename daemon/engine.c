@@ -61,6 +61,7 @@ struct engine {
 	uint32_t	 maxqd;
 	int		 efd;
 	pthread_t	 thr;
+	struct engine	*next_abandoned;	/* main thread only */
 
 	/* worker-only */
 	struct io_uring	 ring;
@@ -744,8 +745,9 @@ engine_start(int fd, const char *name, uint32_t block_size,
 	pthread_mutex_init(&e->mu, NULL);
 	pthread_cond_init(&e->cv, NULL);
 	if (e->efd == -1 || engine_alloc(e) == -1) {
-		snprintf(err, errlen, "cannot allocate I/O buffers: %s",
-		    strerror(errno));
+		snprintf(err, errlen, "cannot allocate I/O buffers (queue_depth "
+		    "%u x block_size %u = %zu bytes): %s", e->maxqd, e->bs,
+		    (size_t)e->maxqd * e->bs, strerror(errno));
 		engine_free(e);
 		return NULL;
 	}
@@ -880,6 +882,13 @@ engine_ack(struct engine *e)
 		log_warn("%s: eventfd read", e->name);
 }
 
+/*
+ * Workers given up while stuck in the kernel. Their memory is kept (the
+ * thread may wake and use it) and stays reachable from here, so that a
+ * leak checker tells it from a leak. Used by the main thread only.
+ */
+static struct engine	*abandoned;
+
 void
 engine_abandon(struct engine *e)
 {
@@ -891,6 +900,8 @@ engine_abandon(struct engine *e)
 	pthread_cond_broadcast(&e->cv);
 	pthread_mutex_unlock(&e->mu);
 	pthread_detach(e->thr);	/* its memory stays: it may still use it */
+	e->next_abandoned = abandoned;
+	abandoned = e;
 }
 
 void

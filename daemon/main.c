@@ -313,20 +313,24 @@ main(int argc, char **argv)
 	json_c_set_serialization_double_format("%.6g", JSON_C_OPTION_GLOBAL);
 	memset(&dm, 0, sizeof(dm));
 	errs = config_load(o.config, stderr, &dm.conf);
-	if (o.check)
-		return check_config(&dm.conf, errs);
-	if (errs > 0) {
-		fprintf(stderr, "%s: %d error%s; not starting\n", o.config,
-		    errs, errs == 1 ? "" : "s");
-		return EXIT_CONFIG;
+	if (o.check || errs > 0) {
+		rc = o.check ? check_config(&dm.conf, errs) : EXIT_CONFIG;
+		if (!o.check)
+			fprintf(stderr, "%s: %d error%s; not starting\n",
+			    o.config, errs, errs == 1 ? "" : "s");
+		config_free(&dm.conf);
+		return rc;
 	}
 	dm.oneshot = o.oneshot;
 	dm.verify_only = o.verify;
 	dm.progress = o.progress;
 	if ((rc = setup_loop(&dm)) < 0)
 		fatalx("event loop: %s", strerror(-rc));
-	if (start_control(&dm) == -1 && !dm.oneshot && !dm.verify_only)
+	if (start_control(&dm) == -1 && !dm.oneshot && !dm.verify_only) {
+		config_free(&dm.conf);
+		sd_event_unref(dm.ev);
 		return EXIT_FAILED;
+	}
 	if (!dm.verify_only && (dm.arch = archive_new(dm.conf.rrdcached,
 	    dm.conf.rrdcached_dir)) == NULL)
 		log_warnx("archive: cannot start its writer; no RRD archives");

@@ -1,9 +1,12 @@
 #!/bin/bash
 # The engine on the targets the host cannot give it: the emulated NVMe
-# namespace itself, and a device-mapper device (linear) over it. Block
-# size (512 B, 4 KiB, 1 MiB) x queue depth (1, 1024), random order, one
-# short cycle each with io_timeout at its minimum: each finishes, its own
-# verify finds nothing, every byte is counted once, no stall.
+# namespace itself, then a device-mapper device (linear) over it (while
+# that exists the namespace has a holder and is refused). Block size
+# (512 B, 4 KiB, 1 MiB) x queue depth (1, 1024; 256 at 1 MiB: this guest
+# has 1 GiB of memory, and 1024 buffers of 1 MiB are refused at start, as
+# checked last), random order, one short cycle each with io_timeout at its
+# minimum: each finishes, its own verify finds nothing, every byte is
+# counted once, no stall.
 . "$(dirname "$0")/lib.sh"
 
 NV=/dev/nvme0n1
@@ -42,13 +45,34 @@ EOC
 	rm -rf "$st"
 }
 
-dm_create lin "0 $SECT linear $NV 0"
-for bs in 512 4096 1048576; do
-	[ $((bs % LBS)) -eq 0 ] || continue
-	for qd in 1 1024; do
-		one "nv$bs-$qd" $NV SSDTNVME0001 $bs $qd
-		one "dm$bs-$qd" /dev/mapper/lin none $bs $qd
+# matrix DEVICE SERIAL PREFIX
+matrix() {
+	local bs qd
+	for bs in 512 4096 1048576; do
+		[ $((bs % LBS)) -eq 0 ] || continue
+		for qd in 1 1024; do
+			[ $bs -eq 1048576 ] && [ $qd -eq 1024 ] && qd=256
+			one "$3$bs-$qd" "$1" "$2" $bs $qd
+		done
 	done
-done
+}
+
+matrix $NV SSDTNVME0001 nv
+dm_create lin "0 $SECT linear $NV 0"
+matrix /dev/mapper/lin none dm
 dmsetup remove lin
+
+# buffers the guest cannot hold: refused at start with the reason
+write_conf "$T/big.conf" "$T/st-big" <<EOC
+[drive:big]
+device = $NV
+serial = SSDTNVME0001
+span = 16M
+block_size = 1M
+queue_depth = 1024
+cycles = 1
+EOC
+run_ssdt "$T/big.log" -c "$T/big.conf" --oneshot
+check_rc "1 GiB of buffers in a 1 GiB guest" 4 "$RC" "$T/big.log"
+check_contains "... the reason" "$(cat "$T/big.log")" "cannot allocate I/O buffers"
 finish
