@@ -14,6 +14,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <systemd/sd-daemon.h>
@@ -80,6 +81,16 @@ struct control {
 static void	conn_process(struct conn *);
 static void	conn_send(struct conn *);
 static int	on_conn_timeout(sd_event_source *, uint64_t, void *);
+
+/* The monotonic clock now, in the microseconds sd-event timers take. */
+static uint64_t
+now_usec(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000ULL + (uint64_t)ts.tv_nsec / 1000;
+}
 
 /* Work for the next loop turn, outside any dispatch. */
 static void
@@ -155,7 +166,7 @@ conn_timer(struct conn *c)
 			sd_event_source_set_enabled(c->timer, SD_EVENT_OFF);
 		return;
 	}
-	sd_event_now(c->ctl->ev, CLOCK_MONOTONIC, &now);
+	now = now_usec();	/* not the loop's cached time: a long turn */
 	now += (uint64_t)c->ctl->conf.timeout_sec * 1000000ULL;
 	if (c->timer == NULL) {
 		if (sd_event_add_time(c->ctl->ev, &c->timer, CLOCK_MONOTONIC,
