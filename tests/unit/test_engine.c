@@ -162,6 +162,20 @@ job_base(struct job *j, const struct target *t, uint32_t qd)
 	j->expect.instance = t->instance;
 }
 
+/* The verify pass after cycle 1's random write pass. */
+static void
+verify_job(struct job *j, const struct target *t, uint32_t qd)
+{
+	job_base(j, t, qd);
+	j->kind = JOB_VERIFY;
+	j->count = t->lay.nblocks;
+	j->expect.phase = PHASE_VERIFY;
+	j->expect.cycle = 1;
+	j->expect.static_done = 1;
+	j->expect.written = layout_dynamic_blocks(&t->lay);
+	j->expect.pass_random = 1;
+}
+
 /* Static fill, one random write pass, then a verify pass. */
 static uint64_t
 cycle(struct engine *e, const struct target *t, uint32_t qd)
@@ -187,14 +201,7 @@ cycle(struct engine *e, const struct target *t, uint32_t qd)
 	layout_pass_perm(&t->lay, t->instance, 1, 1, &j.perm);
 	assert_int_equal(run(e, &j, &bad), JOB_DONE);
 
-	job_base(&j, t, qd);
-	j.kind = JOB_VERIFY;
-	j.count = t->lay.nblocks;
-	j.expect.phase = PHASE_VERIFY;
-	j.expect.cycle = 1;
-	j.expect.static_done = 1;
-	j.expect.written = dyn;
-	j.expect.pass_random = 1;
+	verify_job(&j, t, qd);
 	assert_int_equal(run(e, &j, &bad), JOB_DONE);
 	return bad;
 }
@@ -287,14 +294,7 @@ test_planted(void **st)
 	assert_int_equal(posix_memalign(&junk, 4096, bs), 0);
 	memset(junk, 0xa5, bs);
 	assert_int_equal(pwrite(t.fd, junk, bs, 700 * (off_t)bs), (ssize_t)bs);
-	job_base(&j, &t, 64);
-	j.kind = JOB_VERIFY;
-	j.count = t.lay.nblocks;
-	j.expect.phase = PHASE_VERIFY;
-	j.expect.cycle = 1;
-	j.expect.static_done = 1;
-	j.expect.written = layout_dynamic_blocks(&t.lay);
-	j.expect.pass_random = 1;
+	verify_job(&j, &t, 64);
 	assert_int_equal(run(e, &j, &bad), JOB_DONE);
 	assert_int_equal(bad, 1);
 	free(junk);
