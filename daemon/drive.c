@@ -29,6 +29,7 @@
 #include "events.h"
 #include "log.h"
 #include "safety.h"
+#include "statedir.h"
 #include "units.h"
 
 #define FINDINGS_BATCH	256
@@ -1009,24 +1010,6 @@ state_read(struct drive *d, int *owned, char *why, size_t len)
 	return -1;
 }
 
-/* mkdir -p for the state directory. */
-static int
-mkdirs(const char *path, mode_t mode)
-{
-	char	buf[PATH_MAX], *p;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, mode) == -1 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(buf, mode) == -1 && errno != EEXIST ? -1 : 0;
-}
-
 /* What a drive that has state does on activation. */
 static void
 resume_owned(struct drive *d)
@@ -1092,7 +1075,7 @@ drive_prepare(struct drive *d)
 	int		owned;
 
 	d->tgt.created = 0;	/* only a file made by this start is undone */
-	if (mkdirs(d->dir, 0750) == -1) {
+	if (statedir_mkdirs(d->dir, 0750) == -1) {
 		snprintf(why, sizeof(why), "cannot create %s: %s", d->dir,
 		    strerror(errno));
 		return drive_refuse(d, why);
