@@ -52,7 +52,8 @@ usage(FILE *fp)
 	    "(5)\n"
 	    "  -v, --verbose       debug logging\n"
 	    "  -V, --version       print the version\n"
-	    "exit status: 0 clean, 1 configuration error, 2 usage, 3 verify "
+	    "exit status: 0 clean, 1 configuration error or state directory "
+	    "in use, 2 usage, 3 verify "
 	    "errors found, 4 a drive failed or was refused\n", CONF_DEFAULT_PATH);
 }
 
