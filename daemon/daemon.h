@@ -36,6 +36,7 @@ struct daemon {
 	uint64_t	  ticks;
 	int		  stopping;
 	int		  started;	/* every drive was activated */
+	int		  lock_fd;	/* the state directory's lock, kept open */
 };
 
 /* 0 clean, 3 a verify error, 4 a failed or refused drive. */

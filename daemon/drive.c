@@ -29,6 +29,7 @@
 #include "events.h"
 #include "log.h"
 #include "safety.h"
+#include "statedir.h"
 #include "units.h"
 
 #define FINDINGS_BATCH	256
@@ -1009,24 +1010,6 @@ state_read(struct drive *d, int *owned, char *why, size_t len)
 	return -1;
 }
 
-/* mkdir -p for the state directory. */
-static int
-mkdirs(const char *path, mode_t mode)
-{
-	char	buf[PATH_MAX], *p;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, mode) == -1 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(buf, mode) == -1 && errno != EEXIST ? -1 : 0;
-}
-
 /* What a drive that has state does on activation. */
 static void
 resume_owned(struct drive *d)
@@ -1083,6 +1066,50 @@ announce_new(struct drive *d)
 	    units_fmt_bin(d->st.lay.span_bytes, a, sizeof(a)), hex);
 }
 
+void
+drive_set_owner_check(struct drive *d, drive_owner_fn fn)
+{
+	d->owner = fn;
+}
+
+int
+drive_target_id(const struct drive *d, struct target_id *id)
+{
+	if (d->tgt.fd >= 0)
+		return safety_fd_target_id(d->tgt.fd, id);
+	return safety_target_id(d->conf.device, id);
+}
+
+/*
+ * One drive, one owner: refused when another drive of the daemon has the
+ * same target under another path, or when the state directory holds the
+ * run of a device another drive has (sections renamed or swapped).
+ */
+static int
+drive_claimed(struct drive *d, int owned, char *why, size_t len)
+{
+	struct target_id	id;
+	char			who[PATH_MAX / 2];
+
+	if (d->owner == NULL)
+		return 0;
+	if (d->owner(d, d->conf.device, who, sizeof(who), d->changed_arg) &&
+	    safety_target_id(d->conf.device, &id) == 0) {
+		snprintf(why, len, "%s is the same %s as %s; a target is tested "
+		    "by one drive section only", d->conf.device,
+		    id.is_blockdev ? "device" : "file", who);
+		return 1;
+	}
+	if (owned && strcmp(d->st.device, d->conf.device) != 0 &&
+	    d->owner(d, d->st.device, who, sizeof(who), d->changed_arg)) {
+		snprintf(why, len, "its state directory %s holds the run on %s, "
+		    "which %s has (a drive section renamed? remove that "
+		    "directory to start over)", d->dir, d->st.device, who);
+		return 1;
+	}
+	return 0;
+}
+
 /* Target, layout and state: refuse with a reason, or be ready to run. */
 static int
 drive_prepare(struct drive *d)
@@ -1092,7 +1119,7 @@ drive_prepare(struct drive *d)
 	int		owned;
 
 	d->tgt.created = 0;	/* only a file made by this start is undone */
-	if (mkdirs(d->dir, 0750) == -1) {
+	if (statedir_mkdirs(d->dir, 0750) == -1) {
 		snprintf(why, sizeof(why), "cannot create %s: %s", d->dir,
 		    strerror(errno));
 		return drive_refuse(d, why);
@@ -1102,6 +1129,8 @@ drive_prepare(struct drive *d)
 		return drive_refuse(d, why);
 	}
 	drive_open_events(d, owned ? d->st.events_bytes : UINT64_MAX);
+	if (drive_claimed(d, owned, why, sizeof(why)))
+		return drive_refuse(d, why);
 	if (safety_open(&d->conf, owned, d->st.instance, d->conf.block_size,
 	    &d->tgt, why, sizeof(why)) == -1)
 		return drive_refuse(d, why);

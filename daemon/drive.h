@@ -18,6 +18,7 @@
 #include "state.h"
 
 struct drive;
+struct target_id;
 
 /* Called whenever a drive's run state or phase changes. */
 typedef void (*drive_changed_fn)(struct drive *, void *arg);
@@ -48,9 +49,20 @@ struct drive_status {
 	uint64_t	 span_bytes;
 };
 
+/*
+ * Does another drive have the target `path` names? 1 and that drive in
+ * `who` ("drive NAME (DEVICE)"), else 0. Asked before a drive is opened.
+ */
+typedef int (*drive_owner_fn)(const struct drive *, const char *path,
+		    char *who, size_t len, void *arg);
+
 struct drive	*drive_new(const struct drive_conf *, const char *state_dir,
 		    sd_event *, drive_changed_fn, void *arg);
 void		 drive_free(struct drive *);
+/* Who else may have its target (asked with the `arg` of drive_new). */
+void		 drive_set_owner_check(struct drive *, drive_owner_fn);
+/* The target it has open, else the one its device path names; -1: none. */
+int		 drive_target_id(const struct drive *, struct target_id *);
 /* Safety checks, state load or creation, worker start; then run if asked. */
 int		 drive_activate(struct drive *, int schedule);
 /* Once a second: counters, findings, checkpoint, rates. */

@@ -36,7 +36,8 @@ struct drive {
 	char		 state_path[PATH_MAX + 16];
 	sd_event	*ev;
 	drive_changed_fn changed;
-	void		*changed_arg;
+	void		*changed_arg;	/* also for `owner` */
+	drive_owner_fn	 owner;
 
 	struct target	 tgt;
 	struct engine	*eng;

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -28,6 +29,7 @@
 #include "metrics.h"
 #include "log.h"
 #include "plan.h"
+#include "statedir.h"
 #include "units.h"
 
 #define VERSION		"0.1.0"
@@ -50,7 +52,8 @@ usage(FILE *fp)
 	    "(5)\n"
 	    "  -v, --verbose       debug logging\n"
 	    "  -V, --version       print the version\n"
-	    "exit status: 0 clean, 1 configuration error, 2 usage, 3 verify "
+	    "exit status: 0 clean, 1 configuration error or state directory "
+	    "in use, 2 usage, 3 verify "
 	    "errors found, 4 a drive failed or was refused\n", CONF_DEFAULT_PATH);
 }
 
@@ -301,6 +304,24 @@ start_drives(struct daemon *dm)
 			log_warnx("%s", err);
 }
 
+/*
+ * Before any drive's state is read (and before the control socket): the
+ * state directory's lock, held until the process ends. A reload never
+ * lets go of it. -n reads no state and takes no lock.
+ */
+static int
+own_state_dir(struct daemon *dm)
+{
+	char	err[PATH_MAX + 256];
+
+	if ((dm->lock_fd = statedir_lock(dm->conf.state_dir, err,
+	    sizeof(err))) == -1) {
+		log_warnx("not starting: %s", err);
+		return -1;
+	}
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -321,6 +342,8 @@ main(int argc, char **argv)
 		config_free(&dm.conf);
 		return rc;
 	}
+	if (own_state_dir(&dm) == -1)
+		return EXIT_CONFIG;
 	dm.oneshot = o.oneshot;
 	dm.verify_only = o.verify;
 	dm.progress = o.progress;

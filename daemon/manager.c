@@ -19,6 +19,7 @@
 #include "daemon.h"
 #include "events.h"
 #include "log.h"
+#include "safety.h"
 #include "units.h"
 
 #define STOP_DEADLINE_MS 4000
@@ -162,6 +163,30 @@ reload_remove(struct daemon *dm, const struct config *nc)
 	}
 }
 
+/* drive_owner_fn: the first other drive with the same target. */
+static int
+owner_of(const struct drive *self, const char *path, char *who, size_t len,
+    void *arg)
+{
+	struct daemon		*dm = arg;
+	struct target_id	 id, other;
+	struct drive_status	 s;
+	size_t			 i;
+
+	if (safety_target_id(path, &id) == -1)
+		return 0;
+	for (i = 0; i < dm->ndrives; i++) {
+		if (dm->drives[i] == self ||
+		    drive_target_id(dm->drives[i], &other) == -1 ||
+		    !safety_same_target(&id, &other))
+			continue;
+		drive_status(dm->drives[i], &s);
+		snprintf(who, len, "drive %s (%s)", s.name, s.device);
+		return 1;
+	}
+	return 0;
+}
+
 /* Add a drive and start it. */
 int
 daemon_add_drive(struct daemon *dm, const struct drive_conf *c)
@@ -176,6 +201,7 @@ daemon_add_drive(struct daemon *dm, const struct drive_conf *c)
 	    dm)) == NULL)
 		return -1;
 	dm->drives[dm->ndrives++] = d;
+	drive_set_owner_check(d, owner_of);
 	drive_hold(d, dm->verify_only);
 	drive_activate(d, !dm->verify_only);	/* a refusal is reported inside */
 	return 0;

@@ -598,3 +598,41 @@ safety_probe(const char *device, uint64_t *capacity, char *serial,
 	read_serial(ds.sysdir, st.st_rdev, serial, serlen);
 	return 0;
 }
+
+static int
+stat_target_id(const struct stat *st, struct target_id *id)
+{
+	memset(id, 0, sizeof(*id));
+	if (S_ISBLK(st->st_mode)) {
+		id->is_blockdev = 1;
+		id->dev = st->st_rdev;
+	} else if (S_ISREG(st->st_mode)) {
+		id->dev = st->st_dev;
+		id->ino = st->st_ino;
+	} else
+		return -1;
+	return 0;
+}
+
+int
+safety_target_id(const char *path, struct target_id *id)
+{
+	struct stat	st;
+
+	return stat(path, &st) == -1 ? -1 : stat_target_id(&st, id);
+}
+
+int
+safety_fd_target_id(int fd, struct target_id *id)
+{
+	struct stat	st;
+
+	return fstat(fd, &st) == -1 ? -1 : stat_target_id(&st, id);
+}
+
+int
+safety_same_target(const struct target_id *a, const struct target_id *b)
+{
+	return a->is_blockdev == b->is_blockdev && a->dev == b->dev &&
+	    a->ino == b->ino;
+}

@@ -21,6 +21,22 @@ struct target {
 };
 
 /*
+ * What a target is, whatever path names it: a block device by its device
+ * number (a symlink under /dev/disk/by-*, a second device node), a file by
+ * its device and inode (a hard link, a path through a symlink).
+ */
+struct target_id {
+	int		is_blockdev;
+	dev_t		dev;		/* st_rdev of a block device, else st_dev */
+	ino_t		ino;		/* 0 for a block device */
+};
+
+/* -1 when the path names nothing (yet) or neither kind of target. */
+int	safety_target_id(const char *path, struct target_id *);
+int	safety_fd_target_id(int fd, struct target_id *);
+int	safety_same_target(const struct target_id *, const struct target_id *);
+
+/*
  * Open a target for writing after every safety check has passed. `owned`
  * says the state directory has a state file for this drive (a known
  * instance id is then checked against block 0). On refusal returns -1

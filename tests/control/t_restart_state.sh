@@ -13,8 +13,17 @@ start_daemon
 check "a writes" wait_for 15 written_past a 0
 check "b writes" wait_for 15 written_past b 0
 
-# A second daemon on the same socket refuses to start and leaves it alone.
+# A second daemon on the same state directory refuses to start, naming
+# the first; on another state directory but the same socket it refuses
+# too, and leaves the socket alone.
 SSDTORTURE_LOG=stderr timeout 10 "$SSDTORTURED" -c "$CONF" 2>"$T/second.log"
+rc=$?
+assert_eq "a second daemon on the same state directory does not run" 1 "$rc"
+assert_match "... and names the owner" "in use by pid $DAEMON_PID" \
+    "$(cat "$T/second.log")"
+sed "s|^state_dir = .*|state_dir = $T/state2|" "$CONF" >"$T/other.conf"
+SSDTORTURE_LOG=stderr timeout 10 "$SSDTORTURED" -c "$T/other.conf" \
+    2>"$T/second.log"
 rc=$?
 assert_ne "a second daemon on the same socket does not run" 0 "$rc"
 assert_ne "... nor hang" 124 "$rc"

@@ -1,0 +1,141 @@
+/*
+ * statedir.c: the state directory has one owner. Two processes on one
+ * state directory would resume the same drives, write them at the same
+ * time and overwrite each other's state: every verify would then find
+ * errors the drive never made. The owner holds flock(LOCK_EX) on
+ * STATEDIR_LOCK; the kernel drops it when the process ends, however it
+ * ends, so a lock file left by a killed daemon never blocks a restart.
+ * The pid in the file is only there to tell the next one who owns it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "statedir.h"
+
+int
+statedir_mkdirs(const char *path, mode_t mode)
+{
+	char	buf[PATH_MAX], *p;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, mode) == -1 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(buf, mode) == -1 && errno != EEXIST ? -1 : 0;
+}
+
+/*
+ * The pid the owner wrote; 0 when none (yet). An owner writes it right
+ * after taking the lock, so an empty file is read again for a moment.
+ */
+static long
+owner_pid(int fd)
+{
+	struct timespec	ts = { 0, 10000000 };
+	char		buf[32];
+	ssize_t		n;
+	int		tries = 50;
+
+	do {
+		n = pread(fd, buf, sizeof(buf) - 1, 0);
+		if (n > 0) {
+			buf[n] = '\0';
+			return strtol(buf, NULL, 10);
+		}
+		nanosleep(&ts, NULL);
+	} while (--tries > 0);
+	return 0;
+}
+
+/* The systemd service a process runs in ("" when none), from its cgroup. */
+static void
+owner_unit(long pid, char *unit, size_t len)
+{
+	char	path[64], line[1024], *s;
+	FILE	*fp;
+	size_t	n;
+
+	unit[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%ld/cgroup", pid);
+	if ((fp = fopen(path, "r")) == NULL)
+		return;
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		s = strrchr(line, '/');
+		n = s != NULL ? strlen(++s) : 0;
+		if (n > 8 && strcmp(s + n - 8, ".service") == 0) {
+			snprintf(unit, len, "%s", s);
+			break;
+		}
+	}
+	fclose(fp);
+}
+
+/* Who holds the lock, and how to stop it. */
+static void
+owner_describe(int fd, const char *dir, char *err, size_t len)
+{
+	char	unit[256];
+	long	pid = owner_pid(fd);
+
+	if (pid <= 0) {
+		snprintf(err, len, "state directory %s is in use by another "
+		    "process (its pid is not in %s/%s yet)", dir, dir,
+		    STATEDIR_LOCK);
+		return;
+	}
+	owner_unit(pid, unit, sizeof(unit));
+	if (unit[0] != '\0')
+		snprintf(err, len, "state directory %s is in use by pid %ld "
+		    "(%s); stop it first: systemctl stop %s", dir, pid, unit,
+		    unit);
+	else
+		snprintf(err, len, "state directory %s is in use by pid %ld; "
+		    "stop it first: kill %ld", dir, pid, pid);
+}
+
+int
+statedir_lock(const char *dir, char *err, size_t len)
+{
+	char	path[PATH_MAX + 16], buf[32];
+	int	fd, n;
+
+	if (statedir_mkdirs(dir, 0750) == -1) {
+		snprintf(err, len, "cannot create %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, STATEDIR_LOCK);
+	if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0640)) == -1) {
+		snprintf(err, len, "cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) == -1) {
+		if (errno == EWOULDBLOCK)
+			owner_describe(fd, dir, err, len);
+		else
+			snprintf(err, len, "cannot lock %s: %s", path,
+			    strerror(errno));
+		close(fd);
+		return -1;
+	}
+	n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) == -1 || pwrite(fd, buf, (size_t)n, 0) != n) {
+		snprintf(err, len, "cannot write %s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
