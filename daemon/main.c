@@ -342,8 +342,10 @@ main(int argc, char **argv)
 		config_free(&dm.conf);
 		return rc;
 	}
-	if (own_state_dir(&dm) == -1)
+	if (own_state_dir(&dm) == -1) {
+		config_free(&dm.conf);
 		return EXIT_CONFIG;
+	}
 	dm.oneshot = o.oneshot;
 	dm.verify_only = o.verify;
 	dm.progress = o.progress;
