@@ -29,6 +29,7 @@
 #include "engine.h"
 #include "events.h"
 #include "log.h"
+#include "reserve.h"
 #include "safety.h"
 #include "statedir.h"
 #include "units.h"
@@ -868,7 +869,9 @@ phase_job_ended(struct drive *d, enum job_end end, int err)
 		notify_changed(d);
 		break;
 	case JOB_FAILED:
-		if (err == ENODEV || err == ENXIO || device_gone(d))
+		if (err == RESERVE_CONFLICT_ERRNO)
+			drive_fail(d, "%s", RESERVE_CONFLICT_REASON);
+		else if (err == ENODEV || err == ENXIO || device_gone(d))
 			drive_fail(d, "device vanished (%s)", strerror(err));
 		else
 			drive_fail(d, "I/O error: %s", strerror(err));
@@ -1208,6 +1211,9 @@ drive_prepare(struct drive *d)
 	    why, sizeof(why)) == -1)
 		return drive_refuse(d, why);
 	if (owned && !layout_matches(d, &l, why, sizeof(why)))
+		return drive_refuse(d, why);
+	if (d->conf.reservation && safety_reserve(&d->tgt, d->conf.name, why,
+	    sizeof(why)) == -1)
 		return drive_refuse(d, why);
 	if (!owned && state_init(d, &l) == -1)
 		return drive_refuse(d, "cannot make an instance id");
@@ -1595,6 +1601,8 @@ layout_key_changed(const struct drive_conf *a, const struct drive_conf *b)
 		return "span";
 	if (a->static_fraction != b->static_fraction)
 		return "static_fraction";
+	if (a->reservation != b->reservation)
+		return "reservation";
 	if (a->size != b->size)
 		return "size";
 	if ((a->serial == NULL) != (b->serial == NULL) ||
