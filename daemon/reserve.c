@@ -1,9 +1,13 @@
 /* reserve.c: persistent reservations through the block layer's PR ioctls. */
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <linux/pr.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <xxhash.h>
 
@@ -36,24 +40,44 @@ reserve_key(const char *name, char *why, size_t len)
 	return key != 0 ? key : 1;	/* 0 unregisters */
 }
 
+/* An NVMe namespace, whose driver passes NVMe status codes through. */
+static int
+is_nvme(int fd)
+{
+	struct stat	st;
+	char		link[64], real[PATH_MAX];
+
+	if (fstat(fd, &st) == -1)
+		return 0;
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u",
+	    major(st.st_rdev), minor(st.st_rdev));
+	return realpath(link, real) != NULL && strstr(real, "/nvme/") != NULL;
+}
+
 /*
- * An ioctl's outcome as words: -1 is an errno; the kernel passes a
- * positive device status (SCSI or NVMe) through as it is.
+ * An ioctl's outcome as words: -1 is an errno; older kernels pass the
+ * device's own status through as a positive value (SCSI status 0x18 is a
+ * reservation conflict; NVMe generic status 0x01, invalid opcode, a
+ * controller without reservations).
  */
 static void
-pr_failed(const char *what, int rc, char *why, size_t len)
+pr_failed(int fd, const char *what, int rc, char *why, size_t len)
 {
-	if (rc == -1 && (errno == EOPNOTSUPP || errno == ENOTTY))
+	if ((rc == -1 && (errno == EOPNOTSUPP || errno == ENOTTY)) ||
+	    (rc > 0 && is_nvme(fd) && (rc & 0x7ff) == 0x001))
 		snprintf(why, len, "reservation = yes: the device does not "
-		    "support persistent reservations (%s)", strerror(errno));
+		    "support persistent reservations (%s failed: %s)", what,
+		    rc == -1 ? strerror(errno) : "NVMe invalid opcode");
+	else if ((rc == -1 && errno == RESERVE_CONFLICT_ERRNO) ||
+	    (rc > 0 && !is_nvme(fd) && (rc & 0xff) == 0x18))
+		snprintf(why, len, "reservation = yes: %s failed: %s", what,
+		    RESERVE_CONFLICT_REASON);
 	else if (rc == -1)
 		snprintf(why, len, "reservation = yes: %s failed: %s", what,
 		    strerror(errno));
 	else
 		snprintf(why, len, "reservation = yes: %s failed: device "
-		    "status 0x%x%s", what, (unsigned)rc, rc == 0x18 ?
-		    " (reservation conflict: another host holds the drive)" :
-		    "");
+		    "status 0x%x", what, (unsigned)rc);
 }
 
 int
@@ -67,11 +91,11 @@ reserve_take(int fd, uint64_t key, char *why, size_t len)
 	int			rc;
 
 	if ((rc = ioctl(fd, IOC_PR_REGISTER, &reg)) != 0) {
-		pr_failed("register", rc, why, len);
+		pr_failed(fd, "register", rc, why, len);
 		return -1;
 	}
 	if ((rc = ioctl(fd, IOC_PR_RESERVE, &rsv)) != 0) {
-		pr_failed("reserve", rc, why, len);
+		pr_failed(fd, "reserve", rc, why, len);
 		reg.old_key = key;
 		reg.new_key = 0;
 		reg.flags = 0;
@@ -91,11 +115,11 @@ reserve_drop(int fd, uint64_t key, const char *name)
 	int			rc;
 
 	if ((rc = ioctl(fd, IOC_PR_RELEASE, &rsv)) != 0) {
-		pr_failed("release", rc, why, sizeof(why));
+		pr_failed(fd, "release", rc, why, sizeof(why));
 		log_warnx("%s: %s", name, why);
 	}
 	if ((rc = ioctl(fd, IOC_PR_REGISTER, &reg)) != 0) {
-		pr_failed("unregister", rc, why, sizeof(why));
+		pr_failed(fd, "unregister", rc, why, sizeof(why));
 		log_warnx("%s: %s", name, why);
 	}
 }

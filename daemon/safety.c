@@ -25,6 +25,7 @@
 
 #include "block.h"
 #include "dioalign.h"
+#include "log.h"
 #include "reserve.h"
 #include "safety.h"
 
@@ -581,6 +582,8 @@ safety_reserve(struct target *t, const char *name, char *why, size_t whylen)
 		return -1;
 	t->resv_key = key;
 	t->resv_name = name;
+	log_info("%s: reserved (write exclusive, key 0x%016llx)", name,
+	    (unsigned long long)key);
 	return 0;
 }
 
