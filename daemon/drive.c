@@ -1124,7 +1124,7 @@ static const char *
 state_claims(const char *sf, const struct drive *d, const struct target_id *id,
     int by_serial)
 {
-	static struct dstate	s;	/* large; the daemon has one thread */
+	static struct dstate	s;	/* large; only the main loop calls this */
 	struct target_id	other;
 	char			err[256];
 
