@@ -217,6 +217,17 @@ k_trim(struct parse *p, struct drive_conf *d, const char *v)
 }
 
 static int
+k_reservation(struct parse *p, struct drive_conf *d, const char *v)
+{
+	if (units_parse_bool(v, &d->reservation) == -1) {
+		conf_err(p, p->line, "reservation: '%s': expected yes or no",
+		    v);
+		return -1;
+	}
+	return 0;
+}
+
+static int
 k_idle(struct parse *p, struct drive_conf *d, const char *v)
 {
 	if (units_parse_duration(v, &d->idle_sec) == -1) {
@@ -446,6 +457,7 @@ SHOW(stop_at_wear, d->stop_at_wear > 0 ?
 SHOW(max_new_bad_blocks, snprintf(b, n, "%llu",
     (unsigned long long)d->max_new_bad_blocks))
 SHOW(io_timeout, fmt_duration(b, n, d->io_timeout))
+SHOW(reservation, set(b, n, d->reservation ? "yes" : "no"))
 #undef SHOW
 
 #define KEY(name)	{ #name, k_##name, s_##name }
@@ -470,6 +482,7 @@ static const struct key drive_keys[] = {
 	KEY(stop_at_wear),
 	KEY(max_new_bad_blocks),
 	KEY(io_timeout),
+	KEY(reservation),
 	{ NULL, NULL, NULL }
 };
 

@@ -7,6 +7,7 @@
  * and dynamic areas, trim the dynamic area, idle. Before the first cycle
  * the static area is written once (generation 0).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <inttypes.h>
@@ -28,6 +29,7 @@
 #include "engine.h"
 #include "events.h"
 #include "log.h"
+#include "reserve.h"
 #include "safety.h"
 #include "statedir.h"
 #include "units.h"
@@ -867,7 +869,9 @@ phase_job_ended(struct drive *d, enum job_end end, int err)
 		notify_changed(d);
 		break;
 	case JOB_FAILED:
-		if (err == ENODEV || err == ENXIO || device_gone(d))
+		if (err == RESERVE_CONFLICT_ERRNO)
+			drive_fail(d, "%s", RESERVE_CONFLICT_REASON);
+		else if (err == ENODEV || err == ENXIO || device_gone(d))
 			drive_fail(d, "device vanished (%s)", strerror(err));
 		else
 			drive_fail(d, "I/O error: %s", strerror(err));
@@ -1110,6 +1114,70 @@ drive_claimed(struct drive *d, int owned, char *why, size_t len)
 	return 0;
 }
 
+/*
+ * How the run recorded in `sf` names the target a fresh drive is to take:
+ * by its path or as the same device or file (before the open, so that a
+ * file is not made for nothing), or, once a block device is open, by its
+ * serial; NULL when it names another target or is no run at all.
+ */
+static const char *
+state_claims(const char *sf, const struct drive *d, const struct target_id *id,
+    int by_serial)
+{
+	static struct dstate	s;	/* large; only the main loop calls this */
+	struct target_id	other;
+	char			err[256];
+
+	if (state_load(sf, &s, err, sizeof(err)) == -1)
+		return NULL;
+	if (by_serial)
+		return d->tgt.serial[0] != '\0' && strcmp(s.serial, "none") &&
+		    strcmp(s.serial, d->tgt.serial) == 0 ? "serial" : NULL;
+	if (strcmp(s.device, d->conf.device) == 0)
+		return "path";
+	if (id != NULL && safety_target_id(s.device, &other) == 0 &&
+	    safety_same_target(id, &other))
+		return id->is_blockdev ? "device" : "file";
+	return NULL;
+}
+
+/*
+ * A drive about to start fresh must not take a target whose run another
+ * directory of the state directory records (a section renamed): the fresh
+ * run would overwrite that run's blocks.
+ */
+static int
+claimed_by_record(struct drive *d, int by_serial, char *why, size_t len)
+{
+	char			 parent[PATH_MAX], sf[2 * PATH_MAX];
+	const char		*how = NULL;
+	struct dirent		*e;
+	struct target_id	 id;
+	int			 have_id;
+	DIR			*dp;
+
+	snprintf(parent, sizeof(parent), "%.*s", (int)(strlen(d->dir) -
+	    strlen(d->conf.name) - 1), d->dir);
+	have_id = drive_target_id(d, &id) == 0;
+	if ((dp = opendir(parent)) == NULL)
+		return 0;
+	while (how == NULL && (e = readdir(dp)) != NULL) {
+		if (e->d_name[0] == '.' || strcmp(e->d_name, d->conf.name) == 0)
+			continue;
+		snprintf(sf, sizeof(sf), "%s/%s/state", parent, e->d_name);
+		if ((how = state_claims(sf, d, have_id ? &id : NULL,
+		    by_serial)) != NULL)
+			snprintf(why, len, "%s/%s holds a run on %s (the same "
+			    "%s); rename the section back to %s to resume it, "
+			    "or remove %s/%s%s to start over", parent,
+			    e->d_name, d->conf.device, how, e->d_name, parent,
+			    e->d_name, have_id && !id.is_blockdev ?
+			    " and the file" : "");
+	}
+	closedir(dp);
+	return how != NULL;
+}
+
 /* Target, layout and state: refuse with a reason, or be ready to run. */
 static int
 drive_prepare(struct drive *d)
@@ -1129,16 +1197,23 @@ drive_prepare(struct drive *d)
 		return drive_refuse(d, why);
 	}
 	drive_open_events(d, owned ? d->st.events_bytes : UINT64_MAX);
-	if (drive_claimed(d, owned, why, sizeof(why)))
+	if (drive_claimed(d, owned, why, sizeof(why)) ||
+	    (!owned && claimed_by_record(d, 0, why, sizeof(why))))
 		return drive_refuse(d, why);
 	if (safety_open(&d->conf, owned, d->st.instance, d->conf.block_size,
 	    &d->tgt, why, sizeof(why)) == -1)
+		return drive_refuse(d, why);
+	if (!owned && d->tgt.is_blockdev &&
+	    claimed_by_record(d, 1, why, sizeof(why)))
 		return drive_refuse(d, why);
 	if (layout_init(&l, d->tgt.capacity, config_span_bytes(&d->conf,
 	    d->tgt.capacity), d->conf.block_size, d->conf.static_fraction,
 	    why, sizeof(why)) == -1)
 		return drive_refuse(d, why);
 	if (owned && !layout_matches(d, &l, why, sizeof(why)))
+		return drive_refuse(d, why);
+	if (d->conf.reservation && safety_reserve(&d->tgt, d->conf.name, why,
+	    sizeof(why)) == -1)
 		return drive_refuse(d, why);
 	if (!owned && state_init(d, &l) == -1)
 		return drive_refuse(d, "cannot make an instance id");
@@ -1526,6 +1601,8 @@ layout_key_changed(const struct drive_conf *a, const struct drive_conf *b)
 		return "span";
 	if (a->static_fraction != b->static_fraction)
 		return "static_fraction";
+	if (a->reservation != b->reservation)
+		return "reservation";
 	if (a->size != b->size)
 		return "size";
 	if ((a->serial == NULL) != (b->serial == NULL) ||

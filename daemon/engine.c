@@ -31,6 +31,7 @@
 
 #include "engine.h"
 #include "log.h"
+#include "reserve.h"
 
 #define QUEUE_CAP	4096	/* findings waiting for the main thread */
 #define LOCAL_CAP	256	/* findings committed, not yet published */
@@ -338,6 +339,10 @@ verify_block(struct engine *e, struct slot *s, struct witem *w,
 static void
 io_failed(struct engine *e, struct slot *s, struct witem *w, int err)
 {
+	if (err == RESERVE_CONFLICT_ERRNO) {	/* another host's, not the drive's */
+		e->fail_err = err;
+		return;
+	}
 	w->has_finding = 1;
 	memset(&w->f, 0, sizeof(w->f));
 	w->f.cls = BLK_IO_ERROR;

@@ -25,6 +25,8 @@
 
 #include "block.h"
 #include "dioalign.h"
+#include "log.h"
+#include "reserve.h"
 #include "safety.h"
 
 #define MAX_DEVS	256
@@ -558,9 +560,31 @@ safety_open(const struct drive_conf *d, int owned, uint64_t instance,
 void
 safety_close(struct target *t)
 {
+	if (t->fd != -1 && t->resv_key != 0)
+		reserve_drop(t->fd, t->resv_key, t->resv_name);
+	t->resv_key = 0;
 	if (t->fd != -1)
 		close(t->fd);
 	t->fd = -1;
+}
+
+int
+safety_reserve(struct target *t, const char *name, char *why, size_t whylen)
+{
+	uint64_t	key;
+
+	if (!t->is_blockdev) {
+		snprintf(why, whylen, "reservation = yes needs a block device");
+		return -1;
+	}
+	if ((key = reserve_key(name, why, whylen)) == 0 ||
+	    reserve_take(t->fd, key, why, whylen) == -1)
+		return -1;
+	t->resv_key = key;
+	t->resv_name = name;
+	log_info("%s: reserved (write exclusive, key 0x%016llx)", name,
+	    (unsigned long long)key);
+	return 0;
 }
 
 /*

@@ -18,6 +18,8 @@ struct target {
 	int		created;	/* a file target made by this open */
 	dev_t		created_dev;	/* ... and which file it was */
 	ino_t		created_ino;
+	uint64_t	resv_key;	/* a reservation held; 0 = none */
+	const char	*resv_name;	/* ... for drive `resv_name` */
 };
 
 /*
@@ -44,7 +46,14 @@ int	safety_same_target(const struct target_id *, const struct target_id *);
  */
 int	safety_open(const struct drive_conf *, int owned, uint64_t instance,
 	    uint32_t block_size, struct target *, char *why, size_t whylen);
+/* Close, releasing a reservation the target holds. */
 void	safety_close(struct target *);
+/*
+ * reservation = yes: reserve a block device for this host (the key from
+ * the host and the drive name), else refuse with the reason in `why`.
+ */
+int	safety_reserve(struct target *, const char *name, char *why,
+	    size_t whylen);
 /* Close after a refusal: a file the open created goes too. */
 void	safety_discard(struct target *, const char *device);
 /* Read-only probe for -n: capacity and serial when reachable. */

@@ -121,6 +121,7 @@ snapshot_every = 500GB
 stop_at_wear = 90
 max_new_bad_blocks = 3
 io_timeout = 1d1s
+reservation = yes
 EOF
 run_ssdt "$T/full.out" -c "$T/full.conf" -n
 assert_rc "-n on a file with every key" 0 "$RC" "$T/full.out"

@@ -4,7 +4,7 @@
 set -eu
 
 PKGS="qemu-system-x86 linux-image-amd64 busybox-static nvme-cli \
-smartmontools dmsetup python3 kmod cpio gzip xz-utils zstd"
+smartmontools dmsetup python3 kmod cpio gzip xz-utils zstd sg3-utils"
 
 # shellcheck disable=SC2086
 "$(dirname "$0")/../deps.sh" $PKGS
