@@ -76,7 +76,7 @@ FUZZ_SRC_smart_ata = daemon/smart_ata.c daemon/wear_units.c
 FUZZ_SRC_smart_nvme = daemon/smart_nvme.c
 FUZZ_BINS	= $(FUZZ_TARGETS:%=tests/fuzz/fuzz_%)
 FUZZ_PKGS	= json-c inih libnvme libxxhash libsystemd
-FUZZ_SMOKE_TIME	?= 15
+FUZZ_SMOKE_TIME	?= 10
 FUZZ_TIME	?= 300
 
 .PHONY: all deps check check-fast check-build unit integration demo bench \
