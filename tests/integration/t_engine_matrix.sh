@@ -108,6 +108,29 @@ truncate -s 8M "$T/k4m/f.img"
 refused_bs k4file "$T/k4m/f.img"
 umount "$T/k4m"
 
+log "buffers the locked-memory limit cannot hold: plain buffers, same run"
+write_conf "$T/lim.conf" "$T/st-lim" <<EOF
+[drive:lim]
+device = $T/lim.img
+size = 64M
+block_size = 1M
+queue_depth = 64
+cycles = 1
+EOF
+# without CAP_IPC_LOCK the kernel counts registered buffers against the limit
+timeout --foreground -k 10 180 prlimit --memlock=65536:65536 setpriv \
+    --inh-caps=-ipc_lock --bounding-set=-ipc_lock \
+    "$SSDT" -c "$T/lim.conf" --oneshot >"$T/lim.log" 2>&1
+RC=$?
+assert_rc "lim: a run on plain buffers" 0 "$RC" "$T/lim.log"
+assert_file_contains "lim: says why, with the sizes and the limit" "$T/lim.log" \
+    "cannot register 64 buffers of 1048576 bytes (67108864 bytes; locked-memory limit 65536 bytes)"
+assert_eq "lim: finished" finished "$(state_get "$T/st-lim/lim/state" run)"
+assert_eq "lim: read back" $((64 << 20)) "$(state_get "$T/st-lim/lim/state" host_bytes_read)"
+for c in corrupt misdirected stale foreign unwritten io_error; do
+	assert_eq "lim: errors.$c" 0 "$(state_get "$T/st-lim/lim/state" errors.$c)"
+done
+
 start=$(date +%s)
 if [ -n "${MATRIX_CORNERS:-}" ]; then
 	one file 512 1 random
