@@ -8,24 +8,40 @@
 #define RRD_STEP		1	/* seconds */
 #define RRD_FAST_HEARTBEAT	5	/* per-second sources */
 
-/* Data sources, in this order in every archive. */
-#define RRD_DS_WRITE_BPS	"write_bps"	/* bytes/s written, last second */
-#define RRD_DS_READ_BPS		"read_bps"
-#define RRD_DS_WRITE_IOPS	"write_iops"
-#define RRD_DS_READ_IOPS	"read_iops"
-#define RRD_DS_HOST_WRITTEN	"host_written"	/* cumulative bytes (TBW) */
-#define RRD_DS_HOST_READ	"host_read"
-#define RRD_DS_LAT_P99		"lat_p99_us"	/* write latency, last second */
-/* from SMART: the latest reading, repeated every second (UNKNOWN before
- * the first one), heartbeat longer than smart_interval */
-#define RRD_DS_PERCENT_USED	"percent_used"
-#define RRD_DS_SPARE		"spare"
-#define RRD_DS_TEMPERATURE	"temperature"
-#define RRD_DS_MEDIA_ERRORS	"media_errors"
-#define RRD_DS_DEVICE_WRITTEN	"device_written"
-#define RRD_DS_NAND_WRITTEN	"nand_written"
-#define RRD_DS_WAF		"waf"
-#define RRD_NDS			14
+/*
+ * The data sources, in archive order: X(ID, name, kind). The one list
+ * every user derives from (create, layout check, update line, graphs).
+ *   RRD_FAST   per second, heartbeat RRD_FAST_HEARTBEAT, minimum 0;
+ *   RRD_SMART  the latest SMART reading, repeated every second (unknown
+ *              before the first), heartbeat longer than smart_interval,
+ *              minimum 0; RRD_SMART_SIGNED: no minimum.
+ * Sources added after the first layout (RRD_NDS_FIRST) go at the end; an
+ * archive made before them gets them added (rrd_tune) when it is opened.
+ */
+#define RRD_SOURCES(X) \
+	X(DS_WBPS,	"write_bps",	RRD_FAST)	/* bytes/s written */ \
+	X(DS_RBPS,	"read_bps",	RRD_FAST) \
+	X(DS_WIOPS,	"write_iops",	RRD_FAST) \
+	X(DS_RIOPS,	"read_iops",	RRD_FAST) \
+	X(DS_HOSTW,	"host_written",	RRD_FAST)	/* cumulative bytes (TBW) */ \
+	X(DS_HOSTR,	"host_read",	RRD_FAST) \
+	X(DS_LAT,	"lat_p99_us",	RRD_FAST)	/* write latency, last second */ \
+	X(DS_PUSED,	"percent_used",	RRD_SMART) \
+	X(DS_SPARE,	"spare",	RRD_SMART) \
+	X(DS_TEMP,	"temperature",	RRD_SMART_SIGNED) \
+	X(DS_MERR,	"media_errors",	RRD_SMART) \
+	X(DS_DEVW,	"device_written", RRD_SMART) \
+	X(DS_NANDW,	"nand_written",	RRD_SMART) \
+	X(DS_WAF,	"waf",		RRD_SMART) \
+	X(DS_FLUSH,	"flush_lat_us",	RRD_FAST)	/* cache flush done in the last second */
+
+enum rrd_kind { RRD_FAST, RRD_SMART, RRD_SMART_SIGNED };
+
+#define RRD_DS_ENUM(id, name, kind)	id,
+enum rrd_ds { RRD_SOURCES(RRD_DS_ENUM) RRD_NDS };
+#undef RRD_DS_ENUM
+
+#define RRD_NDS_FIRST	14	/* sources of the first layout */
 
 /* Archives: 1 s for 2 h, 30 s for 2 days, 5 min for 35 days, 1 h for
  * 3 years; each as AVERAGE, MIN and MAX. */

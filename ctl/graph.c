@@ -58,19 +58,9 @@
 #define DARKPURPLE	"#5B3A80"
 
 /* Data sources in archive order (rrd_layout.h). */
-enum {
-	DS_WBPS, DS_RBPS, DS_WIOPS, DS_RIOPS, DS_HOSTW, DS_HOSTR, DS_LAT,
-	DS_PUSED, DS_SPARE, DS_TEMP, DS_MERR, DS_DEVW, DS_NANDW, DS_WAF
-};
-static const char *const ds_name[] = {
-	RRD_DS_WRITE_BPS, RRD_DS_READ_BPS, RRD_DS_WRITE_IOPS, RRD_DS_READ_IOPS,
-	RRD_DS_HOST_WRITTEN, RRD_DS_HOST_READ, RRD_DS_LAT_P99,
-	RRD_DS_PERCENT_USED, RRD_DS_SPARE, RRD_DS_TEMPERATURE,
-	RRD_DS_MEDIA_ERRORS, RRD_DS_DEVICE_WRITTEN, RRD_DS_NAND_WRITTEN,
-	RRD_DS_WAF
-};
-_Static_assert(sizeof(ds_name) / sizeof(ds_name[0]) == RRD_NDS,
-    "ds_name must follow rrd_layout.h");
+#define DS_NAME(id, name, kind)	name,
+static const char *const ds_name[] = { RRD_SOURCES(DS_NAME) };
+#undef DS_NAME
 #define BIT(ds)		(1u << (ds))
 
 struct opts {
@@ -119,6 +109,7 @@ static void	build_wear(struct graph *);
 static void	build_temperature(struct graph *);
 static void	build_latency(struct graph *);
 static void	build_errors(struct graph *);
+static void	build_flush(struct graph *);
 
 static const struct kind kinds[] = {
 	{ "throughput", "throughput", 3600, BIT(DS_WBPS) | BIT(DS_RBPS),
@@ -134,6 +125,8 @@ static const struct kind kinds[] = {
 	{ "errors", "media errors and write amplification", 30 * 86400,
 	    BIT(DS_MERR) | BIT(DS_WAF),
 	    "no SMART error readings in this period", build_errors },
+	{ "flush", "cache flush latency", 3600, BIT(DS_FLUSH),
+	    "no cache flush recorded in this period", build_flush },
 	{ NULL, NULL, 0, 0, NULL, NULL }
 };
 
@@ -497,6 +490,26 @@ build_latency(struct graph *g)
 	gp(g, DS_LAT, 0, "GPRINT:l_peak:max %%8.3lf");
 	gp(g, DS_LAT, 1, "GPRINT:l_last:last %%8.3lf ms\\l");
 	el(g, "LINE2:l_30" DARKPURPLE ":30 s average\\l");
+}
+
+/* How long the drive takes to flush its write cache (once a second). */
+static void
+build_flush(struct graph *g)
+{
+	opt(g, "--vertical-label=cache flush latency (ms)");
+	opt(g, "--lower-limit=0");
+	opt(g, "--units-exponent=0");
+	def(g, "f", DS_FLUSH, "AVERAGE");
+	el(g, "DEF:f_max=%s:%s:MAX", g->efile, ds_name[DS_FLUSH]);
+	el(g, "CDEF:f_ms=f,1000,/");
+	el(g, "CDEF:f_hi=f_max,1000,/");
+	el(g, "VDEF:f_avg=f_ms,AVERAGE");
+	el(g, "VDEF:f_peak=f_hi,MAXIMUM");
+	el(g, "VDEF:f_last=f_ms,LAST");
+	el(g, "LINE1:f_ms" ORANGE ":flush latency");
+	gp(g, DS_FLUSH, 0, "GPRINT:f_avg:avg %%8.3lf");
+	gp(g, DS_FLUSH, 0, "GPRINT:f_peak:max %%8.3lf");
+	gp(g, DS_FLUSH, 1, "GPRINT:f_last:last %%8.3lf ms\\l");
 }
 
 /* Left axis 0..top (media errors), 5 grid lines. */

@@ -172,6 +172,21 @@ output_status_table(FILE *fp, json_object *drives)
 	}
 }
 
+/* Cache flushes: how many, and how long the drive takes to do one. */
+static void
+detail_flushes(FILE *fp, json_object *d)
+{
+	json_object	*v;
+
+	fprintf(fp, "  %-15s %" PRIu64, "flushes:", u64(d, "flushes"));
+	if (json_object_object_get_ex(d, "flush_latency_seconds", &v) &&
+	    v != NULL)
+		fprintf(fp, " (last %.1f ms, slowest %.1f ms)",
+		    dbl(d, "flush_latency_seconds") * 1e3,
+		    dbl(d, "flush_latency_max_seconds") * 1e3);
+	fputc('\n', fp);
+}
+
 /* The per-class breakdown of verify errors. */
 static void
 detail_errors(FILE *fp, json_object *d)
@@ -223,6 +238,7 @@ output_status_detail(FILE *fp, json_object *d)
 	fprintf(fp, "  %-15s write %s, read %s\n", "throughput:",
 	    rate(dbl(d, "write_bytes_per_sec"), a, sizeof(a)),
 	    rate(dbl(d, "read_bytes_per_sec"), b, sizeof(b)));
+	detail_flushes(fp, d);
 	detail_errors(fp, d);
 }
 

@@ -15,7 +15,7 @@ _ssdctl() {
 	-s|--socket|-o|--rrd)
 		COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	--what)
-		COMPREPLY=($(compgen -W "throughput tbw wear temperature latency errors" -- "$cur"))
+		COMPREPLY=($(compgen -W "throughput tbw wear temperature latency errors flush" -- "$cur"))
 		return ;;
 	esac
 	if [[ -z $cmd ]]; then

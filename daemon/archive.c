@@ -57,15 +57,25 @@ struct archive {
 	int		 nbroken;
 };
 
-static const char *const ds_fast[] = {
-	RRD_DS_WRITE_BPS, RRD_DS_READ_BPS, RRD_DS_WRITE_IOPS, RRD_DS_READ_IOPS,
-	RRD_DS_HOST_WRITTEN, RRD_DS_HOST_READ, RRD_DS_LAT_P99, NULL
-};
-static const char *const ds_smart[] = {
-	RRD_DS_PERCENT_USED, RRD_DS_SPARE, RRD_DS_TEMPERATURE,
-	RRD_DS_MEDIA_ERRORS, RRD_DS_DEVICE_WRITTEN, RRD_DS_NAND_WRITTEN,
-	RRD_DS_WAF, NULL
-};
+#define DS_NAME(id, name, kind)	name,
+#define DS_KIND(id, name, kind)	kind,
+static const char *const ds_name[] = { RRD_SOURCES(DS_NAME) };
+static const enum rrd_kind ds_kind[] = { RRD_SOURCES(DS_KIND) };
+#undef DS_NAME
+#undef DS_KIND
+
+/* "DS:..." of source i; `heartbeat` is that of the SMART sources. */
+static char *
+ds_spec(int i, unsigned heartbeat)
+{
+	char	*spec;
+
+	if (asprintf(&spec, "DS:%s:GAUGE:%u:%s:U", ds_name[i],
+	    ds_kind[i] == RRD_FAST ? RRD_FAST_HEARTBEAT : heartbeat,
+	    ds_kind[i] == RRD_SMART_SIGNED ? "U" : "0") == -1)
+		return NULL;
+	return spec;
+}
 
 /* The DS and RRA definitions of a new archive; strings freed by caller. */
 static int
@@ -75,14 +85,8 @@ create_args(unsigned heartbeat, char **argv, int max)
 	static const char *const cf[] = { "AVERAGE", "MIN", "MAX" };
 	int	n = 0, i, j;
 
-	for (i = 0; ds_fast[i] != NULL && n < max; i++)
-		if (asprintf(&argv[n++], "DS:%s:GAUGE:%d:0:U", ds_fast[i],
-		    RRD_FAST_HEARTBEAT) == -1)
-			return -1;
-	for (i = 0; ds_smart[i] != NULL && n < max; i++)
-		if (asprintf(&argv[n++], "DS:%s:GAUGE:%u:%s:U", ds_smart[i],
-		    heartbeat, strcmp(ds_smart[i], RRD_DS_TEMPERATURE) == 0 ?
-		    "U" : "0") == -1)
+	for (i = 0; i < RRD_NDS && n < max; i++)
+		if ((argv[n++] = ds_spec(i, heartbeat)) == NULL)
 			return -1;
 	for (i = 0; i < 4; i++)
 		for (j = 0; j < 3 && n < max; j++)
@@ -91,9 +95,9 @@ create_args(unsigned heartbeat, char **argv, int max)
 	return n;
 }
 
-/* Is `key` "ds[NAME].index" for one of our sources? */
+/* Our index of the source a "ds[NAME].index" key names; -1: not ours. */
 static int
-is_our_ds(const char *key)
+ds_of_key(const char *key)
 {
 	char	name[64];
 	size_t	n = strlen(key);
@@ -101,29 +105,33 @@ is_our_ds(const char *key)
 
 	if (n < 8 || strcmp(key + n - 7, "].index") != 0 ||
 	    sscanf(key, "ds[%63[^]]]", name) != 1)
-		return 0;
-	for (i = 0; ds_fast[i] != NULL; i++)
-		if (strcmp(ds_fast[i], name) == 0)
-			return 1;
-	for (i = 0; ds_smart[i] != NULL; i++)
-		if (strcmp(ds_smart[i], name) == 0)
-			return 1;
-	return 0;
+		return -2;			/* not a source's index */
+	for (i = 0; i < RRD_NDS; i++)
+		if (strcmp(ds_name[i], name) == 0)
+			return i;
+	return -1;
 }
 
-/* An existing archive must have our step and every source. */
+/*
+ * How many of our sources an existing archive has: n when it has our
+ * step and exactly our first n sources in our order (an archive of an
+ * earlier layout), else -1.
+ */
 static int
-layout_ok(rrd_info_t *info)
+layout_sources(rrd_info_t *info)
 {
 	rrd_info_t	*p;
-	int		 found = 0, step = 0;
+	int		 step = 0, n = 0, ds, at_place = 1;
 
 	for (p = info; p != NULL; p = p->next) {
 		if (strcmp(p->key, "step") == 0)
 			step = p->value.u_cnt == RRD_STEP;
-		found += is_our_ds(p->key);
+		if ((ds = ds_of_key(p->key)) == -2)
+			continue;
+		n++;
+		at_place = at_place && ds >= 0 && p->value.u_cnt == (unsigned)ds;
 	}
-	return step && found == RRD_NDS;
+	return step && at_place && n >= RRD_NDS_FIRST ? n : -1;
 }
 
 static int
@@ -163,21 +171,80 @@ make_dir_of(const char *file)
 	}
 }
 
+/*
+ * Add the sources an archive of an earlier layout lacks, at its end
+ * (rrd_tune rewrites the file, its data kept). Through rrdcached, only
+ * when the file is on this host: what rrdcached holds for it is written
+ * first.
+ */
+static int
+add_sources(struct archive *a, const struct op *o, int have, char *why,
+    size_t len)
+{
+	char	*argv[2 + RRD_NDS];
+	int	 argc = 0, i, rc = -1;
+
+	if (a->daemon != NULL && !a->local) {
+		snprintf(why, len, "it lacks the sources after '%s' and is on "
+		    "the rrdcached host (add them there with rrdtool tune)",
+		    ds_name[have - 1]);
+		return -1;
+	}
+	if (a->daemon != NULL)
+		rrdc_flush(o->file);
+	argv[argc++] = (char *)"tune";
+	argv[argc++] = (char *)o->file;
+	for (i = have; i < RRD_NDS; i++)
+		if ((argv[argc++] = ds_spec(i, o->heartbeat)) == NULL)
+			goto out;
+	rrd_clear_error();
+	if ((rc = rrd_tune(argc, argv)) != 0)
+		snprintf(why, len, "cannot add its new sources: %s",
+		    rrd_get_error());
+	else
+		log_info("archive %s: sources from '%s' on added", o->file,
+		    ds_name[have]);
+out:
+	for (i = 2; i < argc; i++)
+		free(argv[i]);
+	return rc;
+}
+
+/* An archive that exists: ours, ours of an earlier layout, or not. */
+static void
+check_existing(struct archive *a, const struct op *o)
+{
+	rrd_info_t	*info;
+	char		 why[FILE_MAX + 128];
+	int		 have;
+
+	rrd_clear_error();
+	info = a->daemon != NULL ? rrdc_info(o->file) : rrd_info_r(o->file);
+	if (info == NULL && a->daemon != NULL) {
+		log_debug("archive %s: info: %s", o->file, rrd_get_error());
+		return;		/* rrdcached will say what it makes of updates */
+	}
+	have = info != NULL ? layout_sources(info) : -1;
+	rrd_info_free(info);
+	snprintf(why, sizeof(why), "it exists with another layout (or is "
+	    "not an RRD)");
+	if (have == RRD_NDS || (have > 0 && add_sources(a, o, have, why,
+	    sizeof(why)) == 0))
+		return;
+	mark_broken(a, o->file, why);
+}
+
 /* Create (no overwrite), or check the layout of the one that exists. */
 static void
 do_create(struct archive *a, const struct op *o)
 {
 	char		*argv[48];
-	rrd_info_t	*info;
 	int		 argc, rc, i;
 	struct stat	 st;
 
 	rrd_clear_error();
 	if (a->daemon == NULL && stat(o->file, &st) == 0) {
-		if ((info = rrd_info_r(o->file)) == NULL || !layout_ok(info))
-			mark_broken(a, o->file, "it exists with another layout "
-			    "(or is not an RRD)");
-		rrd_info_free(info);
+		check_existing(a, o);
 		return;
 	}
 	if (a->local && a->local_dir != NULL)
@@ -187,7 +254,9 @@ do_create(struct archive *a, const struct op *o)
 	rc = a->daemon ? rrdc_create(o->file, RRD_STEP, time(NULL) - 10, 1,
 	    argc, (const char **)argv) : rrd_create_r2(o->file, RRD_STEP,
 	    time(NULL) - 10, 1, NULL, NULL, argc, (const char **)argv);
-	if (rc != 0 && strstr(rrd_get_error(), "exist") == NULL)
+	if (rc != 0 && a->daemon != NULL && strstr(rrd_get_error(), "exist"))
+		check_existing(a, o);
+	else if (rc != 0 && strstr(rrd_get_error(), "exist") == NULL)
 		log_warnx("archive %s: create: %s%s", o->file, rrd_get_error(),
 		    a->daemon && !a->local ? " (the directory of this host "
 		    "must exist under rrdcached's base directory)" : "");

@@ -26,6 +26,7 @@
 
 #include "drive.h"
 #include "drive_priv.h"
+#include "rrd_layout.h"
 #include "engine.h"
 #include "events.h"
 #include "log.h"
@@ -400,8 +401,10 @@ drive_account(struct drive *d, const struct engine_stats *s)
 	d->st.read_ops += s->read_ops - o->read_ops;
 	for (i = 1; i < BLK_NCLASS; i++)
 		d->st.errors[i] += s->errors[i] - o->errors[i];
+	d->st.flushes += s->flushes - o->flushes;
 	if (d->work == WORK_PHASE || d->work == WORK_VERIFY_NEXT) {
-		d->st.prog.position = s->position;
+		/* never more than the drive was asked to keep */
+		d->st.prog.position = s->durable;
 		if (d->st.prog.phase == PHASE_TRIM) {
 			uint64_t area = layout_dynamic_blocks(&d->st.lay) *
 			    d->st.lay.block_size;
@@ -873,6 +876,9 @@ phase_job_ended(struct drive *d, enum job_end end, int err)
 			drive_fail(d, "%s", RESERVE_CONFLICT_REASON);
 		else if (err == ENODEV || err == ENXIO || device_gone(d))
 			drive_fail(d, "device vanished (%s)", strerror(err));
+		else if (d->last.flush_err != 0)
+			drive_fail(d, "the drive failed a cache flush: %s",
+			    strerror(d->last.flush_err));
 		else
 			drive_fail(d, "I/O error: %s", strerror(err));
 		break;
@@ -1256,6 +1262,8 @@ drive_activate(struct drive *d, int schedule)
 	d->rate_r = d->st.host_bytes_read;
 	d->rate_wops = d->st.write_ops;
 	d->rate_rops = d->st.read_ops;
+	d->rate_flushes = d->last.flushes;
+	d->flush_lat_us = -1;
 	if (schedule)
 		drive_schedule(d);
 	notify_changed(d);
@@ -1297,6 +1305,9 @@ drive_rates(struct drive *d)
 	d->wiops = (double)(d->st.write_ops - d->rate_wops) / dt;
 	d->riops = (double)(d->st.read_ops - d->rate_rops) / dt;
 	d->lat_p99_us = p99_since(d);
+	d->flush_lat_us = d->last.flushes == d->rate_flushes ? -1 :
+	    (double)d->last.flush_lat_last_us;
+	d->rate_flushes = d->last.flushes;
 	d->rate_t = t;
 	d->rate_w = d->st.host_bytes_written;
 	d->rate_r = d->st.host_bytes_read;
@@ -1431,6 +1442,10 @@ drive_status(const struct drive *d, struct drive_status *s)
 	s->reason = d->st.reason;
 	s->capacity = d->tgt.capacity;
 	s->span_bytes = d->st.lay.span_bytes;
+	s->flushes = d->st.flushes;
+	s->flush_known = d->eng != NULL && d->last.flushes > 0;
+	s->flush_lat_sec = (double)d->last.flush_lat_last_us / 1e6;
+	s->flush_lat_max_sec = (double)d->last.flush_lat_max_us / 1e6;
 }
 
 int
@@ -1703,45 +1718,63 @@ drive_smart_detail(const struct drive *d, json_object *out)
 	return 0;
 }
 
-/* "%.0f" or "U": RRD's unknown. */
+/* One source's value of an update line; unknown is RRD's "U". */
+struct rrd_val {
+	int	known;
+	double	v;
+	int	decimals;
+};
+
+/* The SMART sources: the latest reading, unknown before the first. */
 static void
-rrd_val(char *buf, size_t len, int known, double v, int decimals)
+smart_values(const struct drive *d, struct rrd_val *v)
 {
-	if (known)
-		snprintf(buf, len, ":%.*f", decimals, v);
-	else
-		snprintf(buf, len, ":U");
+	const struct smart *s = &d->latest;
+	int		 k = d->have_latest;
+	double		 waf = drive_waf(d);
+
+	v[DS_PUSED] = (struct rrd_val){ k && s->has_percent_used,
+	    s->percent_used, 1 };
+	v[DS_SPARE] = (struct rrd_val){ k && s->has_spare,
+	    s->available_spare, 0 };
+	v[DS_TEMP] = (struct rrd_val){ k && s->has_temperature,
+	    s->temperature_c, 0 };
+	v[DS_MERR] = (struct rrd_val){ k && s->has_media_errors,
+	    (double)s->media_errors, 0 };
+	v[DS_DEVW] = (struct rrd_val){ k && s->has_device_written,
+	    (double)s->device_bytes_written, 0 };
+	v[DS_NANDW] = (struct rrd_val){ k && s->has_nand_written,
+	    (double)s->nand_bytes_written, 0 };
+	v[DS_WAF] = (struct rrd_val){ waf >= 0, waf, 4 };
 }
 
 int
 drive_archive_values(const struct drive *d, time_t now, char *buf,
     size_t len)
 {
-	const struct smart *s = &d->latest;
-	int		 k = d->have_latest;
-	char		 v[8][40];
-	double		 waf = drive_waf(d);
+	struct rrd_val	v[RRD_NDS];
+	size_t		n;
+	int		i;
 
 	if (!d->active)
 		return -1;
-	rrd_val(v[0], sizeof(v[0]), d->lat_p99_us >= 0, d->lat_p99_us, 0);
-	rrd_val(v[1], sizeof(v[1]), k && s->has_percent_used, s->percent_used, 1);
-	rrd_val(v[2], sizeof(v[2]), k && s->has_spare, s->available_spare, 0);
-	rrd_val(v[3], sizeof(v[3]), k && s->has_temperature, s->temperature_c, 0);
-	rrd_val(v[4], sizeof(v[4]), k && s->has_media_errors,
-	    (double)s->media_errors, 0);
-	rrd_val(v[5], sizeof(v[5]), k && s->has_device_written,
-	    (double)s->device_bytes_written, 0);
-	rrd_val(v[6], sizeof(v[6]), k && s->has_nand_written,
-	    (double)s->nand_bytes_written, 0);
-	rrd_val(v[7], sizeof(v[7]), waf >= 0, waf, 4);
+	memset(v, 0, sizeof(v));	/* a source not set below is unknown */
 	/* rates over the last second, whatever the worker does right now */
-	snprintf(buf, len, "%lld:%.0f:%.0f:%.0f:%.0f:%llu:%llu%s%s%s%s%s%s%s%s",
-	    (long long)now, d->wbps, d->rbps, d->wiops, d->riops,
-	    (unsigned long long)d->st.host_bytes_written,
-	    (unsigned long long)d->st.host_bytes_read, v[0], v[1], v[2], v[3],
-	    v[4], v[5], v[6], v[7]);
-	return 0;
+	v[DS_WBPS] = (struct rrd_val){ 1, d->wbps, 0 };
+	v[DS_RBPS] = (struct rrd_val){ 1, d->rbps, 0 };
+	v[DS_WIOPS] = (struct rrd_val){ 1, d->wiops, 0 };
+	v[DS_RIOPS] = (struct rrd_val){ 1, d->riops, 0 };
+	v[DS_HOSTW] = (struct rrd_val){ 1, (double)d->st.host_bytes_written, 0 };
+	v[DS_HOSTR] = (struct rrd_val){ 1, (double)d->st.host_bytes_read, 0 };
+	v[DS_LAT] = (struct rrd_val){ d->lat_p99_us >= 0, d->lat_p99_us, 0 };
+	v[DS_FLUSH] = (struct rrd_val){ d->flush_lat_us >= 0,
+	    d->flush_lat_us, 0 };
+	smart_values(d, v);
+	n = (size_t)snprintf(buf, len, "%lld", (long long)now);
+	for (i = 0; i < RRD_NDS && n < len; i++)
+		n += (size_t)(v[i].known ? snprintf(buf + n, len - n, ":%.*f",
+		    v[i].decimals, v[i].v) : snprintf(buf + n, len - n, ":U"));
+	return n < len ? 0 : -1;
 }
 
 uint64_t

@@ -47,6 +47,10 @@ struct drive_status {
 	const char	*reason;
 	uint64_t	 capacity;
 	uint64_t	 span_bytes;
+	uint64_t	 flushes;	/* cache flushes completed, all runs */
+	int		 flush_known;	/* one completed since the worker started */
+	double		 flush_lat_sec;	/* the last one's latency */
+	double		 flush_lat_max_sec; /* the slowest since the worker started */
 };
 
 /*

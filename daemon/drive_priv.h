@@ -65,6 +65,8 @@ struct drive {
 	double		 wiops, riops;
 	uint64_t	 rate_hist[LAT_BUCKETS];
 	double		 lat_p99_us;	/* -1: no writes in the last tick */
+	uint64_t	 rate_flushes;
+	double		 flush_lat_us;	/* -1: no flush completed in the last tick */
 	int		 hold;		/* --verify: never hand out a phase job */
 	int		 archived;	/* its RRD archive was opened */
 	struct finding	 pend;		/* run being merged, not yet an event */

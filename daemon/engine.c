@@ -10,6 +10,13 @@
  * with it describe exactly those items. A checkpoint taken from one
  * snapshot is therefore consistent, and a resume from it neither loses
  * nor repeats a finding.
+ *
+ * A write job also asks the drive to flush its volatile cache once per
+ * FLUSH_NS and at its end. A flush covers the items below the position
+ * at the moment it was sent (they had completed); when it completes,
+ * those items become `durable`, and only they are what a checkpoint may
+ * record as written: a drive without power-loss protection may lose any
+ * acknowledged write it was not asked to flush.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,6 +43,9 @@
 #define QUEUE_CAP	4096	/* findings waiting for the main thread */
 #define LOCAL_CAP	256	/* findings committed, not yet published */
 #define PUBLISH_NS	50000000ULL
+#define FLUSH_NS	1000000000ULL	/* one flush per checkpoint (1 s) */
+#define FLUSH_TAG	UINT64_MAX	/* user_data of the flush */
+#define FLUSH_TRIES	100		/* -EAGAIN / -EINTR in a row */
 
 /* One I/O in flight. */
 struct slot {
@@ -83,6 +93,10 @@ struct engine {
 	struct job	 job;
 	struct perm	 vperm;		/* verify: the pass permutation */
 	int		 fail_err;
+	int		 flush_busy;	/* a flush is queued or in flight */
+	uint64_t	 flush_pos;	/* the position it covers */
+	uint64_t	 flush_t0;	/* when it was sent */
+	unsigned	 flush_again;	/* -EAGAIN / -EINTR in a row */
 
 	/*
 	 * shared, lock-free: what the stall rule of the main thread reads.
@@ -138,6 +152,8 @@ publish(struct engine *e)
 		e->has_pend = 0;
 	}
 	e->loc.cpu_ns = now_ns(CLOCK_THREAD_CPUTIME_ID);
+	if (e->job.kind != JOB_WRITE)	/* reads and discards claim nothing */
+		e->loc.durable = e->loc.position;
 	pthread_mutex_lock(&e->mu);
 	for (i = 0; i < e->nlocal; i++) {
 		while (e->qlen == QUEUE_CAP && !e->quit) {
@@ -423,6 +439,91 @@ complete(struct engine *e, uint32_t idx, int res)
 	e->freelist[e->nfree++] = idx;
 }
 
+static void	reap(struct engine *);
+
+/* Queue a cache flush covering every item below the position now. */
+static int
+flush_start(struct engine *e)
+{
+	struct io_uring_sqe	*sqe;
+
+	if ((sqe = io_uring_get_sqe(&e->ring)) == NULL) {
+		ring_submit(e, 0);
+		if ((sqe = io_uring_get_sqe(&e->ring)) == NULL)
+			return -1;
+	}
+	/* fdatasync: on a block device, a FLUSH to the drive */
+	io_uring_prep_fsync(sqe, 0, IORING_FSYNC_DATASYNC);
+	sqe->flags |= IOSQE_FIXED_FILE;
+	io_uring_sqe_set_data64(sqe, FLUSH_TAG);
+	e->flush_busy = 1;
+	e->flush_pos = e->loc.position;
+	e->flush_t0 = now_ns(CLOCK_MONOTONIC);
+	return 0;
+}
+
+/* The flush completed: what it covered is durable, or the job fails. */
+static void
+flush_done(struct engine *e, int res)
+{
+	uint64_t	lat = (now_ns(CLOCK_MONOTONIC) - e->flush_t0) / 1000;
+
+	e->flush_busy = 0;
+	if (res == -EINTR || res == -EAGAIN) {
+		if (++e->flush_again <= FLUSH_TRIES) {
+			e->flush_t0 = 0;	/* due again at once */
+			return;
+		}
+		res = -EIO;
+	}
+	e->flush_again = 0;
+	e->loc.flushes++;
+	e->loc.flush_lat_last_us = lat;
+	if (lat > e->loc.flush_lat_max_us)
+		e->loc.flush_lat_max_us = lat;
+	if (res < 0) {
+		log_warnx("%s: cache flush failed: %s", e->name, strerror(-res));
+		e->loc.flush_err = -res;
+		if (e->fail_err == 0)
+			e->fail_err = -res;
+		return;
+	}
+	if (e->flush_pos > e->loc.durable)
+		e->loc.durable = e->flush_pos;
+}
+
+/* Time for the periodic flush of a write job? */
+static int
+flush_due(const struct engine *e, uint64_t now)
+{
+	return e->job.kind == JOB_WRITE && !e->flush_busy &&
+	    e->fail_err == 0 && e->loc.position > e->loc.durable &&
+	    now - e->flush_t0 >= FLUSH_NS;
+}
+
+/*
+ * At the end of a write job, nothing in flight: flush until all it did
+ * is durable. After a fatal error the flush is not tried; the position
+ * the last flush made durable is what a checkpoint records.
+ */
+static void
+flush_final(struct engine *e)
+{
+	int	rc;
+
+	while (e->job.kind == JOB_WRITE && e->fail_err == 0 &&
+	    (e->flush_busy || e->loc.position > e->loc.durable)) {
+		if (!e->flush_busy && flush_start(e) == -1) {
+			e->fail_err = EAGAIN;
+			return;
+		}
+		rc = ring_submit(e, 1);
+		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
+			e->fail_err = -rc;
+		reap(e);
+	}
+}
+
 /* Reap every available completion. */
 static void
 reap(struct engine *e)
@@ -431,7 +532,11 @@ reap(struct engine *e)
 	unsigned		 head, n = 0;
 
 	io_uring_for_each_cqe(&e->ring, head, cqe) {
-		complete(e, (uint32_t)io_uring_cqe_get_data64(cqe), cqe->res);
+		if (io_uring_cqe_get_data64(cqe) == FLUSH_TAG)
+			flush_done(e, cqe->res);
+		else
+			complete(e, (uint32_t)io_uring_cqe_get_data64(cqe),
+			    cqe->res);
 		n++;
 	}
 	io_uring_cq_advance(&e->ring, n);
@@ -515,7 +620,7 @@ run_io(struct engine *e)
 		halted = halted || job_halted(e, sub_bytes, &end);
 		if (!halted)
 			halted = fill_queue(e, &next, &sub_bytes, &end);
-		if (e->nfree == e->maxqd) {
+		if (e->nfree == e->maxqd && !e->flush_busy) {
 			if (halted || next >= j->count)
 				break;	/* nothing in flight and nothing left */
 			if (ring_backoff(e, &tries) == -1)
@@ -532,9 +637,12 @@ run_io(struct engine *e)
 		reap(e);
 		advance(e);
 		t = now_ns(CLOCK_MONOTONIC);
+		if (flush_due(e, t))
+			flush_start(e);
 		if (t - e->last_publish > PUBLISH_NS)
 			publish(e);
 	}
+	flush_final(e);
 	if (e->fail_err != 0 && (end == JOB_DONE || end == JOB_BUDGET))
 		end = JOB_FAILED;
 	return end;
@@ -596,7 +704,11 @@ run_job(struct engine *e)
 	enum job_end	end;
 
 	e->fail_err = 0;
-	e->loc.position = e->job.start;
+	e->loc.position = e->loc.durable = e->job.start;
+	e->loc.flush_err = 0;
+	e->flush_busy = 0;
+	e->flush_again = 0;
+	e->flush_t0 = now_ns(CLOCK_MONOTONIC);
 	e->loc.running = 1;
 	memset(e->win, 0, e->wsize * sizeof(*e->win));
 	if (e->job.kind == JOB_VERIFY)
@@ -817,7 +929,7 @@ engine_submit(struct engine *e, const struct job *j)
 		return -1;
 	}
 	e->job = *j;
-	e->pub.position = j->start;	/* until the worker publishes */
+	e->pub.position = e->pub.durable = j->start; /* until the worker publishes */
 	e->pub.running = 1;
 	e->have_job = 1;
 	e->job_ended = 0;

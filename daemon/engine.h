@@ -56,6 +56,12 @@ struct finding {
 /* Counters of the worker: cumulative since engine_start, monotonic. */
 struct engine_stats {
 	uint64_t	position;	/* items of the current job completed in order */
+	/*
+	 * Items below it are durable: for a write job, a cache flush sent
+	 * after they completed has completed; for others, = position. What
+	 * a checkpoint may record as written.
+	 */
+	uint64_t	durable;
 	uint64_t	bytes_written;
 	uint64_t	bytes_read;
 	uint64_t	bytes_trimmed;
@@ -67,6 +73,10 @@ struct engine_stats {
 	uint64_t	lat_max_us;
 	uint64_t	cpu_ns;		/* worker thread CPU time */
 	uint64_t	wlat_hist[LAT_BUCKETS];	/* write latency, log2 of us */
+	uint64_t	flushes;	/* cache flushes completed */
+	uint64_t	flush_lat_last_us;	/* of the last completed flush */
+	uint64_t	flush_lat_max_us;
+	int		flush_err;	/* errno of a failed flush, else 0 */
 	int		running;	/* a job is in progress */
 };
 

@@ -361,6 +361,11 @@ status_object(const struct daemon *dm, const struct drive *d)
 	ADD("host_bytes_read", json_object_new_uint64(s.host_bytes_read));
 	ADD("write_bytes_per_sec", json_object_new_double(s.write_bps));
 	ADD("read_bytes_per_sec", json_object_new_double(s.read_bps));
+	ADD("flushes", json_object_new_uint64(s.flushes));
+	ADD("flush_latency_seconds", s.flush_known ?
+	    json_object_new_double(s.flush_lat_sec) : NULL);
+	ADD("flush_latency_max_seconds", s.flush_known ?
+	    json_object_new_double(s.flush_lat_max_sec) : NULL);
 	ADD("errors", e);
 	ADD("errors_total", json_object_new_uint64(s.errors_total));
 	ADD("smart", drive_smart_status(d));

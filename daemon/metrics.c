@@ -77,6 +77,15 @@ get_dbl(const struct family *f, const struct view *v, int x, struct num *n)
 	return 0;
 }
 
+/* A flush latency: absent until a flush has completed. */
+static int
+get_flush(const struct family *f, const struct view *v, int x, struct num *n)
+{
+	if (!v->st.flush_known)
+		return -1;
+	return get_dbl(f, v, x, n);
+}
+
 /* Verify errors of class x + 1 (class 0 is "ok"). */
 static int
 get_errors(const struct family *f, const struct view *v, int x,
@@ -181,6 +190,12 @@ static const struct family families[] = {
 	    "Current write rate (0 when no job runs)."),
 	STATUS("ssdtorture_read_bytes_per_second", G, get_dbl, read_bps,
 	    "Current read rate (0 when no job runs)."),
+	STATUS("ssdtorture_flushes_total", C, get_u64, flushes,
+	    "Cache flushes the drive completed."),
+	STATUS("ssdtorture_flush_latency_seconds", G, get_flush, flush_lat_sec,
+	    "Latency of the last cache flush."),
+	STATUS("ssdtorture_flush_latency_max_seconds", G, get_flush,
+	    flush_lat_max_sec, "Slowest cache flush since the worker started."),
 	{ .name = "ssdtorture_verify_errors_total", .type = C,
 	  .help = "Blocks found bad by verification, by class.",
 	  .get = get_errors, .xlabel = "class", .nx = BLK_NCLASS - 1,

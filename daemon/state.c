@@ -76,6 +76,7 @@ static const struct field fields[] = {
 	U64("host_bytes_trimmed", host_bytes_trimmed),
 	U64("write_ops", write_ops),
 	U64("read_ops", read_ops),
+	U64("flushes", flushes),
 	ERR("corrupt", BLK_CORRUPT),
 	ERR("misdirected", BLK_MISDIRECTED),
 	ERR("stale", BLK_STALE),

@@ -30,6 +30,7 @@ struct dstate {
 	uint64_t	host_bytes_trimmed;
 	uint64_t	write_ops;
 	uint64_t	read_ops;
+	uint64_t	flushes;	/* cache flushes the drive completed */
 	uint64_t	errors[BLK_NCLASS];
 	uint64_t	verify_passes;	/* completed verify passes */
 	uint64_t	cycles_done;

@@ -32,6 +32,27 @@ lastupdate() {
 	    NR == 3 { print $col }'
 }
 
+# The sources of the layout, in order (common/rrd_layout.h): "NAME KIND".
+LAYOUT=$ROOT/common/rrd_layout.h
+sed -nE 's/.*X\(DS_[A-Z]+,[[:space:]]*"([a-z0-9_]+)",[[:space:]]*(RRD_[A-Z_]+)\).*/\1 \2/p' \
+    "$LAYOUT" >"$T/sources"
+NDS=$(wc -l <"$T/sources")
+NFIRST=$(sed -nE 's/^#define RRD_NDS_FIRST[[:space:]]+([0-9]+).*/\1/p' "$LAYOUT")
+[ "$NDS" -gt "$NFIRST" ] || die "cannot read the sources from $LAYOUT"
+
+# first_layout FILE: an archive as the first layout made it (its first
+# NFIRST sources, 1 s step, one archive), with 42 in write_bps 20 s ago.
+first_layout() {
+	local ds t0
+	ds=$(head -n "$NFIRST" "$T/sources" | awk '{ printf "DS:%s:GAUGE:300:U:U ", $1 }')
+	t0=$(($(date +%s) - 30))
+	# shellcheck disable=SC2086
+	rrdtool create "$1" --start "$t0" --step 1 $ds RRA:AVERAGE:0.5:1:7200 \
+	    RRA:MAX:0.5:1:7200 || die "rrdtool create (first layout)"
+	rrdtool update "$1" "$((t0 + 10)):42$(printf ':U%.0s' $(seq 2 "$NFIRST"))" \
+	    || die "rrdtool update (first layout)"
+}
+
 log "files: layout and values"
 ST=$T/state
 RRD=$ST/a/a.rrd
@@ -43,7 +64,12 @@ assert_rc "first run exits" 0 "$RC" "$T/a1.log"
 [ -f "$RRD" ] || die "no archive at $RRD"
 rrdtool info "$RRD" >"$T/info" || die "rrdtool info failed"
 assert_file_contains "step 1" "$T/info" "step = 1"
-assert_eq "data sources" 14 "$(grep -c '^ds\[.*\]\.index' "$T/info")"
+assert_eq "data sources" "$NDS" "$(grep -c '^ds\[.*\]\.index' "$T/info")"
+i=0
+while read -r name kind; do
+	assert_file_contains "source $i: $name" "$T/info" "ds[$name].index = $i"
+	i=$((i + 1))
+done <"$T/sources"
 assert_eq "archives" 12 "$(grep -c '^rra\[[0-9]*\]\.cf' "$T/info")"
 for cf in AVERAGE MIN MAX; do
 	assert_eq "$cf archives" 4 "$(grep -c "\.cf = \"$cf\"" "$T/info")"
@@ -58,6 +84,10 @@ T1=$(rrdtool last "$RRD")
 rrdtool fetch "$RRD" MAX -s $((T1 - 5)) -e "$T1" >"$T/fetch"
 assert_eq "a second with writes in the last 5 s" 1 "$(awk 'NR > 2 && $2 + 0 > 0 { n = 1 } END { print n + 0 }' "$T/fetch")"
 INODE=$(stat -c %i "$RRD")
+F=$(lastupdate "$RRD" flush_lat_us)
+note "flush latency of the last second: ${F:-none} us"
+assert_gt "a cache flush timed in the last seconds of writing" \
+    "$(awk 'NR > 2 && $NF !~ /nan/ { n++ } END { print n + 0 }' "$T/fetch")" 0
 
 log "files: a restart goes on in the same file"
 sleep 2
@@ -85,6 +115,25 @@ sleep 4
 kill -TERM "$SSDT_PID"; wait_exit "$SSDT_PID" 10
 assert_file_contains "the log names the other layout" "$T/b.log" "another layout"
 assert_eq "the file is left as it was" "$SUM" "$(sha256sum <"$ST/b/b.rrd")"
+
+log "files: an archive of the first layout gets the new sources, its data kept"
+mkdir -p "$ST/u"
+first_layout "$ST/u/u.rrd"
+{ drive_conf u; } | write_conf "$T/u.conf" "$ST"
+start_ssdt "$T/u.log" -c "$T/u.conf"
+sleep 4
+kill -TERM "$SSDT_PID"; wait_exit "$SSDT_PID" 10
+rrdtool info "$ST/u/u.rrd" >"$T/uinfo" || die "rrdtool info (upgraded)"
+assert_eq "upgraded: data sources" "$NDS" "$(grep -c '^ds\[.*\]\.index' "$T/uinfo")"
+assert_file_contains "upgraded: flush_lat_us at its place" "$T/uinfo" \
+    "ds[flush_lat_us].index = $NFIRST"
+assert_file_contains "upgraded: the log says so" "$T/u.log" "sources from 'flush_lat_us' on added"
+rrdtool fetch "$ST/u/u.rrd" AVERAGE -s "$(($(date +%s) - 60))" -e now >"$T/ufetch"
+assert_ge "upgraded: the value written before is still there" \
+    "$(awk 'NR > 2 && $2 + 0 == 42 { n++ } END { print n + 0 }' "$T/ufetch")" 1
+assert_gt "upgraded: updates go on (host_written)" \
+    "$(lastupdate "$ST/u/u.rrd" host_written | cut -d. -f1)" 0
+assert_not_contains "upgraded: not called another layout" "$(cat "$T/u.log")" "another layout"
 
 # rrdcached_run LABEL LISTEN DAEMON_ADDR: one daemon run through rrdcached
 rrdcached_run() {

@@ -15,7 +15,7 @@ LAYOUT=$ROOT/common/rrd_layout.h
 [ -x "$SSDCTL" ] || die "$SSDCTL is missing (make -C $ROOT)"
 # never a real daemon: with --rrd none is asked, and none listens here
 export SSDTORTURE_SOCKET=$T/none.sock
-KINDS="throughput tbw wear temperature latency errors"
+KINDS="throughput tbw wear temperature latency errors flush"
 
 out=$("$SSDCTL" graph d --rrd "$T/probe.rrd" --what tbw -o "$T/probe.png" 2>&1)
 case $out in
@@ -32,13 +32,12 @@ mkrrd() {
 	args=$(python3 - "$LAYOUT" <<'EOF'
 import re, sys
 h = open(sys.argv[1]).read()
-ds = re.findall(r'#define\s+RRD_DS_\w+\s+"(\w+)"', h)
-nds = int(re.search(r'#define\s+RRD_NDS\s+(\d+)', h).group(1))
+ds = re.findall(r'X\(DS_\w+,\s*"(\w+)",\s*(RRD_\w+)\)', h)
 fast = int(re.search(r'#define\s+RRD_FAST_HEARTBEAT\s+(\d+)', h).group(1))
 rras = re.findall(r'"(RRA:%s:[^"]+)"', h)
-assert len(ds) == nds == 14 and len(rras) == 4, (ds, rras)
-out = ["DS:%s:GAUGE:%d:0:U" % (d, fast) for d in ds[:7]]
-out += ["DS:%s:GAUGE:300:U:U" % d for d in ds[7:]]
+assert len(ds) >= 15 and len(rras) == 4, (ds, rras)
+out = ["DS:%s:GAUGE:%d:0:U" % (d, fast) if k == "RRD_FAST" else
+       "DS:%s:GAUGE:300:U:U" % d for d, k in ds]
 out += [r % cf for cf in ("AVERAGE", "MIN", "MAX") for r in rras]
 print(" ".join(out))
 EOF
@@ -70,6 +69,8 @@ for i in range(1, n + 1):
               2 if i > 0.85 * n else 0, hw * 1.001, hw * 1.35 + 1e9, 1.35 + 0.2 * i / n)]
     else:
         v += ["U"] * 7
+    # a cache flush each second of writing (none while verifying)
+    v += ["U" if verify else "%.6g" % max(100, 2500 + random.gauss(0, 300))]
     print("%d:%s" % (t0 + i, ":".join(v)))
 EOF
 }
@@ -145,9 +146,11 @@ drawn() {
 
 # The main line of each kind (graph.c's colours).
 declare -A COLOUR=([throughput]="#0D4A80" [tbw]="#1F77B4" [wear]="#D62728"
-    [temperature]="#FF7F0E" [latency]="#5B3A80" [errors]="#D62728")
+    [temperature]="#FF7F0E" [latency]="#5B3A80" [errors]="#D62728"
+    [flush]="#FF7F0E")
 declare -A SIZE=([throughput]="800 360" [tbw]="640 300" [wear]="1024 480"
-    [temperature]="700 350" [latency]="600 260" [errors]="900 420")
+    [temperature]="700 350" [latency]="600 260" [errors]="900 420"
+    [flush]="640 280")
 
 # ---------------------------------------------------------------- archives
 

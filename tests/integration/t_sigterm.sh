@@ -46,7 +46,7 @@ from=0
 for try in 1 2 3 4 5; do
 	start_ssdt "$T/run1.log" -c "$T/c.conf"
 	wait_state "$S" "$SSDT_PID" 60 \
-	    's["phase"] == "write" and s["position"] > 0' ||
+	    's["phase"] == "write" and s["host_bytes_written"] > 0' ||
 	    die "never saw the write pass under way"
 	stop_with TERM run1 "$from"
 	[ "$(state_get "$S" phase)" = write ] && break

@@ -6,7 +6,10 @@
  * (edited in the completion ring before the engine reaps it). Linked
  * with --wrap for those two functions. Whatever is injected, a write
  * pass and a verify pass must end done, count every byte once, and find
- * nothing on a healthy file, or exactly what was planted.
+ * nothing on a healthy file, or exactly what was planted. A write job
+ * flushes: its durable position never runs ahead of the completed one,
+ * reaches the end only through a completed flush, and a failed flush
+ * fails the job with nothing more claimed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,9 +34,15 @@ static struct {
 	unsigned	refuse_pct;	/* submit: -EAGAIN / -EBUSY */
 	unsigned	short_pct;	/* completion: half of it */
 	unsigned	again_pct;	/* completion: -EAGAIN */
+	unsigned	flush_again;	/* the next N flushes: -EAGAIN */
+	int		flush_fail;	/* every flush: -EIO */
 	unsigned	refused, shortened, againd;
 	unsigned	seed;
 } inj;
+
+/* The last snapshot and errno of the job run() ran. */
+static struct engine_stats	last_st;
+static int			last_err;
 
 int	__real_io_uring_submit(struct io_uring *);
 int	__real_io_uring_submit_and_wait(struct io_uring *, unsigned);
@@ -54,6 +63,14 @@ edit_completions(struct io_uring *ring)
 	unsigned		 head;
 
 	io_uring_for_each_cqe(ring, head, cqe) {
+		if (io_uring_cqe_get_data64(cqe) == UINT64_MAX) {	/* a flush */
+			if (inj.flush_again > 0 && cqe->res == 0) {
+				inj.flush_again--;
+				cqe->res = -EAGAIN;
+			} else if (inj.flush_fail)
+				cqe->res = -EIO;
+			continue;
+		}
 		if (cqe->res >= 1024 && roll() < inj.short_pct) {
 			/* a multiple of 512: what a device may transfer */
 			cqe->res = (cqe->res / 2) & ~511;
@@ -138,11 +155,17 @@ run(struct engine *e, const struct job *j, uint64_t *bad)
 	int			err;
 	struct timespec		ts = { 0, 2000000 };
 
+	uint64_t		durable = j->start;
+
 	assert_int_equal(engine_submit(e, j), 0);
 	for (;;) {
 		n = engine_poll(e, &st, f, 64);
 		for (i = 0; i < n; i++)
 			*bad += f[i].nblocks;
+		/* never ahead of what completed, never backwards */
+		assert_true(st.durable <= st.position);
+		assert_true(st.durable >= durable);
+		durable = st.durable;
 		if (engine_job_done(e, &end, &err))
 			break;
 		nanosleep(&ts, NULL);
@@ -150,6 +173,8 @@ run(struct engine *e, const struct job *j, uint64_t *bad)
 	while ((n = engine_poll(e, &st, f, 64)) > 0)
 		for (i = 0; i < n; i++)
 			*bad += f[i].nblocks;
+	last_st = st;
+	last_err = err;
 	return end;
 }
 
@@ -188,6 +213,7 @@ cycle(struct engine *e, const struct target *t, uint32_t qd)
 	j.count = t->lay.static_blocks;
 	perm_init(&j.perm, j.count, 0, 1);
 	assert_int_equal(run(e, &j, &bad), JOB_DONE);
+	assert_int_equal(last_st.durable, j.count);	/* flushed at the end */
 
 	job_base(&j, t, qd);
 	j.kind = JOB_WRITE;
@@ -200,6 +226,7 @@ cycle(struct engine *e, const struct target *t, uint32_t qd)
 	j.expect.pass_random = 1;
 	layout_pass_perm(&t->lay, t->instance, 1, 1, &j.perm);
 	assert_int_equal(run(e, &j, &bad), JOB_DONE);
+	assert_int_equal(last_st.durable, dyn);
 
 	verify_job(&j, t, qd);
 	assert_int_equal(run(e, &j, &bad), JOB_DONE);
@@ -229,6 +256,7 @@ one(uint32_t bs, uint32_t qd, uint64_t nblocks)
 	assert_int_equal(st.bytes_written, t.lay.span_bytes);
 	assert_int_equal(st.bytes_read, t.lay.span_bytes);
 	assert_int_equal(st.blocks_checked, t.lay.nblocks);
+	assert_true(st.flushes >= 2);	/* at least one per write job */
 	assert_int_equal(n, 0);		/* nothing left in flight */
 }
 
@@ -302,6 +330,71 @@ test_planted(void **st)
 	target_close(&t);
 }
 
+/* The static area's write job, alone. */
+static enum job_end
+static_job(struct engine *e, const struct target *t, uint64_t *bad)
+{
+	struct job	j;
+
+	job_base(&j, t, 32);
+	j.kind = JOB_WRITE;
+	j.count = t->lay.static_blocks;
+	perm_init(&j.perm, j.count, 0, 1);
+	return run(e, &j, bad);
+}
+
+/* A flush that fails fails the job; nothing it covered is durable. */
+static void
+test_flush_fails(void **st)
+{
+	struct target	 t;
+	struct engine	*e;
+	char		 err[256];
+	uint64_t	 bad = 0;
+
+	(void)st;
+	memset(&inj, 0, sizeof(inj));
+	inj.flush_fail = 1;
+	target_open(&t, 4096, 4096 * 4096);
+	e = engine_start(t.fd, "t", 4096, 32, err, sizeof(err));
+	assert_non_null(e);
+	assert_int_equal(static_job(e, &t, &bad), JOB_FAILED);
+	assert_int_equal(last_err, EIO);
+	assert_int_equal(last_st.flush_err, EIO);
+	assert_int_equal(last_st.position, t.lay.static_blocks);
+	assert_int_equal(last_st.durable, 0);
+	/* the next job starts clean and flushes again */
+	inj.flush_fail = 0;
+	assert_int_equal(static_job(e, &t, &bad), JOB_DONE);
+	assert_int_equal(last_st.flush_err, 0);
+	assert_int_equal(last_st.durable, t.lay.static_blocks);
+	engine_free(e);
+	target_close(&t);
+}
+
+/* A flush the kernel answers with -EAGAIN is sent again. */
+static void
+test_flush_again(void **st)
+{
+	struct target	 t;
+	struct engine	*e;
+	char		 err[256];
+	uint64_t	 bad = 0;
+
+	(void)st;
+	memset(&inj, 0, sizeof(inj));
+	inj.flush_again = 3;
+	target_open(&t, 4096, 1024 * 4096);
+	e = engine_start(t.fd, "t", 4096, 32, err, sizeof(err));
+	assert_non_null(e);
+	assert_int_equal(static_job(e, &t, &bad), JOB_DONE);
+	assert_int_equal(inj.flush_again, 0);
+	assert_int_equal(last_st.durable, t.lay.static_blocks);
+	assert_int_equal(last_st.flushes, 1);	/* one that completed */
+	engine_free(e);
+	target_close(&t);
+}
+
 int
 main(void)
 {
@@ -309,6 +402,8 @@ main(void)
 		cmocka_unit_test(test_clean),
 		cmocka_unit_test(test_injected),
 		cmocka_unit_test(test_planted),
+		cmocka_unit_test(test_flush_fails),
+		cmocka_unit_test(test_flush_again),
 	};
 
 	log_init("test_engine", 0);
