@@ -39,7 +39,7 @@ command -v file >/dev/null && file -L "$BUSYBOX" | grep -q 'dynamically linked' 
 
 # Modules asked for; their dependencies come from modprobe --show-depends.
 MODULES="virtio_pci 9pnet_virtio 9p nvme nvme-core ahci ata_piix sd_mod
-overlay dm-mod dm-flakey dm-delay loop"
+overlay dm-mod dm-flakey dm-delay dm-log-writes loop"
 
 mkdir -p "$CACHE"
 KEY=$( {

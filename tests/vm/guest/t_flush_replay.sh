@@ -1,0 +1,137 @@
+#!/bin/bash
+# Never claim more than the drive promised. A dm-log-writes target under
+# the drive logs every write and flush as the drive acknowledged them (a
+# write enters the log with the flush that covers it). While a cycle runs,
+# the state is copied every moment and a mark set in the log right after.
+# Each copy is then checked against the drive as a power cut at its mark
+# would leave it: the log replayed onto the zeroed drive up to the mark
+# (what completed flushes covered) plus a random half of the writes the
+# next flush would have covered (acknowledged, held in a volatile cache).
+# `ssdtortured --verify` with that copy must find nothing. A replay that
+# leaves out one write a flush covered (a drive that lies about FLUSH)
+# must be found, at exactly that block.
+. "$(dirname "$0")/lib.sh"
+
+NV=/dev/nvme0n1
+LW=$ROOT/tests/lib/logwrites.py
+DATA_MB=80
+SECT=$(blockdev --getsz $NV) || die "blockdev --getsz $NV"
+DSECT=$((DATA_MB * 2048))
+SPAN=$((64 * 1024 * 1024)) BS=4096 FRAC=0.25
+layout $SPAN $BS $FRAC
+ST=$T/state
+S=$ST/lw/state
+EV=$ST/lw/events.jsonl
+
+say "data ${DATA_MB} MiB and log on $NV; log-writes over them"
+dm_create lwdata "0 $DSECT linear $NV 0"
+dm_create lwlog "0 $((SECT - DSECT)) linear $NV $DSECT"
+dd if=/dev/zero of=/dev/mapper/lwlog bs=1M count=1 oflag=direct status=none
+dm_create lw "0 $DSECT log-writes /dev/mapper/lwdata /dev/mapper/lwlog"
+
+conf() {	# STATE_DIR
+	write_conf "$T/lw.conf" "$1" <<EOC
+[drive:lw]
+device = /dev/mapper/lw
+serial = none
+span = 64M
+block_size = 4k
+order = random
+queue_depth = 16
+static_fraction = $FRAC
+trim = no
+cycles = 1
+on_io_error = stop
+EOC
+}
+conf "$ST"
+
+say "one cycle; the state copied and a mark set every moment"
+start_ssdt "$T/run.log" -c "$T/lw.conf" --oneshot
+i=0
+while kill -0 "$SSDT_PID" 2>/dev/null; do
+	if [ -f "$S" ]; then
+		i=$((i + 1))
+		mkdir -p "$T/snap/$i/lw"
+		cp "$S" "$T/snap/$i/lw/state"
+		cp "$EV" "$T/snap/$i/lw/events.jsonl"
+		dmsetup message lw 0 mark "m$i" || bad "dmsetup message mark m$i"
+	fi
+	sleep 0.15
+done
+wait_pid "$SSDT_PID" 5
+check_rc "the cycle" 0 "$RC" "$T/run.log"
+check_eq "cycle done" 1 "$(state_get "$S" cycles_done)"
+info "$i state copies; flushes sent: $(state_get "$S" flushes)"
+dmsetup remove --noudevsync lw || die "dmsetup remove lw"
+python3 "$LW" /dev/mapper/lwlog list >"$T/marks" || die "cannot read the log"
+info "marks in the log: $(wc -l <"$T/marks"), flushes logged: $(tail -n 1 "$T/marks" | awk '{ print $3 }')"
+check_num "flushes in the log >= flushes the state counts" \
+    "$(tail -n 1 "$T/marks" | awk '{ print $3 }')" -ge "$(state_get "$S" flushes)"
+
+# The copies to check: the last of each phase and run, and one in the
+# middle of the write pass.
+python3 - "$T/snap" "$i" >"$T/picks" <<'EOF'
+import os, sys
+root, n = sys.argv[1], int(sys.argv[2])
+def load(i):
+    s = {}
+    for l in open(os.path.join(root, str(i), "lw", "state")):
+        k, _, v = l.rstrip("\n").partition(" ")
+        s[k] = v
+    return s
+last, writes = {}, []
+for i in range(1, n + 1):
+    s = load(i)
+    key = s["phase"]
+    last[key] = i
+    if key == "write" and int(s["position"]) > 0:
+        writes.append(i)
+picks = set(last.values())
+if writes:
+    picks.add(writes[len(writes) // 2])
+for i in sorted(picks):
+    s = load(i)
+    print(i, s["phase"], s["position"], s["run"])
+EOF
+info "copies checked (copy phase position run):"
+sed 's/^/     /' "$T/picks"
+check_num "a copy taken in the middle of the write pass" \
+    "$(awk '$2 == "write" && $3 > 0' "$T/picks" | wc -l)" -ge 1
+
+# all_errors STATE: blocks found bad, every class
+all_errors() {
+	awk '$1 ~ /^errors\./ { n += $2 } END { print n + 0 }' "$1"
+}
+
+# the drive as it was before the cycle, under the same name: a linear map
+dm_create lw "0 $DSECT linear /dev/mapper/lwdata 0"
+# verify_at COPY LABEL [--omit-in A B]: replay at the copy's mark, --verify
+verify_at() {
+	local c=$1 label=$2
+	shift 2
+	rm -rf "$T/v"
+	cp -r "$T/snap/$c" "$T/v"
+	conf "$T/v"
+	python3 "$LW" /dev/mapper/lwlog replay /dev/mapper/lwdata "m$c" \
+	    --seed "$c" --zero $((DSECT * 512)) "$@" >"$T/replay" ||
+	    { bad "$label: replay failed"; return 1; }
+	info "$label: $(tr '\n' ' ' <"$T/replay")"
+	run_ssdt "$T/v.log" -c "$T/lw.conf" --verify
+}
+
+while read -r c phase pos run; do
+	verify_at "$c" "copy $c ($phase, position $pos)"
+	check_rc "copy $c ($phase at $pos): --verify after the power cut" 0 "$RC" "$T/v.log"
+	check_eq "copy $c: nothing found" 0 "$(all_errors "$T/v/lw/state")"
+done <"$T/picks"
+
+say "a drive that loses a flushed write is caught, at that block"
+c=$(awk '$2 == "write" && $3 > 0 { print $1; exit }' "$T/picks")
+verify_at "$c" "copy $c, one flushed static write lost" --omit-in 0 "$SBYTES"
+OFF=$(awk '$1 == "omitted" { print $2 }' "$T/replay")
+check_rc "--verify finds it" 3 "$RC" "$T/v.log"
+check_eq "blocks found bad" 1 "$(all_errors "$T/v/lw/state")"
+check_eq "the finding is at the lost block" "$OFF" \
+    "$(ev_query "$T/v/lw/events.jsonl" 0 offset event=verify_error | tail -n 1)"
+finish
