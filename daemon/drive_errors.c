@@ -17,6 +17,7 @@
 #include "drive_priv.h"
 #include "errmap.h"
 #include "log.h"
+#include "proto.h"
 
 /* verify_error runs of a pass that also go to the journal */
 #define JOURNAL_DETAIL	10
@@ -228,4 +229,71 @@ drive_errors_end(struct drive *d, int whole, char *why, size_t len)
 	}
 	errmap_close(&d->emap);
 	return fail;
+}
+
+/*
+ * Extents an Errors reply lists: ssdctl reads replies of up to 64 times
+ * PROTO_MAX_MESSAGE, and an extent takes under 80 bytes of JSON.
+ */
+#define ERRORS_MAX_EXTENTS	(64 * PROTO_MAX_MESSAGE / 80)
+
+struct reply {
+	json_object	*arr;
+	uint64_t	 bs;
+	uint64_t	 n;
+};
+
+static int
+reply_extent(const struct errext *x, void *arg)
+{
+	struct reply	*r = arg;
+	json_object	*e;
+
+	if (r->n++ >= ERRORS_MAX_EXTENTS)
+		return 0;
+	e = json_object_new_object();
+	json_object_object_add(e, "offset", json_object_new_uint64(x->start *
+	    r->bs));
+	json_object_object_add(e, "blocks", json_object_new_uint64(x->len));
+	json_object_object_add(e, "class", json_object_new_string(
+	    blk_class_name(x->cls)));
+	json_object_array_add(r->arr, e);
+	return 0;
+}
+
+int
+drive_errors_json(struct drive *d, uint64_t pass, json_object *out)
+{
+	struct errmap_counts	 c;
+	struct reply		 r = { json_object_new_array(),
+	    d->st.lay.block_size, 0 };
+	json_object		*counts = json_object_new_object();
+	char			 path[PATH_MAX + 64];
+	int			 live, i;
+
+	if (pass == 0)
+		pass = d->st.err_pass;
+	live = errmap_is_open(&d->emap) && d->emap.pass == pass;
+	errmap_path(path, sizeof(path), d->dir, pass);
+	if (pass == 0 || pass > d->st.err_pass || errmap_read(path, live ?
+	    d->emap.size : UINT64_MAX, reply_extent, &r, &c) == -1) {
+		json_object_put(r.arr);
+		json_object_put(counts);
+		return -1;
+	}
+	for (i = 1; i < BLK_NCLASS; i++)
+		json_object_object_add(counts, blk_class_name(i),
+		    json_object_new_uint64(c.blocks[i]));
+#define ADD(k, v)	json_object_object_add(out, k, v)
+	ADD("pass", json_object_new_uint64(pass));
+	ADD("passes", json_object_new_uint64(d->st.err_pass));
+	ADD("block_size", json_object_new_uint64(c.block_size));
+	ADD("in_progress", json_object_new_boolean(live));
+	ADD("blocks", json_object_new_uint64(errmap_total(&c)));
+	ADD("counts", counts);
+	ADD("extents_total", json_object_new_uint64(r.n));
+	ADD("extents", r.arr);
+	ADD("truncated", json_object_new_boolean(r.n > ERRORS_MAX_EXTENTS));
+#undef ADD
+	return 0;
 }

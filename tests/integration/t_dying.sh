@@ -9,6 +9,9 @@
 # with its TBW and the pass's figures.
 . "$(dirname "$0")/lib.sh"
 
+CTL=${SSDCTL:-$ROOT/ctl/ssdctl}
+[ -x "$CTL" ] || die "$CTL is missing (make -C $ROOT)"
+
 SIZE=$((128 * 1024 * 1024)) BS=4096 FRAC=0.25 MAXEV=20
 IMG=$T/a.img
 ST=$T/state
@@ -167,4 +170,35 @@ assert_contains "reason: the TBW" "$reason" "at TBW 0.000"
 assert_eq "failed_at_tbw" "$(state_get "$S" host_bytes_written)" \
     "$(state_get "$S" failed_at_tbw)"
 expect_map 4 "the failing pass"
+
+# ---- the views: ssdctl errors and status of the failed drive
+start_ssdt "$T/run4.log" -c "$T/a.conf"
+ok=0
+for _ in $(seq 1 200); do
+	"$CTL" -s "$ST.sock" status >/dev/null 2>&1 && { ok=1; break; }
+	pid_alive "$SSDT_PID" || break
+	sleep 0.05
+done
+[ "$ok" = 1 ] || { show_file "$T/run4.log"; die "the daemon's socket never answered"; }
+"$CTL" -s "$ST.sock" errors a --json >"$T/errors.json"
+assert_eq "ssdctl errors: the latest pass" "4 4 $PLANTED false" \
+    "$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))
+print(r["pass"], r["passes"], r["blocks"], r["truncated"] and "true" or "false")' \
+    "$T/errors.json")"
+python3 -c 'import json,sys
+r = json.load(open(sys.argv[1]))
+for e in r["extents"]:
+    for b in range(e["offset"] // 4096, e["offset"] // 4096 + e["blocks"]):
+        print(b, e["class"])' "$T/errors.json" >"$T/got"
+sort -n -u "$T/planted" | sed 's/$/ corrupt/' >"$T/want"
+if cmp -s "$T/want" "$T/got"; then pass_check; else fail "ssdctl errors lists other blocks than were planted"; fi
+"$CTL" -s "$ST.sock" errors a --pass 2 >"$T/errors2.txt"
+assert_contains "ssdctl errors --pass 2" "$(head -1 "$T/errors2.txt")" \
+    "verify pass 2 of 4, block size 4096: 4304 bad blocks"
+"$CTL" -s "$ST.sock" errors a --pass 9 >/dev/null 2>&1
+assert_eq "ssdctl errors --pass 9 (no such pass)" 1 $?
+assert_eq "status counts every bad block" "$(state_get "$S" errors.corrupt)" \
+    "$("$CTL" -s "$ST.sock" --json status a | python3 -c 'import json,sys
+print(json.load(sys.stdin)["drives"][0]["errors"]["corrupt"])')"
+kill_and_reap TERM "$SSDT_PID"
 finish
