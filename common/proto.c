@@ -9,7 +9,7 @@ const struct proto_method proto_methods[] = {
 	{ PROTO_INTERFACE, "Status", PROTO_READ, 0 },
 	{ PROTO_INTERFACE, "Events", PROTO_READ, 1 },
 	{ PROTO_INTERFACE, "Smart", PROTO_READ, 0 },
-	{ PROTO_INTERFACE, "Errors", PROTO_READ, 0 },
+	{ PROTO_INTERFACE, "ErrorMap", PROTO_READ, 0 },
 	{ PROTO_INTERFACE, "Start", PROTO_WRITE, 0 },
 	{ PROTO_INTERFACE, "Stop", PROTO_WRITE, 0 },
 	{ PROTO_INTERFACE, "Pause", PROTO_WRITE, 0 },
@@ -92,7 +92,7 @@ const char proto_manager_idl[] =
 "# The error map of a verify pass (the latest when pass is not given):\n"
 "# every bad block of the pass, as extents in offset order (the first\n"
 "# ones: truncated says there are more), and counts.\n"
-"method Errors(drive: string, pass: ?int) -> (\n"
+"method ErrorMap(drive: string, pass: ?int) -> (\n"
 "  pass: int,\n"
 "  passes: int,\n"
 "  block_size: int,\n"

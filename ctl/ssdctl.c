@@ -423,7 +423,7 @@ cmd_errors(struct ctx *x, int argc, char **argv)
 	p = drive_param(argv[optind]);
 	if (pass > 0)
 		json_object_object_add(p, "pass", json_object_new_int((int)pass));
-	if ((rc = call(x, PROTO_INTERFACE ".Errors", p, &r)) != 0)
+	if ((rc = call(x, PROTO_INTERFACE ".ErrorMap", p, &r)) != 0)
 		return rc;
 	if (x->json)
 		print_json(r);

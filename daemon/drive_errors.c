@@ -232,7 +232,7 @@ drive_errors_end(struct drive *d, int whole, char *why, size_t len)
 }
 
 /*
- * Extents an Errors reply lists: ssdctl reads replies of up to 64 times
+ * Extents an ErrorMap reply lists: ssdctl reads replies of up to 64 times
  * PROTO_MAX_MESSAGE, and an extent takes under 80 bytes of JSON.
  */
 #define ERRORS_MAX_EXTENTS	(64 * PROTO_MAX_MESSAGE / 80)

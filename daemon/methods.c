@@ -260,7 +260,7 @@ static const struct handler handlers[] = {
 	{ PROTO_INTERFACE ".Status", m_status },
 	{ PROTO_INTERFACE ".Events", m_events },
 	{ PROTO_INTERFACE ".Smart", m_smart },
-	{ PROTO_INTERFACE ".Errors", m_errors },
+	{ PROTO_INTERFACE ".ErrorMap", m_errors },
 	{ PROTO_INTERFACE ".Start", m_start },
 	{ PROTO_INTERFACE ".Stop", m_stop },
 	{ PROTO_INTERFACE ".Pause", m_pause },
