@@ -45,11 +45,12 @@ COMMON_SRC	= common/units.c common/log.c common/proto.c
 CORE_SRC	= daemon/block.c daemon/perm.c daemon/layout.c daemon/state.c \
 		  daemon/config.c daemon/smart_nvme.c daemon/smart_ata.c \
 		  daemon/wear_units.c daemon/smart_rules.c daemon/smart_run.c \
-		  daemon/dioalign.c daemon/statedir.c
+		  daemon/dioalign.c daemon/statedir.c daemon/errmap.c
 DAEMON_SRC	= daemon/main.c daemon/manager.c daemon/drive.c daemon/engine.c \
 		  daemon/safety.c daemon/events.c daemon/plan.c daemon/control.c \
 		  daemon/methods.c daemon/varlink.c daemon/smart.c \
-		  daemon/drive_smart.c daemon/archive.c daemon/reserve.c \
+		  daemon/drive_smart.c daemon/drive_errors.c daemon/archive.c \
+		  daemon/reserve.c \
 		  $(wildcard daemon/metrics.c)
 COMMON_OBJ	= $(COMMON_SRC:%.c=$(O)%.o)
 CORE_OBJ	= $(CORE_SRC:%.c=$(O)%.o)

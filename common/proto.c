@@ -9,6 +9,7 @@ const struct proto_method proto_methods[] = {
 	{ PROTO_INTERFACE, "Status", PROTO_READ, 0 },
 	{ PROTO_INTERFACE, "Events", PROTO_READ, 1 },
 	{ PROTO_INTERFACE, "Smart", PROTO_READ, 0 },
+	{ PROTO_INTERFACE, "ErrorMap", PROTO_READ, 0 },
 	{ PROTO_INTERFACE, "Start", PROTO_WRITE, 0 },
 	{ PROTO_INTERFACE, "Stop", PROTO_WRITE, 0 },
 	{ PROTO_INTERFACE, "Pause", PROTO_WRITE, 0 },
@@ -87,6 +88,29 @@ const char proto_manager_idl[] =
 "  status: object\n"
 ")\n"
 "\n"
+"# A run of bad blocks of one class in an error map.\n"
+"type ErrorExtent (\n"
+"  offset: int,\n"
+"  blocks: int,\n"
+"  class: string\n"
+")\n"
+"\n"
+"# The error map of a verify pass (the latest when pass is not given):\n"
+"# every bad block of the pass, as extents in offset order (the first\n"
+"# ones: truncated says there are more), and counts.\n"
+"method ErrorMap(drive: string, pass: ?int) -> (\n"
+"  pass: int,\n"
+"  passes: int,\n"
+"  block_size: int,\n"
+"  # the pass is still running: the map up to the last checkpoint\n"
+"  in_progress: bool,\n"
+"  blocks: int,\n"
+"  counts: Errors,\n"
+"  extents_total: int,\n"
+"  extents: []ErrorExtent,\n"
+"  truncated: bool\n"
+")\n"
+"\n"
 "# Start a stopped, failed or refused drive (safety checks run again).\n"
 "method Start(drive: string) -> ()\n"
 "# Stop a drive: it stays stopped across daemon restarts.\n"
@@ -103,6 +127,8 @@ const char proto_manager_idl[] =
 "error NoSmart (drive: string)\n"
 "error InvalidState (drive: string, state: string, message: string)\n"
 "error ReloadFailed (errors: []string)\n"
+"# No verify pass of that number (or none yet), or its map is unreadable.\n"
+"error NoErrorMap (drive: string, pass: int)\n"
 "error MessageTooLarge (limit: int)\n";
 
 const char proto_service_idl[] =

@@ -1,7 +1,7 @@
 # bash completion for ssdctl(8); drive names come from the running daemon.
 _ssdctl() {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-	local cmds="status start stop pause resume verify smart graph events reload version"
+	local cmds="status start stop pause resume verify smart graph errors events reload version"
 	local i cmd="" at=0 sock=""
 
 	for ((i = 1; i < COMP_CWORD; i++)); do
@@ -31,6 +31,8 @@ _ssdctl() {
 		((COMP_CWORD == at + 1)) && COMPREPLY=($(compgen -W "$drives" -- "$cur")) ;;
 	events)
 		COMPREPLY=($(compgen -W "$drives -n -f" -- "$cur")) ;;
+	errors)
+		COMPREPLY=($(compgen -W "$drives --pass --json" -- "$cur")) ;;
 	graph)
 		COMPREPLY=($(compgen -W "$drives --what --since --until -o --width --height --rrd --daemon" -- "$cur")) ;;
 	esac

@@ -348,6 +348,91 @@ cmd_events(struct ctx *x, int argc, char **argv)
 	return 0;
 }
 
+/* Print an error map for a person: counts, then one line an extent. */
+static void
+print_errors(json_object *r)
+{
+	json_object	*v, *ext, *counts;
+	size_t		 i;
+	int		 live;
+
+#define U(o, k)	(json_object_object_get_ex(o, k, &v) ? \
+	(unsigned long long)json_object_get_uint64(v) : 0ULL)
+	live = json_object_object_get_ex(r, "in_progress", &v) &&
+	    json_object_get_boolean(v);
+	printf("verify pass %llu of %llu%s, block size %llu: %llu bad "
+	    "block%s in %llu extent%s\n", U(r, "pass"), U(r, "passes"),
+	    live ? " (in progress)" : "",
+	    U(r, "block_size"), U(r, "blocks"), U(r, "blocks") == 1 ? "" : "s",
+	    U(r, "extents_total"), U(r, "extents_total") == 1 ? "" : "s");
+	if (json_object_object_get_ex(r, "counts", &counts)) {
+		json_object_object_foreach(counts, k, n) {
+			if (json_object_get_uint64(n) > 0)
+				printf("  %-12s %llu\n", k, (unsigned long long)
+				    json_object_get_uint64(n));
+		}
+	}
+	if (!json_object_object_get_ex(r, "extents", &ext) ||
+	    json_object_array_length(ext) == 0)
+		return;
+	printf("%-16s %10s  %s\n", "OFFSET", "BLOCKS", "CLASS");
+	for (i = 0; i < json_object_array_length(ext); i++) {
+		json_object *e = json_object_array_get_idx(ext, i), *c;
+
+		json_object_object_get_ex(e, "class", &c);
+		printf("%-16llu %10llu  %s\n", U(e, "offset"), U(e, "blocks"),
+		    json_object_get_string(c));
+	}
+	if (json_object_object_get_ex(r, "truncated", &v) &&
+	    json_object_get_boolean(v))
+		printf("(more extents than one reply holds; the map is in the "
+		    "drive's state directory, errors/)\n");
+#undef U
+}
+
+/* errors DRIVE [--pass N] [--json] */
+static int
+cmd_errors(struct ctx *x, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "pass", required_argument, NULL, 'p' },
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 }
+	};
+	json_object	*p, *r;
+	char		*end;
+	long		 pass = 0;
+	int		 ch, rc;
+
+	optind = 0;	/* re-initialise: options may follow DRIVE */
+	while ((ch = getopt_long(argc, argv, "p:j", longopts, NULL)) != -1) {
+		if (ch == 'j')
+			x->json = 1;
+		else if (ch != 'p' || (pass = strtol(optarg, &end, 10)) < 1 ||
+		    *end != '\0' || pass > INT32_MAX) {
+			fprintf(stderr, "usage: ssdctl errors DRIVE [--pass N] "
+			    "[--json] (N from 1)\n");
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1) {
+		fprintf(stderr, "usage: ssdctl errors DRIVE [--pass N] "
+		    "[--json]\n");
+		return EXIT_USAGE;
+	}
+	p = drive_param(argv[optind]);
+	if (pass > 0)
+		json_object_object_add(p, "pass", json_object_new_int((int)pass));
+	if ((rc = call(x, PROTO_INTERFACE ".ErrorMap", p, &r)) != 0)
+		return rc;
+	if (x->json)
+		print_json(r);
+	else
+		print_errors(r);
+	json_object_put(r);
+	return 0;
+}
+
 static const struct command commands[] = {
 	{ "status", "[DRIVE...]", 0, 64, cmd_status, NULL,
 	    "drives at a glance; everything about one DRIVE" },
@@ -365,6 +450,8 @@ static const struct command commands[] = {
 	    "SMART and wear, with the change since the first reading" },
 	{ "graph", "DRIVE --what KIND -o FILE", 1, 32, cmd_graph, NULL,
 	    "draw throughput|tbw|wear|temperature|latency|errors (PNG, SVG)" },
+	{ "errors", "DRIVE [--pass N]", 1, 4, cmd_errors, NULL,
+	    "bad blocks of a verify pass (the latest), as extents" },
 	{ "events", "DRIVE [-n N] [-f]", 1, 4, cmd_events, NULL,
 	    "the last N events (20); -f follows new ones" },
 	{ "reload", "", 0, 0, cmd_reload, NULL,
@@ -387,6 +474,13 @@ usage(FILE *fp)
 	    "$%s)\n  -j, --json         print the daemon's replies as JSON\n"
 	    "exit status: 0 success, 1 error from the daemon, 2 usage\n",
 	    DEFAULT_SOCKET, PROTO_SOCKET_ENV);
+}
+
+/* Commands that parse options of their own get their name as argv[0]. */
+static int
+own_opts(const struct command *c)
+{
+	return c->run == cmd_events || c->run == cmd_errors;
 }
 
 /* Global options; returns the index of the command. */
@@ -443,8 +537,8 @@ main(int argc, char **argv)
 	}
 	output_init(stdout);
 	if (c->run != NULL)
-		rc = c->run(&x, argc - i - (c->run == cmd_events ? 0 : 1),
-		    argv + i + (c->run == cmd_events ? 0 : 1));
+		rc = c->run(&x, argc - i - (own_opts(c) ? 0 : 1),
+		    argv + i + (own_opts(c) ? 0 : 1));
 	else
 		rc = cmd_drive(&x, c, argv[i + 1]);
 	client_close(&x.cl);

@@ -357,6 +357,27 @@ k_max_new_bad_blocks(struct parse *p, struct drive_conf *d, const char *v)
 	return 0;
 }
 
+static int	count_key(struct parse *, const char *, const char *, uint64_t,
+		    uint64_t, uint64_t *);
+
+static int
+k_max_error_events(struct parse *p, struct drive_conf *d, const char *v)
+{
+	return count_key(p, "max_error_events", v, 0, UINT32_MAX,
+	    &d->max_error_events);
+}
+
+static int
+k_max_bad_fraction(struct parse *p, struct drive_conf *d, const char *v)
+{
+	if (units_parse_fraction(v, &d->max_bad_fraction) == -1) {
+		conf_err(p, p->line, "max_bad_fraction: '%s': expected 0 to 1 "
+		    "(or 0%% to 100%%; 0 = off)", v);
+		return -1;
+	}
+	return 0;
+}
+
 static int
 k_io_timeout(struct parse *p, struct drive_conf *d, const char *v)
 {
@@ -456,6 +477,9 @@ SHOW(stop_at_wear, d->stop_at_wear > 0 ?
     (void)snprintf(b, n, "%.15g", d->stop_at_wear) : set(b, n, NULL))
 SHOW(max_new_bad_blocks, snprintf(b, n, "%llu",
     (unsigned long long)d->max_new_bad_blocks))
+SHOW(max_error_events, snprintf(b, n, "%llu",
+    (unsigned long long)d->max_error_events))
+SHOW(max_bad_fraction, snprintf(b, n, "%.15g%%", d->max_bad_fraction * 100))
 SHOW(io_timeout, fmt_duration(b, n, d->io_timeout))
 SHOW(reservation, set(b, n, d->reservation ? "yes" : "no"))
 #undef SHOW
@@ -481,6 +505,8 @@ static const struct key drive_keys[] = {
 	KEY(snapshot_every),
 	KEY(stop_at_wear),
 	KEY(max_new_bad_blocks),
+	KEY(max_error_events),
+	KEY(max_bad_fraction),
 	KEY(io_timeout),
 	KEY(reservation),
 	{ NULL, NULL, NULL }
@@ -656,6 +682,8 @@ drive_defaults(struct drive_conf *d)
 	d->smart_interval = 60;
 	d->snapshot_every = 1000000000000ULL;
 	d->max_new_bad_blocks = 10;
+	d->max_error_events = 1000;
+	d->max_bad_fraction = 0.01;
 	d->io_timeout = 120;
 }
 

@@ -39,6 +39,8 @@ struct drive_conf {
 	uint64_t	 snapshot_every; /* bytes written between snapshots */
 	double		 stop_at_wear;	/* percent used, 0 = none */
 	uint64_t	 max_new_bad_blocks;
+	uint64_t	 max_error_events; /* verify_error events a pass */
+	double		 max_bad_fraction; /* of a verify pass: failed; 0 off */
 	uint64_t	 io_timeout;	/* seconds without a completion: failed */
 	int		 reservation;	/* persistent reservation (block devices) */
 };

@@ -176,6 +176,7 @@ drive_new(const struct drive_conf *c, const char *state_dir, sd_event *ev,
 	d->changed_arg = arg;
 	d->tgt.fd = -1;
 	d->log.fd = -1;
+	d->emap.fd = -1;
 	return d;
 }
 
@@ -192,6 +193,7 @@ drive_free(struct drive *d)
 	else
 		engine_free(d->eng);
 	safety_close(&d->tgt);
+	errmap_close(&d->emap);
 	events_close(&d->log);
 	sd_event_unref(d->ev);
 	conf_release(&d->conf);
@@ -229,6 +231,7 @@ drive_checkpoint(struct drive *d)
 	if (!d->active)
 		return;
 	finding_flush(d);
+	drive_errors_checkpoint(d);
 	events_sync(&d->log);
 	d->st.events_bytes = d->log.size;
 	d->st.updated = (uint64_t)time(NULL);
@@ -329,9 +332,13 @@ finding_found(json_object *o, const struct finding *f)
 static void
 finding_write(struct drive *d, const struct finding *f)
 {
-	json_object	*o = drive_ev_obj(d);
+	json_object	*o;
 	char		 text[512];
+	int		 detail = drive_errors_detail(d);
 
+	if (detail == 0)
+		return;		/* counted and mapped; summarized at pass end */
+	o = drive_ev_obj(d);
 	json_object_object_add(o, "class",
 	    json_object_new_string(blk_class_name(f->cls)));
 	json_object_object_add(o, "offset", json_object_new_uint64(f->offset));
@@ -354,8 +361,10 @@ finding_write(struct drive *d, const struct finding *f)
 		json_object_object_add(o, "on_demand",
 		    json_object_new_boolean(1));
 	finding_text(d, f, text, sizeof(text));
+	d->log.quiet = detail == 2;
 	events_add(&d->log, LOG_ERR, "verify_error", o, (long long)f->offset,
 	    (long long)d->st.host_bytes_written, "%s", text);
+	d->log.quiet = 0;
 }
 
 /* Write the run held for merging. */
@@ -374,6 +383,7 @@ finding_flush(struct drive *d)
 static void
 finding_event(struct drive *d, const struct finding *f)
 {
+	drive_errors_map(d, f);
 	if (d->has_pend &&
 	    finding_continues(&d->pend, f, d->st.lay.block_size)) {
 		d->pend.nblocks += f->nblocks;
@@ -628,6 +638,7 @@ job_for_phase(struct drive *d, struct job *j)
 	case PHASE_VERIFY:
 		j->kind = JOB_VERIFY;
 		j->count = l->nblocks;
+		drive_errors_resume(d);
 		return 0;
 	case PHASE_TRIM:
 		j->kind = JOB_TRIM;
@@ -733,7 +744,13 @@ static void
 phase_done(struct drive *d, enum job_end end)
 {
 	struct progress	*p = &d->st.prog;
+	char		 why[512];
+	int		 bad = 0;
 
+	if (p->phase == PHASE_VERIFY) {
+		finding_flush(d);	/* its last run counts in the pass */
+		bad = drive_errors_end(d, 1, why, sizeof(why));
+	}
 	phase_end_event(d, phase_name(p->phase));
 	switch (p->phase) {
 	case PHASE_STATIC:
@@ -744,6 +761,7 @@ phase_done(struct drive *d, enum job_end end)
 		p->written = end == JOB_BUDGET ? p->position :
 		    layout_dynamic_blocks(&d->st.lay);
 		d->st.final_verify = end == JOB_BUDGET;
+		drive_errors_begin(d, 0);
 		phase_enter(d, PHASE_VERIFY);
 		break;
 	case PHASE_VERIFY:
@@ -765,6 +783,8 @@ phase_done(struct drive *d, enum job_end end)
 	default:
 		break;
 	}
+	if (bad)	/* after the schedule moved on: a start goes on from there */
+		drive_fail(d, "%s", why);
 }
 
 /* A trim the target cannot do is a warning, not a failure. */
@@ -781,7 +801,11 @@ trim_unsupported(struct drive *d)
 static void
 extra_verify_done(struct drive *d, enum job_end end, int err)
 {
+	char	why[512];
+	int	bad;
+
 	finding_flush(d);	/* while its events still say on_demand */
+	bad = drive_errors_end(d, end == JOB_DONE, why, sizeof(why));
 	work_to(d, WORK_NONE);
 	if (end == JOB_FAILED) {
 		drive_fail(d, "I/O error during verify: %s", strerror(err));
@@ -791,6 +815,8 @@ extra_verify_done(struct drive *d, enum job_end end, int err)
 	    "verify_now (interrupted)");
 	if (end == JOB_DONE)
 		d->st.verify_passes++;
+	if (bad)
+		drive_fail(d, "%s", why);
 	drive_checkpoint(d);
 	notify_changed(d);
 	drive_schedule(d);
@@ -811,6 +837,7 @@ extra_verify_start(struct drive *d)
 	j.queue_depth = d->conf.queue_depth;
 	j.continue_on_error = d->conf.on_io_error == ON_ERROR_CONTINUE;
 	phase_mark(d);
+	drive_errors_begin(d, 1);
 	events_add(&d->log, LOG_NOTICE, "verify_now", drive_ev_obj(d), -1,
 	    (long long)d->st.host_bytes_written, "verify pass on demand "
 	    "(read only)");

@@ -93,6 +93,12 @@ uint64_t	 drive_smart_interval(const struct drive *);
 void		 drive_hold(struct drive *, int);
 /* No job running or queued (the worker is idle). */
 int		 drive_quiet(const struct drive *);
+/*
+ * The error map of verify pass `pass` (0: the latest) as the Errors method
+ * replies it; -1 when there is no such pass or its map cannot be read.
+ */
+int		 drive_errors_json(struct drive *, uint64_t pass,
+		    json_object *out);
 /* A verify error was ever counted. */
 uint64_t	 drive_errors_total(const struct drive *);
 

@@ -10,6 +10,7 @@
 
 #include "drive.h"
 #include "engine.h"
+#include "errmap.h"
 #include "events.h"
 #include "safety.h"
 #include "smart.h"
@@ -75,6 +76,10 @@ struct drive {
 	uint64_t	 pend_cycle;
 	int		 pend_on_demand;
 	uint64_t	 errors_at_start; /* to tell this run's findings */
+	/* the verify pass's records (drive_errors.c) */
+	struct errmap	 emap;		/* of the pass running (fd -1: none) */
+	uint64_t	 em_runs;	/* verify_error runs of the pass so far */
+	int		 em_on_demand;	/* the open map is an on-demand pass's */
 
 	/* SMART (drive_smart.c) */
 	struct smart_poller *smart;
@@ -96,6 +101,26 @@ void		 drive_poll(struct drive *);
 json_object	*drive_ev_obj(struct drive *);
 void		 drive_set_run(struct drive *, enum run_state, const char *);
 void		 drive_halt(struct drive *);
+
+/* drive_errors.c, for drive.c */
+/* A verify pass starts: a new pass number and its map. */
+void		 drive_errors_begin(struct drive *, int on_demand);
+/* The scheduled verify pass goes on: its map, cut back to the checkpoint. */
+void		 drive_errors_resume(struct drive *);
+/* Every finding goes into the map of the pass. */
+void		 drive_errors_map(struct drive *, const struct finding *);
+/*
+ * May the next verify_error run be an event? 0: no (over max_error_events,
+ * only mapped and counted), 1: yes, 2: yes but not in the journal.
+ */
+int		 drive_errors_detail(struct drive *);
+/* Before the state is saved: the map synced, its length recorded. */
+void		 drive_errors_checkpoint(struct drive *);
+/*
+ * The pass ended (`whole`: every block was verified): summary events,
+ * map closed. 1 and the reason when the bad blocks pass max_bad_fraction.
+ */
+int		 drive_errors_end(struct drive *, int whole, char *why, size_t);
 
 /* drive_smart.c, for drive.c */
 void		 drive_smart_start(struct drive *);

@@ -134,7 +134,8 @@ events_add(struct eventlog *ev, int prio, const char *event, json_object *obj,
 		obj = json_object_new_object();
 	if (json_object_object_get_ex(obj, "class", &cls))
 		lf.cls = json_object_get_string(cls);
-	log_fields(prio, &lf, "%s", msg);
+	if (!ev->quiet)
+		log_fields(prio, &lf, "%s", msg);
 	iso_time(ts, sizeof(ts));
 	json_object_object_add(obj, "time", json_object_new_string(ts));
 	json_object_object_add(obj, "drive", json_object_new_string(ev->drive));

@@ -14,6 +14,7 @@ struct eventlog {
 	const char	*drive;
 	const char	*serial;
 	int		 warned;	/* a write failure was already logged */
+	int		 quiet;		/* events_add: the file only, no journal */
 	int		 cut_pending;	/* the file may run past size: cut first */
 };
 

@@ -436,6 +436,16 @@ op_smart(void *arg, const char *name, json_object *out)
 }
 
 static int
+op_errors(void *arg, const char *name, uint64_t pass, json_object *out)
+{
+	struct drive	*d;
+
+	if ((d = daemon_find(arg, name)) == NULL)
+		return -ENOENT;
+	return drive_errors_json(d, pass, out) == 0 ? 0 : -ENODATA;
+}
+
+static int
 op_events(void *arg, const char *name, int count, json_object *events)
 {
 	struct daemon	*dm = arg;
@@ -501,6 +511,7 @@ daemon_control_ops(struct daemon *dm, struct control_ops *ops)
 	ops->command = op_command;
 	ops->events = op_events;
 	ops->smart = op_smart;
+	ops->errors = op_errors;
 	ops->reload = op_reload;
 	ops->authorize = op_authorize;
 }

@@ -180,6 +180,31 @@ m_events(struct req *r)
 	}
 }
 
+static void
+m_errors(struct req *r)
+{
+	const char	*drive = param_string(r, "drive", 1);
+	json_object	*p;
+	int		 pass = 0, rc;
+
+	if (drive == NULL || param_int(r, "pass", 1, INT32_MAX, &pass) == -1)
+		return;
+	p = json_object_new_object();
+	if ((rc = r->ops->errors(r->ops->arg, drive, (uint64_t)pass, p)) == 0) {
+		vl_reply(p, 0, &r->out->reply);
+		return;
+	}
+	json_object_put(p);
+	if (rc == -ENOENT) {
+		no_such_drive(r, drive);
+		return;
+	}
+	p = json_object_new_object();
+	json_object_object_add(p, "drive", json_object_new_string(drive));
+	json_object_object_add(p, "pass", json_object_new_int(pass));
+	vl_error(PROTO_INTERFACE ".NoErrorMap", p, &r->out->reply);
+}
+
 /* Start, Stop, Pause, Resume and Verify: one drive, one command. */
 static void
 drive_command(struct req *r, enum ctl_cmd cmd)
@@ -235,6 +260,7 @@ static const struct handler handlers[] = {
 	{ PROTO_INTERFACE ".Status", m_status },
 	{ PROTO_INTERFACE ".Events", m_events },
 	{ PROTO_INTERFACE ".Smart", m_smart },
+	{ PROTO_INTERFACE ".ErrorMap", m_errors },
 	{ PROTO_INTERFACE ".Start", m_start },
 	{ PROTO_INTERFACE ".Stop", m_stop },
 	{ PROTO_INTERFACE ".Pause", m_pause },

@@ -101,6 +101,10 @@ static const struct field fields[] = {
 	U64("smart_baseline.media_errors", sb_media_errors),
 	U64("smart_baseline.reallocated", sb_reallocated),
 	U64("smart_baseline.percent_used_x100", sb_percent_used_x100),
+	U64("errors.pass", err_pass),
+	U64("errors.verify_pass", err_verify_pass),
+	U64("errors.map_bytes", err_map_bytes),
+	U64("errors.verify_runs", err_runs),
 	STR("reason", reason),
 	{ NULL, 0, 0, 0 }
 };

@@ -51,6 +51,13 @@ struct dstate {
 	uint64_t	sb_media_errors;
 	uint64_t	sb_reallocated;
 	uint64_t	sb_percent_used_x100;
+	/* error maps (errmap.h): the last pass number given, and the
+	 * scheduled verify pass under way (0: none) with its map's length
+	 * and verify_error runs at this checkpoint */
+	uint64_t	err_pass;
+	uint64_t	err_verify_pass;
+	uint64_t	err_map_bytes;
+	uint64_t	err_runs;
 	char		reason[256];	/* why failed / finished / stopped */
 };
 

@@ -76,7 +76,7 @@ ok_reply(r, "GetInterfaceDescription(Manager)")
 idl = r.get("parameters", {}).get("description", "")
 check(isinstance(idl, str) and "interface io.ssdtorture.Manager" in idl,
       "Manager IDL names its interface", idl[:200])
-methods = ["Status", "Events", "Smart", "Start", "Stop", "Pause", "Resume", "Verify", "Reload"]
+methods = ["Status", "Events", "Smart", "ErrorMap", "Start", "Stop", "Pause", "Resume", "Verify", "Reload"]
 for m in methods:
     check(re.search(r"^method %s\(" % m, idl, re.M), "Manager IDL declares method %s" % m)
 for e in ["NoSuchDrive", "InvalidState", "ReloadFailed", "MessageTooLarge"]:

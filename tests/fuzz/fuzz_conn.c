@@ -126,6 +126,15 @@ f_smart(void *arg, const char *drive, json_object *out)
 	return known(drive) ? -ENODATA : -ENOENT;
 }
 
+static int
+f_errors(void *arg, const char *drive, uint64_t pass, json_object *out)
+{
+	(void)arg;
+	(void)pass;
+	(void)out;
+	return known(drive) ? -ENODATA : -ENOENT;
+}
+
 /* A reload that removes bay2, as the daemon's does, inside a dispatch. */
 static int
 f_reload(void *arg, json_object *errors)
@@ -150,7 +159,7 @@ f_authorize(void *arg, const struct peer *p, const char *method)
 
 static const struct control_ops ops = {
 	.status = f_status, .command = f_command, .smart = f_smart,
-	.events = f_events, .reload = f_reload, .authorize = f_authorize,
+	.errors = f_errors, .events = f_events, .reload = f_reload, .authorize = f_authorize,
 };
 
 /* ------------------------------------------------ clients */

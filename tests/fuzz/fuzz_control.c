@@ -70,6 +70,18 @@ f_smart(void *arg, const char *drive, json_object *out)
 }
 
 static int
+f_errors(void *arg, const char *drive, uint64_t pass, json_object *out)
+{
+	(void)arg;
+	if (!known(drive))
+		return -ENOENT;
+	if (pass > 3)
+		return -ENODATA;
+	json_object_object_add(out, "extents", json_object_new_array());
+	return 0;
+}
+
+static int
 f_reload(void *arg, json_object *errors)
 {
 	(void)arg;
@@ -90,6 +102,7 @@ static const struct control_ops ops = {
 	.status = f_status,
 	.command = f_command,
 	.smart = f_smart,
+	.errors = f_errors,
 	.events = f_events,
 	.reload = f_reload,
 	.authorize = f_authorize,

@@ -1,0 +1,299 @@
+/*
+ * drive_errors.c: the records of a verify pass on a drive that goes bad.
+ * A dying drive turns every block into a finding; one event (and one
+ * journal line) each would fill the state disk and be dropped by the
+ * journal's rate limit. So a pass records its first max_error_events
+ * verify_error runs as events (the first JOURNAL_DETAIL of them also in
+ * the journal), then one verify_summary event per class at its end; the
+ * error map (errmap.c) keeps every bad block exactly, and the counters
+ * of the state count every block whatever was recorded.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "drive_priv.h"
+#include "errmap.h"
+#include "log.h"
+#include "proto.h"
+
+/* verify_error runs of a pass that also go to the journal */
+#define JOURNAL_DETAIL	10
+/* extents listed in a verify_summary event (the map has them all) */
+#define SUMMARY_EXTENTS	16
+
+/* Open the map of `pass`, keeping `keep` bytes; said once when it fails. */
+static void
+map_open(struct drive *d, uint64_t pass, uint64_t keep, int on_demand)
+{
+	errmap_close(&d->emap);
+	d->em_on_demand = on_demand;
+	if (errmap_open(&d->emap, d->dir, pass, d->st.lay.block_size,
+	    keep) == -1)
+		log_warn("%s: cannot open the error map of verify pass %" PRIu64
+		    " (bad blocks are counted, not mapped)", d->conf.name, pass);
+}
+
+void
+drive_errors_begin(struct drive *d, int on_demand)
+{
+	drive_errors_checkpoint(d);	/* a scheduled pass stopped under it */
+	d->st.err_pass++;
+	d->em_runs = 0;
+	map_open(d, d->st.err_pass, 0, on_demand);
+	if (!on_demand) {
+		d->st.err_verify_pass = d->st.err_pass;
+		d->st.err_map_bytes = d->emap.size;
+		d->st.err_runs = 0;
+	}
+}
+
+void
+drive_errors_resume(struct drive *d)
+{
+	if (d->st.err_verify_pass == 0) {	/* a state from before maps */
+		drive_errors_begin(d, 0);
+		return;
+	}
+	if (errmap_is_open(&d->emap) && !d->em_on_demand &&
+	    d->emap.pass == d->st.err_verify_pass)
+		return;
+	map_open(d, d->st.err_verify_pass, d->st.err_map_bytes, 0);
+	d->em_runs = d->st.err_runs;
+}
+
+void
+drive_errors_map(struct drive *d, const struct finding *f)
+{
+	uint32_t	bs = d->st.lay.block_size;
+
+	if (errmap_is_open(&d->emap))
+		errmap_add(&d->emap, f->offset / bs, f->nblocks, f->cls);
+}
+
+/* The run that goes past the bound: say once what happens to the rest. */
+static void
+detail_ends(struct drive *d)
+{
+	json_object	*o = drive_ev_obj(d);
+
+	json_object_object_add(o, "pass", json_object_new_uint64(
+	    d->emap.pass));
+	json_object_object_add(o, "max_error_events", json_object_new_uint64(
+	    d->conf.max_error_events));
+	events_add(&d->log, LOG_WARNING, "verify_errors_summarized", o, -1,
+	    (long long)d->st.host_bytes_written, "verify pass %" PRIu64 ": "
+	    "more than %" PRIu64 " verify errors; the rest are counted and "
+	    "mapped (ssdctl errors %s), summarized at the end of the pass",
+	    d->emap.pass, d->conf.max_error_events, d->conf.name);
+}
+
+int
+drive_errors_detail(struct drive *d)
+{
+	uint64_t	n = d->em_runs++;
+
+	if (!errmap_is_open(&d->emap))	/* outside a verify pass */
+		return 1;
+	if (n == d->conf.max_error_events)
+		detail_ends(d);
+	if (n >= d->conf.max_error_events)
+		return 0;
+	return n < JOURNAL_DETAIL ? 1 : 2;
+}
+
+void
+drive_errors_checkpoint(struct drive *d)
+{
+	uint64_t	len;
+
+	if (!errmap_is_open(&d->emap))
+		return;
+	len = errmap_flush(&d->emap);
+	if (!d->em_on_demand) {
+		d->st.err_map_bytes = len;
+		d->st.err_runs = d->em_runs;
+	}
+}
+
+struct listed {
+	json_object	*arr[BLK_NCLASS];
+	uint32_t	 bs;
+};
+
+static int
+list_extent(const struct errext *x, void *arg)
+{
+	struct listed	*l = arg;
+	json_object	*e;
+
+	if (json_object_array_length(l->arr[x->cls]) >= SUMMARY_EXTENTS)
+		return 0;
+	e = json_object_new_array();
+	json_object_array_add(e, json_object_new_uint64(x->start * l->bs));
+	json_object_array_add(e, json_object_new_uint64(x->len));
+	json_object_array_add(l->arr[x->cls], e);
+	return 0;
+}
+
+/* One verify_summary event for a class of the pass. */
+static void
+summary_event(struct drive *d, const struct errmap_counts *c, int cls,
+    json_object *extents, const char *path)
+{
+	json_object	*o = drive_ev_obj(d);
+	uint32_t	 bs = d->st.lay.block_size;
+
+#define ADD(k, v)	json_object_object_add(o, k, v)
+	ADD("pass", json_object_new_uint64(d->emap.pass));
+	ADD("class", json_object_new_string(blk_class_name(cls)));
+	ADD("blocks", json_object_new_uint64(c->blocks[cls]));
+	ADD("block_size", json_object_new_uint64(bs));
+	ADD("extents", json_object_new_uint64(c->extents[cls]));
+	ADD("first_offset", json_object_new_uint64(c->first[cls] * bs));
+	ADD("end_offset", json_object_new_uint64(c->end[cls] * bs));
+	ADD("first_extents", extents);	/* [offset, blocks], the first ones */
+	ADD("map", json_object_new_string(path));
+	if (d->em_on_demand)
+		ADD("on_demand", json_object_new_boolean(1));
+#undef ADD
+	events_add(&d->log, LOG_ERR, "verify_summary", o,
+	    (long long)(c->first[cls] * bs), (long long)d->st.host_bytes_written,
+	    "verify pass %" PRIu64 ": %" PRIu64 " %s block%s in %" PRIu64
+	    " extent%s from offset %" PRIu64 " to %" PRIu64, d->emap.pass,
+	    c->blocks[cls], blk_class_name(cls), c->blocks[cls] == 1 ? "" :
+	    "s", c->extents[cls], c->extents[cls] == 1 ? "" : "s",
+	    c->first[cls] * bs, c->end[cls] * bs);
+}
+
+/* verify_summary events: per class with bad blocks, from the synced map. */
+static void
+summarize(struct drive *d)
+{
+	struct listed	l = { .bs = d->st.lay.block_size };
+	char		path[PATH_MAX + 64];
+	int		i;
+
+	errmap_path(path, sizeof(path), d->dir, d->emap.pass);
+	for (i = 1; i < BLK_NCLASS; i++)
+		l.arr[i] = json_object_new_array();
+	errmap_read(path, d->emap.size, list_extent, &l, NULL);
+	for (i = 1; i < BLK_NCLASS; i++) {
+		if (d->emap.c.blocks[i] > 0)
+			summary_event(d, &d->emap.c, i, l.arr[i], path);
+		else
+			json_object_put(l.arr[i]);
+	}
+}
+
+/* Bad blocks over max_bad_fraction of the pass: the reason, else 0. */
+static int
+too_many_bad(struct drive *d, char *why, size_t len)
+{
+	const struct errmap_counts *c = &d->emap.c;
+	uint64_t	bad = errmap_total(c), all = d->st.lay.nblocks;
+	double		frac = all ? (double)bad / (double)all : 0;
+	int		i, n;
+
+	if (d->conf.max_bad_fraction <= 0 || frac <= d->conf.max_bad_fraction)
+		return 0;
+	n = snprintf(why, len, "verify pass %" PRIu64 ": %" PRIu64 " of %"
+	    PRIu64 " blocks bad (%.3g%%, max_bad_fraction %.3g%%) at TBW %.6f "
+	    "TB:", d->emap.pass, bad, all, frac * 100,
+	    d->conf.max_bad_fraction * 100,
+	    (double)d->st.host_bytes_written / 1e12);
+	for (i = 1; i < BLK_NCLASS && n > 0 && (size_t)n < len; i++)
+		if (c->blocks[i] > 0)
+			n += snprintf(why + n, len - (size_t)n, " %s %" PRIu64,
+			    blk_class_name(i), c->blocks[i]);
+	return 1;
+}
+
+int
+drive_errors_end(struct drive *d, int whole, char *why, size_t len)
+{
+	int	fail = 0;
+
+	if (!errmap_is_open(&d->emap))
+		return 0;
+	errmap_flush(&d->emap);
+	summarize(d);
+	if (whole)
+		fail = too_many_bad(d, why, len);
+	if (!d->em_on_demand) {
+		d->st.err_verify_pass = 0;
+		d->st.err_map_bytes = 0;
+		d->st.err_runs = 0;
+	}
+	errmap_close(&d->emap);
+	return fail;
+}
+
+/*
+ * Extents an ErrorMap reply lists: ssdctl reads replies of up to 64 times
+ * PROTO_MAX_MESSAGE, and an extent takes under 80 bytes of JSON.
+ */
+#define ERRORS_MAX_EXTENTS	(64 * PROTO_MAX_MESSAGE / 80)
+
+struct reply {
+	json_object	*arr;
+	uint64_t	 bs;
+	uint64_t	 n;
+};
+
+static int
+reply_extent(const struct errext *x, void *arg)
+{
+	struct reply	*r = arg;
+	json_object	*e;
+
+	if (r->n++ >= ERRORS_MAX_EXTENTS)
+		return 0;
+	e = json_object_new_object();
+	json_object_object_add(e, "offset", json_object_new_uint64(x->start *
+	    r->bs));
+	json_object_object_add(e, "blocks", json_object_new_uint64(x->len));
+	json_object_object_add(e, "class", json_object_new_string(
+	    blk_class_name(x->cls)));
+	json_object_array_add(r->arr, e);
+	return 0;
+}
+
+int
+drive_errors_json(struct drive *d, uint64_t pass, json_object *out)
+{
+	struct errmap_counts	 c;
+	struct reply		 r = { json_object_new_array(),
+	    d->st.lay.block_size, 0 };
+	json_object		*counts = json_object_new_object();
+	char			 path[PATH_MAX + 64];
+	int			 live, i;
+
+	if (pass == 0)
+		pass = d->st.err_pass;
+	live = errmap_is_open(&d->emap) && d->emap.pass == pass;
+	errmap_path(path, sizeof(path), d->dir, pass);
+	if (pass == 0 || pass > d->st.err_pass || errmap_read(path, live ?
+	    d->emap.size : UINT64_MAX, reply_extent, &r, &c) == -1) {
+		json_object_put(r.arr);
+		json_object_put(counts);
+		return -1;
+	}
+	for (i = 1; i < BLK_NCLASS; i++)
+		json_object_object_add(counts, blk_class_name(i),
+		    json_object_new_uint64(c.blocks[i]));
+#define ADD(k, v)	json_object_object_add(out, k, v)
+	ADD("pass", json_object_new_uint64(pass));
+	ADD("passes", json_object_new_uint64(d->st.err_pass));
+	ADD("block_size", json_object_new_uint64(c.block_size));
+	ADD("in_progress", json_object_new_boolean(live));
+	ADD("blocks", json_object_new_uint64(errmap_total(&c)));
+	ADD("counts", counts);
+	ADD("extents_total", json_object_new_uint64(r.n));
+	ADD("extents", r.arr);
+	ADD("truncated", json_object_new_boolean(r.n > ERRORS_MAX_EXTENTS));
+#undef ADD
+	return 0;
+}

@@ -1,0 +1,94 @@
+/*
+ * errmap.h: the exact map of the bad blocks of one verify pass, in
+ * STATE_DIR/NAME/errors/pass-N.map. However many blocks go bad, the
+ * events of a pass stop at max_error_events; this map keeps every one.
+ *
+ * The file: an 16-byte header (ERRMAP_MAGIC, then the block size as a
+ * little-endian u32, then 4 zero bytes), then one record per extent in
+ * ascending block order: LEB128 varints gap and length, then the class
+ * byte. The gap is counted from the end of the extent before (from block
+ * 0 for the first), so a record takes 3 bytes when blocks go bad close
+ * together: the map stays below 3 bytes a block of the drive, and a run
+ * of bad blocks of one class is one record whatever its length.
+ */
+#ifndef SSDT_ERRMAP_H
+#define SSDT_ERRMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "block.h"
+
+#define ERRMAP_MAGIC	"ssdtmap1"
+#define ERRMAP_HDR	16
+#define ERRMAP_DIR	"errors"	/* under the drive's state directory */
+#define ERRMAP_BUF	4096
+
+struct errext {
+	uint64_t	start;		/* first block */
+	uint64_t	len;		/* blocks */
+	enum blk_class	cls;
+};
+
+/* What a map holds, per class (index: enum blk_class). */
+struct errmap_counts {
+	uint64_t	blocks[BLK_NCLASS];
+	uint64_t	extents[BLK_NCLASS];
+	uint64_t	first[BLK_NCLASS];	/* first bad block */
+	uint64_t	end[BLK_NCLASS];	/* block after the last bad one */
+	uint32_t	block_size;
+};
+
+/* A map open for appending (one verify pass). */
+struct errmap {
+	int		 fd;
+	uint64_t	 pass;
+	uint64_t	 size;		/* bytes of whole records on disk */
+	uint64_t	 next;		/* end of the last extent written */
+	struct errext	 pend;		/* extent still growing */
+	int		 has_pend;
+	unsigned char	 buf[ERRMAP_BUF];	/* records not yet written */
+	size_t		 nbuf;
+	int		 warned;
+	struct errmap_counts c;		/* the pass so far, pend included */
+};
+
+/* STATE_DIR/NAME/errors/pass-N.map */
+void	errmap_path(char *buf, size_t len, const char *drive_dir,
+	    uint64_t pass);
+/*
+ * Open the map of `pass` (making errors/ and the file), keeping its first
+ * `keep` bytes (0: a new pass) and counting what they hold. 0, or -1 with
+ * errno (the map is then closed and takes nothing).
+ */
+int	errmap_open(struct errmap *, const char *drive_dir, uint64_t pass,
+	    uint32_t block_size, uint64_t keep);
+/* Count `n` bad blocks of class `cls` from `start`, in ascending order. */
+void	errmap_add(struct errmap *, uint64_t start, uint64_t n,
+	    enum blk_class cls);
+/*
+ * Write what is held and sync: the length it returns is what a checkpoint
+ * records (errmap_open keeps it on resume). A failed write is said once,
+ * cut off again and retried at the next flush.
+ */
+uint64_t errmap_flush(struct errmap *);
+void	errmap_close(struct errmap *);
+int	errmap_is_open(const struct errmap *);
+
+/* One extent of a map being read; returns 0 to go on. */
+typedef int (*errmap_fn)(const struct errext *, void *arg);
+/*
+ * Read a map (up to `limit` bytes, UINT64_MAX: all), calling fn with each
+ * extent, adjacent records of one class merged into one; counts into `c`
+ * (may be NULL). A record cut short at the end (a crash while a pass that
+ * was not resumed wrote) ends the map. 0, or -1 with errno.
+ */
+int	errmap_read(const char *path, uint64_t limit, errmap_fn fn, void *arg,
+	    struct errmap_counts *c);
+/* Same for a map in memory (header included). */
+int	errmap_parse(const unsigned char *p, size_t len, errmap_fn fn,
+	    void *arg, struct errmap_counts *c);
+/* Sum of c->blocks over the bad classes. */
+uint64_t errmap_total(const struct errmap_counts *);
+
+#endif

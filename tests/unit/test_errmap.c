@@ -1,0 +1,240 @@
+/*
+ * test_errmap.c: the map of bad blocks of a verify pass. It must give back
+ * every bad block exactly (extents, classes, counts), stay small when many
+ * blocks go bad, and, cut back to the length a checkpoint recorded and
+ * appended to again (a pass resumed after SIGKILL), neither lose nor
+ * count an extent twice.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "errmap.h"
+
+#define MAXEXT	200000
+
+static char	dir[64];
+
+struct got {
+	struct errext	x[MAXEXT];
+	size_t		n;
+};
+
+static int
+collect(const struct errext *x, void *arg)
+{
+	struct got	*g = arg;
+
+	assert_true(g->n < MAXEXT);
+	g->x[g->n++] = *x;
+	return 0;
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/ssdt-test-errmap.XXXXXX");
+	return mkdtemp(dir) == NULL ? -1 : 0;
+}
+
+static int
+teardown(void **state)
+{
+	char	cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static struct got	got;
+
+static void
+read_pass(uint64_t pass, struct got *g, struct errmap_counts *c)
+{
+	char	path[256];
+
+	memset(g, 0, sizeof(*g));
+	errmap_path(path, sizeof(path), dir, pass);
+	assert_int_equal(errmap_read(path, UINT64_MAX, collect, g, c), 0);
+}
+
+static off_t
+file_size(uint64_t pass)
+{
+	char		path[256];
+	struct stat	st;
+
+	errmap_path(path, sizeof(path), dir, pass);
+	assert_int_equal(stat(path, &st), 0);
+	return st.st_size;
+}
+
+static void
+expect_ext(const struct errext *x, uint64_t start, uint64_t len,
+    enum blk_class cls)
+{
+	assert_int_equal(x->start, start);
+	assert_int_equal(x->len, len);
+	assert_int_equal(x->cls, cls);
+}
+
+/* Single blocks, runs, touching extents of other classes: all come back. */
+static void
+test_round_trip(void **state)
+{
+	struct errmap		m;
+	struct errmap_counts	c;
+	uint64_t		b;
+
+	(void)state;
+	assert_int_equal(errmap_open(&m, dir, 1, 4096, 0), 0);
+	errmap_add(&m, 0, 1, BLK_CORRUPT);
+	for (b = 10; b < 1010; b++)	/* a run found block by block */
+		errmap_add(&m, b, 1, BLK_CORRUPT);
+	errmap_add(&m, 1010, 5, BLK_STALE);	/* touches, other class */
+	errmap_add(&m, 1015, 2, BLK_CORRUPT);
+	errmap_add(&m, 1ULL << 40, 3, BLK_IO_ERROR);	/* far away */
+	errmap_close(&m);
+
+	read_pass(1, &got, &c);
+	assert_int_equal(got.n, 5);
+	expect_ext(&got.x[0], 0, 1, BLK_CORRUPT);
+	expect_ext(&got.x[1], 10, 1000, BLK_CORRUPT);
+	expect_ext(&got.x[2], 1010, 5, BLK_STALE);
+	expect_ext(&got.x[3], 1015, 2, BLK_CORRUPT);
+	expect_ext(&got.x[4], 1ULL << 40, 3, BLK_IO_ERROR);
+	assert_int_equal(c.blocks[BLK_CORRUPT], 1003);
+	assert_int_equal(c.extents[BLK_CORRUPT], 3);
+	assert_int_equal(c.first[BLK_CORRUPT], 0);
+	assert_int_equal(c.end[BLK_CORRUPT], 1017);
+	assert_int_equal(c.blocks[BLK_STALE], 5);
+	assert_int_equal(c.blocks[BLK_IO_ERROR], 3);
+	assert_int_equal(errmap_total(&c), 1011);
+	assert_int_equal(c.block_size, 4096);
+	/* the writer's counts are the reader's */
+	assert_memory_equal(m.c.blocks, c.blocks, sizeof(c.blocks));
+	assert_memory_equal(m.c.extents, c.extents, sizeof(c.extents));
+}
+
+/* Every other block bad: still about 3 bytes a bad block. */
+static void
+test_dense_is_small(void **state)
+{
+	struct errmap		m;
+	struct errmap_counts	c;
+	uint64_t		b, n = 200000;
+
+	(void)state;
+	assert_int_equal(errmap_open(&m, dir, 2, 512, 0), 0);
+	for (b = 1; b < n; b += 2)
+		errmap_add(&m, b, 1, b % 3 ? BLK_CORRUPT : BLK_UNWRITTEN);
+	errmap_close(&m);
+	assert_true(file_size(2) <= ERRMAP_HDR + 3 * (off_t)(n / 2));
+	read_pass(2, &got, &c);
+	assert_int_equal(got.n, n / 2);
+	assert_int_equal(errmap_total(&c), n / 2);
+	assert_int_equal(c.extents[BLK_CORRUPT] + c.extents[BLK_UNWRITTEN],
+	    n / 2);
+}
+
+/*
+ * A pass resumed from its checkpoint: what was written after the
+ * checkpoint (and found again on resume) is cut off; the extent that the
+ * checkpoint split merges again; nothing is lost or counted twice.
+ */
+static void
+test_resume_cut_back(void **state)
+{
+	struct errmap		m;
+	struct errmap_counts	c;
+	uint64_t		keep, b;
+
+	(void)state;
+	assert_int_equal(errmap_open(&m, dir, 3, 4096, 0), 0);
+	errmap_add(&m, 5, 2, BLK_MISDIRECTED);
+	for (b = 100; b < 150; b++)
+		errmap_add(&m, b, 1, BLK_CORRUPT);
+	keep = errmap_flush(&m);		/* the checkpoint: item 150 */
+	for (b = 150; b < 180; b++)
+		errmap_add(&m, b, 1, BLK_CORRUPT);
+	errmap_add(&m, 300, 1, BLK_FOREIGN);
+	errmap_flush(&m);			/* on disk, never checkpointed */
+	close(m.fd);				/* SIGKILL */
+
+	assert_int_equal(errmap_open(&m, dir, 3, 4096, keep), 0);
+	assert_int_equal(m.c.blocks[BLK_CORRUPT], 50);
+	assert_int_equal(m.c.blocks[BLK_FOREIGN], 0);
+	for (b = 150; b < 180; b++)		/* found again from item 150 */
+		errmap_add(&m, b, 1, BLK_CORRUPT);
+	errmap_add(&m, 300, 1, BLK_FOREIGN);
+	errmap_close(&m);
+
+	read_pass(3, &got, &c);
+	assert_int_equal(got.n, 3);
+	expect_ext(&got.x[0], 5, 2, BLK_MISDIRECTED);
+	expect_ext(&got.x[1], 100, 80, BLK_CORRUPT);
+	expect_ext(&got.x[2], 300, 1, BLK_FOREIGN);
+	assert_int_equal(c.blocks[BLK_CORRUPT], 80);
+	assert_int_equal(c.extents[BLK_CORRUPT], 1);
+	assert_memory_equal(m.c.blocks, c.blocks, sizeof(c.blocks));
+	assert_memory_equal(m.c.extents, c.extents, sizeof(c.extents));
+}
+
+/* A last record cut short ends the map; a file that is no map is refused. */
+static void
+test_torn_and_foreign(void **state)
+{
+	struct errmap		m;
+	struct errmap_counts	c;
+	char			path[256];
+	int			fd;
+
+	(void)state;
+	assert_int_equal(errmap_open(&m, dir, 4, 4096, 0), 0);
+	errmap_add(&m, 1, 1, BLK_CORRUPT);
+	errmap_add(&m, 1000000, 7, BLK_STALE);	/* gap takes 3 bytes */
+	errmap_close(&m);
+	errmap_path(path, sizeof(path), dir, 4);
+	assert_int_equal(truncate(path, file_size(4) - 2), 0);
+	read_pass(4, &got, &c);
+	assert_int_equal(got.n, 1);
+	assert_int_equal(errmap_total(&c), 1);
+
+	fd = open(path, O_WRONLY | O_TRUNC);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "{\"not\": \"a map\"}\n", 17), 17);
+	close(fd);
+	assert_int_equal(errmap_read(path, UINT64_MAX, NULL, NULL, &c), -1);
+	/* and a map written with another block size is not appended to */
+	assert_int_equal(errmap_open(&m, dir, 5, 4096, 0), 0);
+	errmap_close(&m);
+	assert_int_equal(errmap_open(&m, dir, 5, 512, UINT64_MAX), -1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_round_trip, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_dense_is_small, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_resume_cut_back, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_torn_and_foreign, setup,
+		    teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
