@@ -6,11 +6,11 @@
 #   fio+flush       fdatasync after every N writes, N = one second of
 #                   writes at fio's own rate (the daemon's cadence)
 #   ssdtortured     its write pass (a flush a second and one at the end),
-#                   from the phase_end event; its flush count and latency
-#                   from the state and the log
+#                   from the phase_end event; its flush count from the
+#                   state
 # Reported: medians of MB/s, the ratios fio+flush/fio (what the drive pays
-# for the flushes) and ssdtortured/fio (what we pay in all), the daemon's
-# flushes and its slowest flush.
+# for the flushes) and ssdtortured/fio (what we pay in all), and the
+# daemon's flush count.
 #
 # Target: a loop device over a file, direct I/O. --dir DIR puts the file
 # on DIR's filesystem (default /var/tmp: a real disk, where a flush
@@ -69,11 +69,10 @@ fio_mbs() {	# EXTRA_ARGS...: MB/s of one fio run
 	python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]["write"]; print(j["bw_bytes"]/1e6)' "$WORK/fio.json"
 }
 
-ssdt_mbs() {	# MB/s of the write pass; FLUSHES, FLUSH_MAX_MS set
+ssdt_mbs() {	# MB/s of the write pass (its state stays for a look)
 	rm -rf "$WORK/state"
 	"$DAEMON" -c "$WORK/c.conf" --oneshot >"$WORK/d.log" 2>&1 || {
 		cat "$WORK/d.log" >&2; exit 1; }
-	FLUSHES=$(awk '$1 == "flushes" { print $2 }' "$WORK/state/f/state")
 	python3 - "$WORK/state/f/events.jsonl" <<'EOF'
 import json, sys
 for l in open(sys.argv[1]):
@@ -89,6 +88,7 @@ for r in $(seq 1 "$REPS"); do
 	n=$(awk -v m="$a" 'BEGIN { n = int(m * 1e6 / 131072); print n < 1 ? 1 : n }')
 	b=$(fio_mbs --fdatasync="$n")
 	c=$(ssdt_mbs)
+	FLUSHES=$(awk '$1 == "flushes" { print $2 }' "$WORK/state/f/state")
 	echo "flush.sh: rep $r: fio $a MB/s, fio+flush (every $n writes) $b MB/s, ssdtortured $c MB/s ($FLUSHES flushes)" >&2
 	printf '%s %s %s %s\n' "$a" "$b" "$c" "$FLUSHES" >>"$WORK/res"
 done
