@@ -962,7 +962,7 @@ drive_refuse(struct drive *d, const char *why)
 	json_object_object_add(o, "device",
 	    json_object_new_string(d->conf.device));
 	json_object_object_add(o, "reason", json_object_new_string(why));
-	if (d->log.fd >= 0)
+	if (d->log.path != NULL)
 		events_add(&d->log, LOG_ERR, "refused", o, -1, -1,
 		    "refusing %s: %s", d->conf.device, why);
 	else {
@@ -1042,7 +1042,7 @@ drive_open_events(struct drive *d, uint64_t keep)
 {
 	char	path[PATH_MAX + 16];
 
-	if (d->log.fd >= 0)
+	if (d->log.path != NULL)
 		return;
 	snprintf(path, sizeof(path), "%s/events.jsonl", d->dir);
 	if (events_open(&d->log, path, keep, d->conf.name,
