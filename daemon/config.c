@@ -369,6 +369,18 @@ k_io_timeout(struct parse *p, struct drive_conf *d, const char *v)
 	return 0;
 }
 
+static int
+k_max_unrecorded(struct parse *p, struct drive_conf *d, const char *v)
+{
+	if (units_parse_duration(v, &d->max_unrecorded) == -1 ||
+	    d->max_unrecorded < 1) {
+		conf_err(p, p->line, "max_unrecorded: '%s': expected a duration "
+		    "of at least 1s", v);
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Values as -n shows them: in the file's syntax, exact (a size with the
  * largest unit that divides it, a duration in parts), "" when not set.
@@ -457,6 +469,7 @@ SHOW(stop_at_wear, d->stop_at_wear > 0 ?
 SHOW(max_new_bad_blocks, snprintf(b, n, "%llu",
     (unsigned long long)d->max_new_bad_blocks))
 SHOW(io_timeout, fmt_duration(b, n, d->io_timeout))
+SHOW(max_unrecorded, fmt_duration(b, n, d->max_unrecorded))
 SHOW(reservation, set(b, n, d->reservation ? "yes" : "no"))
 #undef SHOW
 
@@ -482,6 +495,7 @@ static const struct key drive_keys[] = {
 	KEY(stop_at_wear),
 	KEY(max_new_bad_blocks),
 	KEY(io_timeout),
+	KEY(max_unrecorded),
 	KEY(reservation),
 	{ NULL, NULL, NULL }
 };
@@ -657,6 +671,7 @@ drive_defaults(struct drive_conf *d)
 	d->snapshot_every = 1000000000000ULL;
 	d->max_new_bad_blocks = 10;
 	d->io_timeout = 120;
+	d->max_unrecorded = 60;
 }
 
 /* Drive names: [A-Za-z0-9_.-], they become directory names. */

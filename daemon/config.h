@@ -40,6 +40,7 @@ struct drive_conf {
 	double		 stop_at_wear;	/* percent used, 0 = none */
 	uint64_t	 max_new_bad_blocks;
 	uint64_t	 io_timeout;	/* seconds without a completion: failed */
+	uint64_t	 max_unrecorded; /* seconds records may lag: paused */
 	int		 reservation;	/* persistent reservation (block devices) */
 };
 

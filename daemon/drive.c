@@ -175,6 +175,7 @@ drive_new(const struct drive_conf *c, const char *state_dir, sd_event *ev,
 	d->changed_arg = arg;
 	d->tgt.fd = -1;
 	d->log.fd = -1;
+	d->smartlog.fd = -1;
 	return d;
 }
 
@@ -192,6 +193,7 @@ drive_free(struct drive *d)
 		engine_free(d->eng);
 	safety_close(&d->tgt);
 	events_close(&d->log);
+	events_close(&d->smartlog);
 	sd_event_unref(d->ev);
 	conf_release(&d->conf);
 	free(d);
@@ -228,10 +230,15 @@ drive_checkpoint(struct drive *d)
 	if (!d->active)
 		return;
 	finding_flush(d);
-	events_sync(&d->log);
+	/* the state never runs ahead of the events it records */
+	if (records_sync(d) == -1) {
+		records_failed(d, errno);
+		return;
+	}
 	d->st.events_bytes = d->log.size;
 	d->st.updated = (uint64_t)time(NULL);
 	if (state_save(d->state_path, &d->st) == -1) {
+		records_failed(d, errno);
 		if (!d->save_warned)
 			log_warn("%s: cannot save state %s (will retry)",
 			    d->conf.name, d->state_path);
@@ -241,6 +248,7 @@ drive_checkpoint(struct drive *d)
 	if (d->save_warned)
 		log_info("%s: state saved again", d->conf.name);
 	d->save_warned = 0;
+	records_saved(d);
 }
 
 /* Describe a finding in words for the journal. */
@@ -1346,8 +1354,9 @@ drive_tick(struct drive *d)
 	}
 	drive_watch_stall(d);
 	drive_rates(d);
-	if (job_active(d))
+	if (job_active(d) || !records_current(d))
 		drive_checkpoint(d);
+	records_tick(d);
 }
 
 /* Items in the current phase, for progress and ETA. */
@@ -1431,6 +1440,7 @@ drive_status(const struct drive *d, struct drive_status *s)
 	s->reason = d->st.reason;
 	s->capacity = d->tgt.capacity;
 	s->span_bytes = d->st.lay.span_bytes;
+	records_status(d, s);
 }
 
 int
@@ -1522,6 +1532,8 @@ drive_cmd_resume(struct drive *d, char *err, size_t len)
 {
 	if (!d->active || d->st.run != RUN_PAUSED)
 		return cmd_refuse(d, err, len, "resume");
+	if (records_refuse_resume(d, err, len) == -1)
+		return -1;
 	drive_set_run(d, RUN_RUNNING, NULL);
 	phase_mark(d);
 	drive_schedule(d);

@@ -231,6 +231,17 @@ events_write(struct eventlog *ev, const char *line)
 	(void)events_flush(ev);
 }
 
+void
+events_append(struct eventlog *ev, const char *text)
+{
+	char	*line;
+
+	if (asprintf(&line, "%s\n", text) == -1)
+		return;
+	events_write(ev, line);
+	free(line);
+}
+
 int
 events_full(const struct eventlog *ev)
 {

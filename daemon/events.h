@@ -47,6 +47,8 @@ void	events_close(struct eventlog *);
 void	events_add(struct eventlog *, int prio, const char *event,
 	    json_object *obj, long long offset, long long tbw,
 	    const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+/* Append one line of text (another JSON-lines file kept the same way). */
+void	events_append(struct eventlog *, const char *text);
 /* Called with every new event (main thread only); NULL to stop. */
 typedef void (*events_listener_fn)(void *arg, const char *drive,
     json_object *event);
