@@ -49,7 +49,8 @@ CORE_SRC	= daemon/block.c daemon/perm.c daemon/layout.c daemon/state.c \
 DAEMON_SRC	= daemon/main.c daemon/manager.c daemon/drive.c daemon/engine.c \
 		  daemon/safety.c daemon/events.c daemon/plan.c daemon/control.c \
 		  daemon/methods.c daemon/varlink.c daemon/smart.c \
-		  daemon/drive_smart.c daemon/drive_errors.c daemon/archive.c \
+		  daemon/drive_smart.c daemon/drive_errors.c daemon/records.c \
+		  daemon/archive.c \
 		  daemon/reserve.c \
 		  $(wildcard daemon/metrics.c)
 COMMON_OBJ	= $(COMMON_SRC:%.c=$(O)%.o)

@@ -204,6 +204,25 @@ detail_errors(FILE *fp, json_object *d)
 	fprintf(fp, "\n");
 }
 
+/* "records: current", or how far behind and why. */
+static void
+detail_records(FILE *fp, json_object *d)
+{
+	json_object	*r;
+	json_bool	 current;
+
+	if (!json_object_object_get_ex(d, "records", &r) || r == NULL)
+		return;
+	current = json_object_get_boolean(json_object_object_get(r,
+	    "current"));
+	if (current)
+		fprintf(fp, "  %-15s current\n", "records:");
+	else
+		fprintf(fp, "  %-15s %" PRIu64 " s behind, %s (%" PRIu64
+		    " lines kept)\n", "records:", u64(r, "behind_seconds"),
+		    str(r, "why"), u64(r, "kept_lines"));
+}
+
 void
 output_status_detail(FILE *fp, json_object *d)
 {
@@ -240,6 +259,7 @@ output_status_detail(FILE *fp, json_object *d)
 	    rate(dbl(d, "read_bytes_per_sec"), b, sizeof(b)));
 	detail_flushes(fp, d);
 	detail_errors(fp, d);
+	detail_records(fp, d);
 }
 
 void

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,7 +56,15 @@ struct archive {
 	int		 connected, down_warned;
 	char		 broken[32][FILE_MAX];	/* files with another layout */
 	int		 nbroken;
+	struct uncreated {		/* a create failed: tried again */
+		char	 file[FILE_MAX];
+		unsigned heartbeat;
+		time_t	 next;
+	}		 uncreated[32];
+	int		 nuncreated;
 };
+
+#define CREATE_RETRY	5	/* seconds between tries of a failed create */
 
 #define DS_NAME(id, name, kind)	name,
 #define DS_KIND(id, name, kind)	kind,
@@ -234,34 +243,134 @@ check_existing(struct archive *a, const struct op *o)
 	mark_broken(a, o->file, why);
 }
 
+/*
+ * Why a create failed: librrd's message, which may be empty; then the
+ * errno it left, or what the directory says.
+ */
+static void
+create_why(const char *file, int err, char *buf, size_t len)
+{
+	char		 dir[FILE_MAX], *slash;
+	struct statvfs	 sv;
+
+	if (rrd_get_error()[0] != '\0') {
+		snprintf(buf, len, "%s", rrd_get_error());
+		return;
+	}
+	snprintf(dir, sizeof(dir), "%s", file);
+	if ((slash = strrchr(dir, '/')) != NULL)
+		*slash = '\0';
+	if (err != 0)
+		snprintf(buf, len, "%s", strerror(err));
+	else if (statvfs(dir, &sv) == -1 || access(dir, W_OK) == -1)
+		snprintf(buf, len, "%s: %s", dir, strerror(errno));
+	else if (sv.f_flag & ST_RDONLY)
+		snprintf(buf, len, "%s", strerror(EROFS));
+	else if (sv.f_bavail == 0)
+		snprintf(buf, len, "%s", strerror(ENOSPC));
+	else
+		snprintf(buf, len, "librrd gave no reason");
+}
+
+static struct uncreated *
+find_uncreated(struct archive *a, const char *file)
+{
+	int	i;
+
+	for (i = 0; i < a->nuncreated; i++)
+		if (strcmp(a->uncreated[i].file, file) == 0)
+			return &a->uncreated[i];
+	return NULL;
+}
+
+/* A create failed: say why (once), and try again later. */
+static void
+create_failed(struct archive *a, const struct op *o, int err)
+{
+	struct uncreated *u = find_uncreated(a, o->file);
+	char		  why[FILE_MAX + 256];
+
+	if (u == NULL && a->nuncreated < (int)(sizeof(a->uncreated) /
+	    sizeof(a->uncreated[0]))) {
+		create_why(o->file, err, why, sizeof(why));
+		log_warnx("archive %s: create: %s%s; tried again every %d s, "
+		    "the time until then is a gap in it", o->file, why,
+		    a->daemon && !a->local ? " (the directory of this host "
+		    "must exist under rrdcached's base directory)" : "",
+		    CREATE_RETRY);
+		u = &a->uncreated[a->nuncreated++];
+		snprintf(u->file, sizeof(u->file), "%s", o->file);
+		u->heartbeat = o->heartbeat;
+	}
+	if (u != NULL)
+		u->next = time(NULL) + CREATE_RETRY;
+	/* a file left half-written (disk full) would read as broken */
+	if (a->daemon == NULL)
+		unlink(o->file);
+}
+
+/* A create worked: one that had failed is no longer tried. */
+static void
+create_done(struct archive *a, const char *file)
+{
+	struct uncreated *u = find_uncreated(a, file);
+
+	if (u == NULL)
+		return;
+	log_info("archive %s: created", file);
+	*u = a->uncreated[--a->nuncreated];
+}
+
 /* Create (no overwrite), or check the layout of the one that exists. */
 static void
 do_create(struct archive *a, const struct op *o)
 {
 	char		*argv[48];
-	int		 argc, rc, i;
+	int		 argc, rc, i, err;
 	struct stat	 st;
 
 	rrd_clear_error();
 	if (a->daemon == NULL && stat(o->file, &st) == 0) {
 		check_existing(a, o);
+		create_done(a, o->file);
 		return;
 	}
 	if (a->local && a->local_dir != NULL)
 		make_dir_of(o->file);	/* librrd resolves paths here */
 	if ((argc = create_args(o->heartbeat, argv, 48)) < 0)
 		return;
+	errno = 0;
 	rc = a->daemon ? rrdc_create(o->file, RRD_STEP, time(NULL) - 10, 1,
 	    argc, (const char **)argv) : rrd_create_r2(o->file, RRD_STEP,
 	    time(NULL) - 10, 1, NULL, NULL, argc, (const char **)argv);
+	err = errno;
 	if (rc != 0 && a->daemon != NULL && strstr(rrd_get_error(), "exist"))
 		check_existing(a, o);
 	else if (rc != 0 && strstr(rrd_get_error(), "exist") == NULL)
-		log_warnx("archive %s: create: %s%s", o->file, rrd_get_error(),
-		    a->daemon && !a->local ? " (the directory of this host "
-		    "must exist under rrdcached's base directory)" : "");
+		create_failed(a, o, err);
+	else
+		create_done(a, o->file);
 	for (i = 0; i < argc; i++)
 		free(argv[i]);
+}
+
+/* An archive whose create failed: try again when due; 1 while missing. */
+static int
+still_uncreated(struct archive *a, const char *file)
+{
+	struct uncreated *u = find_uncreated(a, file);
+	struct op	  o;
+
+	if (u == NULL)
+		return 0;
+	if (time(NULL) < u->next)
+		return 1;
+	memset(&o, 0, sizeof(o));
+	o.kind = OP_CREATE;
+	o.heartbeat = u->heartbeat;
+	snprintf(o.file, sizeof(o.file), "%s", file);
+	do_create(a, &o);
+	return find_uncreated(a, file) != NULL;
 }
 
 /* One call for several updates of the same file; -1 when rrdcached went
@@ -271,8 +380,8 @@ do_updates(struct archive *a, const char *file, const char **values, int n)
 {
 	int	rc;
 
-	if (is_broken(a, file))
-		return 0;
+	if (is_broken(a, file) || still_uncreated(a, file))
+		return 0;	/* a gap, not invented data */
 	rrd_clear_error();
 	rc = a->daemon ? rrdc_update(file, n, values) :
 	    rrd_update_r(file, NULL, n, values);

@@ -390,6 +390,18 @@ k_io_timeout(struct parse *p, struct drive_conf *d, const char *v)
 	return 0;
 }
 
+static int
+k_max_unrecorded(struct parse *p, struct drive_conf *d, const char *v)
+{
+	if (units_parse_duration(v, &d->max_unrecorded) == -1 ||
+	    d->max_unrecorded < 1) {
+		conf_err(p, p->line, "max_unrecorded: '%s': expected a duration "
+		    "of at least 1s", v);
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Values as -n shows them: in the file's syntax, exact (a size with the
  * largest unit that divides it, a duration in parts), "" when not set.
@@ -481,6 +493,7 @@ SHOW(max_error_events, snprintf(b, n, "%llu",
     (unsigned long long)d->max_error_events))
 SHOW(max_bad_fraction, snprintf(b, n, "%.15g%%", d->max_bad_fraction * 100))
 SHOW(io_timeout, fmt_duration(b, n, d->io_timeout))
+SHOW(max_unrecorded, fmt_duration(b, n, d->max_unrecorded))
 SHOW(reservation, set(b, n, d->reservation ? "yes" : "no"))
 #undef SHOW
 
@@ -508,6 +521,7 @@ static const struct key drive_keys[] = {
 	KEY(max_error_events),
 	KEY(max_bad_fraction),
 	KEY(io_timeout),
+	KEY(max_unrecorded),
 	KEY(reservation),
 	{ NULL, NULL, NULL }
 };
@@ -685,6 +699,7 @@ drive_defaults(struct drive_conf *d)
 	d->max_error_events = 1000;
 	d->max_bad_fraction = 0.01;
 	d->io_timeout = 120;
+	d->max_unrecorded = 60;
 }
 
 /* Drive names: [A-Za-z0-9_.-], they become directory names. */

@@ -177,6 +177,7 @@ drive_new(const struct drive_conf *c, const char *state_dir, sd_event *ev,
 	d->tgt.fd = -1;
 	d->log.fd = -1;
 	d->emap.fd = -1;
+	d->smartlog.fd = -1;
 	return d;
 }
 
@@ -195,6 +196,7 @@ drive_free(struct drive *d)
 	safety_close(&d->tgt);
 	errmap_close(&d->emap);
 	events_close(&d->log);
+	events_close(&d->smartlog);
 	sd_event_unref(d->ev);
 	conf_release(&d->conf);
 	free(d);
@@ -232,10 +234,15 @@ drive_checkpoint(struct drive *d)
 		return;
 	finding_flush(d);
 	drive_errors_checkpoint(d);
-	events_sync(&d->log);
+	/* the state never runs ahead of the events it records */
+	if (records_sync(d) == -1) {
+		records_failed(d, errno);
+		return;
+	}
 	d->st.events_bytes = d->log.size;
 	d->st.updated = (uint64_t)time(NULL);
 	if (state_save(d->state_path, &d->st) == -1) {
+		records_failed(d, errno);
 		if (!d->save_warned)
 			log_warn("%s: cannot save state %s (will retry)",
 			    d->conf.name, d->state_path);
@@ -245,6 +252,7 @@ drive_checkpoint(struct drive *d)
 	if (d->save_warned)
 		log_info("%s: state saved again", d->conf.name);
 	d->save_warned = 0;
+	records_saved(d);
 }
 
 /* Describe a finding in words for the journal. */
@@ -995,7 +1003,7 @@ drive_refuse(struct drive *d, const char *why)
 	json_object_object_add(o, "device",
 	    json_object_new_string(d->conf.device));
 	json_object_object_add(o, "reason", json_object_new_string(why));
-	if (d->log.fd >= 0)
+	if (d->log.path != NULL)
 		events_add(&d->log, LOG_ERR, "refused", o, -1, -1,
 		    "refusing %s: %s", d->conf.device, why);
 	else {
@@ -1075,7 +1083,7 @@ drive_open_events(struct drive *d, uint64_t keep)
 {
 	char	path[PATH_MAX + 16];
 
-	if (d->log.fd >= 0)
+	if (d->log.path != NULL)
 		return;
 	snprintf(path, sizeof(path), "%s/events.jsonl", d->dir);
 	if (events_open(&d->log, path, keep, d->conf.name,
@@ -1384,8 +1392,9 @@ drive_tick(struct drive *d)
 	}
 	drive_watch_stall(d);
 	drive_rates(d);
-	if (job_active(d))
+	if (job_active(d) || !records_current(d))
 		drive_checkpoint(d);
+	records_tick(d);
 }
 
 /* Items in the current phase, for progress and ETA. */
@@ -1473,6 +1482,7 @@ drive_status(const struct drive *d, struct drive_status *s)
 	s->flush_known = d->eng != NULL && d->last.flushes > 0;
 	s->flush_lat_sec = (double)d->last.flush_lat_last_us / 1e6;
 	s->flush_lat_max_sec = (double)d->last.flush_lat_max_us / 1e6;
+	records_status(d, s);
 }
 
 int
@@ -1564,6 +1574,8 @@ drive_cmd_resume(struct drive *d, char *err, size_t len)
 {
 	if (!d->active || d->st.run != RUN_PAUSED)
 		return cmd_refuse(d, err, len, "resume");
+	if (records_refuse_resume(d, err, len) == -1)
+		return -1;
 	drive_set_run(d, RUN_RUNNING, NULL);
 	phase_mark(d);
 	drive_schedule(d);

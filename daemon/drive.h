@@ -51,6 +51,11 @@ struct drive_status {
 	int		 flush_known;	/* one completed since the worker started */
 	double		 flush_lat_sec;	/* the last one's latency */
 	double		 flush_lat_max_sec; /* the slowest since the worker started */
+	/* state and events on disk, or how far behind and why */
+	int		 records_current;
+	uint64_t	 records_behind_sec;
+	const char	*records_why;	/* "disk full", ...; "" when current */
+	uint64_t	 records_kept;	/* lines kept in memory */
 };
 
 /*
@@ -111,6 +116,16 @@ int		 drive_cmd_verify(struct drive *, char *err, size_t);
 /* New settings from a reload; layout keys may not change. */
 int		 drive_reconfigure(struct drive *, const struct drive_conf *,
 		    char *err, size_t);
+
+/*
+ * At start: the free space of state_dir against what the drives' records
+ * need (archives not yet created: `archive_bytes`, 0 when they are not
+ * kept there), and a warning when it will not last a month.
+ */
+void		 records_space_check(const char *state_dir,
+		    struct drive *const *, size_t n, uint64_t archive_bytes);
+/* Bytes of a drive's RRD archive (its size is fixed at creation). */
+uint64_t	 records_archive_bytes(void);
 
 /* Shutdown: ask the worker to stop, wait (bounded), checkpoint. */
 void		 drive_shutdown_begin(struct drive *);

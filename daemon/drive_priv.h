@@ -93,6 +93,12 @@ struct drive {
 	uint64_t	 poll_host_written;	/* our counter when the read began */
 	int		 mismatch_reported;
 	int		 smart_warned;
+	struct eventlog	 smartlog;	/* smart.jsonl, kept like events */
+
+	/* records (records.c) */
+	uint64_t	 rec_since;	/* monotonic ns: a checkpoint failed */
+	int		 rec_err;	/* its errno */
+	int		 rec_paused;	/* paused until they are on disk */
 };
 
 /* drive.c, for drive_smart.c */
@@ -121,6 +127,16 @@ void		 drive_errors_checkpoint(struct drive *);
  * map closed. 1 and the reason when the bad blocks pass max_bad_fraction.
  */
 int		 drive_errors_end(struct drive *, int whole, char *why, size_t);
+
+/* records.c, for drive.c */
+void		 records_failed(struct drive *, int err);
+void		 records_saved(struct drive *);
+/* Write and sync the kept lines of events and smart.jsonl. */
+int		 records_sync(struct drive *);
+int		 records_current(const struct drive *);
+void		 records_tick(struct drive *);
+void		 records_status(const struct drive *, struct drive_status *);
+int		 records_refuse_resume(const struct drive *, char *, size_t);
 
 /* drive_smart.c, for drive.c */
 void		 drive_smart_start(struct drive *);

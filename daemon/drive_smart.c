@@ -25,22 +25,25 @@ drive_file(const struct drive *d, const char *name, char *buf, size_t len)
 	snprintf(buf, len, "%s/%s", d->dir, name);
 }
 
-/* Append one JSON line to a file of the drive's directory. */
+/*
+ * Append one JSON line to smart.jsonl. A line the disk does not take now
+ * is kept and written at the next checkpoint (records.c), like events.
+ */
 static void
-append_line(struct drive *d, const char *name, json_object *o)
+append_line(struct drive *d, json_object *o)
 {
-	char		 path[PATH_MAX + 32];
-	const char	*s = json_object_to_json_string_ext(o,
-	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-	int		 fd;
+	char	path[PATH_MAX + 32];
 
-	drive_file(d, name, path, sizeof(path));
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (fd == -1 || write(fd, s, strlen(s)) == -1 || write(fd, "\n", 1) ==
-	    -1)
-		log_warn("%s: cannot append to %s", d->conf.name, path);
-	if (fd != -1)
-		close(fd);
+	if (d->smartlog.path == NULL) {
+		drive_file(d, "smart.jsonl", path, sizeof(path));
+		if (events_open(&d->smartlog, path, UINT64_MAX, d->conf.name,
+		    d->conf.serial) == -1) {
+			log_warn("%s: cannot append to %s", d->conf.name, path);
+			return;
+		}
+	}
+	events_append(&d->smartlog, json_object_to_json_string_ext(o,
+	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 }
 
 double
@@ -69,7 +72,7 @@ snapshot(struct drive *d, const char *why)
 	json_object_object_add(o, "waf", waf >= 0 ?
 	    json_object_new_double(waf) : NULL);
 	json_object_object_add(o, "smart", smart_to_json(&d->latest));
-	append_line(d, "smart.jsonl", o);
+	append_line(d, o);
 	json_object_put(o);
 	d->st.smart_snapshot_at = d->st.host_bytes_written;
 }

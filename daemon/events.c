@@ -29,25 +29,70 @@ events_set_listener(events_listener_fn fn, void *arg)
 	listener_arg = arg;
 }
 
+struct kept_line {
+	struct kept_line	*next;
+	size_t			 len;
+	char			 line[];
+};
+
+static uint64_t
+mono_ns(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Open the file for appending. It must end where ev->size says (the
+ * length the state records, or the cut asked for at start): what runs
+ * past it (a fragment of a failed append) is cut off first, and while
+ * that fails nothing is appended (a line behind a fragment would be cut
+ * in two on resume).
+ */
+static int
+events_reopen(struct eventlog *ev)
+{
+	struct stat	st;
+	int		saved;
+
+	ev->fd = open(ev->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+	    0644);
+	if (ev->fd == -1)
+		return -1;
+	if (fstat(ev->fd, &st) == -1)
+		goto fail;
+	if ((uint64_t)st.st_size > ev->size) {
+		if (ftruncate(ev->fd, (off_t)ev->size) == -1)
+			goto fail;
+	} else
+		ev->size = (uint64_t)st.st_size;
+	return 0;
+fail:
+	saved = errno;
+	close(ev->fd);
+	ev->fd = -1;
+	errno = saved;
+	return -1;
+}
+
 int
 events_open(struct eventlog *ev, const char *path, uint64_t keep,
     const char *drive, const char *serial)
 {
-	struct stat	st;
-
 	memset(ev, 0, sizeof(*ev));
+	ev->fd = -1;
 	ev->drive = drive;
 	ev->serial = serial;
+	ev->size = keep;
 	if ((ev->path = strdup(path)) == NULL)
 		return -1;
-	ev->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (ev->fd == -1 || fstat(ev->fd, &st) == -1)
-		return -1;
-	ev->size = (uint64_t)st.st_size;
-	if (ev->size > keep) {
-		if (ftruncate(ev->fd, (off_t)keep) == -1)
-			return -1;
-		ev->size = keep;
+	if (events_reopen(ev) == -1) {
+		ev->err = errno;
+		ev->warned = 1;
+		log_warn("%s: cannot open %s (events are kept until it can be)",
+		    drive, path);
 	}
 	return 0;
 }
@@ -55,7 +100,22 @@ events_open(struct eventlog *ev, const char *path, uint64_t keep,
 void
 events_close(struct eventlog *ev)
 {
-	if (ev->fd > 0)
+	struct log_fields	 lf = { ev->drive, ev->serial, NULL, -1, -1 };
+	struct kept_line	*k;
+
+	if (ev->nkept > 0 || ev->lost > 0)
+		log_fields(LOG_ERR, &lf, "%zu event%s not written to %s, "
+		    "%llu not kept (beyond the bound); all are in the journal",
+		    ev->nkept,
+		    ev->nkept == 1 ? "" : "s", ev->path,
+		    (unsigned long long)ev->lost);
+	while ((k = ev->kept) != NULL) {
+		ev->kept = k->next;
+		free(k);
+	}
+	ev->kept_tail = NULL;
+	ev->nkept = 0;
+	if (ev->fd >= 0)
 		close(ev->fd);
 	ev->fd = -1;
 	free(ev->path);
@@ -78,44 +138,114 @@ iso_time(char *buf, size_t len)
 
 /* Say once that appending fails, until an append works again. */
 static void
-events_warn(struct eventlog *ev, const char *why)
+events_warn(struct eventlog *ev, int err)
 {
+	ev->err = err;
 	if (!ev->warned)
-		log_warnx("%s: cannot append to %s: %s", ev->drive, ev->path,
-		    why);
+		log_warnx("%s: cannot append to %s: %s; events are kept in "
+		    "memory until it takes them", ev->drive, ev->path,
+		    strerror(err));
 	ev->warned = 1;
 }
 
-/*
- * Append one line; a failure (disk full) is logged once, not fatal. The
- * file must end where ev->size says, the length the state records: a
- * short append is cut off again, and while that cut fails nothing more is
- * appended (a line behind the fragment would be cut in two on resume).
- */
-static void
-events_write(struct eventlog *ev, const char *line)
+/* Append one line at the end of the file; -1 and errno when it failed. */
+static int
+write_line(struct eventlog *ev, const char *line, size_t len)
 {
-	size_t	len = strlen(line);
 	ssize_t	n;
 
-	if (ev->fd < 0)
-		return;
-	if (ev->cut_pending) {
-		if (ftruncate(ev->fd, (off_t)ev->size) == -1) {
-			events_warn(ev, strerror(errno));
-			return;
-		}
-		ev->cut_pending = 0;
-	}
+	if (ev->fd < 0 && events_reopen(ev) == -1)
+		return -1;
 	n = write(ev->fd, line, len);
 	if (n == (ssize_t)len) {
 		ev->size += len;
-		ev->warned = 0;
+		return 0;
+	}
+	/* a short write is a full disk (or a file size limit) */
+	if (n != -1)
+		errno = ENOSPC;
+	/* part of it may be on disk: cut now, or at the next open */
+	n = errno;
+	(void)!ftruncate(ev->fd, (off_t)ev->size);
+	close(ev->fd);
+	ev->fd = -1;
+	errno = (int)n;
+	return -1;
+}
+
+int
+events_flush(struct eventlog *ev)
+{
+	struct kept_line	*k;
+	size_t			 was = ev->nkept;
+
+	if (ev->path == NULL)
+		return ev->nkept > 0 ? (errno = EBADF, -1) : 0;
+	while ((k = ev->kept) != NULL) {
+		if (write_line(ev, k->line, k->len) == -1) {
+			events_warn(ev, errno);
+			return -1;
+		}
+		ev->kept = k->next;
+		ev->nkept--;
+		free(k);
+	}
+	ev->kept_tail = NULL;
+	ev->kept_since = 0;
+	if (ev->warned && was > 1)
+		log_info("%s: %s takes events again; the %zu kept were written",
+		    ev->drive, ev->path, was);
+	else if (ev->warned)
+		log_info("%s: %s takes events again", ev->drive, ev->path);
+	ev->warned = 0;
+	ev->err = 0;
+	return 0;
+}
+
+/* Keep a line behind those not yet written, then write what can be. */
+static void
+events_write(struct eventlog *ev, const char *line)
+{
+	struct kept_line	*k;
+	size_t			 len = strlen(line);
+
+	if (ev->nkept >= 2 * EVENTS_KEEP_MAX ||
+	    (k = malloc(sizeof(*k) + len + 1)) == NULL) {
+		if (ev->lost++ == 0)
+			log_warnx("%s: more than %d events kept for %s; further "
+			    "ones go to the journal only", ev->drive,
+			    2 * EVENTS_KEEP_MAX, ev->path);
 		return;
 	}
-	events_warn(ev, n == -1 ? strerror(errno) : "short write");
-	/* after an error too: a write may fail with part of it on disk */
-	ev->cut_pending = ftruncate(ev->fd, (off_t)ev->size) == -1;
+	k->next = NULL;
+	k->len = len;
+	memcpy(k->line, line, len + 1);
+	if (ev->kept_tail != NULL)
+		ev->kept_tail->next = k;
+	else {
+		ev->kept = k;
+		ev->kept_since = mono_ns();
+	}
+	ev->kept_tail = k;
+	ev->nkept++;
+	(void)events_flush(ev);
+}
+
+void
+events_append(struct eventlog *ev, const char *text)
+{
+	char	*line;
+
+	if (asprintf(&line, "%s\n", text) == -1)
+		return;
+	events_write(ev, line);
+	free(line);
+}
+
+int
+events_full(const struct eventlog *ev)
+{
+	return ev->nkept >= EVENTS_KEEP_MAX;
 }
 
 void
@@ -151,12 +281,29 @@ events_add(struct eventlog *ev, int prio, const char *event, json_object *obj,
 	json_object_put(obj);
 }
 
+/*
+ * The file is closed once synced: between checkpoints the daemon holds
+ * nothing open for writing in the state directory, so that it can be
+ * remounted (read-only, for a check) under a running daemon.
+ */
 int
 events_sync(struct eventlog *ev)
 {
-	if (ev->fd < 0)
+	int	rc, saved;
+
+	if (events_flush(ev) == -1)
 		return -1;
-	return fdatasync(ev->fd);
+	if (ev->fd < 0)
+		return 0;
+	rc = fdatasync(ev->fd);
+	saved = errno;
+	close(ev->fd);
+	ev->fd = -1;
+	if (rc == -1) {
+		events_warn(ev, saved);
+		errno = saved;
+	}
+	return rc;
 }
 
 /* Read backwards from the end until `count` complete lines are held. */

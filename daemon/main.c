@@ -287,6 +287,28 @@ start_control(struct daemon *dm)
 	return 0;
 }
 
+/*
+ * The free space of state_dir against what the records need. Archives
+ * kept by rrdcached are not in it; one that exists has its size already.
+ */
+static void
+check_space(const struct daemon *dm)
+{
+	char		file[PATH_MAX + 64];
+	struct stat	st;
+	uint64_t	arch = 0;
+	size_t		i;
+
+	for (i = 0; dm->arch != NULL && dm->conf.rrdcached == NULL &&
+	    i < dm->ndrives; i++) {
+		archive_file(dm->arch, dm->conf.state_dir,
+		    drive_name(dm->drives[i]), file, sizeof(file));
+		if (stat(file, &st) == -1)
+			arch += records_archive_bytes();
+	}
+	records_space_check(dm->conf.state_dir, dm->drives, dm->ndrives, arch);
+}
+
 /* Create and start every configured drive. */
 static void
 start_drives(struct daemon *dm)
@@ -360,6 +382,8 @@ main(int argc, char **argv)
 	    dm.conf.rrdcached_dir)) == NULL)
 		log_warnx("archive: cannot start its writer; no RRD archives");
 	start_drives(&dm);
+	if (!dm.verify_only)
+		check_space(&dm);
 	dm.started = 1;
 	sd_notify(0, "READY=1");
 	daemon_notify_status(&dm);

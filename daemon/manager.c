@@ -47,21 +47,28 @@ void
 daemon_notify_status(const struct daemon *dm)
 {
 	struct drive_status	s;
-	size_t			i, n[RUN_FAILED + 1] = { 0 };
+	size_t			i, n[RUN_FAILED + 1] = { 0 }, behind = 0;
 	uint64_t		tbw = 0, errs = 0;
-	char			a[32];
+	char			a[32], rec[128] = "";
+	const char		*why = NULL;
 
 	for (i = 0; i < dm->ndrives; i++) {
 		drive_status(dm->drives[i], &s);
 		n[s.refused ? RUN_FAILED : s.run]++;
 		tbw += s.host_bytes_written;
 		errs += s.errors_total;
+		if (!s.records_current && behind++ == 0)
+			why = s.records_why;
 	}
+	if (behind > 0)
+		snprintf(rec, sizeof(rec), "; records of %zu drive%s behind "
+		    "(state directory: %s)", behind, behind == 1 ? "" : "s",
+		    why);
 	sd_notifyf(0, "STATUS=%zu drives: %zu running, %zu paused, %zu "
 	    "stopped, %zu finished, %zu failed; written %s; %" PRIu64
-	    " verify errors", dm->ndrives, n[RUN_RUNNING], n[RUN_PAUSED],
+	    " verify errors%s", dm->ndrives, n[RUN_RUNNING], n[RUN_PAUSED],
 	    n[RUN_STOPPED], n[RUN_FINISHED], n[RUN_FAILED],
-	    units_fmt_dec(tbw, a, sizeof(a)), errs);
+	    units_fmt_dec(tbw, a, sizeof(a)), errs, rec);
 }
 
 /* A progress line per drive for a person watching (-p). */
@@ -328,6 +335,23 @@ daemon_find(const struct daemon *dm, const char *name)
 	return NULL;
 }
 
+/* Whether a drive's records are on disk: a Records object. */
+static json_object *
+records_object(const struct drive_status *s)
+{
+	json_object	*o = json_object_new_object();
+
+	json_object_object_add(o, "current",
+	    json_object_new_boolean(s->records_current));
+	json_object_object_add(o, "behind_seconds",
+	    json_object_new_uint64(s->records_behind_sec));
+	json_object_object_add(o, "why", json_object_new_string(
+	    s->records_why ? s->records_why : ""));
+	json_object_object_add(o, "kept_lines",
+	    json_object_new_uint64(s->records_kept));
+	return o;
+}
+
 /* One drive's status as a DriveStatus object. */
 static json_object *
 status_object(const struct daemon *dm, const struct drive *d)
@@ -369,6 +393,7 @@ status_object(const struct daemon *dm, const struct drive *d)
 	ADD("errors", e);
 	ADD("errors_total", json_object_new_uint64(s.errors_total));
 	ADD("smart", drive_smart_status(d));
+	ADD("records", records_object(&s));
 	if (dm->arch != NULL) {
 		char	file[PATH_MAX + 64];
 

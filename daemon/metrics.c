@@ -218,6 +218,12 @@ static const struct family families[] = {
 	    "Capacity of the target."),
 	STATUS("ssdtorture_span_bytes", G, get_u64, span_bytes,
 	    "Bytes of the target under test."),
+	STATUS("ssdtorture_records_behind_seconds", G, get_u64,
+	    records_behind_sec, "How long the drive's state or events could "
+	    "not be written to the state directory (0 = current)."),
+	STATUS("ssdtorture_records_kept_lines", G, get_u64, records_kept,
+	    "Event and SMART lines kept in memory until the state directory "
+	    "takes them."),
 	SMART("ssdtorture_smart_percentage_used_ratio", G, "percent_used", 100,
 	    "SMART percentage used (endurance consumed), as a ratio; may "
 	    "exceed 1."),

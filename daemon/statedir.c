@@ -111,14 +111,19 @@ int
 statedir_lock(const char *dir, char *err, size_t len)
 {
 	char	path[PATH_MAX + 16], buf[32];
-	int	fd, n;
+	int	fd, wfd, n;
 
 	if (statedir_mkdirs(dir, 0750) == -1) {
 		snprintf(err, len, "cannot create %s: %s", dir, strerror(errno));
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/%s", dir, STATEDIR_LOCK);
-	if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0640)) == -1) {
+	/*
+	 * Held read-only: a file held open for writing would keep the state
+	 * filesystem from being remounted read-only under the daemon. The
+	 * pid goes in through a second, short-lived descriptor.
+	 */
+	if ((fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0640)) == -1) {
 		snprintf(err, len, "cannot open %s: %s", path, strerror(errno));
 		return -1;
 	}
@@ -132,10 +137,14 @@ statedir_lock(const char *dir, char *err, size_t len)
 		return -1;
 	}
 	n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
-	if (ftruncate(fd, 0) == -1 || pwrite(fd, buf, (size_t)n, 0) != n) {
+	if ((wfd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)) == -1 ||
+	    write(wfd, buf, (size_t)n) != n) {
 		snprintf(err, len, "cannot write %s: %s", path, strerror(errno));
+		if (wfd != -1)
+			close(wfd);
 		close(fd);
 		return -1;
 	}
+	close(wfd);
 	return fd;
 }

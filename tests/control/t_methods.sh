@@ -123,6 +123,9 @@ FIELDS = {
         and all(is_int(x) and x >= 0 for x in v.values()),
     "errors_total": lambda v: is_int(v) and v >= 0,
     "smart": lambda v: v is None,
+    "records": lambda v: isinstance(v, dict) and v.get("current") is True
+        and v.get("behind_seconds") == 0 and v.get("why") == ""
+        and v.get("kept_lines") == 0,
 }
 
 def check_drive(d, name):

@@ -1,8 +1,10 @@
 /*
  * test_events.c: the event log's file. events.jsonl must always end where
  * the log's size says (the state file records that size, and a resume cuts
- * the file back to it), and hold whole lines only; reading its tail must
- * not pass NULL to memcpy (this test and events.c are built with UBSan).
+ * the file back to it), and hold whole lines only; an event that cannot be
+ * appended is kept and written, in order, once the file takes it again,
+ * up to a bound; reading its tail must not pass NULL to memcpy (this test
+ * and events.c are built with UBSan).
  *
  * A short append is made real with RLIMIT_FSIZE; cutting the fragment off
  * again is made to fail by this file's own ftruncate(), which the linker
@@ -116,7 +118,27 @@ add_limited(struct eventlog *ev, int i, uint64_t room)
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
 }
 
-/* A short append is cut off again: the file stays line-aligned. */
+/* The number in "event N," of line `i` (from 0) of the file; -1: none. */
+static int
+event_number(int i)
+{
+	char		 line[4096];
+	const char	*m;
+	FILE		*f = fopen(path, "r");
+	int		 n = -1;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (i-- == 0 && (m = strstr(line, "event ")) != NULL)
+			n = atoi(m + 6);
+	fclose(f);
+	return n;
+}
+
+/*
+ * A short append is cut off again: the file stays line-aligned, and the
+ * event is kept and written before the next one.
+ */
 static void
 test_short_write_cut(void **state)
 {
@@ -129,10 +151,15 @@ test_short_write_cut(void **state)
 	before = ev.size;
 	add_limited(&ev, 2, 10);
 	assert_int_equal(ev.size, before);
+	assert_int_equal(ev.nkept, 1);
+	assert_int_equal(ev.err, ENOSPC);
 	assert_int_equal(file_size(), ev.size);
 	add(&ev, 3);
+	assert_int_equal(ev.nkept, 0);
 	assert_int_equal(file_size(), ev.size);
-	assert_int_equal(whole_lines(), 2);
+	assert_int_equal(whole_lines(), 3);
+	assert_int_equal(event_number(1), 2);
+	assert_int_equal(event_number(2), 3);
 	events_close(&ev);
 }
 
@@ -153,7 +180,8 @@ test_failed_cut_retried(void **state)
 	ftruncate_fails = 0;
 	add(&ev, 3);
 	assert_int_equal(file_size(), ev.size);
-	assert_int_equal(whole_lines(), 2);
+	assert_int_equal(whole_lines(), 3);
+	assert_int_equal(event_number(1), 2);
 	events_close(&ev);
 }
 
@@ -187,6 +215,47 @@ test_failed_cut_resume(void **state)
 	events_close(&ev);
 }
 
+/*
+ * The file cannot be opened (its directory is gone: a disk that failed):
+ * events are kept in order; from EVENTS_KEEP_MAX the log says it is full;
+ * past twice that, events are counted as lost, not kept. Once the file can
+ * be written, everything kept goes there in order, once.
+ */
+static void
+test_kept_bound(void **state)
+{
+	struct eventlog	ev;
+	int		i, n = 2 * EVENTS_KEEP_MAX;
+
+	(void)state;
+	assert_int_equal(rmdir(tmpdir), 0);
+	assert_int_equal(events_open(&ev, path, UINT64_MAX, "d", "s"), 0);
+	assert_int_equal(ev.err, ENOENT);
+	for (i = 0; i < EVENTS_KEEP_MAX - 1; i++)
+		add(&ev, i);
+	assert_false(events_full(&ev));
+	assert_int_not_equal(ev.kept_since, 0);
+	for (; i < n + 5; i++)
+		add(&ev, i);
+	assert_true(events_full(&ev));
+	assert_int_equal(ev.nkept, (size_t)n);
+	assert_int_equal(ev.lost, 5);
+	assert_int_equal(events_sync(&ev), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(mkdir(tmpdir, 0700), 0);
+	assert_int_equal(events_sync(&ev), 0);
+	assert_int_equal(ev.nkept, 0);
+	assert_int_equal(ev.kept_since, 0);
+	assert_int_equal(ev.err, 0);
+	assert_false(events_full(&ev));
+	assert_int_equal(file_size(), ev.size);
+	assert_int_equal(whole_lines(), n);
+	for (i = 0; i < n; i += 997)
+		assert_int_equal(event_number(i), i);
+	assert_int_equal(event_number(n - 1), n - 1);
+	events_close(&ev);
+}
+
 /* The tail of a log, read back from its end. */
 static void
 test_tail(void **state)
@@ -217,6 +286,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_failed_cut_retried, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_failed_cut_resume, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_kept_bound, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_tail, setup, teardown),
 	};
