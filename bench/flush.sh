@@ -12,21 +12,27 @@
 # for the flushes) and ssdtortured/fio (what we pay in all), and the
 # daemon's flush count.
 #
+# --baseline DAEMON adds a row for another ssdtortured binary (for example
+# one built from a commit before the flushes), run the same way.
+#
 # Target: a loop device over a file, direct I/O. --dir DIR puts the file
 # on DIR's filesystem (default /var/tmp: a real disk, where a flush
 # reaches a device cache; /dev/shm: the flush costs only our own path).
 #
-# Usage: bench/flush.sh [-r N] [--dir DIR] [--span SIZE]   (root, fio)
+# Usage: bench/flush.sh [-r N] [--dir DIR] [--span SIZE] [--baseline DAEMON]
+# (root, fio)
 set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DAEMON=$ROOT/daemon/ssdtortured
-REPS=3 DIR=/var/tmp SPAN=1G
+REPS=3 DIR=/var/tmp SPAN=1G BASE=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-r) REPS=$2; shift ;;
 	--dir) DIR=$2; shift ;;
 	--span) SPAN=$2; shift ;;
-	*) echo "usage: $0 [-r N] [--dir DIR] [--span SIZE]" >&2; exit 2 ;;
+	--baseline) BASE=$2; shift ;;
+	*) echo "usage: $0 [-r N] [--dir DIR] [--span SIZE] [--baseline DAEMON]" >&2
+	   exit 2 ;;
 	esac
 	shift
 done
@@ -69,9 +75,9 @@ fio_mbs() {	# EXTRA_ARGS...: MB/s of one fio run
 	python3 -c 'import json,sys; j=json.load(open(sys.argv[1]))["jobs"][0]["write"]; print(j["bw_bytes"]/1e6)' "$WORK/fio.json"
 }
 
-ssdt_mbs() {	# MB/s of the write pass (its state stays for a look)
+ssdt_mbs() {	# DAEMON: MB/s of the write pass (its state stays for a look)
 	rm -rf "$WORK/state"
-	"$DAEMON" -c "$WORK/c.conf" --oneshot >"$WORK/d.log" 2>&1 || {
+	"$1" -c "$WORK/c.conf" --oneshot >"$WORK/d.log" 2>&1 || {
 		cat "$WORK/d.log" >&2; exit 1; }
 	python3 - "$WORK/state/f/events.jsonl" <<'EOF'
 import json, sys
@@ -87,18 +93,22 @@ for r in $(seq 1 "$REPS"); do
 	a=$(fio_mbs --fdatasync=0)
 	n=$(awk -v m="$a" 'BEGIN { n = int(m * 1e6 / 131072); print n < 1 ? 1 : n }')
 	b=$(fio_mbs --fdatasync="$n")
-	c=$(ssdt_mbs)
+	c=$(ssdt_mbs "$DAEMON")
 	FLUSHES=$(awk '$1 == "flushes" { print $2 }' "$WORK/state/f/state")
-	echo "flush.sh: rep $r: fio $a MB/s, fio+flush (every $n writes) $b MB/s, ssdtortured $c MB/s ($FLUSHES flushes)" >&2
-	printf '%s %s %s %s\n' "$a" "$b" "$c" "$FLUSHES" >>"$WORK/res"
+	d=0
+	[ -n "$BASE" ] && d=$(ssdt_mbs "$BASE")
+	echo "flush.sh: rep $r: fio $a MB/s, fio+flush (every $n writes) $b MB/s, ssdtortured $c MB/s ($FLUSHES flushes)${BASE:+, baseline $d MB/s}" >&2
+	printf '%s %s %s %s %s\n' "$a" "$b" "$c" "$FLUSHES" "$d" >>"$WORK/res"
 done
-python3 - "$WORK/res" <<'EOF'
+python3 - "$WORK/res" "$BASE" <<'EOF'
 import statistics as st, sys
 rows = [list(map(float, l.split())) for l in open(sys.argv[1])]
-fio, fiof, ssdt, fl = (st.median(c) for c in zip(*rows))
+fio, fiof, ssdt, fl, base = (st.median(c) for c in zip(*rows))
 print("| | MB/s (median) | ratio to fio |")
 print("|---|---|---|")
 print("| fio, no flush | %.0f | 1.00 |" % fio)
 print("| fio, fdatasync once a second | %.0f | %.2f |" % (fiof, fiof / fio))
 print("| ssdtortured (%d flushes a pass) | %.0f | %.2f |" % (fl, ssdt, ssdt / fio))
+if sys.argv[2]:
+    print("| baseline %s | %.0f | %.2f |" % (sys.argv[2], base, base / fio))
 EOF
