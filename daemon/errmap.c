@@ -190,6 +190,26 @@ errmap_is_open(const struct errmap *m)
 	return m->fd >= 0;
 }
 
+/* Keep a copy of bytes written and not yet synced. */
+static int
+unsynced_add(struct errmap *m, const unsigned char *p, size_t len)
+{
+	size_t		 cap = m->unsynced_cap ? m->unsynced_cap : ERRMAP_BUF;
+	unsigned char	*nb;
+
+	while (cap < m->nunsynced + len)
+		cap *= 2;
+	if (cap != m->unsynced_cap) {
+		if ((nb = realloc(m->unsynced, cap)) == NULL)
+			return -1;
+		m->unsynced = nb;
+		m->unsynced_cap = cap;
+	}
+	memcpy(m->unsynced + m->nunsynced, p, len);
+	m->nunsynced += len;
+	return 0;
+}
+
 /* What the kept part holds: counts, and where the next extent starts. */
 static int
 errmap_recount(struct errmap *m, uint32_t block_size)
@@ -201,11 +221,13 @@ errmap_recount(struct errmap *m, uint32_t block_size)
 	if (m->size < ERRMAP_HDR) {	/* new, or cut inside the header */
 		header(h, block_size);
 		if (ftruncate(m->fd, 0) == -1 ||
-		    pwrite(m->fd, h, ERRMAP_HDR, 0) != ERRMAP_HDR)
+		    pwrite(m->fd, h, ERRMAP_HDR, 0) != ERRMAP_HDR ||
+		    unsynced_add(m, h, ERRMAP_HDR) == -1)
 			return -1;
 		m->size = ERRMAP_HDR;
 		return 0;
 	}
+	m->synced = m->size;	/* kept by a checkpoint, which synced it */
 	if ((p = slurp(m->fd, m->size, &len)) == NULL)
 		return -1;
 	rc = errmap_parse(p, len, NULL, NULL, &m->c);
@@ -241,6 +263,7 @@ errmap_open(struct errmap *m, const char *drive_dir, uint64_t pass,
 	if (ftruncate(m->fd, (off_t)m->size) == -1 ||
 	    errmap_recount(m, block_size) == -1)
 		goto fail;
+
 	m->c.block_size = block_size;
 	return 0;
 fail:
@@ -248,28 +271,68 @@ fail:
 	return -1;
 }
 
-/* Write the record buffer; on failure the file is cut back to size. */
+/* Say once that the map cannot be written; m->err says it until it can. */
+static void
+errmap_warn(struct errmap *m, const char *what, int err)
+{
+	m->err = err;
+	if (!m->warned)
+		log_warnx("error map of pass %llu: cannot %s: %s (kept in "
+		    "memory, tried again)", (unsigned long long)m->pass, what,
+		    strerror(err));
+	m->warned = 1;
+}
+
+/*
+ * Write `len` bytes at the end of what is written; on failure the file is
+ * cut back to it.
+ */
 static int
-errmap_write(struct errmap *m)
+errmap_append(struct errmap *m, const unsigned char *p, size_t len)
 {
 	ssize_t	n;
 
-	if (m->nbuf == 0)
-		return 0;
-	n = pwrite(m->fd, m->buf, m->nbuf, (off_t)m->size);
-	if (n == (ssize_t)m->nbuf) {
-		m->size += m->nbuf;
-		m->nbuf = 0;
-		m->warned = 0;
+	n = pwrite(m->fd, p, len, (off_t)m->size);
+	if (n == (ssize_t)len) {
+		m->size += len;
 		return 0;
 	}
-	if (!m->warned)
-		log_warnx("error map of pass %llu: cannot write: %s (kept in "
-		    "memory, tried again)", (unsigned long long)m->pass,
-		    n == -1 ? strerror(errno) : "short write");
-	m->warned = 1;
+	errmap_warn(m, "write", n == -1 ? errno : ENOSPC);
 	(void)!ftruncate(m->fd, (off_t)m->size);
 	return -1;
+}
+
+/* Write the record buffer, kept until synced. */
+static int
+errmap_write(struct errmap *m)
+{
+	if (m->nbuf == 0)
+		return 0;
+	if (unsynced_add(m, m->buf, m->nbuf) == -1) {
+		errmap_warn(m, "write", ENOMEM);
+		return -1;
+	}
+	if (errmap_append(m, m->buf, m->nbuf) == -1) {
+		m->nunsynced -= m->nbuf;
+		return -1;
+	}
+	m->nbuf = 0;
+	return 0;
+}
+
+/* After a failed sync: cut back to what is on disk, write the rest again. */
+static int
+errmap_rewrite(struct errmap *m)
+{
+	if (ftruncate(m->fd, (off_t)m->synced) == -1) {
+		errmap_warn(m, "write", errno);
+		return -1;
+	}
+	m->size = m->synced;
+	if (errmap_append(m, m->unsynced, m->nunsynced) == -1)
+		return -1;
+	m->rewrite = 0;
+	return 0;
 }
 
 /* Move the extent held into the record buffer. */
@@ -318,9 +381,20 @@ errmap_flush(struct errmap *m)
 	/* a later extent continuing this one is a record of its own, merged
 	 * again when the map is read */
 	errmap_put(m);
-	if (errmap_write(m) == 0)
-		(void)fdatasync(m->fd);
-	return m->size;
+	if ((m->rewrite && errmap_rewrite(m) == -1) || errmap_write(m) == -1)
+		return m->synced;
+	if (m->size > m->synced && fdatasync(m->fd) == -1) {
+		errmap_warn(m, "sync", errno);
+		m->rewrite = 1;
+		return m->synced;
+	}
+	m->synced = m->size;
+	free(m->unsynced);	/* the common case holds nothing between */
+	m->unsynced = NULL;
+	m->nunsynced = m->unsynced_cap = 0;
+	m->err = 0;
+	m->warned = 0;
+	return m->synced;
 }
 
 void
@@ -331,4 +405,7 @@ errmap_close(struct errmap *m)
 		close(m->fd);
 	}
 	m->fd = -1;
+	free(m->unsynced);
+	m->unsynced = NULL;
+	m->nunsynced = m->unsynced_cap = 0;
 }

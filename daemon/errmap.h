@@ -49,6 +49,17 @@ struct errmap {
 	int		 has_pend;
 	unsigned char	 buf[ERRMAP_BUF];	/* records not yet written */
 	size_t		 nbuf;
+	/*
+	 * What the last successful sync put on disk, and the bytes written
+	 * since: after a failed fsync they may be on disk nowhere (the
+	 * kernel marks the pages it could not write clean), so the next
+	 * flush cuts the file back to `synced` and writes them again.
+	 */
+	uint64_t	 synced;
+	unsigned char	*unsynced;
+	size_t		 nunsynced, unsynced_cap;
+	int		 rewrite;
+	int		 err;		/* errno of the last failed flush, 0 */
 	int		 warned;
 	struct errmap_counts c;		/* the pass so far, pend included */
 };
@@ -67,9 +78,10 @@ int	errmap_open(struct errmap *, const char *drive_dir, uint64_t pass,
 void	errmap_add(struct errmap *, uint64_t start, uint64_t n,
 	    enum blk_class cls);
 /*
- * Write what is held and sync: the length it returns is what a checkpoint
- * records (errmap_open keeps it on resume). A failed write is said once,
- * cut off again and retried at the next flush.
+ * Write what is held and sync: the length it returns, what is synced, is
+ * what a checkpoint records (errmap_open keeps it on resume). A failed
+ * write or sync is said once (m->err says it until a flush works), and
+ * what it left unsure is written again at the next flush.
  */
 uint64_t errmap_flush(struct errmap *);
 void	errmap_close(struct errmap *);

@@ -44,12 +44,53 @@ mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* Close the file; what it was not synced for is to be written again. */
+static void
+events_close_fd(struct eventlog *ev)
+{
+	if (ev->fd < 0)
+		return;
+	close(ev->fd);
+	ev->fd = -1;
+	if (ev->nunsynced > 0)
+		ev->rewrite = 1;
+}
+
+/*
+ * Cut the file back to what is on disk and write again what was appended
+ * since (after a failed sync, or a close before one, the bytes past
+ * `synced` may be in neither the page cache nor on disk).
+ */
+static int
+events_rewrite(struct eventlog *ev)
+{
+	ssize_t	n;
+
+	if (ftruncate(ev->fd, (off_t)ev->synced) == -1)
+		return -1;
+	ev->size = ev->synced;
+	if (ev->nunsynced == 0) {
+		ev->rewrite = 0;
+		return 0;
+	}
+	n = write(ev->fd, ev->unsynced, ev->nunsynced);
+	if (n != (ssize_t)ev->nunsynced) {
+		if (n != -1)
+			errno = ENOSPC;
+		return -1;
+	}
+	ev->size += ev->nunsynced;
+	ev->rewrite = 0;
+	return 0;
+}
+
 /*
  * Open the file for appending. It must end where ev->size says (the
  * length the state records, or the cut asked for at start): what runs
  * past it (a fragment of a failed append) is cut off first, and while
  * that fails nothing is appended (a line behind a fragment would be cut
- * in two on resume).
+ * in two on resume). After a failed sync, what it left unsure is written
+ * again first.
  */
 static int
 events_reopen(struct eventlog *ev)
@@ -61,6 +102,11 @@ events_reopen(struct eventlog *ev)
 	    0644);
 	if (ev->fd == -1)
 		return -1;
+	if (ev->rewrite) {
+		if (events_rewrite(ev) == -1)
+			goto fail;
+		return 0;
+	}
 	if (fstat(ev->fd, &st) == -1)
 		goto fail;
 	if ((uint64_t)st.st_size > ev->size) {
@@ -68,11 +114,11 @@ events_reopen(struct eventlog *ev)
 			goto fail;
 	} else
 		ev->size = (uint64_t)st.st_size;
+	ev->synced = ev->size;	/* nothing unsynced: none is held open */
 	return 0;
 fail:
 	saved = errno;
-	close(ev->fd);
-	ev->fd = -1;
+	events_close_fd(ev);
 	errno = saved;
 	return -1;
 }
@@ -118,6 +164,9 @@ events_close(struct eventlog *ev)
 	if (ev->fd >= 0)
 		close(ev->fd);
 	ev->fd = -1;
+	free(ev->unsynced);
+	ev->unsynced = NULL;
+	ev->nunsynced = ev->unsynced_cap = ev->unsynced_lines = 0;
 	free(ev->path);
 	ev->path = NULL;
 }
@@ -136,29 +185,56 @@ iso_time(char *buf, size_t len)
 	snprintf(buf, len, "%.20s.%03dZ", tmp, (int)(ts.tv_nsec / 1000000) % 1000);
 }
 
-/* Say once that appending fails, until an append works again. */
+/* Say once that appending or syncing fails, until the file takes events
+ * again. */
 static void
 events_warn(struct eventlog *ev, int err)
 {
 	ev->err = err;
 	if (!ev->warned)
-		log_warnx("%s: cannot append to %s: %s; events are kept in "
-		    "memory until it takes them", ev->drive, ev->path,
-		    strerror(err));
+		log_warnx("%s: cannot %s %s: %s; events are kept in memory "
+		    "until it takes them", ev->drive, ev->sync_failed ?
+		    "sync" : "append to", ev->path, strerror(err));
 	ev->warned = 1;
 }
 
-/* Append one line at the end of the file; -1 and errno when it failed. */
+/* Room for `len` more unsynced bytes; -1 (ENOMEM) when there is none. */
+static int
+unsynced_room(struct eventlog *ev, size_t len)
+{
+	size_t	 cap = ev->unsynced_cap ? ev->unsynced_cap : 4096;
+	char	*p;
+
+	while (cap < ev->nunsynced + len)
+		cap *= 2;
+	if (cap == ev->unsynced_cap)
+		return 0;
+	if ((p = realloc(ev->unsynced, cap)) == NULL)
+		return -1;
+	ev->unsynced = p;
+	ev->unsynced_cap = cap;
+	return 0;
+}
+
+/*
+ * Append one line at the end of the file, and to what the next sync is
+ * to cover; -1 and errno when it failed.
+ */
 static int
 write_line(struct eventlog *ev, const char *line, size_t len)
 {
 	ssize_t	n;
 
+	if (unsynced_room(ev, len) == -1)
+		return -1;
 	if (ev->fd < 0 && events_reopen(ev) == -1)
 		return -1;
 	n = write(ev->fd, line, len);
 	if (n == (ssize_t)len) {
 		ev->size += len;
+		memcpy(ev->unsynced + ev->nunsynced, line, len);
+		ev->nunsynced += len;
+		ev->unsynced_lines++;
 		return 0;
 	}
 	/* a short write is a full disk (or a file size limit) */
@@ -167,10 +243,22 @@ write_line(struct eventlog *ev, const char *line, size_t len)
 	/* part of it may be on disk: cut now, or at the next open */
 	n = errno;
 	(void)!ftruncate(ev->fd, (off_t)ev->size);
-	close(ev->fd);
-	ev->fd = -1;
+	events_close_fd(ev);
 	errno = (int)n;
 	return -1;
+}
+
+/* Say once that the file takes events again. */
+static void
+events_ok(struct eventlog *ev, size_t was)
+{
+	if (ev->warned && was > 1)
+		log_info("%s: %s takes events again; the %zu kept were written",
+		    ev->drive, ev->path, was);
+	else if (ev->warned)
+		log_info("%s: %s takes events again", ev->drive, ev->path);
+	ev->warned = 0;
+	ev->err = 0;
 }
 
 int
@@ -192,13 +280,8 @@ events_flush(struct eventlog *ev)
 	}
 	ev->kept_tail = NULL;
 	ev->kept_since = 0;
-	if (ev->warned && was > 1)
-		log_info("%s: %s takes events again; the %zu kept were written",
-		    ev->drive, ev->path, was);
-	else if (ev->warned)
-		log_info("%s: %s takes events again", ev->drive, ev->path);
-	ev->warned = 0;
-	ev->err = 0;
+	if (!ev->sync_failed)	/* else it is said once they are synced */
+		events_ok(ev, was);
 	return 0;
 }
 
@@ -209,7 +292,11 @@ events_write(struct eventlog *ev, const char *line)
 	struct kept_line	*k;
 	size_t			 len = strlen(line);
 
-	if (ev->nkept >= 2 * EVENTS_KEEP_MAX ||
+	/* a log no checkpoint syncs (its drive idle) holds no more than it
+	 * must */
+	if (ev->unsynced_lines >= EVENTS_KEEP_MAX && !ev->sync_failed)
+		(void)events_sync(ev);
+	if (ev->nkept + ev->unsynced_lines >= 2 * EVENTS_KEEP_MAX ||
 	    (k = malloc(sizeof(*k) + len + 1)) == NULL) {
 		if (ev->lost++ == 0)
 			log_warnx("%s: more than %d events kept for %s; further "
@@ -245,7 +332,7 @@ events_append(struct eventlog *ev, const char *text)
 int
 events_full(const struct eventlog *ev)
 {
-	return ev->nkept >= EVENTS_KEEP_MAX;
+	return ev->nkept + ev->unsynced_lines >= EVENTS_KEEP_MAX;
 }
 
 void
@@ -291,19 +378,33 @@ events_sync(struct eventlog *ev)
 {
 	int	rc, saved;
 
+	if (ev->fd < 0 && ev->rewrite && ev->path != NULL &&
+	    events_reopen(ev) == -1) {
+		events_warn(ev, errno);
+		return -1;
+	}
 	if (events_flush(ev) == -1)
 		return -1;
 	if (ev->fd < 0)
-		return 0;
+		return 0;	/* closed with nothing unsynced */
 	rc = fdatasync(ev->fd);
 	saved = errno;
-	close(ev->fd);
-	ev->fd = -1;
+	if (rc == 0) {
+		ev->synced = ev->size;
+		ev->nunsynced = ev->unsynced_lines = 0;
+	}
+	events_close_fd(ev);
 	if (rc == -1) {
+		ev->sync_failed = 1;
 		events_warn(ev, saved);
 		errno = saved;
+		return -1;
 	}
-	return rc;
+	if (ev->sync_failed) {
+		ev->sync_failed = 0;
+		events_ok(ev, 0);
+	}
+	return 0;
 }
 
 /* Read backwards from the end until `count` complete lines are held. */

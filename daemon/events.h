@@ -9,8 +9,9 @@
 
 /*
  * Events that cannot be appended (disk full, read-only, failing) are kept
- * in memory, in order, and written first once the file takes them again.
- * From EVENTS_KEEP_MAX kept the log is full: its drive stops producing
+ * in memory, in order, and written first once the file takes them again;
+ * so are those appended but not yet synced (see `synced` below). From
+ * EVENTS_KEEP_MAX held either way the log is full: its drive stops producing
  * (pauses); EVENTS_KEEP_MAX more are room for what a pause says. Beyond
  * that an event goes to the journal only, and is counted as lost.
  */
@@ -22,6 +23,18 @@ struct eventlog {
 	int		 fd;		/* open while written and not synced */
 	char		*path;
 	uint64_t	 size;		/* bytes of whole lines in the file */
+	/*
+	 * What the last successful sync put on disk, and what was appended
+	 * since: a failed fsync leaves those bytes nowhere but here (the
+	 * kernel marks the pages it could not write clean, and drops them
+	 * when it needs the memory), so the next sync cuts the file back to
+	 * `synced` and writes them again first.
+	 */
+	uint64_t	 synced;
+	char		*unsynced;
+	size_t		 nunsynced, unsynced_cap, unsynced_lines;
+	int		 rewrite;	/* the bytes after `synced` are suspect */
+	int		 sync_failed;	/* the last sync failed */
 	const char	*drive;
 	const char	*serial;
 	int		 warned;	/* a write failure was already logged */
@@ -58,9 +71,13 @@ void	events_set_listener(events_listener_fn, void *arg);
 int	events_tail(const char *path, int count, json_object *arr);
 /* Write the kept events; 0 when none are left, else -1 and errno. */
 int	events_flush(struct eventlog *);
-/* Flush, fdatasync and close; 0 when everything is on disk. */
+/*
+ * Flush, fdatasync and close; 0 when everything is on disk. After a failed
+ * sync, the next one first writes again what the failed one left unsure.
+ */
 int	events_sync(struct eventlog *);
-/* The kept events reached their bound: the drive is to pause. */
+/* The events kept or not yet synced reached their bound: the drive is to
+ * pause. */
 int	events_full(const struct eventlog *);
 
 #endif

@@ -47,12 +47,19 @@ records_saved(struct drive *d)
 	d->rec_err = 0;
 }
 
-/* Write and sync what is kept of both logs; -1 and errno on failure. */
+/*
+ * Write and sync what is kept of both logs; -1 and errno on failure, also
+ * when the error map's last flush (just before) failed.
+ */
 int
 records_sync(struct drive *d)
 {
 	int	rc = 0, err = 0;
 
+	if (errmap_is_open(&d->emap) && d->emap.err != 0) {
+		rc = -1;
+		err = d->emap.err;
+	}
 	if (d->smartlog.path != NULL && events_sync(&d->smartlog) == -1) {
 		rc = -1;
 		err = errno;

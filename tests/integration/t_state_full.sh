@@ -128,35 +128,7 @@ if ev_valid "$EV"; then pass_check; else fail "malformed event lines"; fi
 assert_eq "events_bytes == log size" "$(events_size "$EV")" \
     "$(state_get "$S" events_bytes)"
 # every phase and cycle event in order, none missing, none twice
-python3 - "$EV" "$(state_get "$S" cycles_done)" >"$T/seq" 2>&1 <<'EOF'
-import json, sys
-ev = [json.loads(l) for l in open(sys.argv[1])]
-done = int(sys.argv[2])
-CYCLE = ["phase_start write", "phase_end write", "phase_start verify",
-         "phase_end verify", "phase_start trim", "phase_end trim",
-         "cycle_end", "phase_start idle", "phase_end idle"]
-seq = []
-for e in ev:
-    if e["event"] in ("phase_start", "phase_end"):
-        seq.append((e["cycle"], e["event"] + " " + (e.get("what") or e["phase"])))
-    elif e["event"] == "cycle_end":
-        seq.append((e["cycle"], "cycle_end"))
-# the static pass first (the first phase: no phase_start), then cycle
-# after cycle
-assert seq[0] == (0, "phase_end static"), seq[:2]
-want = []
-for c in range(1, done + 2):
-    want += [(c, x) for x in CYCLE]
-got = seq[1:]
-if got != want[:len(got)]:
-    for i, (g, w) in enumerate(zip(got, want)):
-        if g != w:
-            print("event %d: got %s, expected %s" % (i, g, w)); break
-    sys.exit(1)
-last = max(c for c, x in got if x == "cycle_end")
-assert last == done, "last cycle_end %d, state cycles_done %d" % (last, done)
-print("%d cycles, %d phase and cycle events in order" % (done, len(seq)))
-EOF
+"$ROOT/tests/lib/event_seq.py" "$EV" "$(state_get "$S" cycles_done)" >"$T/seq" 2>&1
 if [ $? -eq 0 ]; then pass_check; note "$(cat "$T/seq")"; else
 	fail "phase and cycle events: $(cat "$T/seq")"; fi
 for why in "No space left on device" "Read-only file system"; do

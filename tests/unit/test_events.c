@@ -8,7 +8,10 @@
  *
  * A short append is made real with RLIMIT_FSIZE; cutting the fragment off
  * again is made to fail by this file's own ftruncate(), which the linker
- * binds events.c's calls to in place of the C library's.
+ * binds events.c's calls to in place of the C library's. Its fdatasync()
+ * fails the way a failing disk does: the bytes written since the last
+ * sync that worked are not on disk, and once the kernel drops the pages
+ * it marked clean, reading them back gives what the disk holds (zeros).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +20,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +47,39 @@ ftruncate(int fd, off_t length)
 static char	tmpdir[64];
 static char	path[128];
 
+static int	fdatasync_fails;	/* fail with EIO, losing the data */
+static off_t	disk_len;		/* the file's length at the last sync */
+
+int
+fdatasync(int fd)
+{
+	struct stat	 st;
+	char		*zeros;
+	int		 wfd;
+
+	if (fstat(fd, &st) == -1)
+		return -1;
+	if (!fdatasync_fails) {
+		if (syscall(SYS_fdatasync, fd) == -1)
+			return -1;
+		disk_len = st.st_size;
+		return 0;
+	}
+	/* a second descriptor: pwrite() on an O_APPEND one appends */
+	if (st.st_size > disk_len) {
+		zeros = calloc(1, (size_t)(st.st_size - disk_len));
+		assert_non_null(zeros);
+		wfd = open(path, O_WRONLY);
+		assert_true(wfd >= 0);
+		assert_int_equal(pwrite(wfd, zeros, (size_t)(st.st_size -
+		    disk_len), disk_len), st.st_size - disk_len);
+		close(wfd);
+		free(zeros);
+	}
+	errno = EIO;
+	return -1;
+}
+
 static int
 setup(void **state)
 {
@@ -60,6 +97,8 @@ teardown(void **state)
 {
 	(void)state;
 	ftruncate_fails = 0;
+	fdatasync_fails = 0;
+	disk_len = 0;
 	unlink(path);
 	rmdir(tmpdir);
 	return 0;
@@ -256,6 +295,72 @@ test_kept_bound(void **state)
 	events_close(&ev);
 }
 
+/*
+ * A sync fails (fsync semantics on a failing disk: the lines appended since
+ * the last good sync are lost from disk although write() took them). The
+ * next syncs write them again, in order, and once one works the file holds
+ * every line once; events_bytes (ev.size) is what the file holds.
+ */
+static void
+test_failed_sync_rewritten(void **state)
+{
+	struct eventlog	ev;
+	uint64_t	synced;
+	int		i;
+
+	(void)state;
+	assert_int_equal(events_open(&ev, path, UINT64_MAX, "d", "s"), 0);
+	add(&ev, 1);
+	add(&ev, 2);
+	assert_int_equal(events_sync(&ev), 0);
+	synced = ev.size;
+	add(&ev, 3);
+	add(&ev, 4);
+	fdatasync_fails = 1;
+	assert_int_equal(events_sync(&ev), -1);
+	assert_int_equal(errno, EIO);
+	assert_int_equal(ev.err, EIO);
+	assert_int_equal(events_sync(&ev), -1);	/* no new line: still fails */
+	add(&ev, 5);
+	fdatasync_fails = 0;
+	assert_int_equal(events_sync(&ev), 0);
+	assert_int_equal(ev.err, 0);
+	assert_true(ev.size > synced);
+	assert_int_equal(file_size(), ev.size);
+	assert_int_equal(whole_lines(), 5);
+	for (i = 0; i < 5; i++)
+		assert_int_equal(event_number(i), i + 1);
+	events_close(&ev);
+}
+
+/*
+ * While syncs fail, the lines appended but not synced are held in memory:
+ * they count towards the bound, so the drive pauses before it is reached.
+ */
+static void
+test_unsynced_bound(void **state)
+{
+	struct eventlog	ev;
+	int		i;
+
+	(void)state;
+	assert_int_equal(events_open(&ev, path, UINT64_MAX, "d", "s"), 0);
+	fdatasync_fails = 1;
+	for (i = 0; i < EVENTS_KEEP_MAX; i++) {
+		add(&ev, i);
+		if (i % 512 == 0)
+			assert_int_equal(events_sync(&ev), -1);
+	}
+	assert_int_equal(ev.nkept, 0);
+	assert_true(events_full(&ev));
+	fdatasync_fails = 0;
+	assert_int_equal(events_sync(&ev), 0);
+	assert_false(events_full(&ev));
+	assert_int_equal(whole_lines(), EVENTS_KEEP_MAX);
+	assert_int_equal(event_number(EVENTS_KEEP_MAX - 1), EVENTS_KEEP_MAX - 1);
+	events_close(&ev);
+}
+
 /* The tail of a log, read back from its end. */
 static void
 test_tail(void **state)
@@ -288,6 +393,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_failed_cut_resume, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_kept_bound, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_failed_sync_rewritten,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unsynced_bound, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_tail, setup, teardown),
 	};
