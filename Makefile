@@ -50,7 +50,7 @@ DAEMON_SRC	= daemon/main.c daemon/manager.c daemon/drive.c daemon/engine.c \
 		  daemon/safety.c daemon/events.c daemon/plan.c daemon/control.c \
 		  daemon/methods.c daemon/varlink.c daemon/smart.c \
 		  daemon/drive_smart.c daemon/drive_errors.c daemon/records.c \
-		  daemon/archive.c \
+		  daemon/archive.c daemon/mapguard.c \
 		  daemon/reserve.c \
 		  $(wildcard daemon/metrics.c)
 COMMON_OBJ	= $(COMMON_SRC:%.c=$(O)%.o)
@@ -124,6 +124,12 @@ $(O)tests/unit/test_engine: tests/unit/test_engine.c $(O)daemon/engine.o \
     $(CORE_OBJ) $(COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(ENGINE_WRAP) $(LDLIBS) -lcmocka
+
+# The SIGBUS guard on a mapping whose file was cut short.
+$(O)tests/unit/test_mapguard: tests/unit/test_mapguard.c \
+    $(O)daemon/mapguard.o $(CORE_OBJ) $(COMMON_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
 $(O)bench/genbench: bench/genbench.c $(O)daemon/block.o
 	@mkdir -p $(@D)

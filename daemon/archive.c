@@ -24,6 +24,7 @@
 
 #include "archive.h"
 #include "log.h"
+#include "mapguard.h"
 #include "rrd_layout.h"
 
 #define QUEUE_MAX	50000	/* queued operations at most (bounded memory) */
@@ -60,6 +61,8 @@ struct archive {
 		char	 file[FILE_MAX];
 		unsigned heartbeat;
 		time_t	 next;
+		int	 unreadable;	/* it exists; reading it raised SIGBUS */
+		unsigned backoff;	/* seconds, doubling while it does */
 	}		 uncreated[32];
 	int		 nuncreated;
 };
@@ -317,8 +320,38 @@ create_done(struct archive *a, const char *file)
 
 	if (u == NULL)
 		return;
-	log_info("archive %s: created", file);
+	log_info("archive %s: %s", file, u->unreadable ? "readable again; "
+	    "updated from now on" : "created");
 	*u = a->uncreated[--a->nuncreated];
+}
+
+/*
+ * Reading the file raised SIGBUS (librrd maps it; the disk under it
+ * fails). What the interrupted call held of it is released; the file is
+ * left alone, its updates a gap, and tried again after a delay that
+ * doubles up to 5 minutes while the disk fails.
+ */
+static void
+file_unreadable(struct archive *a, const char *file)
+{
+	struct uncreated *u = find_uncreated(a, file);
+
+	mapguard_release(file);
+	if (u == NULL && a->nuncreated < (int)(sizeof(a->uncreated) /
+	    sizeof(a->uncreated[0]))) {
+		u = &a->uncreated[a->nuncreated++];
+		memset(u, 0, sizeof(*u));
+		snprintf(u->file, sizeof(u->file), "%s", file);
+		log_warnx("archive %s: cannot be read back (SIGBUS: the disk "
+		    "under it fails); its updates are a gap until it can",
+		    file);
+	}
+	if (u == NULL)
+		return;
+	u->unreadable = 1;
+	u->backoff = u->backoff == 0 ? CREATE_RETRY : u->backoff * 2 > 300 ?
+	    300 : u->backoff * 2;
+	u->next = time(NULL) + u->backoff;
 }
 
 /* Create (no overwrite), or check the layout of the one that exists. */
@@ -413,6 +446,26 @@ ensure_connected(struct archive *a)
 	return a->connected;
 }
 
+/* One create, or one group of updates of a file, as one guarded call. */
+struct step {
+	struct archive	 *a;
+	const struct op	 *o;
+	const char	**vals;
+	int		  n;
+	int		  rc;
+};
+
+static void
+step_run(void *arg)
+{
+	struct step	*s = arg;
+
+	if (s->o->kind == OP_CREATE)
+		do_create(s->a, s->o);
+	else
+		s->rc = do_updates(s->a, s->o->file, s->vals, s->n);
+}
+
 /*
  * Carry out a batch: creates one by one, updates grouped by file. Returns
  * what could not be sent because rrdcached went away, to be kept.
@@ -422,20 +475,22 @@ run_batch(struct archive *a, struct op *ops)
 {
 	const char	*vals[BATCH_MAX];
 	struct op	*o = ops, *g, *next;
+	struct step	 st;
 	int		 n;
 
 	while (o != NULL) {
-		if (o->kind == OP_CREATE) {
-			do_create(a, o);
-			g = o->next;
-		} else {
-			for (g = o, n = 0; g != NULL && g->kind == OP_UPDATE &&
+		g = o->next;
+		n = 0;
+		if (o->kind == OP_UPDATE)
+			for (g = o; g != NULL && g->kind == OP_UPDATE &&
 			    strcmp(g->file, o->file) == 0 && n < BATCH_MAX;
 			    g = g->next)
 				vals[n++] = g->values;
-			if (do_updates(a, o->file, vals, n) == -1)
-				return o;	/* o and what follows stay */
-		}
+		st = (struct step){ a, o, vals, n, 0 };
+		if (mapguard_run(step_run, &st) == -1)
+			file_unreadable(a, o->file);
+		else if (st.rc == -1)
+			return o;	/* o and what follows stay */
 		while (o != g) {
 			next = o->next;
 			free(o);
@@ -581,6 +636,7 @@ archive_new(const char *daemon_addr, const char *local_dir)
 		check_ip_allowed(daemon_addr);
 	pthread_mutex_init(&a->mu, NULL);
 	pthread_cond_init(&a->cv, NULL);
+	mapguard_init();
 	if (pthread_create(&a->thr, NULL, writer_main, a) != 0) {
 		free(a->daemon);
 		free(a);
