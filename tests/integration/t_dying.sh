@@ -6,7 +6,9 @@
 # the same blocks; the journal copy (stderr here) stays short;
 # a second pass with more damage maps the new blocks too; damage to the
 # static area is mapped the same way; max_bad_fraction fails the drive
-# with its TBW and the pass's figures.
+# with its TBW and the pass's figures; ssdctl graph --what errormap draws
+# each pass's bad extents where they are (from the daemon and from a state
+# directory alike), and a clean drive as "no errors recorded".
 . "$(dirname "$0")/lib.sh"
 
 CTL=${SSDCTL:-$ROOT/ctl/ssdctl}
@@ -91,6 +93,48 @@ expect_map() {
 	fi
 }
 
+# svgmap CMD FILE ARGS: the errormap picture, read as XML:
+#   size FILE: "svg W H" if well-formed with width/height = viewBox
+#   runs FILE PASS: the data rectangles of the row of PASS, one a line:
+#     "X0 X1 CLASS FILL" (pixels within the plot)
+#   covers FILE PASS CLASS FROM TO SPAN: exit 0 if a rectangle of CLASS
+#     in PASS's row covers the pixels bytes FROM..TO of SPAN fall on
+#   text FILE: every text, one a line
+svgmap() {
+	python3 - "$@" <<'EOF2'
+import sys, xml.etree.ElementTree as ET
+cmd, f = sys.argv[1], sys.argv[2]
+try:
+    root = ET.parse(f).getroot()
+except ET.ParseError as e:
+    sys.exit(print("not well-formed: %s" % e))
+NS = "{http://www.w3.org/2000/svg}"
+plot = next(r for r in root.iter(NS + "rect") if r.get("id") == "plot")
+px, pw = int(plot.get("x")), int(plot.get("width"))
+def runs(p):
+    for g in root.iter(NS + "g"):
+        if int(g.get("data-first")) <= p <= int(g.get("data-last")):
+            for r in g.iter(NS + "rect"):
+                if r.get("class") != "stripe":
+                    x = int(r.get("x")) - px
+                    yield x, x + int(r.get("width")), r.get("class"), r.get("fill")
+if cmd == "size":
+    vb = root.get("viewBox").split()
+    ok = root.tag == NS + "svg" and vb[2:] == [root.get("width"), root.get("height")]
+    print("svg %s %s" % (root.get("width"), root.get("height")) if ok else "bad size")
+elif cmd == "runs":
+    for r in runs(int(sys.argv[3])):
+        print(*r)
+elif cmd == "covers":
+    p, cls, a, b, span = int(sys.argv[3]), sys.argv[4], *map(int, sys.argv[5:8])
+    x0, x1 = a * pw // span, -(-b * pw // span)
+    sys.exit(0 if any(c == cls and r0 <= x0 and x1 <= r1 for r0, r1, c, _ in runs(p)) else 1)
+elif cmd == "text":
+    for t in root.iter(NS + "text"):
+        print(t.text)
+EOF2
+}
+
 # summary_blocks FROM: the blocks of the corrupt verify_summary events
 summary_blocks() {
 	ev_query "$EV" "$1" blocks event=verify_summary class=corrupt | xargs
@@ -103,6 +147,13 @@ run_ssdt "$T/run1.log" -c "$T/a.conf" --oneshot
 assert_rc "first --oneshot" 0 "$RC" "$T/run1.log"
 assert_eq "run after cycle 1" finished "$(state_get "$S" run)"
 assert_eq "a clean pass maps nothing" "" "$(map_blocks 1)"
+"$CTL" graph a --what errormap --map-dir "$ST/a" -o "$T/clean.svg" \
+    >"$T/graph0.log" 2>&1
+assert_rc "graph --what errormap --map-dir, a clean pass" 0 $? "$T/graph0.log"
+assert_eq "clean map: image" "svg 1000 450" "$(svgmap size "$T/clean.svg")"
+assert_eq "clean map: nothing drawn" "" "$(svgmap runs "$T/clean.svg" 1)"
+assert_contains "clean map: says so" "$(svgmap text "$T/clean.svg")" \
+    "no errors recorded in 1 verify pass"
 
 # ---- garbage: 8 MiB run in the dynamic area, 2000 scattered blocks,
 # and 1 MiB of the static area (its start, as wipefs would hit)
@@ -200,5 +251,39 @@ assert_eq "ssdctl errors --pass 9 (no such pass)" 1 $?
 assert_eq "status counts every bad block" "$(state_get "$S" errors.corrupt)" \
     "$("$CTL" -s "$ST.sock" --json status a | python3 -c 'import json,sys
 print(json.load(sys.stdin)["drives"][0]["errors"]["corrupt"])')"
+
+# ---- the picture of where it fails: ssdctl graph --what errormap
+"$CTL" -s "$ST.sock" graph a --what errormap -o "$T/map.svg" \
+    >"$T/graph.log" 2>&1
+assert_rc "graph --what errormap" 0 $? "$T/graph.log"
+assert_eq "errormap: image" "svg 1000 450" "$(svgmap size "$T/map.svg")"
+assert_eq "errormap: the clean pass 1 draws nothing" "" \
+    "$(svgmap runs "$T/map.svg" 1)"
+RUN=($(((SBLK + 1000) * BS)) $(((SBLK + 3048) * BS)) $SIZE)
+if svgmap covers "$T/map.svg" 2 corrupt "${RUN[@]}"; then pass_check; else
+	fail "errormap: the 8 MiB run is not drawn corrupt in pass 2"; fi
+if svgmap covers "$T/map.svg" 3 corrupt "${RUN[@]}"; then
+	fail "errormap: the run (rewritten in cycle 2) is drawn in pass 3"
+else pass_check; fi
+if svgmap covers "$T/map.svg" 4 corrupt $((3000 * BS)) $((4500 * BS)) $SIZE
+then pass_check; else fail "errormap: the static damage is not drawn in pass 4"; fi
+assert_eq "errormap: corrupt is drawn red" "#D62728" \
+    "$(svgmap runs "$T/map.svg" 2 | awk '$3 == "corrupt" {print $4}' | sort -u)"
+total=0
+for p in 1 2 3 4; do total=$((total + $(map_blocks $p | wc -l))); done
+assert_contains "errormap: legend counts every bad block of the passes" \
+    "$(svgmap text "$T/map.svg")" "corrupt: $total bad blocks"
+"$CTL" graph a --what errormap --map-dir "$ST/a" -o "$T/map_dir.svg" \
+    >"$T/graph2.log" 2>&1
+assert_rc "graph --what errormap --map-dir" 0 $? "$T/graph2.log"
+for p in 1 2 3 4; do
+	assert_eq "errormap: pass $p from the daemon (merged to the pixel) as from the maps" \
+	    "$(svgmap runs "$T/map_dir.svg" $p)" "$(svgmap runs "$T/map.svg" $p)"
+done
+"$CTL" -s "$ST.sock" graph a --what errormap -o "$T/map.png" >"$T/graph3.log" 2>&1
+assert_rc "graph --what errormap -o FILE.png: refused" 2 $? "$T/graph3.log"
+assert_file_contains "errormap PNG: says why" "$T/graph3.log" "SVG only"
+if [ -e "$T/map.png" ]; then fail "errormap PNG: a file was written"
+else pass_check; fi
 kill_and_reap TERM "$SSDT_PID"
 finish
