@@ -53,10 +53,11 @@ os.close(fd)
 EOF
 }
 
-# map_blocks PASS: every block the map of a pass lists, one a line, with
-# its class ("BLOCK CLASS"), decoded here independently of the daemon.
+# map_blocks PASS [DRIVE]: every block the map of a pass lists, one a
+# line, with its class ("BLOCK CLASS"), decoded here independently of the
+# daemon.
 map_blocks() {
-	python3 - "$ST/a/errors/pass-$1.map" <<'EOF'
+	python3 - "$ST/${2:-a}/errors/pass-$1.map" <<'EOF'
 import sys
 CLS = {1: "corrupt", 2: "misdirected", 3: "stale", 4: "foreign",
        5: "unwritten", 6: "io_error"}
@@ -80,11 +81,11 @@ while at < len(p):
 EOF
 }
 
-# expect_map PASS LABEL: the map of PASS is exactly the planted blocks,
-# all corrupt.
+# expect_map PASS LABEL [DRIVE]: the map of PASS is exactly the planted
+# blocks, all corrupt, each once.
 expect_map() {
 	sort -n -u "$T/planted" | sed 's/$/ corrupt/' >"$T/want"
-	map_blocks "$1" | sort -n >"$T/got"
+	map_blocks "$1" "${3:-a}" | sort -n >"$T/got"
 	if cmp -s "$T/want" "$T/got"; then
 		pass_check
 	else
@@ -286,4 +287,62 @@ assert_file_contains "errormap PNG: says why" "$T/graph3.log" "SVG only"
 if [ -e "$T/map.png" ]; then fail "errormap PNG: a file was written"
 else pass_check; fi
 kill_and_reap TERM "$SSDT_PID"
+
+# ---- kill -9 in the middle of a damaged verify pass, then the pass
+# resumed: the map holds every planted block once, the events stay within
+# max_error_events. 256 MiB, 90% static (kept across cycles, so its damage
+# is read again), queue depth 1 for a verify pass of some seconds.
+log "kill -9 in a damaged verify pass, resumed"
+SIZE=$((256 * 1024 * 1024)) FRAC=0.9
+layout $SIZE $BS $FRAC
+IMG=$T/b.img
+S=$ST/b/state
+EV=$ST/b/events.jsonl
+conf_b() {	# CYCLES QUEUE_DEPTH
+	write_conf "$T/b.conf" "$ST" <<EOF
+[drive:b]
+device = $IMG
+size = 256M
+block_size = 4k
+queue_depth = $2
+static_fraction = $FRAC
+trim = no
+cycles = $1
+max_error_events = $MAXEV
+max_bad_fraction = 100%
+EOF
+}
+conf_b 1 32
+run_ssdt "$T/b1.log" -c "$T/b.conf" --oneshot
+assert_rc "b: first --oneshot" 0 "$RC" "$T/b1.log"
+: >"$T/planted"
+garbage 100 $((SBLK / 5 - 20)) 5
+garbage $((SBLK / 2 + 1)) 2048
+PLANTED=$(sort -u "$T/planted" | wc -l)
+conf_b 2 1
+from=$(events_mark "$EV" "$S")
+c0=$(state_get "$S" errors.corrupt)
+start_ssdt "$T/b2.log" -c "$T/b.conf" --oneshot
+wait_state "$S" "$SSDT_PID" 120 '(s["phase"] == "verify" and
+    s["errors.map_bytes"] > 16 and s["position"] < '"$((SBLK / 2))"')' ||
+	die "b: never saw the damaged verify pass under way"
+kill_and_reap KILL "$SSDT_PID"
+assert_eq "b: killed by SIGKILL" 137 "$RC"
+assert_eq "b: killed in the verify pass" verify "$(state_get "$S" phase)"
+note "b: killed at item $(state_get "$S" position) of $NBLK, map checkpoint" \
+    "$(state_get "$S" errors.map_bytes) bytes of $(stat -c %s "$ST/b/errors/pass-2.map")"
+assert_lt "b: killed before the end of the damage" \
+    "$(state_get "$S" position)" $((SBLK / 2))
+run_ssdt "$T/b3.log" -c "$T/b.conf" --oneshot
+assert_rc "b: resumed --oneshot" 3 "$RC" "$T/b3.log"
+assert_eq "b: cycle 2 done" 2 "$(state_get "$S" cycles_done)"
+expect_map 2 "b: the resumed pass" b
+assert_eq "b: state counts every planted block once" $((c0 + PLANTED)) \
+    "$(state_get "$S" errors.corrupt)"
+assert_eq "b: verify_error events of the pass stop at max_error_events" \
+    $MAXEV "$(ev_count "$EV" "$from" event=verify_error)"
+assert_eq "b: one notice that the rest is summarized" 1 \
+    "$(ev_count "$EV" "$from" event=verify_errors_summarized)"
+assert_eq "b: summary counts every planted block" "$PLANTED" \
+    "$(summary_blocks "$from")"
 finish
