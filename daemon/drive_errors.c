@@ -321,8 +321,10 @@ drive_errors_json(struct drive *d, uint64_t pass, uint32_t resolution,
 	char			 path[PATH_MAX + 64];
 	int			 live, i;
 
-	if (resolution > 0)	/* at least a block: adjacent runs join */
-		r.gap = d->st.lay.nblocks / resolution + 1;
+	/* closer than a part of the span: drawn at that resolution, the
+	 * merged extents touch the same pixels as the exact ones */
+	if (resolution > 0)
+		r.gap = d->st.lay.nblocks / resolution;
 	if (pass == 0)
 		pass = d->st.err_pass;
 	live = errmap_is_open(&d->emap) && d->emap.pass == pass;
