@@ -723,9 +723,9 @@ parse_opts(int argc, char **argv, struct opts *o, int quiet)
 	return bad ? -1 : 0;
 }
 
-/* Everything graph_main needs; -1 with a message on a usage error. */
-static int
-check_opts(const struct opts *o)
+/* What is wrong with the options for graph_main, or NULL. */
+static const char *
+opts_problem(const struct opts *o)
 {
 	const char	*what = NULL;
 
@@ -744,18 +744,27 @@ check_opts(const struct opts *o)
 		    "from a state directory)";
 	else if (o->kind->own == NULL && o->map_dir != NULL)
 		what = "--map-dir is for --what errormap";
+	return what;
+}
+
+/* Everything graph_main needs; -1 with a message on a usage error. */
+static int
+check_opts(const struct opts *o)
+{
+	const char	*what = opts_problem(o);
+
 	if (what != NULL)
 		fprintf(stderr, "ssdctl graph: %s\n", what);
 	return what == NULL ? 0 : -1;
 }
 
-const char *
-graph_offline_file(int argc, char **argv)
+int
+graph_needs_daemon(int argc, char **argv)
 {
 	struct opts	o;
 
-	parse_opts(argc, argv, &o, 1);
-	return o.rrd != NULL ? o.rrd : o.map_dir;
+	return parse_opts(argc, argv, &o, 1) == 0 && !o.help &&
+	    opts_problem(&o) == NULL && o.rrd == NULL && o.map_dir == NULL;
 }
 
 /* ------------------------------------------------------------ time */

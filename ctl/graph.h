@@ -28,10 +28,10 @@ struct graph_src {
 int		 graph_main(int argc, char **argv, const struct graph_src *src);
 
 /*
- * Parse just enough of argv to know whether --rrd FILE or --map-dir DIR
- * was given (then no daemon call is needed). Returns it or NULL. Prints
+ * Whether graph_main needs the daemon: not with --rrd FILE or --map-dir
+ * DIR, nor for --help or a usage error (graph_main says it). Prints
  * nothing.
  */
-const char	*graph_offline_file(int argc, char **argv);
+int		 graph_needs_daemon(int argc, char **argv);
 
 #endif

@@ -247,7 +247,7 @@ cmd_graph(struct ctx *x, int argc, char **argv)
 	json_object		*r, *d;
 	int			 rc;
 
-	if (graph_offline_file(argc, argv) != NULL)
+	if (!graph_needs_daemon(argc, argv))
 		return graph_main(argc, argv, NULL);
 	if ((rc = call(x, PROTO_INTERFACE ".Status", drive_param(argv[0]),
 	    &r)) != 0)
