@@ -57,8 +57,12 @@ COMMON_OBJ	= $(COMMON_SRC:%.c=$(O)%.o)
 CORE_OBJ	= $(CORE_SRC:%.c=$(O)%.o)
 DAEMON_OBJ	= $(DAEMON_SRC:%.c=$(O)%.o)
 
-CTL_SRC		= ctl/ssdctl.c ctl/client.c ctl/output.c ctl/graph.c
+CTL_SRC		= ctl/ssdctl.c ctl/client.c ctl/output.c ctl/graph.c \
+		  ctl/errgraph.c
+# the error map reader and the block classes, for graph --what errormap
+CTL_CORE_SRC	= daemon/errmap.c daemon/statedir.c daemon/block.c
 CTL_OBJ		= $(CTL_SRC:%.c=$(O)%.o)
+CTL_CORE_OBJ	= $(CTL_CORE_SRC:%.c=$(O)%.o)
 DAEMON_BIN	= $(O)daemon/ssdtortured
 CTL_BIN		= $(O)ctl/ssdctl
 
@@ -91,7 +95,7 @@ all: $(DAEMON_BIN) $(CTL_BIN)
 $(DAEMON_BIN): $(DAEMON_OBJ) $(CORE_OBJ) $(COMMON_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(CTL_BIN): $(CTL_OBJ) $(COMMON_OBJ)
+$(CTL_BIN): $(CTL_OBJ) $(CTL_CORE_OBJ) $(COMMON_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Each object lists the headers it includes in its .d file; an object

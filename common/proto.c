@@ -3,6 +3,9 @@
 
 #include "proto.h"
 
+#define PROTO_STR_(x)	#x
+#define PROTO_STR(x)	PROTO_STR_(x)
+
 const struct proto_method proto_methods[] = {
 	{ PROTO_SERVICE, "GetInfo", PROTO_READ, 0 },
 	{ PROTO_SERVICE, "GetInterfaceDescription", PROTO_READ, 0 },
@@ -108,11 +111,18 @@ const char proto_manager_idl[] =
 "\n"
 "# The error map of a verify pass (the latest when pass is not given):\n"
 "# every bad block of the pass, as extents in offset order (the first\n"
-"# ones: truncated says there are more), and counts.\n"
-"method ErrorMap(drive: string, pass: ?int) -> (\n"
+"# ones: truncated says there are more), and counts. With resolution\n"
+"# (1 to " PROTO_STR(PROTO_MAX_RESOLUTION) ", e.g. the pixels of a picture of the\n"
+"# drive), extents of one class less than span_bytes / resolution\n"
+"# apart are listed as one (its blocks then count the good blocks\n"
+"# between them too): at most resolution + 1 extents a class; the\n"
+"# counts stay exact.\n"
+"method ErrorMap(drive: string, pass: ?int, resolution: ?int) -> (\n"
 "  pass: int,\n"
 "  passes: int,\n"
 "  block_size: int,\n"
+"  # bytes the map's offsets range over (the drive's span)\n"
+"  span_bytes: int,\n"
 "  # the pass is still running: the map up to the last checkpoint\n"
 "  in_progress: bool,\n"
 "  blocks: int,\n"

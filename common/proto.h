@@ -10,6 +10,8 @@
 #define PROTO_INTERFACE		"io.ssdtorture.Manager"
 #define PROTO_SERVICE		"org.varlink.service"
 #define PROTO_MAX_MESSAGE	(64 * 1024)
+/* ErrorMap's resolution: at most this many parts of a drive's span */
+#define PROTO_MAX_RESOLUTION	100000
 #define PROTO_SOCKET_ENV	"SSDTORTURE_SOCKET"
 
 enum proto_access {

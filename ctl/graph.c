@@ -11,6 +11,9 @@
  * The SMART sources are UNKNOWN between readings: they are drawn held at
  * their last reading while the per-second sources show the daemon was
  * writing the archive (the rate of write_bps is known).
+ *
+ * A kind with its own drawer (errormap: not RRD data) skips all of that;
+ * it draws SVG only.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -26,6 +29,7 @@
 #include <json-c/json.h>
 #include <rrd.h>
 
+#include "errgraph.h"
 #include "graph.h"
 #include "rrd_layout.h"
 
@@ -65,6 +69,7 @@ static const char *const ds_name[] = { RRD_SOURCES(DS_NAME) };
 
 struct opts {
 	const char		*drive, *since, *until, *out, *rrd, *daemon;
+	const char		*map_dir;
 	const struct kind	*kind;
 	int			 width, height, svg, help;
 };
@@ -84,6 +89,7 @@ struct arglist {
 struct graph {
 	const struct opts	*o;
 	json_object		*drive;
+	const struct graph_src	*src;
 	const char		*file;		/* as given */
 	const char		*daemon;	/* NULL: read the file */
 	char			*efile;		/* ':' escaped, for DEF */
@@ -101,6 +107,7 @@ struct kind {
 	unsigned	 mask;		/* its sources */
 	const char	*nodata;
 	void		(*build)(struct graph *);
+	int		(*own)(struct graph *);	/* draws it all (SVG) */
 };
 
 static void	build_throughput(struct graph *);
@@ -110,24 +117,27 @@ static void	build_temperature(struct graph *);
 static void	build_latency(struct graph *);
 static void	build_errors(struct graph *);
 static void	build_flush(struct graph *);
+static int	draw_errormap(struct graph *);
 
 static const struct kind kinds[] = {
 	{ "throughput", "throughput", 3600, BIT(DS_WBPS) | BIT(DS_RBPS),
-	    "no throughput recorded in this period", build_throughput },
+	    "no throughput recorded in this period", build_throughput, NULL },
 	{ "tbw", "total bytes written", 30 * 86400, BIT(DS_HOSTW),
-	    "no bytes written recorded in this period", build_tbw },
+	    "no bytes written recorded in this period", build_tbw, NULL },
 	{ "wear", "wear", 30 * 86400, BIT(DS_PUSED) | BIT(DS_SPARE),
-	    "no SMART wear readings in this period", build_wear },
+	    "no SMART wear readings in this period", build_wear, NULL },
 	{ "temperature", "temperature", 86400, BIT(DS_TEMP),
-	    "no temperature readings in this period", build_temperature },
+	    "no temperature readings in this period", build_temperature, NULL },
 	{ "latency", "p99 write latency", 3600, BIT(DS_LAT),
-	    "no latency recorded in this period", build_latency },
+	    "no latency recorded in this period", build_latency, NULL },
 	{ "errors", "media errors and write amplification", 30 * 86400,
 	    BIT(DS_MERR) | BIT(DS_WAF),
-	    "no SMART error readings in this period", build_errors },
+	    "no SMART error readings in this period", build_errors, NULL },
 	{ "flush", "cache flush latency", 3600, BIT(DS_FLUSH),
-	    "no cache flush recorded in this period", build_flush },
-	{ NULL, NULL, 0, 0, NULL, NULL }
+	    "no cache flush recorded in this period", build_flush, NULL },
+	{ "errormap", "where verify passes found bad blocks", 0, 0, NULL,
+	    NULL, draw_errormap },
+	{ NULL, NULL, 0, 0, NULL, NULL, NULL }
 };
 
 /* ------------------------------------------------------------ arguments */
@@ -577,9 +587,10 @@ usage(FILE *fp, int full)
 	fprintf(fp, "usage: ssdctl graph DRIVE --what KIND -o FILE.png|FILE.svg"
 	    "\n\t[--since DURATION|TIME] [--until now|DURATION|TIME]\n"
 	    "\t[--width N] [--height N] [--rrd FILE] [--daemon ADDR]\n"
-	    "KIND:");
+	    "\t[--map-dir DIR]\nKIND:");
 	for (k = kinds; k->name != NULL; k++)
-		fprintf(fp, " %s", k->name);
+		fprintf(fp, " %s%s", k->name, k->own != NULL ? " (SVG only)" :
+		    "");
 	if (!full) {
 		fprintf(fp, "\n(ssdctl graph --help: more)\n");
 		return;
@@ -589,7 +600,9 @@ usage(FILE *fp, int full)
 	    "or an rrdtool at-style time\n--width/--height: the image in "
 	    "pixels (default 1000x450)\n--rrd FILE: graph that archive "
 	    "instead of asking the daemon; --daemon ADDR: read it through "
-	    "rrdcached (unix:/path or host:port)\n");
+	    "rrdcached (unix:/path or host:port)\n--map-dir DIR: draw the "
+	    "error maps of DIR/errors (a copy of a drive's state directory) "
+	    "instead of asking the daemon\n");
 }
 
 static const struct kind *
@@ -647,6 +660,7 @@ set_opt(struct opts *o, int ch, const char *arg, int quiet)
 	case 'u': o->until = arg; break;
 	case 'r': o->rrd = arg; break;
 	case 'd': o->daemon = arg; break;
+	case 'm': o->map_dir = arg; break;
 	case 'o':
 		o->out = arg;
 		if ((o->svg = out_format(arg)) == -1)
@@ -684,6 +698,7 @@ parse_opts(int argc, char **argv, struct opts *o, int quiet)
 		{ "height", required_argument, NULL, 'H' },
 		{ "rrd", required_argument, NULL, 'r' },
 		{ "daemon", required_argument, NULL, 'd' },
+		{ "map-dir", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -708,9 +723,9 @@ parse_opts(int argc, char **argv, struct opts *o, int quiet)
 	return bad ? -1 : 0;
 }
 
-/* Everything graph_main needs; -1 with a message on a usage error. */
-static int
-check_opts(const struct opts *o)
+/* What is wrong with the options for graph_main, or NULL. */
+static const char *
+opts_problem(const struct opts *o)
 {
 	const char	*what = NULL;
 
@@ -720,18 +735,36 @@ check_opts(const struct opts *o)
 		what = "--what KIND is required";
 	else if (o->out == NULL)
 		what = "-o FILE.png|FILE.svg is required";
+	else if (o->kind->own != NULL && !o->svg)
+		what = "--what errormap draws SVG only: give -o FILE.svg";
+	else if (o->kind->own != NULL && (o->rrd != NULL ||
+	    o->daemon != NULL || o->since != NULL || o->until != NULL))
+		what = "--rrd, --daemon, --since and --until are for the "
+		    "archive; errormap draws every verify pass (--map-dir DIR: "
+		    "from a state directory)";
+	else if (o->kind->own == NULL && o->map_dir != NULL)
+		what = "--map-dir is for --what errormap";
+	return what;
+}
+
+/* Everything graph_main needs; -1 with a message on a usage error. */
+static int
+check_opts(const struct opts *o)
+{
+	const char	*what = opts_problem(o);
+
 	if (what != NULL)
 		fprintf(stderr, "ssdctl graph: %s\n", what);
 	return what == NULL ? 0 : -1;
 }
 
-const char *
-graph_offline_file(int argc, char **argv)
+int
+graph_needs_daemon(int argc, char **argv)
 {
 	struct opts	o;
 
-	parse_opts(argc, argv, &o, 1);
-	return o.rrd;
+	return parse_opts(argc, argv, &o, 1) == 0 && !o.help &&
+	    opts_problem(&o) == NULL && o.rrd == NULL && o.map_dir == NULL;
 }
 
 /* ------------------------------------------------------------ time */
@@ -1014,8 +1047,9 @@ scan_and_fit(struct graph *g)
 
 /* ------------------------------------------------------------ drawing */
 
+/* "NAME (MODEL SERIAL): what the kind shows" */
 static void
-title(struct graph *g)
+title_text(const struct graph *g, char *buf, size_t len)
 {
 	const char	*name = jstr(g->drive, "name"), *model, *serial;
 
@@ -1024,11 +1058,20 @@ title(struct graph *g)
 	if (name[0] == '\0')
 		name = g->o->drive;
 	if (model[0] != '\0' || serial[0] != '\0')
-		opt(g, "--title=%s (%s%s%s): %s", name, model,
+		snprintf(buf, len, "%s (%s%s%s): %s", name, model,
 		    model[0] != '\0' && serial[0] != '\0' ? " " : "", serial,
 		    g->o->kind->title);
 	else
-		opt(g, "--title=%s: %s", name, g->o->kind->title);
+		snprintf(buf, len, "%s: %s", name, g->o->kind->title);
+}
+
+static void
+title(struct graph *g)
+{
+	char	t[1024];
+
+	title_text(g, t, sizeof(t));
+	opt(g, "--title=%s", t);
 }
 
 /* Size, period, fonts and colours: the same for every kind. */
@@ -1117,8 +1160,30 @@ draw(struct graph *g)
 	return render(g);
 }
 
+/* The error maps, from the daemon or from --map-dir: errgraph.c. */
+static int
+draw_errormap(struct graph *g)
+{
+	struct errgraph_in	in = { .out = g->o->out, .width = g->o->width,
+	    .height = g->o->height, .map_dir = g->o->map_dir };
+	char			t[1024];
+
+	title_text(g, t, sizeof(t));
+	in.title = t;
+	if (g->src != NULL) {
+		in.fetch = g->src->fetch;
+		in.arg = g->src->arg;
+	}
+	if (in.map_dir == NULL && in.fetch == NULL) {
+		fprintf(stderr, "ssdctl graph: no daemon to ask for the error "
+		    "maps\n");
+		return EXIT_ERR;
+	}
+	return errgraph_draw(&in);
+}
+
 int
-graph_main(int argc, char **argv, json_object *drive)
+graph_main(int argc, char **argv, const struct graph_src *src)
 {
 	struct opts	o;
 	struct graph	g;
@@ -1135,7 +1200,10 @@ graph_main(int argc, char **argv, json_object *drive)
 	}
 	memset(&g, 0, sizeof(g));
 	g.o = &o;
-	g.drive = drive;
+	g.src = src;
+	g.drive = src != NULL ? src->drive : NULL;
+	if (o.kind->own != NULL)
+		return o.kind->own(&g);
 	if (resolve_range(&g) == -1)
 		return EXIT_USAGE;
 	if (locate(&g) == -1)

@@ -1,26 +1,37 @@
 /*
  * graph.h: ssdctl graph: draw a drive's RRD archive (throughput, TBW,
- * wear, temperature, latency, errors) as a PNG or SVG through librrd.
+ * wear, temperature, latency, errors, flush) as a PNG or SVG through
+ * librrd, or its error maps (errormap) as SVG.
  */
 #ifndef SSDT_GRAPH_H
 #define SSDT_GRAPH_H
 
 #include <json-c/json.h>
 
-/*
- * ssdctl graph: argv are the words after "graph" (DRIVE first, then
- * options). drive: the DriveStatus JSON object from the daemon's Status
- * reply (fields name, model, serial, and "archive": {"file": "...",
- * "daemon": "" or "unix:/path" or "host:port"}), or NULL when --rrd FILE
- * is given (offline).
- * Returns 0, 1 (error, message printed to stderr), or 2 (usage).
- */
-int		 graph_main(int argc, char **argv, json_object *drive);
+#include "errgraph.h"
+
+/* What the daemon said of the drive, and how to ask it for error maps. */
+struct graph_src {
+	json_object	*drive;
+	errgraph_fetch	 fetch;
+	void		*arg;
+};
 
 /*
- * Parse just enough of argv to know whether --rrd FILE was given (then no
- * daemon call is needed). Returns the file or NULL. Prints nothing.
+ * ssdctl graph: argv are the words after "graph" (DRIVE first, then
+ * options). src->drive: the DriveStatus JSON object from the daemon's
+ * Status reply (fields name, model, serial, and "archive": {"file": "...",
+ * "daemon": "" or "unix:/path" or "host:port"}); src is NULL when --rrd
+ * FILE or --map-dir DIR is given (offline).
+ * Returns 0, 1 (error, message printed to stderr), or 2 (usage).
  */
-const char	*graph_offline_file(int argc, char **argv);
+int		 graph_main(int argc, char **argv, const struct graph_src *src);
+
+/*
+ * Whether graph_main needs the daemon: not with --rrd FILE or --map-dir
+ * DIR, nor for --help or a usage error (graph_main says it). Prints
+ * nothing.
+ */
+int		 graph_needs_daemon(int argc, char **argv);
 
 #endif

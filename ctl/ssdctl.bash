@@ -34,7 +34,7 @@ _ssdctl() {
 	errors)
 		COMPREPLY=($(compgen -W "$drives --pass --json" -- "$cur")) ;;
 	graph)
-		COMPREPLY=($(compgen -W "$drives --what --since --until -o --width --height --rrd --daemon" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "$drives --what --since --until -o --width --height --rrd --daemon --map-dir" -- "$cur")) ;;
 	esac
 }
 complete -F _ssdctl ssdctl

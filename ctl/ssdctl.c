@@ -201,15 +201,53 @@ cmd_smart(struct ctx *x, int argc, char **argv)
 	return 0;
 }
 
-/* graph DRIVE --what ... -o FILE: from the archive the daemon names, or
- * from --rrd FILE without asking the daemon. */
+struct map_fetch {
+	struct ctx	*x;
+	const char	*drive;
+};
+
+/* errgraph_fetch: one ErrorMap call; a pass without a map is no error. */
+static json_object *
+fetch_map(void *arg, uint64_t pass, uint32_t resolution, int *nomap)
+{
+	struct map_fetch	*f = arg;
+	json_object		*p = drive_param(f->drive), *r;
+	char			*error;
+	int			 cont;
+
+	*nomap = 0;
+	if (pass > 0)
+		json_object_object_add(p, "pass", json_object_new_uint64(pass));
+	json_object_object_add(p, "resolution", json_object_new_int(
+	    (int)(resolution < PROTO_MAX_RESOLUTION ? resolution :
+	    PROTO_MAX_RESOLUTION)));
+	if (client_call(&f->x->cl, PROTO_INTERFACE ".ErrorMap", p, 0) == -1 ||
+	    client_read(&f->x->cl, &r, &error, &cont) == -1) {
+		fprintf(stderr, "ssdctl: %s: connection lost\n", f->x->socket);
+		return NULL;
+	}
+	if (error == NULL)
+		return r;
+	if (strcmp(error, PROTO_INTERFACE ".NoErrorMap") == 0)
+		*nomap = 1;
+	else
+		print_error(error, r);
+	json_object_put(r);
+	return NULL;
+}
+
+/* graph DRIVE --what ... -o FILE: from the archive the daemon names (or
+ * its error maps), or from --rrd FILE / --map-dir DIR without asking the
+ * daemon. */
 static int
 cmd_graph(struct ctx *x, int argc, char **argv)
 {
-	json_object	*r, *d;
-	int		 rc;
+	struct map_fetch	 f = { x, argv[0] };
+	struct graph_src	 src = { NULL, fetch_map, &f };
+	json_object		*r, *d;
+	int			 rc;
 
-	if (graph_offline_file(argc, argv) != NULL)
+	if (!graph_needs_daemon(argc, argv))
 		return graph_main(argc, argv, NULL);
 	if ((rc = call(x, PROTO_INTERFACE ".Status", drive_param(argv[0]),
 	    &r)) != 0)
@@ -219,7 +257,12 @@ cmd_graph(struct ctx *x, int argc, char **argv)
 		json_object_put(r);
 		return EXIT_DAEMON;
 	}
-	rc = graph_main(argc, argv, json_object_array_get_idx(d, 0));
+	src.drive = json_object_array_get_idx(d, 0);
+	f.drive = json_object_get_string(json_object_object_get_ex(src.drive,
+	    "name", &d) ? d : NULL);
+	if (f.drive == NULL)
+		f.drive = argv[0];
+	rc = graph_main(argc, argv, &src);
 	json_object_put(r);
 	return rc;
 }
@@ -449,7 +492,7 @@ static const struct command commands[] = {
 	{ "smart", "DRIVE", 1, 1, cmd_smart, NULL,
 	    "SMART and wear, with the change since the first reading" },
 	{ "graph", "DRIVE --what KIND -o FILE", 1, 32, cmd_graph, NULL,
-	    "draw throughput|tbw|wear|temperature|latency|errors (PNG, SVG)" },
+	    "draw the archive or the error maps (graph --help: the kinds)" },
 	{ "errors", "DRIVE [--pass N]", 1, 4, cmd_errors, NULL,
 	    "bad blocks of a verify pass (the latest), as extents" },
 	{ "events", "DRIVE [-n N] [-f]", 1, 4, cmd_events, NULL,

@@ -241,16 +241,17 @@ struct reply {
 	json_object	*arr;
 	uint64_t	 bs;
 	uint64_t	 n;
+	uint64_t	 gap;		/* blocks: closer extents merge (0: none) */
+	struct errext	 held[BLK_NCLASS];	/* per class, still growing */
 };
 
-static int
-reply_extent(const struct errext *x, void *arg)
+static void
+reply_add(struct reply *r, const struct errext *x)
 {
-	struct reply	*r = arg;
 	json_object	*e;
 
-	if (r->n++ >= ERRORS_MAX_EXTENTS)
-		return 0;
+	if (x->len == 0 || r->n++ >= ERRORS_MAX_EXTENTS)
+		return;
 	e = json_object_new_object();
 	json_object_object_add(e, "offset", json_object_new_uint64(x->start *
 	    r->bs));
@@ -258,19 +259,72 @@ reply_extent(const struct errext *x, void *arg)
 	json_object_object_add(e, "class", json_object_new_string(
 	    blk_class_name(x->cls)));
 	json_object_array_add(r->arr, e);
+}
+
+/*
+ * With a resolution, an extent less than gap blocks after the one held of
+ * its class joins it; classes interleave, so each holds its own.
+ */
+static int
+reply_extent(const struct errext *x, void *arg)
+{
+	struct reply	*r = arg;
+	struct errext	*h = &r->held[x->cls];
+
+	if (r->gap == 0) {
+		reply_add(r, x);
+		return 0;
+	}
+	if (h->len > 0 && x->start - (h->start + h->len) < r->gap) {
+		h->len = x->start + x->len - h->start;
+		return 0;
+	}
+	reply_add(r, h);
+	*h = *x;
 	return 0;
 }
 
+static int
+by_offset(const void *a, const void *b)
+{
+	json_object	*v;
+	uint64_t	 x = 0, y = 0;
+
+	if (json_object_object_get_ex(*(json_object *const *)a, "offset", &v))
+		x = json_object_get_uint64(v);
+	if (json_object_object_get_ex(*(json_object *const *)b, "offset", &v))
+		y = json_object_get_uint64(v);
+	return x < y ? -1 : x > y;
+}
+
+/* The extents still held, then all in offset order again. */
+static void
+reply_end(struct reply *r)
+{
+	int	i;
+
+	if (r->gap == 0)
+		return;
+	for (i = 1; i < BLK_NCLASS; i++)
+		reply_add(r, &r->held[i]);
+	json_object_array_sort(r->arr, by_offset);
+}
+
 int
-drive_errors_json(struct drive *d, uint64_t pass, json_object *out)
+drive_errors_json(struct drive *d, uint64_t pass, uint32_t resolution,
+    json_object *out)
 {
 	struct errmap_counts	 c;
-	struct reply		 r = { json_object_new_array(),
-	    d->st.lay.block_size, 0 };
+	struct reply		 r = { .arr = json_object_new_array(),
+	    .bs = d->st.lay.block_size };
 	json_object		*counts = json_object_new_object();
 	char			 path[PATH_MAX + 64];
 	int			 live, i;
 
+	/* closer than a part of the span: drawn at that resolution, the
+	 * merged extents touch the same pixels as the exact ones */
+	if (resolution > 0)
+		r.gap = d->st.lay.nblocks / resolution;
 	if (pass == 0)
 		pass = d->st.err_pass;
 	live = errmap_is_open(&d->emap) && d->emap.pass == pass;
@@ -281,6 +335,7 @@ drive_errors_json(struct drive *d, uint64_t pass, json_object *out)
 		json_object_put(counts);
 		return -1;
 	}
+	reply_end(&r);
 	for (i = 1; i < BLK_NCLASS; i++)
 		json_object_object_add(counts, blk_class_name(i),
 		    json_object_new_uint64(c.blocks[i]));
@@ -288,6 +343,7 @@ drive_errors_json(struct drive *d, uint64_t pass, json_object *out)
 	ADD("pass", json_object_new_uint64(pass));
 	ADD("passes", json_object_new_uint64(d->st.err_pass));
 	ADD("block_size", json_object_new_uint64(c.block_size));
+	ADD("span_bytes", json_object_new_uint64(d->st.lay.span_bytes));
 	ADD("in_progress", json_object_new_boolean(live));
 	ADD("blocks", json_object_new_uint64(errmap_total(&c)));
 	ADD("counts", counts);

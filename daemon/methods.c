@@ -185,12 +185,14 @@ m_errors(struct req *r)
 {
 	const char	*drive = param_string(r, "drive", 1);
 	json_object	*p;
-	int		 pass = 0, rc;
+	int		 pass = 0, res = 0, rc;
 
-	if (drive == NULL || param_int(r, "pass", 1, INT32_MAX, &pass) == -1)
+	if (drive == NULL || param_int(r, "pass", 1, INT32_MAX, &pass) == -1 ||
+	    param_int(r, "resolution", 1, PROTO_MAX_RESOLUTION, &res) == -1)
 		return;
 	p = json_object_new_object();
-	if ((rc = r->ops->errors(r->ops->arg, drive, (uint64_t)pass, p)) == 0) {
+	if ((rc = r->ops->errors(r->ops->arg, drive, (uint64_t)pass,
+	    (uint32_t)res, p)) == 0) {
 		vl_reply(p, 0, &r->out->reply);
 		return;
 	}

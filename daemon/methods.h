@@ -36,10 +36,11 @@ struct control_ops {
 	/* Append the last `count` events; -ENOENT when unknown. */
 	int	(*events)(void *arg, const char *drive, int count,
 		    json_object *events);
-	/* The error map of a verify pass (0: the latest) into `out`;
+	/* The error map of a verify pass (0: the latest) into `out`, its
+	 * extents merged to `resolution` parts of the span (0: exact);
 	 * -ENOENT unknown drive, -ENODATA no such pass or map. */
 	int	(*errors)(void *arg, const char *drive, uint64_t pass,
-		    json_object *out);
+		    uint32_t resolution, json_object *out);
 	/* 0, or -1 with the error lines appended to `errors`. */
 	int	(*reload)(void *arg, json_object *errors);
 	/* May this peer call a mutating method? Must fail closed. */

@@ -70,9 +70,11 @@ f_smart(void *arg, const char *drive, json_object *out)
 }
 
 static int
-f_errors(void *arg, const char *drive, uint64_t pass, json_object *out)
+f_errors(void *arg, const char *drive, uint64_t pass, uint32_t resolution,
+    json_object *out)
 {
 	(void)arg;
+	(void)resolution;
 	if (!known(drive))
 		return -ENOENT;
 	if (pass > 3)

@@ -6,7 +6,9 @@
 # the same blocks; the journal copy (stderr here) stays short;
 # a second pass with more damage maps the new blocks too; damage to the
 # static area is mapped the same way; max_bad_fraction fails the drive
-# with its TBW and the pass's figures.
+# with its TBW and the pass's figures; ssdctl graph --what errormap draws
+# each pass's bad extents where they are (from the daemon and from a state
+# directory alike), and a clean drive as "no errors recorded".
 . "$(dirname "$0")/lib.sh"
 
 CTL=${SSDCTL:-$ROOT/ctl/ssdctl}
@@ -51,10 +53,11 @@ os.close(fd)
 EOF
 }
 
-# map_blocks PASS: every block the map of a pass lists, one a line, with
-# its class ("BLOCK CLASS"), decoded here independently of the daemon.
+# map_blocks PASS [DRIVE]: every block the map of a pass lists, one a
+# line, with its class ("BLOCK CLASS"), decoded here independently of the
+# daemon.
 map_blocks() {
-	python3 - "$ST/a/errors/pass-$1.map" <<'EOF'
+	python3 - "$ST/${2:-a}/errors/pass-$1.map" <<'EOF'
 import sys
 CLS = {1: "corrupt", 2: "misdirected", 3: "stale", 4: "foreign",
        5: "unwritten", 6: "io_error"}
@@ -78,17 +81,59 @@ while at < len(p):
 EOF
 }
 
-# expect_map PASS LABEL: the map of PASS is exactly the planted blocks,
-# all corrupt.
+# expect_map PASS LABEL [DRIVE]: the map of PASS is exactly the planted
+# blocks, all corrupt, each once.
 expect_map() {
 	sort -n -u "$T/planted" | sed 's/$/ corrupt/' >"$T/want"
-	map_blocks "$1" | sort -n >"$T/got"
+	map_blocks "$1" "${3:-a}" | sort -n >"$T/got"
 	if cmp -s "$T/want" "$T/got"; then
 		pass_check
 	else
 		fail "$2: map of pass $1 differs from what was planted:" \
 		    "$(diff "$T/want" "$T/got" | head -5)"
 	fi
+}
+
+# svgmap CMD FILE ARGS: the errormap picture, read as XML:
+#   size FILE: "svg W H" if well-formed with width/height = viewBox
+#   runs FILE PASS: the data rectangles of the row of PASS, one a line:
+#     "X0 X1 CLASS FILL" (pixels within the plot)
+#   covers FILE PASS CLASS FROM TO SPAN: exit 0 if a rectangle of CLASS
+#     in PASS's row covers the pixels bytes FROM..TO of SPAN fall on
+#   text FILE: every text, one a line
+svgmap() {
+	python3 - "$@" <<'EOF2'
+import sys, xml.etree.ElementTree as ET
+cmd, f = sys.argv[1], sys.argv[2]
+try:
+    root = ET.parse(f).getroot()
+except ET.ParseError as e:
+    sys.exit(print("not well-formed: %s" % e))
+NS = "{http://www.w3.org/2000/svg}"
+plot = next(r for r in root.iter(NS + "rect") if r.get("id") == "plot")
+px, pw = int(plot.get("x")), int(plot.get("width"))
+def runs(p):
+    for g in root.iter(NS + "g"):
+        if int(g.get("data-first")) <= p <= int(g.get("data-last")):
+            for r in g.iter(NS + "rect"):
+                if r.get("class") != "stripe":
+                    x = int(r.get("x")) - px
+                    yield x, x + int(r.get("width")), r.get("class"), r.get("fill")
+if cmd == "size":
+    vb = root.get("viewBox").split()
+    ok = root.tag == NS + "svg" and vb[2:] == [root.get("width"), root.get("height")]
+    print("svg %s %s" % (root.get("width"), root.get("height")) if ok else "bad size")
+elif cmd == "runs":
+    for r in runs(int(sys.argv[3])):
+        print(*r)
+elif cmd == "covers":
+    p, cls, a, b, span = int(sys.argv[3]), sys.argv[4], *map(int, sys.argv[5:8])
+    x0, x1 = a * pw // span, -(-b * pw // span)
+    sys.exit(0 if any(c == cls and r0 <= x0 and x1 <= r1 for r0, r1, c, _ in runs(p)) else 1)
+elif cmd == "text":
+    for t in root.iter(NS + "text"):
+        print(t.text)
+EOF2
 }
 
 # summary_blocks FROM: the blocks of the corrupt verify_summary events
@@ -103,6 +148,13 @@ run_ssdt "$T/run1.log" -c "$T/a.conf" --oneshot
 assert_rc "first --oneshot" 0 "$RC" "$T/run1.log"
 assert_eq "run after cycle 1" finished "$(state_get "$S" run)"
 assert_eq "a clean pass maps nothing" "" "$(map_blocks 1)"
+"$CTL" graph a --what errormap --map-dir "$ST/a" -o "$T/clean.svg" \
+    >"$T/graph0.log" 2>&1
+assert_rc "graph --what errormap --map-dir, a clean pass" 0 $? "$T/graph0.log"
+assert_eq "clean map: image" "svg 1000 450" "$(svgmap size "$T/clean.svg")"
+assert_eq "clean map: nothing drawn" "" "$(svgmap runs "$T/clean.svg" 1)"
+assert_contains "clean map: says so" "$(svgmap text "$T/clean.svg")" \
+    "no errors recorded in 1 verify pass"
 
 # ---- garbage: 8 MiB run in the dynamic area, 2000 scattered blocks,
 # and 1 MiB of the static area (its start, as wipefs would hit)
@@ -200,5 +252,97 @@ assert_eq "ssdctl errors --pass 9 (no such pass)" 1 $?
 assert_eq "status counts every bad block" "$(state_get "$S" errors.corrupt)" \
     "$("$CTL" -s "$ST.sock" --json status a | python3 -c 'import json,sys
 print(json.load(sys.stdin)["drives"][0]["errors"]["corrupt"])')"
+
+# ---- the picture of where it fails: ssdctl graph --what errormap
+"$CTL" -s "$ST.sock" graph a --what errormap -o "$T/map.svg" \
+    >"$T/graph.log" 2>&1
+assert_rc "graph --what errormap" 0 $? "$T/graph.log"
+assert_eq "errormap: image" "svg 1000 450" "$(svgmap size "$T/map.svg")"
+assert_eq "errormap: the clean pass 1 draws nothing" "" \
+    "$(svgmap runs "$T/map.svg" 1)"
+RUN=($(((SBLK + 1000) * BS)) $(((SBLK + 3048) * BS)) $SIZE)
+if svgmap covers "$T/map.svg" 2 corrupt "${RUN[@]}"; then pass_check; else
+	fail "errormap: the 8 MiB run is not drawn corrupt in pass 2"; fi
+if svgmap covers "$T/map.svg" 3 corrupt "${RUN[@]}"; then
+	fail "errormap: the run (rewritten in cycle 2) is drawn in pass 3"
+else pass_check; fi
+if svgmap covers "$T/map.svg" 4 corrupt $((3000 * BS)) $((4500 * BS)) $SIZE
+then pass_check; else fail "errormap: the static damage is not drawn in pass 4"; fi
+assert_eq "errormap: corrupt is drawn red" "#D62728" \
+    "$(svgmap runs "$T/map.svg" 2 | awk '$3 == "corrupt" {print $4}' | sort -u)"
+total=0
+for p in 1 2 3 4; do total=$((total + $(map_blocks $p | wc -l))); done
+assert_contains "errormap: legend counts every bad block of the passes" \
+    "$(svgmap text "$T/map.svg")" "corrupt: $total bad blocks"
+"$CTL" graph a --what errormap --map-dir "$ST/a" -o "$T/map_dir.svg" \
+    >"$T/graph2.log" 2>&1
+assert_rc "graph --what errormap --map-dir" 0 $? "$T/graph2.log"
+for p in 1 2 3 4; do
+	assert_eq "errormap: pass $p from the daemon (merged to the pixel) as from the maps" \
+	    "$(svgmap runs "$T/map_dir.svg" $p)" "$(svgmap runs "$T/map.svg" $p)"
+done
+"$CTL" -s "$ST.sock" graph a --what errormap -o "$T/map.png" >"$T/graph3.log" 2>&1
+assert_rc "graph --what errormap -o FILE.png: refused" 2 $? "$T/graph3.log"
+assert_file_contains "errormap PNG: says why" "$T/graph3.log" "SVG only"
+if [ -e "$T/map.png" ]; then fail "errormap PNG: a file was written"
+else pass_check; fi
 kill_and_reap TERM "$SSDT_PID"
+
+# ---- kill -9 in the middle of a damaged verify pass, then the pass
+# resumed: the map holds every planted block once, the events stay within
+# max_error_events. 256 MiB, 90% static (kept across cycles, so its damage
+# is read again), queue depth 1 for a verify pass of some seconds.
+log "kill -9 in a damaged verify pass, resumed"
+SIZE=$((256 * 1024 * 1024)) FRAC=0.9
+layout $SIZE $BS $FRAC
+IMG=$T/b.img
+S=$ST/b/state
+EV=$ST/b/events.jsonl
+conf_b() {	# CYCLES QUEUE_DEPTH
+	write_conf "$T/b.conf" "$ST" <<EOF
+[drive:b]
+device = $IMG
+size = 256M
+block_size = 4k
+queue_depth = $2
+static_fraction = $FRAC
+trim = no
+cycles = $1
+max_error_events = $MAXEV
+max_bad_fraction = 100%
+EOF
+}
+conf_b 1 32
+run_ssdt "$T/b1.log" -c "$T/b.conf" --oneshot
+assert_rc "b: first --oneshot" 0 "$RC" "$T/b1.log"
+: >"$T/planted"
+garbage 100 $((SBLK / 5 - 20)) 5
+garbage $((SBLK / 2 + 1)) 2048
+PLANTED=$(sort -u "$T/planted" | wc -l)
+conf_b 2 1
+from=$(events_mark "$EV" "$S")
+c0=$(state_get "$S" errors.corrupt)
+start_ssdt "$T/b2.log" -c "$T/b.conf" --oneshot
+wait_state "$S" "$SSDT_PID" 120 '(s["phase"] == "verify" and
+    s["errors.map_bytes"] > 16 and s["position"] < '"$((SBLK / 2))"')' ||
+	die "b: never saw the damaged verify pass under way"
+kill_and_reap KILL "$SSDT_PID"
+assert_eq "b: killed by SIGKILL" 137 "$RC"
+assert_eq "b: killed in the verify pass" verify "$(state_get "$S" phase)"
+note "b: killed at item $(state_get "$S" position) of $NBLK, map checkpoint" \
+    "$(state_get "$S" errors.map_bytes) bytes of $(stat -c %s "$ST/b/errors/pass-2.map")"
+assert_lt "b: killed before the end of the damage" \
+    "$(state_get "$S" position)" $((SBLK / 2))
+run_ssdt "$T/b3.log" -c "$T/b.conf" --oneshot
+assert_rc "b: resumed --oneshot" 3 "$RC" "$T/b3.log"
+assert_eq "b: cycle 2 done" 2 "$(state_get "$S" cycles_done)"
+expect_map 2 "b: the resumed pass" b
+assert_eq "b: state counts every planted block once" $((c0 + PLANTED)) \
+    "$(state_get "$S" errors.corrupt)"
+assert_eq "b: verify_error events of the pass stop at max_error_events" \
+    $MAXEV "$(ev_count "$EV" "$from" event=verify_error)"
+assert_eq "b: one notice that the rest is summarized" 1 \
+    "$(ev_count "$EV" "$from" event=verify_errors_summarized)"
+assert_eq "b: summary counts every planted block" "$PLANTED" \
+    "$(summary_blocks "$from")"
 finish

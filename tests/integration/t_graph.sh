@@ -208,6 +208,38 @@ for k in $KINDS; do
 		fail "empty $k: a line drawn without data"; else pass_check; fi
 done
 
+# ---------------------------------------------------------------- errormap
+
+log "errormap: every kind is listed; 100k extents draw in bounded time and size"
+assert_eq "the kinds of --help" "$KINDS errormap" \
+    "$("$SSDCTL" graph --help | sed -n 's/^KIND: //p' | sed 's/ (SVG only)//g')"
+mkdir -p "$T/sd/errors"
+echo "span_bytes $((1 << 40))" >"$T/sd/state"
+# pass 1: 100000 one-block extents spread over 1 TiB (4k blocks), pass 2:
+# none, pass 3: one block at the middle
+python3 - "$T/sd/errors" <<'EOF'
+import sys
+def v(n):
+    o = b""
+    while n >= 0x80:
+        o += bytes([n & 0x7f | 0x80]); n >>= 7
+    return o + bytes([n])
+h = b"ssdtmap1" + (4096).to_bytes(4, "little") + bytes(4)
+gap = (1 << 28) // 100000
+open(sys.argv[1] + "/pass-1.map", "wb").write(h + b"".join(v(gap) + v(1) + b"\x01" for _ in range(100000)))
+open(sys.argv[1] + "/pass-2.map", "wb").write(h)
+open(sys.argv[1] + "/pass-3.map", "wb").write(h + v(1 << 27) + v(1) + b"\x06")
+EOF
+t0=$SECONDS
+graph "$T/g.log" x --what errormap --map-dir "$T/sd" -o "$T/em.svg"
+drawn "errormap, 100k extents" "$T/em.svg" 1000 450
+assert_le "errormap, 100k extents: seconds" $((SECONDS - t0)) 5
+assert_lt "errormap, 100k extents: bytes of SVG" "$(stat -c %s "$T/em.svg")" 200000
+if grep -q 'class="io_error" x="[0-9]*" y="[0-9]*" width="1"' "$T/em.svg"; then
+	pass_check; else fail "errormap: a one-block extent is not drawn a pixel wide"; fi
+graph "$T/g.log" x --what errormap --map-dir "$T/nope" -o "$T/em2.svg"
+assert_rc "errormap, not a state directory" 1 "$RC" "$T/g.log"
+
 # ---------------------------------------------------------------- errors
 
 log "usage errors exit 2 and write nothing"
@@ -219,7 +251,7 @@ while IFS= read -r a; do
 	graph "$T/g.log" $a
 	assert_rc "usage: $a" 2 "$RC" "$T/g.log"
 	if [ -s "$T/g.log" ]; then pass_check; else fail "usage: $a: no message"; fi
-	if [ -e "$T/u.png" ] || [ -e "$T/u.jpg" ]; then
+	if [ -e "$T/u.png" ] || [ -e "$T/u.jpg" ] || [ -e "$T/u.svg" ]; then
 		fail "usage: $a: an image was written"; else pass_check; fi
 done <<EOF
 d --rrd $T/d.rrd --what bogus -o $T/u.png
@@ -233,6 +265,9 @@ d --rrd $T/d.rrd --what tbw -o $T/u.png --height 0x20
 d --rrd $T/d.rrd --what tbw -o $T/u.png --since bogus
 d --rrd $T/d.rrd --what tbw -o $T/u.png --since now --until 1h
 d --rrd $T/d.rrd --what tbw -o $T/u.png --no-such-option
+d --rrd $T/d.rrd --what errormap -o $T/u.svg
+d --what errormap -o $T/u.png
+d --map-dir $T/sd --what tbw -o $T/u.png
 EOF
 
 log "a missing archive exits 1 and says which"
