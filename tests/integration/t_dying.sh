@@ -333,6 +333,7 @@ note "b: killed at item $(state_get "$S" position) of $NBLK, map checkpoint" \
     "$(state_get "$S" errors.map_bytes) bytes of $(stat -c %s "$ST/b/errors/pass-2.map")"
 assert_lt "b: killed before the end of the damage" \
     "$(state_get "$S" position)" $((SBLK / 2))
+conf_b 2 32	# the rest of the pass at full speed
 run_ssdt "$T/b3.log" -c "$T/b.conf" --oneshot
 assert_rc "b: resumed --oneshot" 3 "$RC" "$T/b3.log"
 assert_eq "b: cycle 2 done" 2 "$(state_get "$S" cycles_done)"
