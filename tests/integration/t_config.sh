@@ -122,6 +122,9 @@ stop_at_wear = 90
 max_new_bad_blocks = 3
 io_timeout = 1d1s
 reservation = yes
+max_error_events = 50
+max_bad_fraction = 5%
+max_unrecorded = 2m30s
 EOF
 run_ssdt "$T/full.out" -c "$T/full.conf" -n
 assert_rc "-n on a file with every key" 0 "$RC" "$T/full.out"

@@ -36,6 +36,10 @@ static_fraction = $FRAC
 trim = no
 cycles = 1
 on_io_error = $2
+# every failed block its own event, and no failure for their number: this
+# test is about the errors themselves (t_dying covers the bounds)
+max_error_events = 100000
+max_bad_fraction = 100%
 EOF
 }
 
