@@ -17,6 +17,8 @@ SAN_ROOT=$(cd ../.. && pwd)
 . "$SAN_ROOT/tests/lib/sanitize.sh"
 # shellcheck source=tests/lib/jobs.sh
 . "$SAN_ROOT/tests/lib/jobs.sh"
+# shellcheck source=tests/lib/python.sh
+. "$SAN_ROOT/tests/lib/python.sh"
 PER_TEST_TIMEOUT=${CT_TIMEOUT:-150}
 
 if [ $# -gt 0 ]; then
@@ -32,6 +34,7 @@ fi
 njobs=$(jobs_count CT_JOBS $(($# > 0))) || exit 1
 outdir=$(mktemp -d) || exit 1
 trap 'rm -rf "$outdir"' EXIT
+py_direct "$outdir/bin"
 
 # one_test FILE (in the background): its output to $outdir/NAME; a report
 # fails the test even when the test itself saw nothing wrong

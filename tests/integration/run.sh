@@ -16,10 +16,13 @@ SAN_ROOT=$(cd "$DIR/../.." && pwd)
 . "$SAN_ROOT/tests/lib/sanitize.sh"
 # shellcheck source=tests/lib/jobs.sh
 . "$SAN_ROOT/tests/lib/jobs.sh"
+# shellcheck source=tests/lib/python.sh
+. "$SAN_ROOT/tests/lib/python.sh"
 
 pass=0 failn=0 skipn=0
 outdir=$(mktemp -d "${TMPDIR:-/tmp}/ssdt-it-run.XXXXXX") || exit 1
 trap 'rm -rf "$outdir"' EXIT
+py_direct "$outdir/bin"
 
 if [ $# -gt 0 ]; then
 	tests=()
