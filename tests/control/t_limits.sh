@@ -4,6 +4,9 @@
 # half-sent messages (client_timeout), unread output (4 MiB), number of
 # connections (max_connections). A prober thread calls Status from its own
 # connection every 0.1 s throughout and every answer must come within 1 s.
+# run: serial
+# (tests/lib/jobs.sh; every Status answered within 1 s: with another
+# test beside it on a loaded 2-core machine, one took 1.5 s)
 . "$(dirname "$0")/lib.sh"
 
 log "protocol limits"

@@ -10,6 +10,8 @@
 #     with and without "more"; the daemon does not call them slow readers;
 #  D. a stream whose drive a reload removes ends with NoSuchDrive, and the
 #     calls behind it are answered then.
+# run: timed
+# (tests/lib/jobs.sh; the bound: the output stall timers of slow readers)
 . "$(dirname "$0")/lib.sh"
 
 log "Events streams and connection lifecycle"

@@ -5,6 +5,8 @@
 # and follows a stream (vlgo/vlclient.go); its parser reads both interface
 # descriptions; its interface generator turns the Manager's description
 # into Go code that compiles.
+# run: heavy
+# (tests/lib/jobs.sh; it compiles Go code, from an empty build cache)
 . "$(dirname "$0")/lib.sh"
 
 log "a Varlink client of another implementation"

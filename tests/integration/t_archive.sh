@@ -4,6 +4,9 @@
 # on in the same file after a restart, a file of another layout left alone,
 # and the same through a real rrdcached on a Unix socket and on 127.0.0.1,
 # including rrdcached going away and coming back.
+# run: timed
+# (tests/lib/jobs.sh; the bound: the archive gap no longer than the
+# downtime and a start, 12 s)
 . "$(dirname "$0")/lib.sh"
 command -v rrdtool >/dev/null || die "rrdtool missing (tests/deps.sh)"
 command -v rrdcached >/dev/null || die "rrdcached missing (tests/deps.sh)"

@@ -8,6 +8,9 @@
 # case that once failed a healthy drive at its start) runs three times.
 # MATRIX_REPEAT=N runs the whole matrix N times (make stress);
 # MATRIX_CORNERS=1 only its corners (the sanitizer stage of make check).
+# run: heavy
+# (tests/lib/jobs.sh; it keeps both the CPU and the disk busy: 1 MiB
+# blocks at queue depth 1024)
 . "$(dirname "$0")/lib.sh"
 need_root
 command -v losetup >/dev/null || skip "losetup missing"

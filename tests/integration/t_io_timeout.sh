@@ -10,6 +10,8 @@
 #     nothing twice (counters plausible and never going back);
 #   - SIGTERM then stops promptly with a checkpoint that --verify finds
 #     true.
+# run: timed
+# (tests/lib/jobs.sh; the bound: the stall found within io_timeout + 7 s, the exit within 5 s)
 . "$(dirname "$0")/lib.sh"
 need_root
 PY=/usr/bin/python3

@@ -9,6 +9,8 @@
 # Takes about a minute (the daemon writes the file every 15 s).
 # Then metrics.c alone on synthetic drives: label escaping, NaN/Inf, SMART
 # ratios and nulls, the refused state, no drives, failures.
+# run: timed
+# (tests/lib/jobs.sh; the bound: the file rewritten every 15 s, read back within that)
 . "$(dirname "$0")/lib.sh"
 need_root
 

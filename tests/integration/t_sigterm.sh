@@ -2,6 +2,8 @@
 # SIGTERM (and SIGINT) stop a never-ending run within 5 s with status 0,
 # checkpoint it as still running, log "shutdown", and the next start
 # resumes it; the checkpoint matches what is on the target.
+# run: timed
+# (tests/lib/jobs.sh; the bound: the exit within 5 s)
 . "$(dirname "$0")/lib.sh"
 
 ST=$T/state
