@@ -29,6 +29,8 @@ queue_depth = 8
 static_fraction = 0.25
 trim = no
 cycles = 2
+max_error_events = 1000000
+max_bad_fraction = 100%
 on_io_error = stop
 
 [drive:s]
@@ -41,6 +43,8 @@ queue_depth = 8
 static_fraction = 0.5
 trim = no
 cycles = 1
+max_error_events = 1000000
+max_bad_fraction = 100%
 on_io_error = stop
 EOC
 SE=$ST/e/state EE=$ST/e/events.jsonl
@@ -109,6 +113,8 @@ queue_depth = 8
 static_fraction = $FRAC
 trim = no
 cycles = 1
+max_error_events = 1000000
+max_bad_fraction = 100%
 on_io_error = continue
 EOC
 SC=$ST/c/state EC=$ST/c/events.jsonl

@@ -32,6 +32,8 @@ queue_depth = 8
 static_fraction = $FRAC
 trim = no
 cycles = 1
+max_error_events = 1000000
+max_bad_fraction = 100%
 
 [drive:b]
 device = /dev/mapper/fb
@@ -42,6 +44,8 @@ queue_depth = 8
 static_fraction = $FRAC
 trim = no
 cycles = 1
+max_error_events = 1000000
+max_bad_fraction = 100%
 EOC
 
 say "two flakey devices (up) over $NV: a = 16 MiB 4k blocks, b = 32 MiB 64k blocks"

@@ -31,6 +31,8 @@ queue_depth = 8
 static_fraction = $FRAC
 trim = no
 cycles = $1
+max_error_events = 1000000
+max_bad_fraction = 100%
 on_io_error = stop
 EOC
 }
@@ -47,6 +49,8 @@ serial = SSDTNVME0001
 span = 64M
 block_size = 4k
 cycles = 1
+max_error_events = 1000000
+max_bad_fraction = 100%
 EOC
 run_ssdt "$T/raw.log" -c "$T/raw.conf" --oneshot
 check_rc "--oneshot on the dm device's backing disk" 4 "$RC" "$T/raw.log"
