@@ -7,6 +7,9 @@
 #      after each kill a --verify checks the checkpoint against the target
 #      (and must itself be read-only), then the run resumes
 #   C: a crash right after a trim completed, before the next checkpoint
+# Hundreds of MiB written to the disk under /tmp: a timed test beside it
+# would see its fsyncs take seconds.
+# run: heavy
 . "$(dirname "$0")/lib.sh"
 
 BS=4096
