@@ -1808,6 +1808,7 @@ drive_archive_values(const struct drive *d, time_t now, char *buf,
 	v[DS_LAT] = (struct rrd_val){ d->lat_p99_us >= 0, d->lat_p99_us, 0 };
 	v[DS_FLUSH] = (struct rrd_val){ d->flush_lat_us >= 0,
 	    d->flush_lat_us, 0 };
+	v[DS_BAD] = (struct rrd_val){ 1, (double)err_sum(d->st.errors), 0 };
 	smart_values(d, v);
 	n = (size_t)snprintf(buf, len, "%lld", (long long)now);
 	for (i = 0; i < RRD_NDS && n < len; i++)

@@ -253,6 +253,13 @@ assert_eq "status counts every bad block" "$(state_get "$S" errors.corrupt)" \
     "$("$CTL" -s "$ST.sock" --json status a | python3 -c 'import json,sys
 print(json.load(sys.stdin)["drives"][0]["errors"]["corrupt"])')"
 
+# the archive counts them too (bad_blocks, every class, each second)
+sleep 1.5
+B=$(rrdtool lastupdate "$ST/a/a.rrd" | awk 'NR == 1 { for (i = 1; i <= NF; i++)
+    if ($i == "bad_blocks") c = i + 1 } NR == 3 { print $c + 0 }')
+assert_eq "archive bad_blocks counts every bad block" \
+    "$(awk '$1 ~ /^errors\.(corrupt|misdirected|stale|foreign|unwritten|io_error)$/ { n += $2 } END { print n }' "$S")" "$B"
+
 # ---- the picture of where it fails: ssdctl graph --what errormap
 "$CTL" -s "$ST.sock" graph a --what errormap -o "$T/map.svg" \
     >"$T/graph.log" 2>&1

@@ -71,6 +71,7 @@ for i in range(1, n + 1):
         v += ["U"] * 7
     # a cache flush each second of writing (none while verifying)
     v += ["U" if verify else "%.6g" % max(100, 2500 + random.gauss(0, 300))]
+    v += ["%d" % (3 * (i > 0.9 * n))]  # bad blocks found, cumulative
     print("%d:%s" % (t0 + i, ":".join(v)))
 EOF
 }
