@@ -55,6 +55,8 @@ struct archive {
 	uint64_t	 dropped;
 	/* writer thread only */
 	int		 connected, down_warned;
+	time_t		 disk_retry;	/* local files: the disk refused an update */
+	int		 disk_warned;
 	char		 broken[32][FILE_MAX];	/* files with another layout */
 	int		 nbroken;
 	struct uncreated {		/* a create failed: tried again */
@@ -406,8 +408,36 @@ still_uncreated(struct archive *a, const char *file)
 	return find_uncreated(a, file) != NULL;
 }
 
+/*
+ * A local update the disk under it refused (full, read-only, failing):
+ * the updates are kept, as for an rrdcached that went away, and written
+ * in order once the disk takes them (RRD takes past times after its last
+ * one), so the archive has no hole. Said once; tried again each second.
+ */
+static int
+disk_refused(struct archive *a, const char *file, int err)
+{
+	if (err != EIO && err != EROFS && err != ENOSPC && err != EDQUOT)
+		return 0;
+	if (!a->disk_warned)
+		log_warnx("archive %s: update: %s; updates are kept and written "
+		    "when the disk takes them", file, strerror(err));
+	a->disk_warned = 1;
+	a->disk_retry = time(NULL) + 1;
+	return 1;
+}
+
+static void
+disk_back(struct archive *a)
+{
+	if (a->disk_warned)
+		log_info("archive: the disk takes updates again");
+	a->disk_warned = 0;
+}
+
 /* One call for several updates of the same file; -1 when rrdcached went
- * away (the updates are to be kept and sent again). */
+ * away or the disk refused them (the updates are to be kept and sent
+ * again). */
 static int
 do_updates(struct archive *a, const char *file, const char **values, int n)
 {
@@ -416,23 +446,31 @@ do_updates(struct archive *a, const char *file, const char **values, int n)
 	if (is_broken(a, file) || still_uncreated(a, file))
 		return 0;	/* a gap, not invented data */
 	rrd_clear_error();
+	errno = 0;
 	rc = a->daemon ? rrdc_update(file, n, values) :
 	    rrd_update_r(file, NULL, n, values);
-	if (rc == 0)
+	if (rc == 0) {
+		disk_back(a);
 		return 0;
+	}
 	if (a->daemon != NULL && !rrdc_is_any_connected()) {
 		a->connected = 0;
 		return -1;
 	}
+	if (a->daemon == NULL && disk_refused(a, file, errno))
+		return -1;
 	log_debug("archive %s: update: %s", file, rrd_get_error());
 	return 0;
 }
 
-/* rrdcached: (re)connect; log once while it is away. */
+/* May the writer go on? rrdcached: (re)connect, log once while it is
+ * away; local files: not before the disk is to be tried again. */
 static int
 ensure_connected(struct archive *a)
 {
-	if (a->daemon == NULL || (a->connected && rrdc_is_any_connected()))
+	if (a->daemon == NULL)
+		return time(NULL) >= a->disk_retry;
+	if (a->connected && rrdc_is_any_connected())
 		return 1;
 	rrd_clear_error();
 	a->connected = rrdc_connect(a->daemon) == 0 && rrdc_is_any_connected();

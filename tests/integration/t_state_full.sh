@@ -112,8 +112,11 @@ for i in $(seq 1 50); do
 	sleep 0.1
 done
 grep -q " $T/mnt ext4 ro" /proc/mounts || die "cannot remount read-only"
+RO_T0=$(date +%s)
 paused_for ro "Read-only file system"
+sleep 4		# longer than the archive's heartbeat: a lost update is a hole
 mount -o remount,rw "$T/mnt" || die "cannot remount read-write"
+RO_T1=$(date +%s)
 resumed ro
 c=$(state_get "$S" cycles_done)
 wait_state "$S" "$SSDT_PID" 30 "s[\"cycles_done\"] >= $c + 1" ||
@@ -143,4 +146,13 @@ assert_file_contains "the resume is logged" "$T/run.log" \
 assert_file_contains "the kept events are written" "$T/run.log" \
     "takes events again"
 if [ -f "$ST/a/a.rrd" ]; then pass_check; else fail "no archive"; fi
+# the archive's updates while it was read-only were kept and written after
+rrdtool fetch "$ST/a/a.rrd" AVERAGE -r 1 -s "$RO_T0" -e "$RO_T1" >"$T/ro.fetch" ||
+    fail "rrdtool fetch"
+col=$(awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "host_written") print i + 1 }' "$T/ro.fetch")
+note "archive seconds while read-only: $(awk 'NR > 2' "$T/ro.fetch" | wc -l)"
+assert_eq "no second of the archive lost while read-only" 0 \
+    "$(awk -v c="$col" 'NR > 2 && $c ~ /nan/ { n++ } END { print n + 0 }' "$T/ro.fetch")"
+assert_file_contains "the kept archive updates are logged" "$T/run.log" \
+    "updates are kept and written when the disk takes them"
 finish
