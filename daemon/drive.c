@@ -342,7 +342,7 @@ finding_write(struct drive *d, const struct finding *f)
 {
 	json_object	*o;
 	char		 text[512];
-	int		 detail = drive_errors_detail(d);
+	int		 detail = drive_errors_detail(d, f);
 
 	if (detail == 0)
 		return;		/* counted and mapped; summarized at pass end */
@@ -497,6 +497,7 @@ phase_mark(struct drive *d)
 	d->phase_ops0 = d->st.write_ops + d->st.read_ops;
 	d->phase_cpu0 = d->last.cpu_ns;
 	d->phase_err0 = err_sum(d->st.errors);
+	drive_errors_phase_start(d);
 }
 
 /* The phase_end event: bytes, time, throughput, CPU of the worker. */
@@ -512,6 +513,8 @@ phase_end_event(struct drive *d, const char *what)
 
 	if (sec <= 0)
 		sec = 1e-9;
+	finding_flush(d);	/* the phase's last run, then its summary */
+	drive_errors_phase_end(d, what);
 	json_object_object_add(o, "what", json_object_new_string(what));
 	json_object_object_add(o, "bytes", json_object_new_uint64(bytes));
 	json_object_object_add(o, "ops", json_object_new_uint64(ops));

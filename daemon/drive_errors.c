@@ -90,13 +90,64 @@ detail_ends(struct drive *d)
 	    d->emap.pass, d->conf.max_error_events, d->conf.name);
 }
 
-int
-drive_errors_detail(struct drive *d)
+/*
+ * Outside a verify pass (I/O errors of a write pass with on_io_error =
+ * continue): the same bound for each phase; the rest are counted (the
+ * verify pass after it finds and maps their blocks) and summed up at the
+ * end of the phase.
+ */
+static int
+phase_detail(struct drive *d, const struct finding *f)
 {
-	uint64_t	n = d->em_runs++;
+	uint64_t	n = d->ph_runs++;
 
-	if (!errmap_is_open(&d->emap))	/* outside a verify pass */
-		return 1;
+	if (n == d->conf.max_error_events)
+		events_add(&d->log, LOG_WARNING, "errors_summarized",
+		    drive_ev_obj(d), -1, (long long)d->st.host_bytes_written,
+		    "%s: more than %" PRIu64 " errors in this phase; the rest "
+		    "are counted and summed up at its end", phase_name(
+		    d->st.prog.phase), d->conf.max_error_events);
+	if (n < d->conf.max_error_events)
+		return n < JOURNAL_DETAIL ? 1 : 2;
+	d->ph_quiet_runs++;
+	d->ph_quiet_blocks += f->nblocks;
+	return 0;
+}
+
+void
+drive_errors_phase_start(struct drive *d)
+{
+	d->ph_runs = d->ph_quiet_runs = d->ph_quiet_blocks = 0;
+}
+
+void
+drive_errors_phase_end(struct drive *d, const char *what)
+{
+	json_object	*o;
+
+	if (d->ph_quiet_runs == 0)
+		return;
+	o = drive_ev_obj(d);
+	json_object_object_add(o, "what", json_object_new_string(what));
+	json_object_object_add(o, "runs", json_object_new_uint64(
+	    d->ph_quiet_runs));
+	json_object_object_add(o, "blocks", json_object_new_uint64(
+	    d->ph_quiet_blocks));
+	events_add(&d->log, LOG_WARNING, "errors_summary", o, -1,
+	    (long long)d->st.host_bytes_written, "%s: %" PRIu64 " more errors "
+	    "(%" PRIu64 " blocks) beyond max_error_events", what,
+	    d->ph_quiet_runs, d->ph_quiet_blocks);
+	drive_errors_phase_start(d);
+}
+
+int
+drive_errors_detail(struct drive *d, const struct finding *f)
+{
+	uint64_t	n;
+
+	if (!errmap_is_open(&d->emap))
+		return phase_detail(d, f);
+	n = d->em_runs++;
 	if (n == d->conf.max_error_events)
 		detail_ends(d);
 	if (n >= d->conf.max_error_events)

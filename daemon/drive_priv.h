@@ -79,6 +79,8 @@ struct drive {
 	/* the verify pass's records (drive_errors.c) */
 	struct errmap	 emap;		/* of the pass running (fd -1: none) */
 	uint64_t	 em_runs;	/* verify_error runs of the pass so far */
+	uint64_t	 ph_runs;	/* ... of the phase, outside a verify pass */
+	uint64_t	 ph_quiet_runs, ph_quiet_blocks;	/* beyond the bound */
 	int		 em_on_demand;	/* the open map is an on-demand pass's */
 
 	/* SMART (drive_smart.c) */
@@ -119,7 +121,11 @@ void		 drive_errors_map(struct drive *, const struct finding *);
  * May the next verify_error run be an event? 0: no (over max_error_events,
  * only mapped and counted), 1: yes, 2: yes but not in the journal.
  */
-int		 drive_errors_detail(struct drive *);
+int		 drive_errors_detail(struct drive *, const struct finding *);
+/* A phase starts; it ended: findings beyond the bound outside a verify
+ * pass, summed up. */
+void		 drive_errors_phase_start(struct drive *);
+void		 drive_errors_phase_end(struct drive *, const char *what);
 /* Before the state is saved: the map synced, its length recorded. */
 void		 drive_errors_checkpoint(struct drive *);
 /*

@@ -23,7 +23,7 @@ make_target() {
 	DEV=$LOOPDEV
 }
 
-# conf NAME MODE
+# conf NAME MODE [MAX_ERROR_EVENTS]
 conf() {
 	write_conf "$T/$1.conf" "$T/state_$1" <<EOF
 [drive:$1]
@@ -38,7 +38,7 @@ cycles = 1
 on_io_error = $2
 # every failed block its own event, and no failure for their number: this
 # test is about the errors themselves (t_dying covers the bounds)
-max_error_events = 100000
+max_error_events = ${3:-100000}
 max_bad_fraction = 100%
 EOF
 }
@@ -115,5 +115,26 @@ assert_eq "io_error events outside the write pass" 0 \
 assert_eq "unwritten events outside the verify pass" 0 \
     "$(ev_query "$EV" 0 phase event=verify_error class=unwritten | grep -vc '^verify$')"
 assert_eq "phase_end verify" 1 "$(ev_count "$EV" 0 event=phase_end what=verify)"
+
+# ---------------------------------------------------------------- bound
+log "on_io_error = continue, max_error_events = 5: the write pass's errors bounded"
+make_target bnd
+conf bnd continue 5
+S=$T/state_bnd/bnd/state
+EV=$T/state_bnd/bnd/events.jsonl
+run_ssdt "$T/bnd.log" -c "$T/bnd.conf" --oneshot
+assert_rc "exit status (errors found)" 3 "$RC" "$T/bnd.log"
+IOE=$(state_get "$S" errors.io_error)
+assert_gt "io errors counted" "$IOE" 0
+assert_eq "io_error events of the write pass: the bound" 5 \
+    "$(ev_count "$EV" 0 event=verify_error class=io_error)"
+assert_eq "one notice" 1 "$(ev_count "$EV" 0 event=errors_summarized phase=write)"
+shown=$(ev_query "$EV" 0 blocks event=verify_error class=io_error |
+    awk '{ s += $1 } END { print s + 0 }')
+assert_eq "the summary has the rest of the blocks" $((IOE - shown)) \
+    "$(ev_query "$EV" 0 blocks event=errors_summary what=write)"
+assert_eq "every failed write is found unwritten" "$IOE" \
+    "$(state_get "$S" errors.unwritten)"
+assert_le "events.jsonl stays small" "$(stat -c %s "$EV")" 40000
 
 finish
