@@ -239,21 +239,20 @@ def check_version(fams, before, after, stale, prev):
 
 t0 = time.time()
 hist = []                       # (time, status)
-last_key, last_ino, versions, reads = None, None, 0, 0
+last_ino, last_old_read, versions, reads = None, None, 0, 0
 first_seen = []
 prev_counts = None
 pending = None                  # (fams, status before) awaiting a status after
 reached = until is None
 try:
     while True:
-        now = time.time()
         try:
             s = status()
         except Exception as e:
             if not alive(pid):
                 complain("the daemon exited"); break
             complain("status: %s" % e); time.sleep(0.2); continue
-        hist.append((now, s))
+        hist.append((time.time(), s))   # the status was taken before this
         if pending is not None:
             fams, before, seen_at = pending
             stale = None
@@ -287,23 +286,27 @@ try:
                 complain("the file is %.1f s old" % age)
             if st.st_mode & 0o004 == 0:
                 complain("the file is not readable by others: %o" % st.st_mode)
-            key = (st.st_ino, st.st_ctime_ns)
-            if key == last_key:
+            if st.st_ino == last_ino:
+                # the version seen last; its ctime moves when a rename
+                # replaces it between our open and fstat (nlink 0)
                 if text != last_text:
                     complain("the same file changed its content (written in place)")
+                last_old_read = time.time()
                 continue
-            if last_ino is not None and st.st_ino == last_ino:
-                complain("a new version in the same inode (written in place)")
-            last_key, last_ino, last_text = key, st.st_ino, text
+            if st.st_nlink == 0:
+                continue        # replaced while we opened it: not current
+            last_ino, last_text = st.st_ino, text
             versions += 1
             first_seen.append(time.time())
             with open(os.path.join(outdir, "ver.%d.prom" % versions), "wb") as f:
                 f.write(data)
-            # a bound from before: only for a version seen appearing, and
-            # 5 s back (the file is made, fsynced, then renamed)
+            # a bound from before, only for a version seen appearing: a
+            # status answered before a read that still saw the old version
+            # was taken before this one's values (the main loop takes them,
+            # writes, fsyncs and renames in one go)
             before = None
             for t, h in hist:
-                if versions > 1 and t < hist[-1][0] - 5:
+                if last_old_read is not None and t < last_old_read:
                     before = h
             pending = (fams, before, time.time())
 except Exception as e:
