@@ -59,14 +59,15 @@ struct archive {
 	int		 disk_warned;
 	char		 broken[32][FILE_MAX];	/* files with another layout */
 	int		 nbroken;
-	struct uncreated {		/* a create failed: tried again */
+	struct held {			/* not updated: tried again later */
 		char	 file[FILE_MAX];
 		unsigned heartbeat;
 		time_t	 next;
-		int	 unreadable;	/* it exists; reading it raised SIGBUS */
+		int	 unreadable;	/* it exists but raised SIGBUS; 0: its
+					 * create failed */
 		unsigned backoff;	/* seconds, doubling while it does */
-	}		 uncreated[32];
-	int		 nuncreated;
+	}		 held[32];
+	int		 nheld;
 };
 
 #define CREATE_RETRY	5	/* seconds between tries of a failed create */
@@ -277,34 +278,45 @@ create_why(const char *file, int err, char *buf, size_t len)
 		snprintf(buf, len, "librrd gave no reason");
 }
 
-static struct uncreated *
-find_uncreated(struct archive *a, const char *file)
+static struct held *
+find_held(struct archive *a, const char *file)
 {
 	int	i;
 
-	for (i = 0; i < a->nuncreated; i++)
-		if (strcmp(a->uncreated[i].file, file) == 0)
-			return &a->uncreated[i];
+	for (i = 0; i < a->nheld; i++)
+		if (strcmp(a->held[i].file, file) == 0)
+			return &a->held[i];
 	return NULL;
+}
+
+/* A new entry for file, NULL when the table is full. */
+static struct held *
+held_add(struct archive *a, const char *file)
+{
+	struct held	*u;
+
+	if (a->nheld >= (int)(sizeof(a->held) / sizeof(a->held[0])))
+		return NULL;
+	u = &a->held[a->nheld++];
+	memset(u, 0, sizeof(*u));
+	snprintf(u->file, sizeof(u->file), "%s", file);
+	return u;
 }
 
 /* A create failed: say why (once), and try again later. */
 static void
 create_failed(struct archive *a, const struct op *o, int err)
 {
-	struct uncreated *u = find_uncreated(a, o->file);
-	char		  why[FILE_MAX + 256];
+	struct held	*u = find_held(a, o->file);
+	char		 why[FILE_MAX + 256];
 
-	if (u == NULL && a->nuncreated < (int)(sizeof(a->uncreated) /
-	    sizeof(a->uncreated[0]))) {
+	if (u == NULL && (u = held_add(a, o->file)) != NULL) {
 		create_why(o->file, err, why, sizeof(why));
 		log_warnx("archive %s: create: %s%s; tried again every %d s, "
 		    "the time until then is a gap in it", o->file, why,
 		    a->daemon && !a->local ? " (the directory of this host "
 		    "must exist under rrdcached's base directory)" : "",
 		    CREATE_RETRY);
-		u = &a->uncreated[a->nuncreated++];
-		snprintf(u->file, sizeof(u->file), "%s", o->file);
 		u->heartbeat = o->heartbeat;
 	}
 	if (u != NULL)
@@ -318,13 +330,13 @@ create_failed(struct archive *a, const struct op *o, int err)
 static void
 create_done(struct archive *a, const char *file)
 {
-	struct uncreated *u = find_uncreated(a, file);
+	struct held	*u = find_held(a, file);
 
 	if (u == NULL)
 		return;
 	log_info("archive %s: %s", file, u->unreadable ? "readable again; "
 	    "updated from now on" : "created");
-	*u = a->uncreated[--a->nuncreated];
+	*u = a->held[--a->nheld];
 }
 
 /*
@@ -336,18 +348,13 @@ create_done(struct archive *a, const char *file)
 static void
 file_unreadable(struct archive *a, const char *file)
 {
-	struct uncreated *u = find_uncreated(a, file);
+	struct held	*u = find_held(a, file);
 
 	mapguard_release(file);
-	if (u == NULL && a->nuncreated < (int)(sizeof(a->uncreated) /
-	    sizeof(a->uncreated[0]))) {
-		u = &a->uncreated[a->nuncreated++];
-		memset(u, 0, sizeof(*u));
-		snprintf(u->file, sizeof(u->file), "%s", file);
+	if (u == NULL && (u = held_add(a, file)) != NULL)
 		log_warnx("archive %s: cannot be read back (SIGBUS: the disk "
 		    "under it fails); its updates are a gap until it can",
 		    file);
-	}
 	if (u == NULL)
 		return;
 	u->unreadable = 1;
@@ -391,9 +398,9 @@ do_create(struct archive *a, const struct op *o)
 
 /* An archive whose create failed: try again when due; 1 while missing. */
 static int
-still_uncreated(struct archive *a, const char *file)
+still_held(struct archive *a, const char *file)
 {
-	struct uncreated *u = find_uncreated(a, file);
+	struct held	*u = find_held(a, file);
 	struct op	  o;
 
 	if (u == NULL)
@@ -405,7 +412,7 @@ still_uncreated(struct archive *a, const char *file)
 	o.heartbeat = u->heartbeat;
 	snprintf(o.file, sizeof(o.file), "%s", file);
 	do_create(a, &o);
-	return find_uncreated(a, file) != NULL;
+	return find_held(a, file) != NULL;
 }
 
 /*
@@ -443,7 +450,7 @@ do_updates(struct archive *a, const char *file, const char **values, int n)
 {
 	int	rc;
 
-	if (is_broken(a, file) || still_uncreated(a, file))
+	if (is_broken(a, file) || still_held(a, file))
 		return 0;	/* a gap, not invented data */
 	rrd_clear_error();
 	errno = 0;

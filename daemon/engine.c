@@ -267,6 +267,19 @@ ring_submit(struct engine *e, unsigned wait)
 	return rc;
 }
 
+/* A free SQE; a full submission queue is submitted first to make room. */
+static struct io_uring_sqe *
+ring_sqe(struct engine *e)
+{
+	struct io_uring_sqe	*sqe;
+
+	if ((sqe = io_uring_get_sqe(&e->ring)) == NULL) {
+		ring_submit(e, 0);
+		sqe = io_uring_get_sqe(&e->ring);
+	}
+	return sqe;
+}
+
 /* A read or write of the job's kind, from a registered buffer if we have them. */
 static void
 prep_rw(struct engine *e, struct io_uring_sqe *sqe, uint32_t idx,
@@ -292,11 +305,8 @@ slot_queue(struct engine *e, uint32_t idx)
 	struct io_uring_sqe	*sqe;
 	unsigned char		*buf = e->bufs + (size_t)idx * e->bs + s->done;
 
-	if ((sqe = io_uring_get_sqe(&e->ring)) == NULL) {
-		ring_submit(e, 0);
-		if ((sqe = io_uring_get_sqe(&e->ring)) == NULL)
-			return -1;
-	}
+	if ((sqe = ring_sqe(e)) == NULL)
+		return -1;
 	prep_rw(e, sqe, idx, buf, e->bs - s->done, s->off + s->done);
 	sqe->flags |= IOSQE_FIXED_FILE;
 	io_uring_sqe_set_data64(sqe, idx);
@@ -447,11 +457,8 @@ flush_start(struct engine *e)
 {
 	struct io_uring_sqe	*sqe;
 
-	if ((sqe = io_uring_get_sqe(&e->ring)) == NULL) {
-		ring_submit(e, 0);
-		if ((sqe = io_uring_get_sqe(&e->ring)) == NULL)
-			return -1;
-	}
+	if ((sqe = ring_sqe(e)) == NULL)
+		return -1;
 	/* fdatasync: on a block device, a FLUSH to the drive */
 	io_uring_prep_fsync(sqe, 0, IORING_FSYNC_DATASYNC);
 	sqe->flags |= IOSQE_FIXED_FILE;
