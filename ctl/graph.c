@@ -481,24 +481,36 @@ build_temperature(struct graph *g)
 	throttle_comment(g);
 }
 
+/*
+ * A source in microseconds drawn in ms as v_ms: its average line (colour
+ * and legend in `line`), and the average, the highest (from the MAX
+ * archive) and the last value in the legend.
+ */
+static void
+us_in_ms(struct graph *g, const char *v, int ds, const char *line)
+{
+	def(g, v, ds, "AVERAGE");
+	el(g, "DEF:%s_max=%s:%s:MAX", v, g->efile, ds_name[ds]);
+	el(g, "CDEF:%s_ms=%s,1000,/", v, v);
+	el(g, "CDEF:%s_hi=%s_max,1000,/", v, v);
+	el(g, "VDEF:%s_avg=%s_ms,AVERAGE", v, v);
+	el(g, "VDEF:%s_peak=%s_hi,MAXIMUM", v, v);
+	el(g, "VDEF:%s_last=%s_ms,LAST", v, v);
+	el(g, "LINE1:%s_ms%s", v, line);
+	gp(g, ds, 0, "GPRINT:%s_avg:avg %%8.3lf", v);
+	gp(g, ds, 0, "GPRINT:%s_peak:max %%8.3lf", v);
+	gp(g, ds, 1, "GPRINT:%s_last:last %%8.3lf ms\\l", v);
+}
+
+/* The p99 write latency of each second, and its 30 s average. */
 static void
 build_latency(struct graph *g)
 {
 	opt(g, "--vertical-label=p99 write latency (ms)");
 	opt(g, "--lower-limit=0");
 	opt(g, "--units-exponent=0");
-	def(g, "l", DS_LAT, "AVERAGE");
-	el(g, "DEF:l_max=%s:%s:MAX", g->efile, ds_name[DS_LAT]);
-	el(g, "CDEF:l_ms=l,1000,/");
-	el(g, "CDEF:l_hi=l_max,1000,/");
+	us_in_ms(g, "l", DS_LAT, PURPLE "90:p99 of each second");
 	el(g, "CDEF:l_30=l_ms,30,TRENDNAN");
-	el(g, "VDEF:l_avg=l_ms,AVERAGE");
-	el(g, "VDEF:l_peak=l_hi,MAXIMUM");
-	el(g, "VDEF:l_last=l_ms,LAST");
-	el(g, "LINE1:l_ms" PURPLE "90:p99 of each second");
-	gp(g, DS_LAT, 0, "GPRINT:l_avg:avg %%8.3lf");
-	gp(g, DS_LAT, 0, "GPRINT:l_peak:max %%8.3lf");
-	gp(g, DS_LAT, 1, "GPRINT:l_last:last %%8.3lf ms\\l");
 	el(g, "LINE2:l_30" DARKPURPLE ":30 s average\\l");
 }
 
@@ -509,17 +521,7 @@ build_flush(struct graph *g)
 	opt(g, "--vertical-label=cache flush latency (ms)");
 	opt(g, "--lower-limit=0");
 	opt(g, "--units-exponent=0");
-	def(g, "f", DS_FLUSH, "AVERAGE");
-	el(g, "DEF:f_max=%s:%s:MAX", g->efile, ds_name[DS_FLUSH]);
-	el(g, "CDEF:f_ms=f,1000,/");
-	el(g, "CDEF:f_hi=f_max,1000,/");
-	el(g, "VDEF:f_avg=f_ms,AVERAGE");
-	el(g, "VDEF:f_peak=f_hi,MAXIMUM");
-	el(g, "VDEF:f_last=f_ms,LAST");
-	el(g, "LINE1:f_ms" ORANGE ":flush latency");
-	gp(g, DS_FLUSH, 0, "GPRINT:f_avg:avg %%8.3lf");
-	gp(g, DS_FLUSH, 0, "GPRINT:f_peak:max %%8.3lf");
-	gp(g, DS_FLUSH, 1, "GPRINT:f_last:last %%8.3lf ms\\l");
+	us_in_ms(g, "f", DS_FLUSH, ORANGE ":flush latency");
 }
 
 /* Left axis 0..top (media errors), 5 grid lines. */
