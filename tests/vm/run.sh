@@ -16,20 +16,23 @@ ROOT=$(cd "$VM_DIR/../.." && pwd)
 export VM_TIMEOUT=${VM_TIMEOUT:-300}
 LOGDIR=${VM_LOGDIR:-/var/tmp/ssdtorture-vm/logs}
 
-pass=0 failn=0
-t_start=$(date +%s)
+# shellcheck source=tests/lib/suite.sh
+. "$ROOT/tests/lib/suite.sh"
 
 summary() {
-	echo "(vm suite took $(($(date +%s) - t_start))s; console logs in $LOGDIR)"
-	echo "vm: $pass passed, $failn failed"
-	[ $failn -eq 0 ]
+	suite_end vm "console logs in $LOGDIR"
 	exit
 }
 
-if ! "$VM_DIR/setup.sh"; then
-	echo "FAIL setup (tests/vm/setup.sh)"
-	failn=1
+# setup_failed STEP : a step before the tests failed: counted, and the end
+setup_failed() {
+	echo "FAIL $1"
+	SUITE_FAIL=$((SUITE_FAIL + 1))
 	summary
+}
+
+if ! "$VM_DIR/setup.sh"; then
+	setup_failed "setup (tests/vm/setup.sh)"
 fi
 # VM_BUILD_WAIT=SECONDS: while others edit the tree, a broken build is
 # retried every minute for that long
@@ -41,35 +44,19 @@ while ! out=$(make -C "$ROOT" --no-print-directory all 2>&1) &&
 done
 if ! out=$(make -C "$ROOT" --no-print-directory all 2>&1); then
 	printf '%s\n' "$out" | tail -n 20
-	echo "FAIL build (make all)"
-	failn=1
-	summary
+	setup_failed "build (make all)"
 fi
 if ! INITRD=$("$VM_DIR/mkinitramfs.sh"); then
-	echo "FAIL initramfs (tests/vm/mkinitramfs.sh)"
-	failn=1
-	summary
+	setup_failed "initramfs (tests/vm/mkinitramfs.sh)"
 fi
 echo "(kernel $(ls -1 /boot/vmlinuz-*-amd64 | sort -V | tail -n 1), initramfs $INITRD, accel ${VM_ACCEL:-tcg})"
 
-if [ $# -gt 0 ]; then
-	tests=()
-	for a in "$@"; do
-		a=$(basename "$a" .sh)
-		tests+=("$VM_DIR/guest/t_${a#t_}.sh")
-	done
-else
-	tests=("$VM_DIR"/guest/t_*.sh)
-fi
-
+suite_tests "$VM_DIR/guest" "$@"
 mkdir -p "$LOGDIR"
-for t in "${tests[@]}"; do
+report=$(mktemp) || exit 1
+trap 'rm -f "$report"' EXIT
+for t in "${SUITE_TESTS[@]}"; do
 	name=$(basename "$t" .sh)
-	if [ ! -f "$t" ]; then
-		echo "FAIL $name (no such test)"
-		failn=$((failn + 1))
-		continue
-	fi
 	t0=$(date +%s)
 	# a guest test may ask for properties of the emulated NVMe controller
 	opts=$(sed -n 's/^# vm-nvme-opts: //p' "$t" | head -n 1)
@@ -78,20 +65,15 @@ for t in "${tests[@]}"; do
 	out=$(VM_MODE="${mode:-chroot}" VM_NVME_OPTS="$opts" VM_LOG="$LOGDIR/$name.log" "$VM_DIR/boot.sh" \
 	    "$t" </dev/null 2>&1)
 	rc=$?
-	secs=$(($(date +%s) - t0))
-	if [ $rc -eq 0 ]; then
-		echo "PASS $name (${secs}s)"
-		pass=$((pass + 1))
-	else
-		echo "FAIL $name (${secs}s)"
-		failn=$((failn + 1))
-		# the test's own report: its failed checks, then boot.sh's verdict
-		if [ -f "$LOGDIR/$name.log" ]; then
-			tr -d '\r' <"$LOGDIR/$name.log" |
-			    grep -E '^(== |   (FAIL|FATAL|NOTE) |SSDT-RESULT)' | sed 's/^/    /'
-		fi
-		printf '%s\n' "$out" | tail -n 1 | sed 's/^/    /'
+	# below a failure: the test's own report (its failed checks), then
+	# boot.sh's verdict
+	: >"$report"
+	if [ $rc -ne 0 ] && [ -f "$LOGDIR/$name.log" ]; then
+		tr -d '\r' <"$LOGDIR/$name.log" |
+		    grep -E '^(== |   (FAIL|FATAL|NOTE) |SSDT-RESULT)' >"$report"
 	fi
+	[ $rc -ne 0 ] && printf '%s\n' "$out" | tail -n 1 >>"$report"
+	suite_result "$name" "$rc" $(($(date +%s) - t0)) "$report"
 	[ "${VM_VERBOSE:-0}" = 1 ] && printf '%s\n' "$out"
 done
 summary
