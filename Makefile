@@ -51,7 +51,7 @@ DAEMON_SRC	= daemon/main.c daemon/manager.c daemon/drive.c daemon/engine.c \
 		  daemon/methods.c daemon/varlink.c daemon/smart.c \
 		  daemon/drive_smart.c daemon/drive_errors.c daemon/records.c \
 		  daemon/archive.c daemon/mapguard.c \
-		  daemon/reserve.c \
+		  daemon/reserve.c daemon/view.c daemon/publish.c \
 		  $(wildcard daemon/metrics.c)
 COMMON_OBJ	= $(COMMON_SRC:%.c=$(O)%.o)
 CORE_OBJ	= $(CORE_SRC:%.c=$(O)%.o)

@@ -52,9 +52,12 @@ void		 daemon_shutdown_drives(struct daemon *, struct drive **,
 		    size_t);
 /* Re-read the configuration; 0, or -1 with its errors (lines) in `errors`. */
 int		 daemon_reload(struct daemon *, json_object *errors);
-/* One archive update per drive, at most once a second. */
-void		 daemon_archive_tick(struct daemon *);
-/* The control socket's view of the daemon. */
+/*
+ * Once a second (publish.c): every drive's counters and checkpoint, the
+ * archive, the metrics textfile, STATUS=, progress lines.
+ */
+void		 daemon_publish(struct daemon *);
+/* The control socket's view of the daemon (view.c). */
 void		 daemon_control_ops(struct daemon *, struct control_ops *);
 
 #endif

@@ -26,7 +26,6 @@
 #include "daemon.h"
 #include "drive.h"
 #include "events.h"
-#include "metrics.h"
 #include "log.h"
 #include "plan.h"
 #include "statedir.h"
@@ -85,22 +84,8 @@ static int
 on_tick(sd_event_source *s, uint64_t usec, void *arg)
 {
 	struct daemon	*dm = arg;
-	size_t		 i;
 
-	for (i = 0; i < dm->ndrives; i++)
-		drive_tick(dm->drives[i]);
-	daemon_archive_tick(dm);
-	if (dm->conf.prometheus_textfile != NULL && dm->ticks % 15 == 0 &&
-	    metrics_write(dm->conf.prometheus_textfile, dm->drives,
-	    dm->ndrives) == -1 && !dm->metrics_warned++)
-		log_warnx("metrics: cannot write %s: %s%s",
-		    dm->conf.prometheus_textfile, strerror(errno),
-		    errno == EROFS ? " (outside the state directory the "
-		    "service needs ReadWritePaths= in a drop-in)" : "");
-	dm->ticks++;
-	daemon_notify_status(dm);
-	if (dm->progress > 0 && dm->ticks % dm->progress == 0)
-		daemon_print_progress(dm);
+	daemon_publish(dm);
 	sd_event_source_set_time(s, tick_next(dm, usec));
 	sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
 	return 0;
