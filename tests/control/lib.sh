@@ -160,13 +160,14 @@ print(d["host_bytes_written"] + d["host_bytes_read"])' 2>/dev/null
 }
 io_past() { [ "$(drive_io "$1")" -gt "$2" ] 2>/dev/null; }
 
-# pyrun [ARGS...] < SCRIPT: a python section with vl.py importable and the
-# environment of the test; its failure counts as one failed check.
+# pyrun FILE [ARGS...]: a python part of the test (tests/control/py/) with
+# the shared client vl.py importable and the environment of the test; its
+# failure counts as one failed check.
 pyrun() {
 	local rc
 	SOCK=$SOCK T=$T CONF=$CONF DLOG=$DLOG DAEMON_PID=${DAEMON_PID:-} \
 	    SSDCTL=$SSDCTL PYTHONPATH=$CT_DIR PYTHONDONTWRITEBYTECODE=1 \
-	    python3 - "$@"
+	    python3 "$@"
 	rc=$?
 	if [ "$rc" -eq 0 ]; then ok "python section"; else
 		fail "python section (exit $rc)"; fi

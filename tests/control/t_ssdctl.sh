@@ -72,36 +72,7 @@ assert_match "status a zz: still shows a" '^a ' "$OUT"
 ctl --json status
 assert_rc "--json status" 0 "$RC" "$ERR"
 printf '%s' "$OUT" >"$T/status.json"
-pyrun "$T/status.json" <<'PY'
-import json, sys
-from vl import check, done
-try:
-    d = json.load(open(sys.argv[1]))
-except ValueError as e:
-    check(False, "--json status parses", str(e)); done()
-check(isinstance(d, dict) and list(d) == ["drives"], "--json status: {\"drives\": [...]}", d)
-drives = d.get("drives", [])
-check([x.get("name") for x in drives] == ["a", "b"], "--json status: drives a and b", drives)
-ints = ("cycle", "host_bytes_written", "host_bytes_read")
-nums = ("phase_progress", "write_bytes_per_sec", "read_bytes_per_sec")
-strs = ("name", "device", "serial", "state", "phase")
-for x in drives:
-    for k in strs:
-        check(isinstance(x.get(k), str), "--json %s: %s is a string" % (x.get("name"), k), x.get(k))
-    for k in ints:
-        check(isinstance(x.get(k), int) and not isinstance(x.get(k), bool),
-              "--json %s: %s is an integer" % (x.get("name"), k), x.get(k))
-    for k in nums:
-        check(isinstance(x.get(k), (int, float)) and not isinstance(x.get(k), bool),
-              "--json %s: %s is a number" % (x.get("name"), k), x.get(k))
-    e = x.get("errors")
-    check(isinstance(e, dict) and set(e) == {"corrupt", "misdirected", "stale", "foreign",
-                                             "unwritten", "io_error"},
-          "--json %s: errors has the six classes" % x.get("name"), e)
-    check("smart" in x and x["smart"] is None, "--json %s: smart is null" % x.get("name"), x)
-    check(x.get("state") == "running", "--json %s: running" % x.get("name"), x.get("state"))
-done()
-PY
+pyrun "$CT_DIR/py/ssdctl_status_json.py" "$T/status.json"
 ctl --json status b
 assert_rc "--json status b" 0 "$RC"
 assert_eq "--json status b: one drive, b" b \
@@ -326,37 +297,7 @@ SSDTORTURE_SOCKET=$T/elsewhere.sock "$SSDCTL" --socket "$SOCK" status >"$T/env.o
 assert_rc "--socket wins over SSDTORTURE_SOCKET" 0 "$?" "$(cat "$T/env.out")"
 
 # ------------------------------------------------------------ colour on a terminal
-pyrun <<'PY'
-import os, pty, subprocess, select
-from vl import check, done
-def on_tty(env_extra):
-    m, s = pty.openpty()
-    env = dict(os.environ, **env_extra)
-    p = subprocess.Popen([os.environ["SSDCTL"], "-s", os.environ["SOCK"], "status"],
-                         stdout=s, stderr=subprocess.DEVNULL, env=env)
-    os.close(s)
-    out = b""
-    while True:
-        r, _, _ = select.select([m], [], [], 5)
-        if not r:
-            break
-        try:
-            d = os.read(m, 4096)
-        except OSError:
-            break
-        if not d:
-            break
-        out += d
-    p.wait(5)
-    os.close(m)
-    return p.returncode, out
-os.environ.pop("NO_COLOR", None)
-rc, out = on_tty({})
-check(rc == 0 and b"\033[" in out, "on a terminal: the state is coloured", out[:300])
-rc, out = on_tty({"NO_COLOR": "1"})
-check(rc == 0 and b"\033" not in out, "on a terminal with NO_COLOR: no escapes", out[:300])
-done()
-PY
+pyrun "$CT_DIR/py/ssdctl_colour.py"
 
 stop_daemon
 finish
