@@ -227,8 +227,9 @@ ctl stop a
 check "events -f: the stop shows up live" \
     wait_for 5 grep -qE '^[^ ]+  stopped +stopped: stopped by operator' "$T/follow.out"
 ctl start a
-check "events -f: the start shows up live" \
-    wait_for 5 test "$(grep -cE '^[^ ]+  running ' "$T/follow.out")" -ge 2
+# (counted anew each time wait_for asks, not once before it)
+running_lines_ge() { [ "$(grep -cE '^[^ ]+  running ' "$T/follow.out")" -ge "$1" ]; }
+check "events -f: the start shows up live" wait_for 5 running_lines_ge 2
 check "events -f: still following" kill -0 "$fpid"
 assert_nomatch "events -f: no b events in a's stream" '  b ' "$(cat "$T/follow.out")"
 kill "$fpid" 2>/dev/null
