@@ -118,7 +118,7 @@ drive_name(const struct drive *d)
 void
 drive_events_path(const struct drive *d, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s/events.jsonl", d->dir);
+	statedir_path(buf, len, d->dir, STATEDIR_EVENTS);
 }
 
 static uint64_t

@@ -20,6 +20,38 @@
 
 #include "statedir.h"
 
+/* "%s" is the drive's name. */
+static const char *const file_names[] = {
+	[STATEDIR_STATE] = "state",
+	[STATEDIR_EVENTS] = "events.jsonl",
+	[STATEDIR_SMART] = "smart.jsonl",
+	[STATEDIR_ERRMAPS] = "errors",
+	[STATEDIR_ARCHIVE] = "%s.rrd"
+};
+
+int
+statedir_drive_dir(char *buf, size_t len, const char *state_dir,
+    const char *drive)
+{
+	int	n = snprintf(buf, len, "%s/%s", state_dir, drive);
+
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+int
+statedir_path(char *buf, size_t len, const char *drive_dir,
+    enum statedir_file f)
+{
+	const char	*slash = strrchr(drive_dir, '/');
+	int		 n;
+
+	n = snprintf(buf, len, "%s/", drive_dir);
+	if (n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, file_names[f],
+		    slash != NULL ? slash + 1 : drive_dir);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
 int
 statedir_mkdirs(const char *path, mode_t mode)
 {

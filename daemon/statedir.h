@@ -12,6 +12,21 @@
 /* The lock file in the state directory; it holds the owner's pid. */
 #define STATEDIR_LOCK	".lock"
 
+/* The files of a drive's directory, STATE_DIR/NAME. */
+enum statedir_file {
+	STATEDIR_STATE,		/* the checkpoint */
+	STATEDIR_EVENTS,	/* events.jsonl */
+	STATEDIR_SMART,		/* smart.jsonl */
+	STATEDIR_ERRMAPS,	/* the directory of the passes' error maps */
+	STATEDIR_ARCHIVE	/* NAME.rrd, unless the archive is rrdcached's */
+};
+
+/* A drive's directory under the state directory; -1 when cut short. */
+int	statedir_drive_dir(char *buf, size_t len, const char *state_dir,
+	    const char *drive);
+/* A file of the drive directory `drive_dir`; -1 when cut short. */
+int	statedir_path(char *buf, size_t len, const char *drive_dir,
+	    enum statedir_file);
 /* mkdir -p. */
 int	statedir_mkdirs(const char *path, mode_t mode);
 /*
