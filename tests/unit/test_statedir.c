@@ -5,7 +5,13 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "statedir.h"
 
@@ -51,12 +57,80 @@ test_too_long(void **state)
 	    STATEDIR_STATE), -1);
 }
 
+static int
+put_text(FILE *fp, void *arg)
+{
+	fputs(arg, fp);
+	return 0;
+}
+
+static int
+put_fail(FILE *fp, void *arg)
+{
+	(void)fp;
+	(void)arg;
+	errno = ENOSPC;
+	return -1;
+}
+
+/* The files in dir: 1 when `name` is the only one. */
+static int
+only_file(const char *dir, const char *name)
+{
+	struct dirent	*e;
+	DIR		*d = opendir(dir);
+	int		 n = 0, found = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+			n++;
+			found |= strcmp(e->d_name, name) == 0;
+		}
+	closedir(d);
+	return n == 1 && found;
+}
+
+/*
+ * A replace is whole: new content under a new inode with the mode asked,
+ * no temporary file left; a failed one leaves the old file as it was.
+ */
+static void
+test_replace(void **state)
+{
+	char		dir[] = "/tmp/ssdt_sd_XXXXXX", path[64], buf[32];
+	struct stat	a, b;
+	FILE		*fp;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/f", dir);
+	assert_int_equal(statedir_replace(path, 0640, put_text, "one\n"), 0);
+	assert_int_equal(stat(path, &a), 0);
+	assert_int_equal(a.st_mode & 07777, 0640);
+	assert_int_equal(statedir_replace(path, 0644, put_text, "two\n"), 0);
+	assert_int_equal(stat(path, &b), 0);
+	assert_true(a.st_ino != b.st_ino);
+	assert_int_equal(b.st_mode & 07777, 0644);
+	assert_int_equal(statedir_replace(path, 0644, put_fail, NULL), -1);
+	assert_int_equal(errno, ENOSPC);
+	assert_true(only_file(dir, "f"));
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	assert_non_null(fgets(buf, sizeof(buf), fp));
+	fclose(fp);
+	assert_string_equal(buf, "two\n");
+	unlink(path);
+	rmdir(dir);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_too_long),
+		cmocka_unit_test(test_replace),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
