@@ -352,30 +352,60 @@ show_duration(const struct conf_key *k, const void *base, char *b, size_t n)
 	fmt_duration(b, n, get_uint(k, base));
 }
 
-/* A binary size of at least `min` bytes. */
+/*
+ * A byte count of at least `min`, read by `parse` (binary or decimal
+ * units), "a `what`" in its message; shown by `fmt`, or not set.
+ */
 static int
-p_size(struct parse *p, const struct conf_key *k, void *base, const char *v)
+p_scaled(struct parse *p, const struct conf_key *k, void *base, const char *v,
+    int (*parse)(const char *, uint64_t *), const char *what)
 {
 	uint64_t	s;
 
-	if (units_parse_size(v, &s) == 0 && s >= k->min) {
+	if (parse(v, &s) == 0 && s >= k->min) {
 		put_uint(k, base, s);
 		return 0;
 	}
-	conf_err(p, p->line, "%s: '%s' is not a size (%s)", k->name, v,
+	conf_err(p, p->line, "%s: '%s' is not a %s (%s)", k->name, v, what,
 	    k->note);
 	return -1;
 }
 
 static void
-show_size(const struct conf_key *k, const void *base, char *b, size_t n)
+show_scaled(const struct conf_key *k, const void *base, char *b, size_t n,
+    void (*fmt)(char *, size_t, uint64_t))
 {
 	uint64_t	v = get_uint(k, base);
 
 	if (unset(k, v))
 		b[0] = '\0';
 	else
-		fmt_bin(b, n, v);
+		fmt(b, n, v);
+}
+
+static int
+p_size(struct parse *p, const struct conf_key *k, void *base, const char *v)
+{
+	return p_scaled(p, k, base, v, units_parse_size, "size");
+}
+
+static void
+show_size(const struct conf_key *k, const void *base, char *b, size_t n)
+{
+	show_scaled(k, base, b, n, fmt_bin);
+}
+
+static int
+p_bytes(struct parse *p, const struct conf_key *k, void *base, const char *v)
+{
+	return p_scaled(p, k, base, v, units_parse_decimal,
+	    "decimal byte count");
+}
+
+static void
+show_bytes(const struct conf_key *k, const void *base, char *b, size_t n)
+{
+	show_scaled(k, base, b, n, fmt_dec);
 }
 
 /* A block size: a multiple of `min` in [min, max]. */
@@ -398,32 +428,6 @@ p_block(struct parse *p, const struct conf_key *k, void *base, const char *v)
 	}
 	put_uint(k, base, s);
 	return 0;
-}
-
-/* A decimal byte count of at least `min`. */
-static int
-p_bytes(struct parse *p, const struct conf_key *k, void *base, const char *v)
-{
-	uint64_t	s;
-
-	if (units_parse_decimal(v, &s) == 0 && s >= k->min) {
-		put_uint(k, base, s);
-		return 0;
-	}
-	conf_err(p, p->line, "%s: '%s' is not a decimal byte count (%s)",
-	    k->name, v, k->note);
-	return -1;
-}
-
-static void
-show_bytes(const struct conf_key *k, const void *base, char *b, size_t n)
-{
-	uint64_t	v = get_uint(k, base);
-
-	if (unset(k, v))
-		b[0] = '\0';
-	else
-		fmt_dec(b, n, v);
 }
 
 /* A fraction from 0 to `fmax`, or a percentage. */
