@@ -43,7 +43,7 @@ endif
 COMMON_SRC	= common/units.c common/log.c common/proto.c
 # leaves: no threads, no sd-event; unit-tested on their own
 CORE_SRC	= daemon/block.c daemon/perm.c daemon/layout.c daemon/state.c \
-		  daemon/config.c daemon/smart_nvme.c daemon/smart_ata.c \
+		  daemon/config.c daemon/conf_keys.c daemon/smart_nvme.c daemon/smart_ata.c \
 		  daemon/wear_units.c daemon/smart_rules.c daemon/smart_run.c \
 		  daemon/dioalign.c daemon/statedir.c daemon/errmap.c
 DAEMON_SRC	= daemon/main.c daemon/manager.c daemon/drive.c daemon/engine.c \
@@ -75,9 +75,10 @@ BENCH_BINS	= $(O)bench/genbench
 FUZZ_TARGETS	= control conn config state smart_ata smart_nvme
 FUZZ_SRC_control = daemon/varlink.c daemon/methods.c common/proto.c
 FUZZ_SRC_conn	= daemon/control.c daemon/varlink.c daemon/methods.c \
-		  common/proto.c common/log.c
-FUZZ_SRC_config	= daemon/config.c common/units.c
-FUZZ_SRC_state	= daemon/state.c daemon/layout.c daemon/perm.c daemon/block.c
+		  daemon/statedir.c common/proto.c common/log.c
+FUZZ_SRC_config	= daemon/config.c daemon/conf_keys.c common/units.c
+FUZZ_SRC_state	= daemon/state.c daemon/statedir.c daemon/layout.c \
+		  daemon/perm.c daemon/block.c
 FUZZ_SRC_smart_ata = daemon/smart_ata.c daemon/wear_units.c
 FUZZ_SRC_smart_nvme = daemon/smart_nvme.c
 FUZZ_BINS	= $(FUZZ_TARGETS:%=tests/fuzz/fuzz_%)

@@ -13,6 +13,8 @@
 /* ErrorMap's resolution: at most this many parts of a drive's span */
 #define PROTO_MAX_RESOLUTION	100000
 #define PROTO_SOCKET_ENV	"SSDTORTURE_SOCKET"
+/* where the daemon listens unless its [daemon] socket says otherwise */
+#define PROTO_DEFAULT_SOCKET	"/run/ssdtorture/ssdtortured.sock"
 
 enum proto_access {
 	PROTO_READ,		/* any peer that can connect */

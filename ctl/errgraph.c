@@ -18,6 +18,7 @@
 #include "block.h"
 #include "errgraph.h"
 #include "errmap.h"
+#include "statedir.h"
 
 #define EXIT_ERR	1
 #define LEFT		84		/* pass labels */
@@ -198,7 +199,7 @@ dir_span(const char *dir)
 	unsigned long long	 n = 0;
 	FILE			*fp;
 
-	snprintf(path, sizeof(path), "%s/state", dir);
+	statedir_path(path, sizeof(path), dir, STATEDIR_STATE);
 	if ((fp = fopen(path, "r")) == NULL)
 		return 0;
 	while (fgets(line, sizeof(line), fp) != NULL)
@@ -218,7 +219,7 @@ dir_passes(const char *dir)
 	DIR			*dp;
 	int			 len;
 
-	snprintf(path, sizeof(path), "%s/" ERRMAP_DIR, dir);
+	statedir_path(path, sizeof(path), dir, STATEDIR_ERRMAPS);
 	if ((dp = opendir(path)) == NULL)
 		return 0;
 	while ((de = readdir(dp)) != NULL) {

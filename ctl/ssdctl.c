@@ -17,7 +17,6 @@
 #include "output.h"
 #include "proto.h"
 
-#define DEFAULT_SOCKET	"/run/ssdtorture/ssdtortured.sock"
 #define EXIT_DAEMON	1
 #define EXIT_USAGE	2
 
@@ -516,7 +515,7 @@ usage(FILE *fp)
 	fprintf(fp, "\n  -s, --socket PATH  daemon socket (default %s, or "
 	    "$%s)\n  -j, --json         print the daemon's replies as JSON\n"
 	    "exit status: 0 success, 1 error from the daemon, 2 usage\n",
-	    DEFAULT_SOCKET, PROTO_SOCKET_ENV);
+	    PROTO_DEFAULT_SOCKET, PROTO_SOCKET_ENV);
 }
 
 /* Commands that parse options of their own get their name as argv[0]. */
@@ -539,7 +538,7 @@ parse_globals(int argc, char **argv, struct ctx *x)
 	const char	*env = getenv(PROTO_SOCKET_ENV);
 	int		 ch;
 
-	x->socket = env && env[0] ? env : DEFAULT_SOCKET;
+	x->socket = env && env[0] ? env : PROTO_DEFAULT_SOCKET;
 	while ((ch = getopt_long(argc, argv, "+s:jh", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 's': x->socket = optarg; break;

@@ -26,6 +26,7 @@
 #include "log.h"
 #include "mapguard.h"
 #include "rrd_layout.h"
+#include "statedir.h"
 
 #define QUEUE_MAX	50000	/* queued operations at most (bounded memory) */
 #define BATCH_MAX	256
@@ -719,12 +720,15 @@ void
 archive_file(const struct archive *a, const char *state_dir,
     const char *name, char *buf, size_t len)
 {
+	char	dir[FILE_MAX];
+
 	if (a->daemon != NULL && !a->local)
 		snprintf(buf, len, "%s/%s.rrd", a->host, name);	/* remote base */
 	else if (a->local && a->local_dir != NULL)
 		snprintf(buf, len, "%s/%s/%s.rrd", a->local_dir, a->host, name);
-	else
-		snprintf(buf, len, "%s/%s/%s.rrd", state_dir, name, name);
+	else if (statedir_drive_dir(dir, sizeof(dir), state_dir, name) == -1 ||
+	    statedir_path(buf, len, dir, STATEDIR_ARCHIVE) == -1)
+		buf[0] = '\0';		/* no file rather than another one */
 }
 
 /* Append an operation; when full, drop the oldest update. */

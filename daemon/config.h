@@ -7,13 +7,9 @@
 #include <sys/types.h>
 
 #define CONF_DEFAULT_PATH	"/etc/ssdtorture/ssdtortured.conf"
-#define CONF_DEFAULT_STATE_DIR	"/var/lib/ssdtorture"
-#define CONF_DEFAULT_SOCKET	"/run/ssdtorture/ssdtortured.sock"
 #define CONF_NAME_MAX		64
-#define CONF_DEFAULT_MAX_CONN	32
-#define CONF_DEFAULT_CLIENT_TIMEOUT 10
 
-/* In the order of their words in config.c (on_error_words). */
+/* In the order of their words in conf_keys.c (on_error_words). */
 enum on_error { ON_ERROR_STOP, ON_ERROR_CONTINUE };
 
 struct drive_conf {
@@ -79,6 +75,70 @@ const struct drive_conf *config_find(const struct config *, const char *name);
 void	config_print_daemon(const struct config *, FILE *, const char *indent);
 void	config_print_drive(const struct drive_conf *, FILE *,
 	    const char *indent);
+/*
+ * The keys of the file: one table (conf_keys.c) from which the parser,
+ * the defaults, -n, --list-keys and the reload checks all read.
+ */
+enum conf_section { CONF_DAEMON = 1, CONF_DRIVE };
+
+/* What a reload may do to a key's value. */
+enum conf_reload {
+	CONF_LIVE = 1,		/* applied at once */
+	CONF_RESTART,		/* read at start; a reload keeps the running one */
+	CONF_FIXED,		/* what is on the drive: not while under test */
+	CONF_NO_RAISE		/* under test it may go down, not up */
+};
+
+struct conf_kind;		/* how a key's value is parsed, shown, compared */
+
+struct conf_key {
+	enum conf_section	 sec;
+	const char		*name;
+	const struct conf_kind	*kind;
+	size_t			 off;	/* in struct config or struct drive_conf */
+	size_t			 size;	/* of that field */
+	size_t			 aux;	/* a group's id: where it goes */
+	const char		*def;	/* default, in the file's syntax;
+					   NULL: none (not set, or required) */
+	uint64_t		 min, max;	/* bounds of an integer */
+	double			 fmax;		/* of a fraction or percentage */
+	const char *const	*words;		/* a choice: index = value */
+	const char		*note;		/* added to its error message */
+	enum conf_reload	 reload;
+};
+
+/* Every key, [daemon]'s first; ends with a NULL name. */
+extern const struct conf_key conf_keys[];
+
+const char *config_section_name(enum conf_section);
+/*
+ * --list-keys: "SECTION KEY RELOAD" for each key of the table, RELOAD
+ * being live, restart, fixed or no-raise (enum conf_reload).
+ */
+void	config_list_keys(FILE *);
+/*
+ * The value of `k` in `base` (a struct config or struct drive_conf, as its
+ * section says) as the file would give it; "" when not set.
+ */
+void	config_key_show(const struct conf_key *k, const void *base, char *,
+	    size_t);
+/* 0 when `k` has the same value in both, else <0 or >0 as a is lower. */
+int	config_key_cmp(const struct conf_key *k, const void *a, const void *b);
+/*
+ * A reload of a drive under test: the keys the new settings change that
+ * may not change then (CONF_FIXED, CONF_NO_RAISE raised), comma-separated
+ * in `buf`; returns buf, or NULL when there is none.
+ */
+const char *config_drive_fixed(const struct drive_conf *run,
+	    const struct drive_conf *next, char *buf, size_t len);
+/*
+ * A reload of the [daemon] section: the CONF_RESTART keys that differ,
+ * named in `buf` as above (NULL when none), and every CONF_LIVE value of
+ * `next` moved into `run` (what it replaces goes to `next`, freed with it).
+ */
+const char *config_daemon_reload(struct config *run, struct config *next,
+	    char *buf, size_t len);
+
 /* The span in bytes on a target of `capacity` bytes (before block rounding). */
 uint64_t config_span_bytes(const struct drive_conf *, uint64_t capacity);
 

@@ -21,6 +21,7 @@
 
 #include "control.h"
 #include "log.h"
+#include "statedir.h"
 #include "varlink.h"
 
 #define IN_CAP		(PROTO_MAX_MESSAGE + 1)
@@ -618,12 +619,10 @@ make_parent(const char *path)
 	char	buf[sizeof(((struct sockaddr_un *)0)->sun_path)], *p;
 
 	snprintf(buf, sizeof(buf), "%s", path);
-	for (p = buf + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(buf, 0755);
-			*p = '/';
-		}
+	if ((p = strrchr(buf, '/')) != NULL && p != buf) {
+		*p = '\0';
+		(void)statedir_mkdirs(buf, 0755);	/* bind() says if not */
+	}
 }
 
 /* Bind our own socket: mode 0660, group from the configuration. */

@@ -118,7 +118,7 @@ drive_name(const struct drive *d)
 void
 drive_events_path(const struct drive *d, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s/events.jsonl", d->dir);
+	statedir_path(buf, len, d->dir, STATEDIR_EVENTS);
 }
 
 static uint64_t
@@ -1646,40 +1646,19 @@ drive_cmd_verify(struct drive *d, char *err, size_t len)
 	return 0;
 }
 
-/* Keys that define what is on the drive: they cannot change under test. */
-static const char *
-layout_key_changed(const struct drive_conf *a, const struct drive_conf *b)
-{
-	if (strcmp(a->device, b->device) != 0)
-		return "device";
-	if (a->block_size != b->block_size)
-		return "block_size";
-	if (a->span != b->span || a->span_percent != b->span_percent)
-		return "span";
-	if (a->static_fraction != b->static_fraction)
-		return "static_fraction";
-	if (a->reservation != b->reservation)
-		return "reservation";
-	if (a->size != b->size)
-		return "size";
-	if ((a->serial == NULL) != (b->serial == NULL) ||
-	    (a->serial && strcmp(a->serial, b->serial) != 0))
-		return "serial";
-	if (b->queue_depth > a->queue_depth)
-		return "queue_depth (only a decrease applies without restart)";
-	return NULL;
-}
-
 int
 drive_reconfigure(struct drive *d, const struct drive_conf *c, char *err,
     size_t len)
 {
 	struct drive_conf	nc;
-	const char		*key;
+	char			keys[256];
 
-	if (d->active && (key = layout_key_changed(&d->conf, c)) != NULL) {
+	/* what is on the drive stays as the test began: conf_keys.c says
+	 * which keys define it */
+	if (d->active && config_drive_fixed(&d->conf, c, keys,
+	    sizeof(keys)) != NULL) {
 		snprintf(err, len, "%s: %s cannot change while the drive is "
-		    "under test; old settings kept", d->conf.name, key);
+		    "under test; old settings kept", d->conf.name, keys);
 		return -1;
 	}
 	if (conf_copy(&nc, c) == -1) {

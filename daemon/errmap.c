@@ -20,8 +20,11 @@
 void
 errmap_path(char *buf, size_t len, const char *drive_dir, uint64_t pass)
 {
-	snprintf(buf, len, "%s/" ERRMAP_DIR "/pass-%llu.map", drive_dir,
-	    (unsigned long long)pass);
+	size_t	n;
+
+	statedir_path(buf, len, drive_dir, STATEDIR_ERRMAPS);
+	n = strlen(buf);
+	snprintf(buf + n, len - n, "/pass-%llu.map", (unsigned long long)pass);
 }
 
 uint64_t
@@ -252,7 +255,7 @@ errmap_open(struct errmap *m, const char *drive_dir, uint64_t pass,
 	memset(m, 0, sizeof(*m));
 	m->fd = -1;
 	m->pass = pass;
-	snprintf(path, sizeof(path), "%s/" ERRMAP_DIR, drive_dir);
+	statedir_path(path, sizeof(path), drive_dir, STATEDIR_ERRMAPS);
 	if (statedir_mkdirs(path, 0750) == -1)
 		return -1;
 	errmap_path(path, sizeof(path), drive_dir, pass);

@@ -21,7 +21,6 @@
 
 #define ERRMAP_MAGIC	"ssdtmap1"
 #define ERRMAP_HDR	16
-#define ERRMAP_DIR	"errors"	/* under the drive's state directory */
 #define ERRMAP_BUF	4096
 
 struct errext {

@@ -135,6 +135,9 @@ parse_args(int argc, char **argv, struct options *o)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
+		/* not in usage(): the key table, for the tests of the manual
+		 * and of -n, which read it rather than a copy */
+		{ "list-keys", no_argument, NULL, 'K' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int	ch;
@@ -155,6 +158,7 @@ parse_args(int argc, char **argv, struct options *o)
 		case 'v': o->verbose = 1; break;
 		case 'V': printf("ssdtortured %s\n", VERSION); exit(0);
 		case 'h': usage(stdout); exit(0);
+		case 'K': config_list_keys(stdout); exit(0);
 		default: usage(stderr); exit(EXIT_USAGE);
 		}
 	}

@@ -193,29 +193,21 @@ str_differs(const char *a, const char *b)
 	return (a == NULL) != (b == NULL) || (a && strcmp(a, b) != 0);
 }
 
-/* [daemon] keys: who may change things applies at once; paths do not. */
+/* [daemon] keys: those conf_keys.c marks live apply at once, not others. */
 static void
 reload_daemon_keys(struct daemon *dm, struct config *nc)
 {
-	char	*t;
+	char	keys[256];
+	int	admin = str_differs(nc->admin_group, dm->conf.admin_group);
 
-	if (strcmp(nc->state_dir, dm->conf.state_dir) != 0 ||
-	    strcmp(nc->socket, dm->conf.socket) != 0 ||
-	    str_differs(nc->socket_group, dm->conf.socket_group))
-		log_warnx("reload: state_dir, socket and socket_group change "
-		    "only with a restart");
-	if (str_differs(nc->admin_group, dm->conf.admin_group))
-		log_info("reload: admin_group is now %s", nc->admin_group ?
-		    nc->admin_group : "(none: root only)");
-	t = dm->conf.admin_group;
-	dm->conf.admin_group = nc->admin_group;
-	nc->admin_group = t;		/* freed with nc */
-	dm->conf.admin_gid = nc->admin_gid;
-	dm->conf.max_connections = nc->max_connections;
-	dm->conf.client_timeout = nc->client_timeout;
+	if (config_daemon_reload(&dm->conf, nc, keys, sizeof(keys)) != NULL)
+		log_warnx("reload: %s change only with a restart", keys);
+	if (admin)
+		log_info("reload: admin_group is now %s", dm->conf.admin_group ?
+		    dm->conf.admin_group : "(none: root only)");
 	if (dm->ctl != NULL)
-		control_set_limits(dm->ctl, nc->max_connections,
-		    (unsigned)nc->client_timeout);
+		control_set_limits(dm->ctl, dm->conf.max_connections,
+		    (unsigned)dm->conf.client_timeout);
 }
 
 /*

@@ -22,6 +22,7 @@
 #include "layout.h"
 #include "metrics.h"
 #include "state.h"
+#include "statedir.h"
 
 /* One drive as the families see it, read once per file. */
 struct view {
@@ -375,114 +376,42 @@ put_family(FILE *fp, const struct family *f, const struct view *v, size_t n)
 
 /* ---------------------------------------------------------------- file */
 
-/* "DIR/.BASE.XXXXXX" beside path; -1 with errno when too long. */
+/* The drives' views, for put_all. */
+struct views {
+	const struct view	*v;
+	size_t			 n;
+};
+
+/* Every family into fp (statedir_replace checks the writes). */
 static int
-temp_name(const char *path, char *buf, size_t len)
+put_all(FILE *fp, void *arg)
 {
-	const char	*slash = strrchr(path, '/');
-	int		 dl = slash ? (int)(slash - path + 1) : 0, r;
+	const struct views	*vs = arg;
+	size_t			 i;
 
-	if (*path == '\0' || (slash != NULL && slash[1] == '\0')) {
-		errno = *path == '\0' ? ENOENT : EISDIR;
-		return -1;
-	}
-	r = snprintf(buf, len, "%.*s.%s.XXXXXX", dl, path, path + dl);
-	if (r < 0 || (size_t)r >= len) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	return 0;
-}
-
-/* fsync the directory holding path (the rename's durability). */
-static int
-sync_dir(const char *path)
-{
-	char		 dir[PATH_MAX];
-	const char	*slash = strrchr(path, '/');
-	int		 fd, rc, saved;
-
-	if (slash == NULL)
-		snprintf(dir, sizeof(dir), ".");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 :
-		    (int)(slash - path), path);
-	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
-		return -1;
-	rc = fsync(fd);
-	saved = errno;
-	close(fd);
-	errno = saved;
-	return rc == -1 && errno != EINVAL ? -1 : 0;
-}
-
-/* Every family into fp; -1 with errno when a write failed. */
-static int
-put_all(FILE *fp, const struct view *v, size_t n)
-{
-	size_t	i;
-
-	errno = 0;
 	for (i = 0; i < sizeof(families) / sizeof(families[0]); i++)
-		put_family(fp, &families[i], v, n);
-	if (fflush(fp) != 0 || ferror(fp)) {
-		if (errno == 0)
-			errno = EIO;
-		return -1;
-	}
+		put_family(fp, &families[i], vs->v, vs->n);
 	return 0;
-}
-
-/* Write the temp file tmp (a mkstemp template), then rename it to path. */
-static int
-write_file(char *tmp, const char *path, const struct view *v, size_t n)
-{
-	FILE	*fp = NULL;
-	int	 fd, saved;
-
-	if ((fd = mkostemp(tmp, O_CLOEXEC)) == -1)
-		return -1;
-	if (fchmod(fd, 0644) == -1 || (fp = fdopen(fd, "w")) == NULL)
-		goto fail;
-	if (put_all(fp, v, n) == -1 || fsync(fd) == -1)
-		goto fail;
-	fd = -1;
-	if (fclose(fp) != 0) {
-		fp = NULL;
-		goto fail;
-	}
-	fp = NULL;
-	if (rename(tmp, path) == -1)
-		goto fail;
-	return sync_dir(path);
-fail:
-	saved = errno;
-	if (fp != NULL)
-		fclose(fp);
-	else if (fd != -1)
-		close(fd);
-	unlink(tmp);
-	errno = saved;
-	return -1;
 }
 
 int
 metrics_write(const char *path, struct drive *const *drives, size_t n)
 {
-	char		 tmp[PATH_MAX];
 	struct view	*v;
+	struct views	 vs;
 	size_t		 i;
 	int		 rc, saved;
 
-	if (temp_name(path, tmp, sizeof(tmp)) == -1)
-		return -1;
 	if ((v = calloc(n > 0 ? n : 1, sizeof(*v))) == NULL)
 		return -1;
 	for (i = 0; i < n; i++) {
 		drive_status(drives[i], &v[i].st);
 		v[i].smart = drive_smart_status(drives[i]);
 	}
-	rc = write_file(tmp, path, v, n);
+	vs.v = v;
+	vs.n = n;
+	/* node_exporter reads it, whatever the service's UMask */
+	rc = statedir_replace(path, 0644, put_all, &vs);
 	saved = errno;
 	for (i = 0; i < n; i++)
 		json_object_put(v[i].smart);

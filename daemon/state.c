@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <libgen.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +14,7 @@
 #include <unistd.h>
 
 #include "state.h"
+#include "statedir.h"
 
 static const char *const run_names[] = {
 	"running", "paused", "stopped", "finished", "failed"
@@ -243,50 +243,24 @@ state_load(const char *path, struct dstate *s, char *err, size_t errlen)
 	return -1;
 }
 
-/* fsync the directory holding `path` so the rename is durable. */
+/* The fields of a state, for statedir_replace. */
 static int
-sync_parent(const char *path)
+put_state(FILE *fp, void *arg)
 {
-	char	dir[PATH_MAX];
-	int	fd, rc;
+	const struct dstate	*s = arg;
+	int			 i;
 
-	snprintf(dir, sizeof(dir), "%s", path);
-	if ((fd = open(dirname(dir), O_RDONLY | O_DIRECTORY)) == -1)
-		return -1;
-	rc = fsync(fd);
-	close(fd);
-	return rc;
+	fprintf(fp, "version %d\n", STATE_VERSION);
+	for (i = 0; fields[i].name != NULL; i++)
+		field_write(fp, &fields[i], s);
+	fprintf(fp, "end\n");
+	return 0;
 }
 
 int
 state_save(const char *path, const struct dstate *s)
 {
-	char	 tmp[PATH_MAX];
-	FILE	*fp;
-	int	 i, saved;
-
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	if ((fp = fopen(tmp, "w")) == NULL)
-		return -1;
-	fprintf(fp, "version %d\n", STATE_VERSION);
-	for (i = 0; fields[i].name != NULL; i++)
-		field_write(fp, &fields[i], s);
-	fprintf(fp, "end\n");
-	if (fflush(fp) != 0 || ferror(fp) || fsync(fileno(fp)) != 0) {
-		saved = errno;
-		fclose(fp);
-		unlink(tmp);
-		errno = saved;
-		return -1;
-	}
-	if (fclose(fp) != 0 || rename(tmp, path) != 0) {
-		saved = errno;
-		unlink(tmp);
-		errno = saved;
-		return -1;
-	}
-	return sync_parent(path);
+	/* the drive's directory is 0750: group may read, as under the
+	 * service's UMask=0027 */
+	return statedir_replace(path, 0640, put_state, (void *)s);
 }

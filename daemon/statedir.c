@@ -20,6 +20,126 @@
 
 #include "statedir.h"
 
+/* "%s" is the drive's name. */
+static const char *const file_names[] = {
+	[STATEDIR_STATE] = "state",
+	[STATEDIR_EVENTS] = "events.jsonl",
+	[STATEDIR_SMART] = "smart.jsonl",
+	[STATEDIR_ERRMAPS] = "errors",
+	[STATEDIR_ARCHIVE] = "%s.rrd"
+};
+
+int
+statedir_drive_dir(char *buf, size_t len, const char *state_dir,
+    const char *drive)
+{
+	int	n = snprintf(buf, len, "%s/%s", state_dir, drive);
+
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+int
+statedir_path(char *buf, size_t len, const char *drive_dir,
+    enum statedir_file f)
+{
+	const char	*slash = strrchr(drive_dir, '/');
+	int		 n;
+
+	n = snprintf(buf, len, "%s/", drive_dir);
+	if (n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, file_names[f],
+		    slash != NULL ? slash + 1 : drive_dir);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+/* "DIR/.BASE.XXXXXX" beside path; -1 with errno when too long. */
+static int
+temp_name(const char *path, char *buf, size_t len)
+{
+	const char	*slash = strrchr(path, '/');
+	int		 dl = slash ? (int)(slash - path + 1) : 0, r;
+
+	if (*path == '\0' || (slash != NULL && slash[1] == '\0')) {
+		errno = *path == '\0' ? ENOENT : EISDIR;
+		return -1;
+	}
+	r = snprintf(buf, len, "%.*s.%s.XXXXXX", dl, path, path + dl);
+	if (r < 0 || (size_t)r >= len) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
+/* fsync the directory holding path (the rename's durability). */
+static int
+sync_dir(const char *path)
+{
+	char		 dir[PATH_MAX];
+	const char	*slash = strrchr(path, '/');
+	int		 fd, rc, saved;
+
+	if (slash == NULL)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 :
+		    (int)(slash - path), path);
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return -1;
+	rc = fsync(fd);
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return rc == -1 && errno != EINVAL ? -1 : 0;
+}
+
+/* The content into fp, flushed and fsynced; -1 with errno. */
+static int
+fill_file(FILE *fp, int (*fill)(FILE *, void *), void *arg)
+{
+	errno = 0;
+	if (fill(fp, arg) == -1 || fflush(fp) != 0 || ferror(fp)) {
+		if (errno == 0)
+			errno = EIO;
+		return -1;
+	}
+	return fsync(fileno(fp));
+}
+
+int
+statedir_replace(const char *path, mode_t mode, int (*fill)(FILE *, void *),
+    void *arg)
+{
+	char	 tmp[PATH_MAX];
+	FILE	*fp = NULL;
+	int	 fd, saved;
+
+	if (temp_name(path, tmp, sizeof(tmp)) == -1 ||
+	    (fd = mkostemp(tmp, O_CLOEXEC)) == -1)
+		return -1;
+	if (fchmod(fd, mode) == -1 || (fp = fdopen(fd, "w")) == NULL ||
+	    fill_file(fp, fill, arg) == -1)
+		goto fail;
+	fd = -1;
+	if (fclose(fp) != 0) {
+		fp = NULL;
+		goto fail;
+	}
+	fp = NULL;
+	if (rename(tmp, path) == -1)
+		goto fail;
+	return sync_dir(path);
+fail:
+	saved = errno;
+	if (fp != NULL)
+		fclose(fp);
+	else if (fd != -1)
+		close(fd);
+	unlink(tmp);
+	errno = saved;
+	return -1;
+}
+
 int
 statedir_mkdirs(const char *path, mode_t mode)
 {

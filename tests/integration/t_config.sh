@@ -1,15 +1,15 @@
 #!/bin/bash
 # The configuration: -n prints the plan of a valid file and "configuration
-# OK", with every key the parser takes (its tables in daemon/config.c) and
+# OK", with every key the parser takes (ssdtortured --list-keys) and
 # its value, defaults included, in the file's own syntax; an invalid file
 # gets every error as FILE:LINE: message; SIGHUP with
 # a broken file keeps the running configuration, with a good one applies
 # it (a finished drive whose cycles were raised goes on).
 . "$(dirname "$0")/lib.sh"
 
-# "SECTION KEY" for every key the parser accepts
-KEYS=$(awk -f "$ROOT/tests/lib/conf_keys.awk" "$ROOT/daemon/config.c")
-[ "$(wc -l <<<"$KEYS")" -ge 20 ] || die "no key table found in daemon/config.c"
+# "SECTION KEY RELOAD" for every key the parser accepts
+KEYS=$("$SSDT" --list-keys)
+[ "$(wc -l <<<"$KEYS")" -ge 20 ] || die "ssdtortured --list-keys lists no key table"
 # the value -n shows for KEY in a block of its output: kv BLOCK KEY
 kv() { sed -n "s/^  $2 *= //p" <<<"$1"; }
 # a block of -n's output: the daemon's, or a drive's
@@ -59,7 +59,7 @@ assert_eq "beta: cycles (default: 0, forever)" 0 "$(kv "$beta" cycles)"
 
 # every key the parser takes, once, with a value: defaults included
 daemon=$(daemon_block "$T/ok.out")
-while read -r sec key; do
+while read -r sec key _; do
 	case $sec in
 	daemon) blocks=("$daemon") ;;
 	*) blocks=("$alpha" "$beta") ;;
@@ -133,7 +133,7 @@ assert_eq "the file sets every key the parser takes" \
     "$(sed -n 's/^\([a-z_]*\) = .*/\1/p' "$T/full.conf" | sort | xargs)"
 fdaemon=$(daemon_block "$T/full.out")
 fdrive=$(drive_block "$T/full.out" full)
-while read -r sec key; do
+while read -r sec key _; do
 	want=$(sed -n "s/^$key = //p" "$T/full.conf")
 	if [ "$sec" = daemon ]; then b=$fdaemon; else b=$fdrive; fi
 	assert_eq "-n: $sec key $key" "$want" "$(kv "$b" "$key")"

@@ -1,8 +1,11 @@
 #!/bin/sh
 # tests/man/check.sh: the manual pages lint clean and agree with the code.
 #   1. mandoc -T lint -W warning prints nothing for each page;
-#   2. the keys daemon/config.c parses are the keys ssdtortured.conf(5)
-#      documents (.It Cm KEY), neither side having one the other lacks;
+#   2. the keys the daemon parses (ssdtortured --list-keys, its key table)
+#      are the keys ssdtortured.conf(5) documents (.It Cm KEY), neither
+#      side having one the other lacks;
+#      and the keys its paragraphs on reload name are those the key table
+#      marks fixed, no-raise, live ([daemon]) and restart;
 #   3. every command of ctl/ssdctl.c's commands[] is a .It Cm entry of
 #      ssdctl(8);
 #   4. the EXIT_ values of the daemon and of ssdctl are the statuses their
@@ -35,22 +38,50 @@ for page in man/ssdtortured.8 man/ssdctl.8 man/ssdtortured.conf.5; do
 	fi
 done
 
+# the daemon, for its key table (2.) and for -n (5.)
+if [ ! -x daemon/ssdtortured ]; then
+	make -C "$ROOT" all >"$tmp/make" 2>&1 || cat "$tmp/make"
+fi
+
 # 2. configuration keys: parser against page
-# the keys of config.c's daemon_keys[] and drive_keys[] tables
-awk -f tests/lib/conf_keys.awk daemon/config.c | cut -d' ' -f2 |
+daemon/ssdtortured --list-keys 2>/dev/null | cut -d' ' -f2 |
     sort -u >"$tmp/code"
 sed -n 's/^\.It Cm \([A-Za-z_0-9]*\).*/\1/p' man/ssdtortured.conf.5 2>/dev/null |
     sort -u >"$tmp/page"
 ncode=$(wc -l <"$tmp/code")
 if [ "$ncode" -lt 20 ]; then
-	not_ok "config keys: only $ncode keys extracted from daemon/config.c"
+	not_ok "config keys: only $ncode keys listed by ssdtortured --list-keys"
 elif ! cmp -s "$tmp/code" "$tmp/page"; then
 	comm -23 "$tmp/code" "$tmp/page" | sed 's/^/  parsed but not documented: /'
 	comm -13 "$tmp/code" "$tmp/page" | sed 's/^/  documented but not parsed: /'
-	not_ok "config keys: daemon/config.c and man/ssdtortured.conf.5 differ"
+	not_ok "config keys: ssdtortured --list-keys and man/ssdtortured.conf.5 differ"
 else
 	ok "config keys: $ncode keys, all documented"
 fi
+
+# 2b. reload policies: the .Cm names of a stretch of the page (from the
+# line matching FROM to the one matching TO) against the table's keys of a
+# section and policy: policy_check SECTION POLICY FROM TO
+policy_check() {
+	daemon/ssdtortured --list-keys 2>/dev/null |
+	    awk -v s="$1" -v r="$2" '$1 == s && $3 == r { print $2 }' |
+	    sort -u >"$tmp/pcode"
+	sed -n "/$3/,/$4/p" man/ssdtortured.conf.5 | sed -n 's/^\.Cm //p' |
+	    tr ' ,;' '\n\n\n' | sed '/^$/d' | sort -u >"$tmp/ppage"
+	if [ ! -s "$tmp/pcode" ]; then
+		not_ok "reload: no $1 key is $2 in ssdtortured --list-keys"
+	elif cmp -s "$tmp/pcode" "$tmp/ppage"; then
+		ok "reload: $1 keys $2 as documented: $(xargs <"$tmp/pcode")"
+	else
+		comm -23 "$tmp/pcode" "$tmp/ppage" | sed "s/^/  $2, not said: /"
+		comm -13 "$tmp/pcode" "$tmp/ppage" | sed "s/^/  said $2, is not: /"
+		not_ok "reload: $1 keys $2 differ from ssdtortured.conf.5"
+	fi
+}
+policy_check drive fixed '^While a drive is under test' '^nor raise'
+policy_check drive no-raise '^nor raise' 'old settings are kept'
+policy_check daemon live '^A reload applies the' '^at once'
+policy_check daemon restart '^at once; its' 'only with a restart'
 
 # 3. ssdctl commands
 awk '
@@ -97,9 +128,6 @@ exit_check man/ssdtortured.8 daemon/daemon.h
 exit_check man/ssdctl.8 ctl/ssdctl.c ctl/graph.c
 
 # 5. the example configuration is valid
-if [ ! -x daemon/ssdtortured ]; then
-	make -C "$ROOT" all >"$tmp/make" 2>&1 || cat "$tmp/make"
-fi
 if [ ! -x daemon/ssdtortured ]; then
 	not_ok "example configuration: daemon/ssdtortured could not be built"
 elif daemon/ssdtortured -n -c conf/ssdtortured.conf >"$tmp/n" 2>&1; then

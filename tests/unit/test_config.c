@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "conf_priv.h"
 
 /* One parse of a temporary file: its path, its errors, its result. */
 struct run {
@@ -238,8 +238,8 @@ test_defaults(void **state)
 
 	(void)state;
 	run_clean(&r, "\n[drive:d]\ndevice = /dev/sdq\n");
-	assert_string_equal(r.c.state_dir, CONF_DEFAULT_STATE_DIR);
-	assert_string_equal(r.c.socket, CONF_DEFAULT_SOCKET);
+	assert_string_equal(r.c.state_dir, "/var/lib/ssdtorture");
+	assert_string_equal(r.c.socket, "/run/ssdtorture/ssdtortured.sock");
 	assert_int_equal(r.c.ndrives, 1);
 	assert_string_equal(r.c.drives[0].name, "d");
 	assert_int_equal(r.c.drives[0].line, 2);
@@ -259,7 +259,7 @@ test_empty_file(void **state)
 	run_clean(&r, "");
 	assert_int_equal(r.c.ndrives, 0);
 	assert_null(r.c.drives);
-	assert_string_equal(r.c.state_dir, CONF_DEFAULT_STATE_DIR);
+	assert_string_equal(r.c.state_dir, "/var/lib/ssdtorture");
 	run_done(&r);
 }
 
@@ -651,6 +651,207 @@ test_section_inline_comment(void **state)
 		fail_msg("section header with an inline comment: %s", msg);
 }
 
+/* The one key table: each entry complete and consistent. */
+static void
+test_key_table(void **state)
+{
+	const struct conf_key	*k, *j;
+	int			 n = 0;
+
+	(void)state;
+	for (k = conf_keys; k->name != NULL; k++, n++) {
+		assert_true(k->sec == CONF_DAEMON || k->sec == CONF_DRIVE);
+		assert_non_null(k->kind);
+		assert_non_null(k->kind->parse);
+		assert_non_null(k->kind->show);
+		assert_non_null(k->kind->cmp);
+		assert_true(k->size == 4 || k->size == 8);
+		if (k->size == 4 && k->max > UINT32_MAX)
+			fail_msg("%s: bound beyond its field", k->name);
+		for (j = conf_keys; j != k; j++)
+			if (j->sec == k->sec && strcmp(j->name, k->name) == 0)
+				fail_msg("%s: twice in its section", k->name);
+		/* a drive's reload applies every key it does not refuse;
+		 * a [daemon] key defines nothing on a drive */
+		if (k->sec == CONF_DRIVE)
+			assert_true(k->reload == CONF_LIVE ||
+			    k->reload == CONF_FIXED ||
+			    k->reload == CONF_NO_RAISE);
+		else
+			assert_true(k->reload == CONF_LIVE ||
+			    k->reload == CONF_RESTART);
+		assert_ptr_equal(conf_key_find(k->sec, k->name), k);
+	}
+	assert_true(n >= 20);
+}
+
+/* A file with one key set to `value` (and a drive's required device). */
+static void
+run_key(struct run *r, const struct conf_key *k, const char *value)
+{
+	char	text[512];
+
+	if (k->sec == CONF_DAEMON)
+		snprintf(text, sizeof(text), "[daemon]\n%s = %s\n", k->name,
+		    value);
+	else if (strcmp(k->name, "device") == 0)
+		snprintf(text, sizeof(text), "[drive:d]\ndevice = %s\n", value);
+	else
+		snprintf(text, sizeof(text), "[drive:d]\ndevice = /dev/sdq\n"
+		    "%s = %s\n", k->name, value);
+	run_conf(r, text);
+}
+
+static const void *
+key_base(const struct run *r, const struct conf_key *k)
+{
+	return k->sec == CONF_DAEMON ? (const void *)&r->c :
+	    (const void *)&r->c.drives[0];
+}
+
+/*
+ * Each default parses cleanly (so lies within the key's bounds) to the
+ * value a file that leaves the key out gets; a key without one is not set.
+ */
+static void
+test_key_defaults(void **state)
+{
+	const struct conf_key	*k;
+	struct run		 unset, set;
+	char			 v[256];
+
+	(void)state;
+	run_clean(&unset, "[drive:d]\ndevice = /dev/sdq\n");
+	for (k = conf_keys; k->name != NULL; k++) {
+		if (k->def == NULL) {
+			config_key_show(k, key_base(&unset, k), v, sizeof(v));
+			if (strcmp(k->name, "device") != 0 && v[0] != '\0')
+				fail_msg("%s: no default, yet '%s'", k->name, v);
+			continue;
+		}
+		run_key(&set, k, k->def);
+		if (set.n != 0)
+			fail_msg("%s: default '%s': %s", k->name, k->def,
+			    set.err);
+		if (config_key_cmp(k, key_base(&set, k),
+		    key_base(&unset, k)) != 0)
+			fail_msg("%s: not its default when left out", k->name);
+		run_done(&set);
+	}
+	run_done(&unset);
+}
+
+/* Parse `value` for `k`: 1 when accepted. */
+static int
+accepts(const struct conf_key *k, const char *value)
+{
+	struct run	r;
+	int		ok;
+
+	run_key(&r, k, value);
+	ok = r.n == 0;
+	run_done(&r);
+	return ok;
+}
+
+/* The bounds of the table are what the parser enforces. */
+static void
+test_key_bounds(void **state)
+{
+	const struct conf_key	*k;
+	char			 v[64];
+
+	(void)state;
+	for (k = conf_keys; k->name != NULL; k++) {
+		if (k->max != 0 && k->max != UINT64_MAX) {
+			snprintf(v, sizeof(v), "%llu", (unsigned long long)k->max);
+			if (!accepts(k, v))
+				fail_msg("%s: its max %s refused", k->name, v);
+			snprintf(v, sizeof(v), "%llu",
+			    (unsigned long long)k->max + 1);
+			if (accepts(k, v))
+				fail_msg("%s: %s above max taken", k->name, v);
+		}
+		if (k->min > 0) {
+			snprintf(v, sizeof(v), "%llu",
+			    (unsigned long long)k->min - 1);
+			if (accepts(k, v))
+				fail_msg("%s: %s below min taken", k->name, v);
+		}
+		if (k->fmax > 0) {
+			snprintf(v, sizeof(v), "%.17g", k->fmax);
+			if (!accepts(k, v))
+				fail_msg("%s: its max %s refused", k->name, v);
+			snprintf(v, sizeof(v), "%.17g", k->fmax + 0.01);
+			if (accepts(k, v))
+				fail_msg("%s: %s above max taken", k->name, v);
+		}
+	}
+}
+
+/* A drive under test reloaded from `from` to `to`: what is refused. */
+static void
+assert_fixed(const char *from, const char *to, const char *want)
+{
+	struct run	a, b;
+	char		buf[256];
+	const char	*got;
+
+	run_clean(&a, from);
+	run_clean(&b, to);
+	got = config_drive_fixed(&a.c.drives[0], &b.c.drives[0], buf,
+	    sizeof(buf));
+	if (want == NULL && got != NULL)
+		fail_msg("refused: %s", got);
+	if (want != NULL && (got == NULL || strcmp(got, want) != 0))
+		fail_msg("want '%s' refused, got '%s'", want, got ? got : "");
+	run_done(&a);
+	run_done(&b);
+}
+
+/* One key of each policy of a drive's. */
+static void
+test_reload_drive(void **state)
+{
+	static const char base[] = "[drive:d]\ndevice = /dev/sdq\n";
+
+	(void)state;
+	assert_fixed("[drive:d]\ndevice = /dev/sdq\ncycles = 1\n",
+	    "[drive:d]\ndevice = /dev/sdq\ncycles = 5\n", NULL);
+	assert_fixed(base, "[drive:d]\ndevice = /dev/sdq\nblock_size = 8k\n",
+	    "block_size");
+	assert_fixed(base, "[drive:d]\ndevice = /dev/sdq\nqueue_depth = 8\n",
+	    NULL);
+	assert_fixed(base, "[drive:d]\ndevice = /dev/sdq\nqueue_depth = 64\n",
+	    "queue_depth (only a decrease applies without restart)");
+	assert_fixed(base, "[drive:d]\ndevice = /dev/sdr\nspan = 50%\n"
+	    "trim = no\n", "device, span");
+}
+
+/* [daemon]: a restart key is kept and named, a live one moves over. */
+static void
+test_reload_daemon(void **state)
+{
+	struct run	a, b;
+	char		buf[256];
+
+	(void)state;
+	run_clean(&a, "[daemon]\nsocket = /run/a.sock\nmax_connections = 5\n"
+	    "admin_group = root\n");
+	run_clean(&b, "[daemon]\nsocket = /run/b.sock\nmax_connections = 9\n"
+	    "client_timeout = 1m\n");
+	assert_string_equal(config_daemon_reload(&a.c, &b.c, buf,
+	    sizeof(buf)), "socket");
+	assert_string_equal(a.c.socket, "/run/a.sock");
+	assert_int_equal(a.c.max_connections, 9);
+	assert_int_equal(a.c.client_timeout, 60);
+	assert_null(a.c.admin_group);
+	assert_string_equal(b.c.admin_group, "root");	/* freed with b */
+	assert_null(config_daemon_reload(&a.c, &a.c, buf, sizeof(buf)));
+	run_done(&a);
+	run_done(&b);
+}
+
 int
 main(void)
 {
@@ -678,6 +879,11 @@ main(void)
 		cmocka_unit_test(test_long_line_not_truncated),
 		cmocka_unit_test(test_section_inline_comment),
 		cmocka_unit_test(test_nul_byte),
+		cmocka_unit_test(test_key_table),
+		cmocka_unit_test(test_key_defaults),
+		cmocka_unit_test(test_key_bounds),
+		cmocka_unit_test(test_reload_drive),
+		cmocka_unit_test(test_reload_daemon),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
