@@ -14,6 +14,10 @@ OPT		?= -O2 -g
 WARN		= -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes
 PKG_CFLAGS	:= $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS	:= $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# ssdctl links only what it uses: the journal (log.c), xxhash (block
+# headers of the error map), json-c, librrd (graphs)
+CTL_PKGS	= libsystemd libxxhash json-c librrd
+CTL_LIBS	:= $(shell pkg-config --libs $(CTL_PKGS) 2>/dev/null) -lm
 CPPFLAGS	+= -D_GNU_SOURCE -Icommon -Idaemon -Ictl
 CFLAGS		+= -std=c11 $(OPT) $(WARN) $(PKG_CFLAGS) -pthread
 LDLIBS		+= $(PKG_LIBS) -pthread -lm
@@ -97,7 +101,7 @@ $(DAEMON_BIN): $(DAEMON_OBJ) $(CORE_OBJ) $(COMMON_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(CTL_BIN): $(CTL_OBJ) $(CTL_CORE_OBJ) $(COMMON_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(CTL_LIBS)
 
 # Each object lists the headers it includes in its .d file; an object
 # without one (never built, or built by hand) is rebuilt to make it.
