@@ -5,13 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "block.h"
 #include "output.h"
 #include "units.h"
-
-static const char *const classes[] = {
-	"corrupt", "misdirected", "stale", "foreign", "unwritten", "io_error",
-	NULL
-};
 
 /* Set once at start; ssdctl is single-threaded. */
 static int	use_colour;
@@ -198,9 +194,10 @@ detail_errors(FILE *fp, json_object *d)
 	    u64(d, "errors_total"));
 	json_object_object_get_ex(d, "errors", &e);
 	fprintf(fp, "  %-15s", "");
-	for (i = 0; classes[i] != NULL; i++)
-		fprintf(fp, "%s %s %" PRIu64, i ? "," : "", classes[i],
-		    e ? u64(e, classes[i]) : 0);
+	/* the classes past BLK_OK, as the daemon names them (block.c) */
+	for (i = BLK_OK + 1; i < BLK_NCLASS; i++)
+		fprintf(fp, "%s %s %" PRIu64, i > BLK_OK + 1 ? "," : "",
+		    blk_class_name(i), e ? u64(e, blk_class_name(i)) : 0);
 	fprintf(fp, "\n");
 }
 
