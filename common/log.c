@@ -5,6 +5,7 @@
 #include <string.h>
 #include <syslog.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #define SD_JOURNAL_SUPPRESS_LOCATION
@@ -45,12 +46,54 @@ log_to_journal(void)
 	return log_journal;
 }
 
+/* "KEY=value" into buf and the next iovec; nothing for an absent value. */
+static void
+field(struct iovec *iov, int *n, char *buf, size_t len, const char *key,
+    const char *val)
+{
+	if (val == NULL || *val == '\0')
+		return;		/* no empty fields: absent means unknown */
+	snprintf(buf, len, "%s=%s", key, val);
+	iov[*n].iov_base = buf;
+	iov[*n].iov_len = strlen(buf);
+	(*n)++;
+}
+
+/* One line to the journal, with only the fields that have a value. */
+static void
+journal_send(int prio, const struct log_fields *f, const char *msg)
+{
+	static const struct log_fields none = { NULL, NULL, NULL, -1, -1 };
+	char		 m[1100], buf[8][1200], pr[16], off[32], tbw[32];
+	struct iovec	 iov[8];
+	int		 n = 0;
+
+	if (f == NULL)
+		f = &none;
+	snprintf(pr, sizeof(pr), "%d", prio);
+	snprintf(off, sizeof(off), "%lld", f->offset);
+	snprintf(tbw, sizeof(tbw), "%lld", f->tbw);
+	snprintf(m, sizeof(m), "%s%s%s", f->drive ? f->drive : "",
+	    f->drive ? ": " : "", msg);
+	field(iov, &n, buf[0], sizeof(buf[0]), "MESSAGE", m);
+	field(iov, &n, buf[1], sizeof(buf[1]), "PRIORITY", pr);
+	field(iov, &n, buf[2], sizeof(buf[2]), "SYSLOG_IDENTIFIER",
+	    log_progname);
+	field(iov, &n, buf[3], sizeof(buf[3]), "DRIVE", f->drive);
+	field(iov, &n, buf[4], sizeof(buf[4]), "SERIAL", f->serial);
+	field(iov, &n, buf[5], sizeof(buf[5]), "CLASS", f->cls);
+	field(iov, &n, buf[6], sizeof(buf[6]), "OFFSET",
+	    f->offset >= 0 ? off : NULL);
+	field(iov, &n, buf[7], sizeof(buf[7]), "TBW", f->tbw >= 0 ? tbw : NULL);
+	sd_journal_sendv(iov, n);
+}
+
 /* Emit one line with optional fields and an optional errno suffix. */
 static void
 log_emit(int prio, const struct log_fields *f, int err, const char *fmt,
     va_list ap)
 {
-	char	msg[1024], num1[32], num2[32];
+	char	msg[1024];
 
 	if (prio == LOG_DEBUG && !log_verbose)
 		return;		/* before formatting: debug calls are frequent */
@@ -67,18 +110,7 @@ log_emit(int prio, const struct log_fields *f, int err, const char *fmt,
 			fprintf(stderr, "%s: %s\n", log_progname, msg);
 		return;
 	}
-	snprintf(num1, sizeof(num1), "%lld", f ? f->offset : -1LL);
-	snprintf(num2, sizeof(num2), "%lld", f ? f->tbw : -1LL);
-	sd_journal_send("MESSAGE=%s%s%s", f && f->drive ? f->drive : "",
-	    f && f->drive ? ": " : "", msg,
-	    "PRIORITY=%d", prio,
-	    "SYSLOG_IDENTIFIER=%s", log_progname,
-	    "DRIVE=%s", f && f->drive ? f->drive : "",
-	    "SERIAL=%s", f && f->serial ? f->serial : "",
-	    "CLASS=%s", f && f->cls ? f->cls : "",
-	    "OFFSET=%s", f && f->offset >= 0 ? num1 : "",
-	    "TBW=%s", f && f->tbw >= 0 ? num2 : "",
-	    NULL);
+	journal_send(prio, f, msg);
 }
 
 void
@@ -154,4 +186,16 @@ fatalx(const char *fmt, ...)
 	log_emit(LOG_CRIT, NULL, 0, fmt, ap);
 	va_end(ap);
 	exit(1);
+}
+
+void
+log_drive(int prio, const char *drive, const char *serial, int err,
+    const char *fmt, ...)
+{
+	struct log_fields	f = { drive, serial, NULL, -1, -1 };
+	va_list			ap;
+
+	va_start(ap, fmt);
+	log_emit(prio, &f, err, fmt, ap);
+	va_end(ap);
 }

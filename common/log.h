@@ -27,4 +27,11 @@ void	fatalx(const char *, ...)
 void	log_fields(int prio, const struct log_fields *,
 	    const char *, ...) __attribute__((format(printf, 3, 4)));
 
+/*
+ * A line about one drive: "DRIVE: message" with the DRIVE= and SERIAL=
+ * journal fields (when known); err, when not 0, appended as strerror().
+ */
+void	log_drive(int prio, const char *drive, const char *serial, int err,
+	    const char *, ...) __attribute__((format(printf, 5, 6)));
+
 #endif

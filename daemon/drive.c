@@ -1247,6 +1247,8 @@ drive_prepare(struct drive *d)
 	if (safety_open(&d->conf, owned, d->st.instance, d->conf.block_size,
 	    &d->tgt, why, sizeof(why)) == -1)
 		return drive_refuse(d, why);
+	if (d->tgt.serial[0] != '\0')	/* the journal's SERIAL= from now on */
+		events_set_serial(&d->log, d->tgt.serial);
 	if (!owned && d->tgt.is_blockdev &&
 	    claimed_by_record(d, 1, why, sizeof(why)))
 		return drive_refuse(d, why);

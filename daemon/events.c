@@ -123,14 +123,21 @@ fail:
 	return -1;
 }
 
+void
+events_set_serial(struct eventlog *ev, const char *serial)
+{
+	snprintf(ev->serial, sizeof(ev->serial), "%s",
+	    serial != NULL ? serial : "");
+}
+
 int
 events_open(struct eventlog *ev, const char *path, uint64_t keep,
     const char *drive, const char *serial)
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->fd = -1;
-	ev->drive = drive;
-	ev->serial = serial;
+	snprintf(ev->drive, sizeof(ev->drive), "%s", drive);
+	events_set_serial(ev, serial);
 	ev->size = keep;
 	if ((ev->path = strdup(path)) == NULL)
 		return -1;

@@ -35,8 +35,9 @@ struct eventlog {
 	size_t		 nunsynced, unsynced_cap, unsynced_lines;
 	int		 rewrite;	/* the bytes after `synced` are suspect */
 	int		 sync_failed;	/* the last sync failed */
-	const char	*drive;
-	const char	*serial;
+	/* copies: the configuration they come from is replaced on reload */
+	char		 drive[64];
+	char		 serial[128];	/* "" = unknown */
 	int		 warned;	/* a write failure was already logged */
 	int		 quiet;		/* events_add: the file only, no journal */
 	int		 err;		/* errno of the last failure, 0: none */
@@ -52,6 +53,8 @@ struct eventlog {
  */
 int	events_open(struct eventlog *, const char *path, uint64_t keep,
 	    const char *drive, const char *serial);
+/* The serial for the journal's SERIAL= field, once the device told it. */
+void	events_set_serial(struct eventlog *, const char *serial);
 /* Events still kept are lost (they are in the journal): said, then freed. */
 void	events_close(struct eventlog *);
 /*

@@ -382,6 +382,29 @@ test_tail(void **state)
 	json_object_put(arr);
 }
 
+/*
+ * The drive name and serial of the journal fields are the log's own: the
+ * configuration strings they come from are freed on a reload.
+ */
+static void
+test_identity_copied(void **state)
+{
+	struct eventlog	 ev;
+	char		 name[16] = "d", serial[16] = "S123";
+
+	(void)state;
+	assert_int_equal(events_open(&ev, path, UINT64_MAX, name, serial), 0);
+	strcpy(name, "other");
+	strcpy(serial, "freed");
+	assert_string_equal(ev.drive, "d");
+	assert_string_equal(ev.serial, "S123");
+	events_set_serial(&ev, "DEV42");
+	assert_string_equal(ev.serial, "DEV42");
+	events_set_serial(&ev, NULL);
+	assert_string_equal(ev.serial, "");
+	events_close(&ev);
+}
+
 int
 main(void)
 {
@@ -399,6 +422,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_unsynced_bound, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_tail, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_identity_copied, setup,
+		    teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -135,6 +135,20 @@ fi
 fields=$(journalctl -b -u $UNIT DRIVE=scratch --no-pager -o verbose -n 1 2>/dev/null |
     grep -oE '^ +[A-Z_]+=' | tr -d ' =' | tr '\n' ' ')
 info "fields of one entry: $fields"
+# a field is there with a value or not at all (an empty DRIVE= or OFFSET=
+# on every line would make `journalctl DRIVE=` useless)
+empty=$(journalctl -b -u $UNIT SYSLOG_IDENTIFIER=ssdtortured --no-pager -o json 2>/dev/null |
+    python3 -c 'import json, sys
+n = 0
+for l in sys.stdin:
+    e = json.loads(l)
+    bad = [k for k in ("DRIVE", "SERIAL", "CLASS", "OFFSET", "TBW") if e.get(k) == ""]
+    if bad:
+        n += 1
+        if n <= 3: print("%s in: %s" % (",".join(bad), e.get("MESSAGE")))
+print(n)')
+check_eq "journal entries with an empty field" 0 "$(printf '%s\n' "$empty" | tail -n 1)"
+[ "$(printf '%s\n' "$empty" | tail -n 1)" = 0 ] || printf '%s\n' "$empty" | sed '$d; s/^/   /'
 
 # ------------------------------------------------------------ NVMe under the hardening
 NVSTATE=/var/lib/ssdtorture/bay0/state
