@@ -39,6 +39,7 @@
 
 
 static void	drive_schedule(struct drive *);
+static void	phase_done(struct drive *, enum job_end);
 static void	finding_flush(struct drive *);
 
 static uint64_t
@@ -61,37 +62,15 @@ wall_ms(void)
 }
 
 
-static const char *
-work_name(enum work w)
-{
-	static const char *const names[] = {
-		[WORK_NONE] = "none", [WORK_PHASE] = "phase",
-		[WORK_VERIFY_NEXT] = "verify-next", [WORK_VERIFY] = "verify",
-		[WORK_HUNG] = "hung",
-	};
-
-	return names[w];
-}
-
-/*
- * Every change of what the worker does goes through here. A job ends
- * (to none) from any state; a hung job ends when its I/O completes at
- * last, or when a start gives the drive a new worker.
- */
+/* Every change of what the worker does goes through here. */
 static void
 work_to(struct drive *d, enum work to)
 {
-	static const unsigned allowed[] = {
-		[WORK_NONE] = 1u << WORK_PHASE | 1u << WORK_VERIFY,
-		[WORK_PHASE] = 1u << WORK_VERIFY_NEXT | 1u << WORK_HUNG,
-		[WORK_VERIFY_NEXT] = 1u << WORK_HUNG,
-		[WORK_VERIFY] = 1u << WORK_HUNG,
-		[WORK_HUNG] = 0,
-	};
-
-	if (to != WORK_NONE && !(allowed[d->work] & 1u << to))
-		log_warnx("%s: worker: unexpected move from %s to %s",
+	if (!sched_work_allowed(d->work, to)) {
+		log_warnx("%s: worker: move from %s to %s refused",
 		    d->conf.name, work_name(d->work), work_name(to));
+		return;
+	}
 	d->work = to;
 }
 
@@ -420,16 +399,8 @@ drive_account(struct drive *d, const struct engine_stats *s)
 	for (i = 1; i < BLK_NCLASS; i++)
 		d->st.errors[i] += s->errors[i] - o->errors[i];
 	d->st.flushes += s->flushes - o->flushes;
-	if (d->work == WORK_PHASE || d->work == WORK_VERIFY_NEXT) {
-		/* never more than the drive was asked to keep */
-		d->st.prog.position = s->durable;
-		if (d->st.prog.phase == PHASE_TRIM) {
-			uint64_t area = layout_dynamic_blocks(&d->st.lay) *
-			    d->st.lay.block_size;
-			d->st.prog.trimmed_bytes = s->position * TRIM_CHUNK >
-			    area ? area : s->position * TRIM_CHUNK;
-		}
-	}
+	if (d->work == WORK_PHASE || d->work == WORK_VERIFY_NEXT)
+		sched_account(&d->st, s->durable, s->position);
 	d->last = *s;
 }
 
@@ -455,12 +426,7 @@ drive_poll(struct drive *d)
 static const char *
 stop_reached(const struct drive *d)
 {
-	if (d->conf.cycles != 0 && d->st.cycles_done >= d->conf.cycles)
-		return "cycles reached";
-	if (d->conf.stop_at_tbw != 0 &&
-	    d->st.host_bytes_written >= d->conf.stop_at_tbw)
-		return "stop_at_tbw reached";
-	return NULL;
+	return sched_stop(&d->st, &d->conf);
 }
 
 /* Change the run state, with an event and a checkpoint. */
@@ -470,6 +436,11 @@ drive_set_run(struct drive *d, enum run_state r, const char *reason)
 	json_object	*o;
 	int		 prio = r == RUN_FAILED ? LOG_CRIT : LOG_NOTICE;
 
+	if (!sched_run_allowed(d->st.run, r)) {
+		log_warnx("%s: run state: move from %s to %s refused",
+		    d->conf.name, run_state_name(d->st.run), run_state_name(r));
+		return;
+	}
 	d->st.run = r;
 	snprintf(d->st.reason, sizeof(d->st.reason), "%s", reason ? reason : "");
 	if (r == RUN_FAILED)
@@ -528,34 +499,17 @@ phase_end_event(struct drive *d, const char *what)
 	    ops / sec, sec, err_sum(d->st.errors) - d->phase_err0);
 }
 
-/* Enter a phase at its beginning. */
+/* The schedule entered a phase: its event, a SMART reading, a checkpoint. */
 static void
-phase_enter(struct drive *d, enum phase p)
+phase_started(struct drive *d)
 {
-	d->st.prog.phase = p;
-	d->st.prog.position = 0;
 	phase_mark(d);
 	events_add(&d->log, LOG_INFO, "phase_start", drive_ev_obj(d), -1,
 	    (long long)d->st.host_bytes_written, "cycle %" PRIu64 ": %s",
-	    d->st.prog.cycle, phase_name(p));
+	    d->st.prog.cycle, phase_name(d->st.prog.phase));
 	drive_smart_poll(d);	/* a reading at every phase change */
 	drive_checkpoint(d);
 	notify_changed(d);
-}
-
-/* Start cycle c: its write pass. */
-static void
-cycle_begin(struct drive *d, uint64_t c)
-{
-	uint64_t	area = layout_dynamic_blocks(&d->st.lay) *
-	    d->st.lay.block_size;
-
-	d->st.prog.prev_trimmed = c > 1 && d->st.prog.trimmed_bytes >= area;
-	d->st.prog.cycle = c;
-	d->st.prog.written = 0;
-	d->st.prog.trimmed_bytes = 0;
-	d->st.prog.pass_random = d->conf.order_random;
-	phase_enter(d, PHASE_WRITE);
 }
 
 /* Finish the run: the drive has done what it was configured for. */
@@ -565,98 +519,44 @@ drive_finish(struct drive *d, const char *why)
 	drive_set_run(d, RUN_FINISHED, why);
 }
 
-/* After verify (and trim): close the cycle, then idle or go on. */
+/* Is the current phase a verify pass (findings, its error map)? */
+static int
+phase_verifies(const struct drive *d)
+{
+	const struct phase_kind *k = sched_kind(d->st.prog.phase);
+
+	return k != NULL && (k->flags & PK_VERIFY);
+}
+
+/* Do what the schedule decided after a phase. */
 static void
-cycle_end(struct drive *d)
+sched_apply(struct drive *d, const struct sched_step *s)
 {
-	const char	*stop;
+	struct sched_step	next;
 
-	d->st.cycles_done = d->st.prog.cycle;
-	events_add(&d->log, LOG_NOTICE, "cycle_end", drive_ev_obj(d), -1,
-	    (long long)d->st.host_bytes_written, "cycle %" PRIu64 " done, TBW "
-	    "%.6f TB, %" PRIu64 " verify errors in all", d->st.prog.cycle,
-	    (double)d->st.host_bytes_written / 1e12, err_sum(d->st.errors));
-	d->st.prog.phase = PHASE_IDLE;
-	d->st.prog.position = 0;
-	d->st.idle_until_ms = 0;
-	if ((stop = stop_reached(d)) != NULL) {
-		drive_finish(d, stop);
-		return;
-	}
-	if (d->conf.idle_sec == 0) {	/* no rest: no idle phase events */
+	switch (s->move) {
+	case MOVE_ENTER:
+		if (phase_verifies(d))
+			drive_errors_begin(d, 0);
+		phase_started(d);
+		break;
+	case MOVE_CYCLE_END:
+		events_add(&d->log, LOG_NOTICE, "cycle_end", drive_ev_obj(d), -1,
+		    (long long)d->st.host_bytes_written, "cycle %" PRIu64
+		    " done, TBW %.6f TB, %" PRIu64 " verify errors in all",
+		    d->st.prog.cycle, (double)d->st.host_bytes_written / 1e12,
+		    err_sum(d->st.errors));
+		sched_cycle_close(&d->st, &d->conf, wall_ms(), &next);
+		sched_apply(d, &next);
+		break;
+	case MOVE_FINISH:
+		drive_finish(d, s->why);
+		break;
+	case MOVE_NONE:		/* no rest: no idle phase events */
 		drive_checkpoint(d);
-		return;
-	}
-	d->st.idle_until_ms = wall_ms() + d->conf.idle_sec * 1000;
-	phase_enter(d, PHASE_IDLE);	/* trimmed_bytes stays: expectations */
-}
-
-/* The write budget left before stop_at_tbw; 0 = unlimited. */
-static int
-write_budget(const struct drive *d, uint64_t *budget)
-{
-	*budget = 0;
-	if (d->conf.stop_at_tbw == 0)
-		return 0;
-	if (d->st.host_bytes_written >= d->conf.stop_at_tbw)
-		return -1;
-	*budget = d->conf.stop_at_tbw - d->st.host_bytes_written;
-	return 0;
-}
-
-/* Fill a write job for the static area or this cycle's pass. */
-static int
-job_write(struct drive *d, struct job *j)
-{
-	const struct layout *l = &d->st.lay;
-
-	j->kind = JOB_WRITE;
-	if (d->st.prog.phase == PHASE_STATIC) {
-		j->base = 0;
-		j->count = l->static_blocks;
-		j->generation = 0;
-		perm_init(&j->perm, j->count, 0, 1);
-		return 0;
-	}
-	j->base = l->static_blocks;
-	j->count = layout_dynamic_blocks(l);
-	j->generation = d->st.prog.cycle;
-	layout_pass_perm(l, d->st.instance, d->st.prog.cycle,
-	    d->st.prog.pass_random, &j->perm);
-	return write_budget(d, &j->write_budget);
-}
-
-/* The job of the current phase; -1 when the budget is already spent. */
-static int
-job_for_phase(struct drive *d, struct job *j)
-{
-	const struct layout *l = &d->st.lay;
-
-	memset(j, 0, sizeof(*j));
-	j->lay = *l;
-	j->start = d->st.prog.position;
-	j->expect = d->st.prog;
-	j->expect.instance = d->st.instance;
-	j->queue_depth = d->conf.queue_depth;
-	j->continue_on_error = d->conf.on_io_error == ON_ERROR_CONTINUE;
-	switch (d->st.prog.phase) {
-	case PHASE_STATIC:
-	case PHASE_WRITE:
-		return job_write(d, j);
-	case PHASE_VERIFY:
-		j->kind = JOB_VERIFY;
-		j->count = l->nblocks;
-		drive_errors_resume(d);
-		return 0;
-	case PHASE_TRIM:
-		j->kind = JOB_TRIM;
-		j->base = l->static_blocks;
-		j->trim_chunk = TRIM_CHUNK;
-		j->count = (layout_dynamic_blocks(l) * l->block_size +
-		    TRIM_CHUNK - 1) / TRIM_CHUNK;
-		return 0;
+		break;
 	default:
-		return -1;
+		break;
 	}
 }
 
@@ -678,31 +578,31 @@ drive_fail(struct drive *d, const char *fmt, ...)
 	drive_set_run(d, RUN_FAILED, why);
 }
 
-/* Idle is over: the next cycle. */
+/* A timed phase (idle) is over. */
 static int
 on_idle_done(sd_event_source *s, uint64_t usec, void *arg)
 {
-	struct drive	*d = arg;
+	struct drive		*d = arg;
+	const struct phase_kind	*k;
 
 	(void)s;
 	(void)usec;
-	if (d->st.run != RUN_RUNNING || d->st.prog.phase != PHASE_IDLE)
+	k = sched_kind(d->st.prog.phase);
+	if (d->st.run != RUN_RUNNING || k == NULL || k->job != NULL)
 		return 0;
-	if (d->conf.idle_sec > 0)
-		phase_end_event(d, "idle");
-	cycle_begin(d, d->st.prog.cycle + 1);
+	phase_done(d, JOB_DONE);
 	drive_schedule(d);
 	return 0;
 }
 
 /* Arm the idle timer (absolute wall clock, survives restarts). */
 static void
-idle_arm(struct drive *d)
+idle_arm(struct drive *d, uint64_t until_ms)
 {
-	uint64_t	when = d->st.idle_until_ms * 1000ULL;
+	uint64_t	when = until_ms * 1000ULL;
 	int		rc;
 
-	if (d->st.idle_until_ms <= wall_ms()) {
+	if (until_ms <= wall_ms()) {
 		on_idle_done(NULL, 0, d);
 		return;
 	}
@@ -721,24 +621,23 @@ idle_arm(struct drive *d)
 static void
 drive_schedule(struct drive *d)
 {
-	struct job	j;
-	const char	*stop;
+	struct job		j;
+	struct sched_step	s;
 
 	if (!d->active || job_active(d) || d->st.run != RUN_RUNNING ||
 	    d->shutting_down || d->hold)
 		return;
-	if (d->st.prog.phase == PHASE_IDLE) {
-		idle_arm(d);
+	sched_next(&d->st, &d->conf, &j, &s);
+	if (s.move == MOVE_WAIT) {
+		idle_arm(d, s.until_ms);
 		return;
 	}
-	if (d->st.prog.phase == PHASE_WRITE && (stop = stop_reached(d)) != NULL) {
-		drive_finish(d, stop);
+	if (s.move != MOVE_RUN) {
+		drive_finish(d, s.why);
 		return;
 	}
-	if (job_for_phase(d, &j) == -1) {
-		drive_finish(d, "stop_at_tbw reached");
-		return;
-	}
+	if (phase_verifies(d))
+		drive_errors_resume(d);	/* its map, cut back to the checkpoint */
 	if (engine_submit(d->eng, &j) == -1) {
 		drive_fail(d, "cannot hand a job to the worker: %s",
 		    strerror(errno));
@@ -751,46 +650,18 @@ drive_schedule(struct drive *d)
 static void
 phase_done(struct drive *d, enum job_end end)
 {
-	struct progress	*p = &d->st.prog;
-	char		 why[512];
-	int		 bad = 0;
+	struct sched_step	 s;
+	char			 why[512];
+	int			 bad = 0;
 
-	if (p->phase == PHASE_VERIFY) {
+	if (phase_verifies(d)) {
 		finding_flush(d);	/* its last run counts in the pass */
 		bad = drive_errors_end(d, 1, why, sizeof(why));
 	}
-	phase_end_event(d, phase_name(p->phase));
-	switch (p->phase) {
-	case PHASE_STATIC:
-		p->static_done = 1;
-		cycle_begin(d, 1);
-		break;
-	case PHASE_WRITE:
-		p->written = end == JOB_BUDGET ? p->position :
-		    layout_dynamic_blocks(&d->st.lay);
-		d->st.final_verify = end == JOB_BUDGET;
-		drive_errors_begin(d, 0);
-		phase_enter(d, PHASE_VERIFY);
-		break;
-	case PHASE_VERIFY:
-		d->st.verify_passes++;
-		if (d->st.final_verify) {
-			/* back to the cut write pass, so it can go on later */
-			d->st.final_verify = 0;
-			p->phase = PHASE_WRITE;
-			p->position = p->written;
-			drive_finish(d, "stop_at_tbw reached");
-		} else if (d->conf.trim)
-			phase_enter(d, PHASE_TRIM);
-		else
-			cycle_end(d);
-		break;
-	case PHASE_TRIM:
-		cycle_end(d);
-		break;
-	default:
-		break;
-	}
+	if (sched_reported(&d->st, &d->conf))
+		phase_end_event(d, phase_name(d->st.prog.phase));
+	sched_phase_done(&d->st, &d->conf, end, wall_ms(), &s);
+	sched_apply(d, &s);
 	if (bad)	/* after the schedule moved on: a start goes on from there */
 		drive_fail(d, "%s", why);
 }
@@ -836,14 +707,7 @@ extra_verify_start(struct drive *d)
 {
 	struct job	j;
 
-	memset(&j, 0, sizeof(j));
-	j.kind = JOB_VERIFY;
-	j.lay = d->st.lay;
-	j.count = d->st.lay.nblocks;
-	j.expect = d->st.prog;
-	j.expect.instance = d->st.instance;
-	j.queue_depth = d->conf.queue_depth;
-	j.continue_on_error = d->conf.on_io_error == ON_ERROR_CONTINUE;
+	sched_verify_job(&d->st, &d->conf, &j);
 	phase_mark(d);
 	drive_errors_begin(d, 1);
 	events_add(&d->log, LOG_NOTICE, "verify_now", drive_ev_obj(d), -1,
@@ -979,14 +843,7 @@ state_init(struct drive *d, const struct layout *l)
 	snprintf(d->st.serial, sizeof(d->st.serial), "%s",
 	    d->tgt.serial[0] ? d->tgt.serial : "none");
 	d->st.lay = *l;
-	d->st.run = d->conf.autostart ? RUN_RUNNING : RUN_STOPPED;
-	d->st.prog.phase = PHASE_STATIC;
-	if (l->static_blocks == 0) {
-		d->st.prog.static_done = 1;
-		d->st.prog.phase = PHASE_WRITE;
-		d->st.prog.cycle = 1;
-	}
-	d->st.prog.pass_random = d->conf.order_random;
+	sched_init(&d->st, &d->conf);
 	d->st.created = (uint64_t)time(NULL);
 	return 0;
 }
@@ -1059,16 +916,7 @@ state_read(struct drive *d, int *owned, char *why, size_t len)
 static void
 resume_owned(struct drive *d)
 {
-	const char	*stop = stop_reached(d);
-
-	if (d->st.run == RUN_RUNNING && !d->conf.autostart) {
-		d->st.run = RUN_STOPPED;
-		snprintf(d->st.reason, sizeof(d->st.reason), "autostart = no");
-	}
-	if (d->st.run == RUN_FINISHED && stop == NULL) {
-		d->st.run = RUN_RUNNING;
-		d->st.reason[0] = '\0';
-	}
+	sched_resume(&d->st, &d->conf);
 	events_add(&d->log, LOG_NOTICE, "resume", drive_ev_obj(d), -1,
 	    (long long)d->st.host_bytes_written, "resuming %s: %s, cycle %"
 	    PRIu64 ", %s at item %" PRIu64 ", TBW %.6f TB", d->conf.device,
@@ -1397,57 +1245,15 @@ drive_tick(struct drive *d)
 	records_tick(d);
 }
 
-/* Items in the current phase, for progress and ETA. */
-static uint64_t
-phase_items(const struct drive *d)
-{
-	const struct layout *l = &d->st.lay;
-
-	if (d->work == WORK_VERIFY)
-		return l->nblocks;
-	switch (d->st.prog.phase) {
-	case PHASE_STATIC:
-		return l->static_blocks;
-	case PHASE_WRITE:
-		return layout_dynamic_blocks(l);
-	case PHASE_VERIFY:
-		return l->nblocks;
-	case PHASE_TRIM:
-		return (layout_dynamic_blocks(l) * l->block_size + TRIM_CHUNK -
-		    1) / TRIM_CHUNK;
-	default:
-		return 0;
-	}
-}
-
 /* Fraction done and time left of the current phase. */
 static void
 phase_progress(const struct drive *d, double *frac, uint64_t *eta)
 {
-	uint64_t	items = phase_items(d);
-	uint64_t	pos = d->work == WORK_VERIFY ? d->last.position :
-	    d->st.prog.position;
-	double		rate = job_active(d) ? d->wbps + d->rbps : 0;
+	int	on_demand = d->work == WORK_VERIFY;
 
-	*frac = 0;
-	*eta = 0;
-	if (d->st.prog.phase == PHASE_IDLE && d->work != WORK_VERIFY) {
-		uint64_t ms = wall_ms(), left;
-
-		if (d->conf.idle_sec > 0 && d->st.idle_until_ms > ms) {
-			left = d->st.idle_until_ms - ms;
-			*eta = (left + 999) / 1000;
-			*frac = 1.0 - (double)left / (d->conf.idle_sec * 1000.0);
-			*frac = *frac < 0 ? 0 : *frac > 1 ? 1 : *frac;
-		}
-		return;
-	}
-	if (items == 0)
-		return;
-	*frac = (double)pos / (double)items;
-	if (rate > 0 && d->st.prog.phase != PHASE_TRIM)
-		*eta = (uint64_t)((double)(items - pos) *
-		    d->st.lay.block_size / rate);
+	sched_progress(&d->st, &d->conf, on_demand, on_demand ?
+	    d->last.position : d->st.prog.position, job_active(d) ?
+	    d->wbps + d->rbps : 0, wall_ms(), frac, eta);
 }
 
 void

@@ -13,23 +13,9 @@
 #include "errmap.h"
 #include "events.h"
 #include "safety.h"
+#include "schedule.h"
 #include "smart.h"
 #include "smart_read.h"
-
-#define TRIM_CHUNK	(1ULL << 30)
-
-/*
- * What the worker does for the drive. Only work_to() in drive.c changes
- * it, and only along the moves it allows.
- */
-enum work {
-	WORK_NONE,		/* no job: the worker waits for one */
-	WORK_PHASE,		/* the job of the current phase */
-	WORK_VERIFY_NEXT,	/* the phase job stops; on-demand verify follows */
-	WORK_VERIFY,		/* an on-demand verify pass */
-	WORK_HUNG		/* no I/O completed for io_timeout: the job was
-				 * told to stop, its worker is stuck in the device */
-};
 
 struct drive {
 	struct drive_conf conf;

@@ -200,11 +200,11 @@ health_rules(struct drive *d, const struct smart *s)
 		drive_set_run(d, RUN_FAILED, why);
 		return;
 	}
-	if (d->conf.stop_at_wear > 0 && s->has_percent_used &&
-	    s->percent_used >= d->conf.stop_at_wear &&
+	if ((why = sched_wear_stop(&d->conf, s->has_percent_used,
+	    s->percent_used)) != NULL &&
 	    (d->st.run == RUN_RUNNING || d->st.run == RUN_PAUSED)) {
 		drive_halt(d);
-		drive_set_run(d, RUN_FINISHED, "stop_at_wear reached");
+		drive_set_run(d, RUN_FINISHED, why);
 	}
 }
 
