@@ -38,11 +38,9 @@
 #define FINDINGS_BATCH	256
 
 
-static void	drive_schedule(struct drive *);
 static void	phase_done(struct drive *, enum job_end);
-static void	finding_flush(struct drive *);
 
-static uint64_t
+uint64_t
 mono_ns(void)
 {
 	struct timespec	ts;
@@ -63,8 +61,8 @@ wall_ms(void)
 
 
 /* Every change of what the worker does goes through here. */
-static void
-work_to(struct drive *d, enum work to)
+void
+drive_work_to(struct drive *d, enum work to)
 {
 	if (!sched_work_allowed(d->work, to)) {
 		log_warnx("%s: worker: move from %s to %s refused",
@@ -156,7 +154,7 @@ drive_new(const struct drive_conf *c, const char *state_dir, sd_event *ev,
 	d->tgt.fd = -1;
 	d->log.fd = -1;
 	d->emap.fd = -1;
-	d->smartlog.fd = -1;
+	d->smart.log.fd = -1;
 	return d;
 }
 
@@ -175,7 +173,7 @@ drive_free(struct drive *d)
 	safety_close(&d->tgt);
 	errmap_close(&d->emap);
 	events_close(&d->log);
-	events_close(&d->smartlog);
+	events_close(&d->smart.log);
 	sd_event_unref(d->ev);
 	conf_release(&d->conf);
 	free(d);
@@ -211,7 +209,7 @@ drive_checkpoint(struct drive *d)
 {
 	if (!d->active)
 		return;
-	finding_flush(d);
+	findings_flush(d);
 	drive_errors_checkpoint(d);
 	/* the state never runs ahead of the events it records */
 	if (records_sync(d) == -1) {
@@ -222,166 +220,16 @@ drive_checkpoint(struct drive *d)
 	d->st.updated = (uint64_t)time(NULL);
 	if (state_save(d->state_path, &d->st) == -1) {
 		records_failed(d, errno);
-		if (!d->save_warned)
+		if (!d->rec.save_warned)
 			log_warn("%s: cannot save state %s (will retry)",
 			    d->conf.name, d->state_path);
-		d->save_warned = 1;
+		d->rec.save_warned = 1;
 		return;
 	}
-	if (d->save_warned)
+	if (d->rec.save_warned)
 		log_info("%s: state saved again", d->conf.name);
-	d->save_warned = 0;
+	d->rec.save_warned = 0;
 	records_saved(d);
-}
-
-/* Describe a finding in words for the journal. */
-static void
-finding_text(const struct drive *d, const struct finding *f, char *buf,
-    size_t len)
-{
-	const struct blk_result *r = &f->res;
-	char	what[160];
-	int	n;
-
-	n = snprintf(buf, len, "%s at offset %" PRIu64 " (%" PRIu64
-	    " block%s)", blk_class_name(f->cls), f->offset, f->nblocks,
-	    f->nblocks == 1 ? "" : "s");
-	if (n < 0 || (size_t)n >= len)
-		return;
-	buf += n;
-	len -= (size_t)n;
-	switch (f->cls) {
-	case BLK_CORRUPT:
-		blk_corrupt_text(r, what, sizeof(what));
-		snprintf(buf, len, ": %s", what);
-		break;
-	case BLK_MISDIRECTED:
-		snprintf(buf, len, ": holds the block of offset %" PRIu64,
-		    r->found_offset);
-		break;
-	case BLK_STALE:
-		snprintf(buf, len, ": generation %" PRIu64 ", expected %" PRIu64,
-		    r->found_gen, f->expected_gen);
-		break;
-	case BLK_FOREIGN:
-		snprintf(buf, len, ": block of instance %016" PRIx64,
-		    r->found_instance);
-		break;
-	case BLK_UNWRITTEN:
-		snprintf(buf, len, ": blank, expected generation %" PRIu64,
-		    f->expected_gen);
-		break;
-	case BLK_IO_ERROR:
-		snprintf(buf, len, ": %s", strerror(f->err));
-		break;
-	default:
-		break;
-	}
-	(void)d;
-}
-
-/* "found" details of a finding, in JSON. */
-static void
-finding_found(json_object *o, const struct finding *f)
-{
-	const struct blk_result *r = &f->res;
-	char	 hex[20];
-
-	if (f->cls == BLK_IO_ERROR) {
-		json_object_object_add(o, "errno", json_object_new_int(f->err));
-		json_object_object_add(o, "error",
-		    json_object_new_string(strerror(f->err)));
-		return;
-	}
-	if (r->found_instance != 0 || r->hdr_valid) {
-		snprintf(hex, sizeof(hex), "%016" PRIx64, r->found_instance);
-		json_object_object_add(o, "found_instance",
-		    json_object_new_string(hex));
-		json_object_object_add(o, "found_offset",
-		    json_object_new_uint64(r->found_offset));
-		json_object_object_add(o, "found_generation",
-		    json_object_new_uint64(r->found_gen));
-		json_object_object_add(o, "found_write_time_ns",
-		    json_object_new_uint64(r->found_time_ns));
-	}
-	if (f->cls == BLK_CORRUPT && r->no_header)
-		json_object_object_add(o, "no_header",
-		    json_object_new_boolean(1));
-	if (f->cls == BLK_CORRUPT && r->first_bad_byte >= 0) {
-		json_object_object_add(o, "first_bad_byte",
-		    json_object_new_int(r->first_bad_byte));
-		json_object_object_add(o, "bad_bytes",
-		    json_object_new_int((int32_t)r->bad_bytes));
-	}
-}
-
-/* One finding (or merged run) becomes one verify_error event. */
-static void
-finding_write(struct drive *d, const struct finding *f)
-{
-	json_object	*o;
-	char		 text[512];
-	int		 detail = drive_errors_detail(d);
-
-	if (detail == 0)
-		return;		/* counted and mapped; summarized at pass end */
-	o = drive_ev_obj(d);
-	json_object_object_add(o, "class",
-	    json_object_new_string(blk_class_name(f->cls)));
-	json_object_object_add(o, "offset", json_object_new_uint64(f->offset));
-	json_object_object_add(o, "blocks", json_object_new_uint64(f->nblocks));
-	json_object_object_add(o, "block_size",
-	    json_object_new_uint64(d->st.lay.block_size));
-	if (f->expected_unwritten)
-		json_object_object_add(o, "expected", json_object_new_string(
-		    "unwritten"));
-	else
-		json_object_object_add(o, "expected_generation",
-		    json_object_new_uint64(f->expected_gen));
-	finding_found(o, f);
-	/* where it was found: the phase may have moved on since */
-	json_object_object_add(o, "phase", json_object_new_string(
-	    phase_name(d->pend_phase)));
-	json_object_object_add(o, "cycle", json_object_new_uint64(
-	    d->pend_cycle));
-	if (d->pend_on_demand)
-		json_object_object_add(o, "on_demand",
-		    json_object_new_boolean(1));
-	finding_text(d, f, text, sizeof(text));
-	d->log.quiet = detail == 2;
-	events_add(&d->log, LOG_ERR, "verify_error", o, (long long)f->offset,
-	    (long long)d->st.host_bytes_written, "%s", text);
-	d->log.quiet = 0;
-}
-
-/* Write the run held for merging. */
-static void
-finding_flush(struct drive *d)
-{
-	if (d->has_pend)
-		finding_write(d, &d->pend);
-	d->has_pend = 0;
-}
-
-/*
- * Runs the worker cut at its publish points are merged here; the held
- * run is written before any checkpoint, so the log stays consistent.
- */
-static void
-finding_event(struct drive *d, const struct finding *f)
-{
-	drive_errors_map(d, f);
-	if (d->has_pend &&
-	    finding_continues(&d->pend, f, d->st.lay.block_size)) {
-		d->pend.nblocks += f->nblocks;
-		return;
-	}
-	finding_flush(d);
-	d->pend = *f;
-	d->has_pend = 1;
-	d->pend_phase = d->st.prog.phase;
-	d->pend_cycle = d->st.prog.cycle;
-	d->pend_on_demand = d->work == WORK_VERIFY;
 }
 
 /* Fold one snapshot of the worker into the state. */
@@ -417,7 +265,7 @@ drive_poll(struct drive *d)
 	do {
 		n = engine_poll(d->eng, &s, f, FINDINGS_BATCH);
 		for (i = 0; i < n; i++)
-			finding_event(d, &f[i]);
+			findings_add(d, &f[i]);
 		drive_account(d, &s);
 	} while (n == FINDINGS_BATCH);
 }
@@ -459,15 +307,15 @@ drive_set_run(struct drive *d, enum run_state r, const char *reason)
 }
 
 /* Record the start of a phase, for its phase_end figures. */
-static void
-phase_mark(struct drive *d)
+void
+drive_mark_phase(struct drive *d)
 {
-	d->phase_t0 = mono_ns();
-	d->phase_bytes0 = d->st.host_bytes_written + d->st.host_bytes_read +
+	d->mark.t0 = mono_ns();
+	d->mark.bytes = d->st.host_bytes_written + d->st.host_bytes_read +
 	    d->st.host_bytes_trimmed;
-	d->phase_ops0 = d->st.write_ops + d->st.read_ops;
-	d->phase_cpu0 = d->last.cpu_ns;
-	d->phase_err0 = err_sum(d->st.errors);
+	d->mark.ops = d->st.write_ops + d->st.read_ops;
+	d->mark.cpu_ns = d->last.cpu_ns;
+	d->mark.errors = err_sum(d->st.errors);
 }
 
 /* The phase_end event: bytes, time, throughput, CPU of the worker. */
@@ -475,11 +323,11 @@ static void
 phase_end_event(struct drive *d, const char *what)
 {
 	json_object	*o = drive_ev_obj(d);
-	double		 sec = (double)(mono_ns() - d->phase_t0) / 1e9;
+	double		 sec = (double)(mono_ns() - d->mark.t0) / 1e9;
 	uint64_t	 bytes = d->st.host_bytes_written + d->st.host_bytes_read +
-	    d->st.host_bytes_trimmed - d->phase_bytes0;
-	uint64_t	 ops = d->st.write_ops + d->st.read_ops - d->phase_ops0;
-	double		 cpu = (double)(d->last.cpu_ns - d->phase_cpu0) / 1e9;
+	    d->st.host_bytes_trimmed - d->mark.bytes;
+	uint64_t	 ops = d->st.write_ops + d->st.read_ops - d->mark.ops;
+	double		 cpu = (double)(d->last.cpu_ns - d->mark.cpu_ns) / 1e9;
 
 	if (sec <= 0)
 		sec = 1e-9;
@@ -492,18 +340,18 @@ phase_end_event(struct drive *d, const char *what)
 	json_object_object_add(o, "iops", json_object_new_double(ops / sec));
 	json_object_object_add(o, "cpu_seconds", json_object_new_double(cpu));
 	json_object_object_add(o, "errors", json_object_new_uint64(
-	    err_sum(d->st.errors) - d->phase_err0));
+	    err_sum(d->st.errors) - d->mark.errors));
 	events_add(&d->log, LOG_INFO, "phase_end", o, -1,
 	    (long long)d->st.host_bytes_written, "%s done: %.1f MB/s, %.0f "
 	    "IOPS, %.1f s, %" PRIu64 " errors", what, (double)bytes / sec / 1e6,
-	    ops / sec, sec, err_sum(d->st.errors) - d->phase_err0);
+	    ops / sec, sec, err_sum(d->st.errors) - d->mark.errors);
 }
 
 /* The schedule entered a phase: its event, a SMART reading, a checkpoint. */
 static void
 phase_started(struct drive *d)
 {
-	phase_mark(d);
+	drive_mark_phase(d);
 	events_add(&d->log, LOG_INFO, "phase_start", drive_ev_obj(d), -1,
 	    (long long)d->st.host_bytes_written, "cycle %" PRIu64 ": %s",
 	    d->st.prog.cycle, phase_name(d->st.prog.phase));
@@ -618,7 +466,7 @@ idle_arm(struct drive *d, uint64_t until_ms)
 }
 
 /* Hand the worker the job of the current phase, if the drive runs. */
-static void
+void
 drive_schedule(struct drive *d)
 {
 	struct job		j;
@@ -643,7 +491,7 @@ drive_schedule(struct drive *d)
 		    strerror(errno));
 		return;
 	}
-	work_to(d, WORK_PHASE);
+	drive_work_to(d, WORK_PHASE);
 }
 
 /* The current phase ran to its end (or to the write budget). */
@@ -655,7 +503,7 @@ phase_done(struct drive *d, enum job_end end)
 	int			 bad = 0;
 
 	if (phase_verifies(d)) {
-		finding_flush(d);	/* its last run counts in the pass */
+		findings_flush(d);	/* its last run counts in the pass */
 		bad = drive_errors_end(d, 1, why, sizeof(why));
 	}
 	if (sched_reported(&d->st, &d->conf))
@@ -683,9 +531,9 @@ extra_verify_done(struct drive *d, enum job_end end, int err)
 	char	why[512];
 	int	bad;
 
-	finding_flush(d);	/* while its events still say on_demand */
+	findings_flush(d);	/* while its events still say on_demand */
 	bad = drive_errors_end(d, end == JOB_DONE, why, sizeof(why));
-	work_to(d, WORK_NONE);
+	drive_work_to(d, WORK_NONE);
 	if (end == JOB_FAILED) {
 		drive_fail(d, "I/O error during verify: %s", strerror(err));
 		return;
@@ -702,23 +550,23 @@ extra_verify_done(struct drive *d, enum job_end end, int err)
 }
 
 /* Start the on-demand verify pass against what the drive holds now. */
-static void
-extra_verify_start(struct drive *d)
+void
+drive_verify_start(struct drive *d)
 {
 	struct job	j;
 
 	sched_verify_job(&d->st, &d->conf, &j);
-	phase_mark(d);
+	drive_mark_phase(d);
 	drive_errors_begin(d, 1);
 	events_add(&d->log, LOG_NOTICE, "verify_now", drive_ev_obj(d), -1,
 	    (long long)d->st.host_bytes_written, "verify pass on demand "
 	    "(read only)");
 	if (engine_submit(d->eng, &j) == -1) {
-		work_to(d, WORK_NONE);
+		drive_work_to(d, WORK_NONE);
 		log_warn("%s: cannot start verify", d->conf.name);
 		return;
 	}
-	work_to(d, WORK_VERIFY);
+	drive_work_to(d, WORK_VERIFY);
 	notify_changed(d);
 }
 
@@ -746,7 +594,7 @@ device_gone(const struct drive *d)
 static void
 hung_job_ended(struct drive *d, enum job_end end)
 {
-	finding_flush(d);
+	findings_flush(d);
 	log_info("%s: the device answered again; the job given up after "
 	    "io_timeout %s", d->conf.name, end == JOB_FAILED ? "failed" :
 	    "ended");
@@ -785,14 +633,14 @@ phase_job_ended(struct drive *d, enum job_end end, int err)
 }
 
 /* The worker finished its job: what comes next depends on what it was. */
-static void
-job_ended(struct drive *d, enum job_end end, int err)
+void
+drive_job_ended(struct drive *d, enum job_end end, int err)
 {
 	enum work	was = d->work;
 
 	switch (was) {
 	case WORK_HUNG:
-		work_to(d, WORK_NONE);
+		drive_work_to(d, WORK_NONE);
 		hung_job_ended(d, end);
 		return;
 	case WORK_VERIFY:
@@ -801,11 +649,11 @@ job_ended(struct drive *d, enum job_end end, int err)
 	default:
 		break;
 	}
-	work_to(d, WORK_NONE);
+	drive_work_to(d, WORK_NONE);
 	phase_job_ended(d, end, err);
 	/* a verify pass asked for while the job ran goes first */
 	if (was == WORK_VERIFY_NEXT)
-		extra_verify_start(d);
+		drive_verify_start(d);
 	else
 		drive_schedule(d);
 }
@@ -825,7 +673,7 @@ on_worker(sd_event_source *s, int fd, uint32_t revents, void *arg)
 	drive_poll(d);
 	if (engine_job_done(d->eng, &end, &err)) {
 		drive_poll(d);
-		job_ended(d, end, err);
+		drive_job_ended(d, end, err);
 	}
 	return 0;
 }
@@ -1110,26 +958,37 @@ drive_prepare(struct drive *d)
 }
 
 int
+drive_worker_new(struct drive *d, struct engine **e, sd_event_source **src,
+    char *err, size_t len)
+{
+	*src = NULL;
+	if ((*e = engine_start(d->tgt.fd, d->conf.name, d->conf.block_size,
+	    d->conf.queue_depth, err, len)) == NULL)
+		return -1;
+	if (sd_event_add_io(d->ev, src, engine_notify_fd(*e), EPOLLIN,
+	    on_worker, d) < 0) {
+		engine_free(*e);
+		*e = NULL;
+		return -2;
+	}
+	return 0;
+}
+
+int
 drive_activate(struct drive *d, int schedule)
 {
 	char	err[256];
-	int	owned;
+	int	owned, rc;
 
 	d->refused = 0;
 	if ((owned = drive_prepare(d)) == -1)
 		return -1;
-	d->eng = engine_start(d->tgt.fd, d->conf.name, d->conf.block_size,
-	    d->conf.queue_depth, err, sizeof(err));
-	if (d->eng == NULL)
-		return drive_refuse(d, err);
+	if ((rc = drive_worker_new(d, &d->eng, &d->notify_src, err,
+	    sizeof(err))) < 0)
+		return drive_refuse(d, rc == -2 ? "cannot watch the worker" :
+		    err);
 	memset(&d->last, 0, sizeof(d->last));
-	memset(d->rate_hist, 0, sizeof(d->rate_hist));
-	if (sd_event_add_io(d->ev, &d->notify_src, engine_notify_fd(d->eng),
-	    EPOLLIN, on_worker, d) < 0) {
-		engine_free(d->eng);
-		d->eng = NULL;
-		return drive_refuse(d, "cannot watch the worker");
-	}
+	memset(d->rates.hist, 0, sizeof(d->rates.hist));
 	d->active = 1;
 	d->tgt.created = 0;	/* the drive's file from now on, never undone */
 	d->errors_at_start = err_sum(d->st.errors);
@@ -1139,90 +998,29 @@ drive_activate(struct drive *d, int schedule)
 	else
 		announce_new(d);
 	drive_checkpoint(d);
-	phase_mark(d);
-	d->rate_t = mono_ns();
-	d->rate_w = d->st.host_bytes_written;
-	d->rate_r = d->st.host_bytes_read;
-	d->rate_wops = d->st.write_ops;
-	d->rate_rops = d->st.read_ops;
-	d->rate_flushes = d->last.flushes;
-	d->flush_lat_us = -1;
+	drive_mark_phase(d);
+	rates_reset(d);
 	if (schedule)
 		drive_schedule(d);
 	notify_changed(d);
 	return 0;
 }
 
-/* 99th percentile of write latency since the last tick (bucket bound). */
-static double
-p99_since(const struct drive *d)
-{
-	uint64_t	n[LAT_BUCKETS], total = 0, acc = 0;
-	int		b;
-
-	for (b = 0; b < LAT_BUCKETS; b++) {
-		n[b] = d->last.wlat_hist[b] - d->rate_hist[b];
-		total += n[b];
-	}
-	if (total == 0)
-		return -1;
-	for (b = 0; b < LAT_BUCKETS; b++) {
-		acc += n[b];
-		if (acc * 100 >= total * 99)
-			return (double)(1ULL << b);
-	}
-	return (double)(1ULL << (LAT_BUCKETS - 1));
-}
-
-/* Throughput over the last tick. */
-static void
-drive_rates(struct drive *d)
-{
-	uint64_t	t = mono_ns();
-	double		dt = (double)(t - d->rate_t) / 1e9;
-
-	if (dt < 0.2)
-		return;
-	d->wbps = (double)(d->st.host_bytes_written - d->rate_w) / dt;
-	d->rbps = (double)(d->st.host_bytes_read - d->rate_r) / dt;
-	d->wiops = (double)(d->st.write_ops - d->rate_wops) / dt;
-	d->riops = (double)(d->st.read_ops - d->rate_rops) / dt;
-	d->lat_p99_us = p99_since(d);
-	d->flush_lat_us = d->last.flushes == d->rate_flushes ? -1 :
-	    (double)d->last.flush_lat_last_us;
-	d->rate_flushes = d->last.flushes;
-	d->rate_t = t;
-	d->rate_w = d->st.host_bytes_written;
-	d->rate_r = d->st.host_bytes_read;
-	d->rate_wops = d->st.write_ops;
-	d->rate_rops = d->st.read_ops;
-	memcpy(d->rate_hist, d->last.wlat_hist, sizeof(d->rate_hist));
-}
-
 /*
  * A read or write that never completes leaves the worker stuck in the
- * kernel. The rule counts only what the device holds: I/Os the kernel
- * took and has not completed, none completing for io_timeout, fail the
- * drive (the other drives go on). A worker with nothing in flight (busy,
- * starting, or waiting for us) is never the device's fault.
+ * kernel (rates_stalled): the job is told to stop, the drive fails, the
+ * other drives go on.
  */
 static void
 drive_watch_stall(struct drive *d)
 {
-	uint64_t	n, since, now = mono_ns();
+	char	why[256];
 
-	if (!job_watched(d))
+	if (!job_watched(d) || !rates_stalled(d, why, sizeof(why)))
 		return;
-	engine_inflight(d->eng, &n, &since);
-	if (n == 0 || since >= now ||
-	    now - since < d->conf.io_timeout * 1000000000ULL)
-		return;
-	work_to(d, WORK_HUNG);
+	drive_work_to(d, WORK_HUNG);
 	engine_stop_job(d->eng);
-	drive_fail(d, "the device stopped answering: %" PRIu64 " I/O%s in "
-	    "flight, none completed for %.1f s (io_timeout %" PRIu64 " s)",
-	    n, n == 1 ? "" : "s", (double)(now - since) / 1e9,
-	    d->conf.io_timeout);
+	drive_fail(d, "%s", why);
 }
 
 void
@@ -1236,10 +1034,10 @@ drive_tick(struct drive *d)
 	drive_poll(d);
 	if (job_active(d) && engine_job_done(d->eng, &end, &err)) {
 		drive_poll(d);		/* never miss the end of a job */
-		job_ended(d, end, err);
+		drive_job_ended(d, end, err);
 	}
 	drive_watch_stall(d);
-	drive_rates(d);
+	rates_tick(d);
 	if (job_active(d) || !records_current(d))
 		drive_checkpoint(d);
 	records_tick(d);
@@ -1253,7 +1051,7 @@ phase_progress(const struct drive *d, double *frac, uint64_t *eta)
 
 	sched_progress(&d->st, &d->conf, on_demand, on_demand ?
 	    d->last.position : d->st.prog.position, job_active(d) ?
-	    d->wbps + d->rbps : 0, wall_ms(), frac, eta);
+	    d->rates.wbps + d->rates.rbps : 0, wall_ms(), frac, eta);
 }
 
 void
@@ -1275,8 +1073,8 @@ drive_status(const struct drive *d, struct drive_status *s)
 	s->cycles_done = d->st.cycles_done;
 	s->host_bytes_written = d->st.host_bytes_written;
 	s->host_bytes_read = d->st.host_bytes_read;
-	s->write_bps = job_active(d) ? d->wbps : 0;
-	s->read_bps = job_active(d) ? d->rbps : 0;
+	s->write_bps = job_active(d) ? d->rates.wbps : 0;
+	s->read_bps = job_active(d) ? d->rates.rbps : 0;
 	for (i = 0; i < BLK_NCLASS; i++)
 		s->errors[i] = d->st.errors[i];
 	s->errors_total = err_sum(d->st.errors);
@@ -1310,143 +1108,6 @@ drive_halt(struct drive *d)
 	if (job_active(d))
 		engine_stop_job(d->eng);
 	sd_event_source_set_enabled(d->idle_src, SD_EVENT_OFF);
-}
-
-/*
- * A start or verify after io_timeout. When the job given up has ended in
- * the meantime, the worker is free again. When it is still stuck, that
- * worker is left to the kernel (engine_abandon) and a new one takes the
- * drive: the old one's counters and findings stay in its own engine,
- * which nobody reads, so its late completion cannot count twice.
- */
-static int
-drive_unhang(struct drive *d, char *err, size_t len)
-{
-	struct engine	*e;
-	sd_event_source	*src = NULL;
-	enum job_end	 end;
-	int		 rc;
-
-	drive_poll(d);
-	if (engine_job_done(d->eng, &end, &rc)) {
-		drive_poll(d);
-		job_ended(d, end, rc);
-		return 0;
-	}
-	if ((e = engine_start(d->tgt.fd, d->conf.name, d->conf.block_size,
-	    d->conf.queue_depth, err, len)) == NULL)
-		return -1;
-	if (sd_event_add_io(d->ev, &src, engine_notify_fd(e), EPOLLIN,
-	    on_worker, d) < 0) {
-		engine_free(e);
-		snprintf(err, len, "%s: cannot watch the worker", d->conf.name);
-		return -1;
-	}
-	finding_flush(d);
-	sd_event_source_disable_unref(d->notify_src);
-	engine_abandon(d->eng);
-	log_warnx("%s: the job given up after io_timeout is still stuck; "
-	    "its worker is left behind, a new one takes over", d->conf.name);
-	d->eng = e;
-	d->notify_src = src;
-	memset(&d->last, 0, sizeof(d->last));	/* the new engine's counters */
-	memset(d->rate_hist, 0, sizeof(d->rate_hist));
-	work_to(d, WORK_NONE);
-	return 0;
-}
-
-static int
-cmd_refuse(const struct drive *d, char *err, size_t len, const char *what)
-{
-	snprintf(err, len, "%s: cannot %s: drive is %s%s", d->conf.name, what,
-	    d->refused ? "refused" : run_state_name(d->st.run),
-	    d->refused ? " (see its reason)" : "");
-	errno = EBUSY;
-	return -1;
-}
-
-int
-drive_cmd_pause(struct drive *d, char *err, size_t len)
-{
-	if (!d->active || d->st.run != RUN_RUNNING)
-		return cmd_refuse(d, err, len, "pause");
-	drive_halt(d);
-	drive_set_run(d, RUN_PAUSED, "paused by operator");
-	return 0;
-}
-
-int
-drive_cmd_resume(struct drive *d, char *err, size_t len)
-{
-	if (!d->active || d->st.run != RUN_PAUSED)
-		return cmd_refuse(d, err, len, "resume");
-	if (records_refuse_resume(d, err, len) == -1)
-		return -1;
-	drive_set_run(d, RUN_RUNNING, NULL);
-	phase_mark(d);
-	drive_schedule(d);
-	return 0;
-}
-
-int
-drive_cmd_stop(struct drive *d, char *err, size_t len)
-{
-	if (!d->active ||
-	    (d->st.run != RUN_RUNNING && d->st.run != RUN_PAUSED))
-		return cmd_refuse(d, err, len, "stop");
-	drive_halt(d);
-	drive_set_run(d, RUN_STOPPED, "stopped by operator");
-	return 0;
-}
-
-int
-drive_cmd_start(struct drive *d, char *err, size_t len)
-{
-	if (d->refused) {
-		safety_close(&d->tgt);
-		if (drive_activate(d, 0) == -1) {
-			snprintf(err, len, "%s: %s", d->conf.name, d->st.reason);
-			return -1;
-		}
-		/* open now; a run that was under way (or autostarts) goes on */
-		if (d->st.run == RUN_RUNNING) {
-			phase_mark(d);
-			drive_schedule(d);
-			return 0;
-		}
-	}
-	if (d->st.run == RUN_RUNNING || d->st.run == RUN_PAUSED ||
-	    (d->st.run == RUN_FINISHED && stop_reached(d) != NULL))
-		return cmd_refuse(d, err, len, "start");
-	if (d->work == WORK_HUNG && drive_unhang(d, err, len) == -1)
-		return -1;
-	drive_set_run(d, RUN_RUNNING, NULL);
-	phase_mark(d);
-	drive_schedule(d);
-	return 0;
-}
-
-int
-drive_cmd_verify(struct drive *d, char *err, size_t len)
-{
-	if (!d->active) {
-		snprintf(err, len, "%s: cannot verify: drive is not open%s",
-		    d->conf.name, d->refused ? " (refused)" : "");
-		return -1;
-	}
-	if (d->work == WORK_VERIFY_NEXT || d->work == WORK_VERIFY) {
-		snprintf(err, len, "%s: a verify pass is already running",
-		    d->conf.name);
-		return -1;
-	}
-	if (d->work == WORK_HUNG && drive_unhang(d, err, len) == -1)
-		return -1;
-	if (d->work == WORK_PHASE) {
-		work_to(d, WORK_VERIFY_NEXT);
-		engine_stop_job(d->eng);	/* starts when the job stopped */
-	} else
-		extra_verify_start(d);
-	return 0;
 }
 
 /* Keys that define what is on the drive: they cannot change under test. */
@@ -1517,7 +1178,7 @@ drive_busy(struct drive *d)
 	drive_poll(d);
 	if (engine_job_done(d->eng, &end, &err)) {
 		drive_poll(d);
-		job_ended(d, end, err);
+		drive_job_ended(d, end, err);
 	}
 	return job_active(d);
 }
@@ -1546,95 +1207,4 @@ void
 drive_hold(struct drive *d, int hold)
 {
 	d->hold = hold;
-}
-
-int
-drive_smart_detail(const struct drive *d, json_object *out)
-{
-	if (!d->have_latest)
-		return -1;
-	json_object_object_add(out, "latest", smart_to_json(&d->latest));
-	json_object_object_add(out, "status", drive_smart_status(d));
-	json_object_object_add(out, "baseline_host_bytes_written",
-	    json_object_new_uint64(d->baseline_host_written));
-	json_object_object_add(out, "baseline", d->baseline.model[0] ?
-	    smart_to_json(&d->baseline) : NULL);
-	json_object_object_add(out, "delta", drive_smart_delta(d));
-	return 0;
-}
-
-/* One source's value of an update line; unknown is RRD's "U". */
-struct rrd_val {
-	int	known;
-	double	v;
-	int	decimals;
-};
-
-/* The SMART sources: the latest reading, unknown before the first. */
-static void
-smart_values(const struct drive *d, struct rrd_val *v)
-{
-	const struct smart *s = &d->latest;
-	int		 k = d->have_latest;
-	double		 waf = drive_waf(d);
-
-	v[DS_PUSED] = (struct rrd_val){ k && s->has_percent_used,
-	    s->percent_used, 1 };
-	v[DS_SPARE] = (struct rrd_val){ k && s->has_spare,
-	    s->available_spare, 0 };
-	v[DS_TEMP] = (struct rrd_val){ k && s->has_temperature,
-	    s->temperature_c, 0 };
-	v[DS_MERR] = (struct rrd_val){ k && s->has_media_errors,
-	    (double)s->media_errors, 0 };
-	v[DS_DEVW] = (struct rrd_val){ k && s->has_device_written,
-	    (double)s->device_bytes_written, 0 };
-	v[DS_NANDW] = (struct rrd_val){ k && s->has_nand_written,
-	    (double)s->nand_bytes_written, 0 };
-	v[DS_WAF] = (struct rrd_val){ waf >= 0, waf, 4 };
-}
-
-int
-drive_archive_values(const struct drive *d, time_t now, char *buf,
-    size_t len)
-{
-	struct rrd_val	v[RRD_NDS];
-	size_t		n;
-	int		i;
-
-	if (!d->active)
-		return -1;
-	memset(v, 0, sizeof(v));	/* a source not set below is unknown */
-	/* rates over the last second, whatever the worker does right now */
-	v[DS_WBPS] = (struct rrd_val){ 1, d->wbps, 0 };
-	v[DS_RBPS] = (struct rrd_val){ 1, d->rbps, 0 };
-	v[DS_WIOPS] = (struct rrd_val){ 1, d->wiops, 0 };
-	v[DS_RIOPS] = (struct rrd_val){ 1, d->riops, 0 };
-	v[DS_HOSTW] = (struct rrd_val){ 1, (double)d->st.host_bytes_written, 0 };
-	v[DS_HOSTR] = (struct rrd_val){ 1, (double)d->st.host_bytes_read, 0 };
-	v[DS_LAT] = (struct rrd_val){ d->lat_p99_us >= 0, d->lat_p99_us, 0 };
-	v[DS_FLUSH] = (struct rrd_val){ d->flush_lat_us >= 0,
-	    d->flush_lat_us, 0 };
-	v[DS_BAD] = (struct rrd_val){ 1, (double)err_sum(d->st.errors), 0 };
-	smart_values(d, v);
-	n = (size_t)snprintf(buf, len, "%lld", (long long)now);
-	for (i = 0; i < RRD_NDS && n < len; i++)
-		n += (size_t)(v[i].known ? snprintf(buf + n, len - n, ":%.*f",
-		    v[i].decimals, v[i].v) : snprintf(buf + n, len - n, ":U"));
-	return n < len ? 0 : -1;
-}
-
-uint64_t
-drive_smart_interval(const struct drive *d)
-{
-	return d->conf.smart_interval;
-}
-
-int
-drive_archive_opened(struct drive *d, int set)
-{
-	int	was = d->archived;
-
-	if (set)
-		d->archived = 1;
-	return was;
 }

@@ -17,6 +17,54 @@
 #include "smart.h"
 #include "smart_read.h"
 
+/* Where the phase (or on-demand pass) began, for its phase_end event. */
+struct drive_mark {
+	uint64_t	 t0;		/* monotonic ns */
+	uint64_t	 bytes, ops, cpu_ns, errors;
+};
+
+/* Rates over the last tick, and the counters at its start (rates.c). */
+struct drive_rates {
+	uint64_t	 t, w, r, wops, rops, flushes;
+	uint64_t	 hist[LAT_BUCKETS];
+	double		 wbps, rbps, wiops, riops;
+	double		 lat_p99_us;	/* -1: no writes in the last tick */
+	double		 flush_lat_us;	/* -1: no flush completed in the last tick */
+};
+
+/* The run of findings being merged, not yet an event (findings.c). */
+struct drive_findings {
+	struct finding	 pend;
+	int		 has_pend;
+	enum phase	 phase;		/* where the run was found */
+	uint64_t	 cycle;
+	int		 on_demand;
+};
+
+/* SMART of the drive (drive_smart.c). */
+struct drive_smart {
+	struct smart_poller *poller;
+	sd_event_source	*src;
+	sd_event_source	*timer;
+	int		 have_baseline, have_latest;
+	struct smart	 baseline;	/* first sight */
+	struct smart	 latest;
+	uint64_t	 baseline_host_written;	/* our counter at baseline */
+	uint64_t	 baseline_host_lo;	/* ... when its read began */
+	uint64_t	 poll_host_written;	/* our counter when the read began */
+	int		 mismatch_reported;
+	int		 warned;
+	struct eventlog	 log;		/* smart.jsonl, kept like events */
+};
+
+/* Whether the records are on disk (records.c). */
+struct drive_records {
+	uint64_t	 since;		/* monotonic ns: a checkpoint failed */
+	int		 err;		/* its errno */
+	int		 paused;	/* paused until they are on disk */
+	int		 save_warned;
+};
+
 struct drive {
 	struct drive_conf conf;
 	char		 dir[PATH_MAX];
@@ -26,6 +74,7 @@ struct drive {
 	void		*changed_arg;	/* also for `owner` */
 	drive_owner_fn	 owner;
 
+	/* the lifecycle (drive.c): target, worker, state, schedule */
 	struct target	 tgt;
 	struct engine	*eng;
 	sd_event_source	*notify_src;
@@ -36,63 +85,65 @@ struct drive {
 	int		 refused;
 	enum work	 work;
 	struct engine_stats last;
-
-	/* phase accounting, for the phase_end event */
-	uint64_t	 phase_t0;	/* monotonic ns */
-	uint64_t	 phase_bytes0;
-	uint64_t	 phase_ops0;
-	uint64_t	 phase_cpu0;
-	uint64_t	 phase_err0;
-	/* rates */
-	uint64_t	 rate_t, rate_w, rate_r;
-	double		 wbps, rbps;
-	int		 save_warned;
 	int		 shutting_down;
-	uint64_t	 rate_wops, rate_rops;
-	double		 wiops, riops;
-	uint64_t	 rate_hist[LAT_BUCKETS];
-	double		 lat_p99_us;	/* -1: no writes in the last tick */
-	uint64_t	 rate_flushes;
-	double		 flush_lat_us;	/* -1: no flush completed in the last tick */
 	int		 hold;		/* --verify: never hand out a phase job */
 	int		 archived;	/* its RRD archive was opened */
-	struct finding	 pend;		/* run being merged, not yet an event */
-	int		 has_pend;
-	enum phase	 pend_phase;	/* where the run was found */
-	uint64_t	 pend_cycle;
-	int		 pend_on_demand;
 	uint64_t	 errors_at_start; /* to tell this run's findings */
+	struct drive_mark mark;
+
+	struct drive_rates rates;
+	struct drive_findings find;
 	/* the verify pass's records (drive_errors.c) */
 	struct errmap	 emap;		/* of the pass running (fd -1: none) */
 	uint64_t	 em_runs;	/* verify_error runs of the pass so far */
 	int		 em_on_demand;	/* the open map is an on-demand pass's */
-
-	/* SMART (drive_smart.c) */
-	struct smart_poller *smart;
-	sd_event_source	*smart_src;
-	sd_event_source	*smart_timer;
-	int		 have_baseline, have_latest;
-	struct smart	 baseline;	/* first sight */
-	struct smart	 latest;
-	uint64_t	 baseline_host_written;	/* our counter at baseline */
-	uint64_t	 baseline_host_lo;	/* ... when its read began */
-	uint64_t	 poll_host_written;	/* our counter when the read began */
-	int		 mismatch_reported;
-	int		 smart_warned;
-	struct eventlog	 smartlog;	/* smart.jsonl, kept like events */
-
-	/* records (records.c) */
-	uint64_t	 rec_since;	/* monotonic ns: a checkpoint failed */
-	int		 rec_err;	/* its errno */
-	int		 rec_paused;	/* paused until they are on disk */
+	struct drive_smart smart;
+	struct drive_records rec;
 };
 
-/* drive.c, for drive_smart.c */
+/* drive.c, the lifecycle, for the drive's other files */
 /* Fresh counters and findings from the worker. */
 void		 drive_poll(struct drive *);
 json_object	*drive_ev_obj(struct drive *);
+/* Change the run state (as its table allows), with an event, a checkpoint. */
 void		 drive_set_run(struct drive *, enum run_state, const char *);
+/* Stop the worker's job (if any) and the idle timer; keep the position. */
 void		 drive_halt(struct drive *);
+/* Hand the worker the job of the current phase, if the drive runs. */
+void		 drive_schedule(struct drive *);
+/* Start the on-demand verify pass against what the drive holds now. */
+void		 drive_verify_start(struct drive *);
+/* Record the start of a phase, for its phase_end figures. */
+void		 drive_mark_phase(struct drive *);
+/* Every change of what the worker does (as its table allows). */
+void		 drive_work_to(struct drive *, enum work);
+/* The worker finished its job: what comes next depends on what it was. */
+void		 drive_job_ended(struct drive *, enum job_end, int err);
+/*
+ * A worker for the open target, watched by the main loop: 0, or -1 (the
+ * worker did not start, `err` says why) or -2 (it cannot be watched).
+ */
+int		 drive_worker_new(struct drive *, struct engine **,
+		    sd_event_source **, char *err, size_t);
+uint64_t	 mono_ns(void);
+
+/* findings.c */
+/* A finding of the worker: merged into the run held, or the next run. */
+void		 findings_add(struct drive *, const struct finding *);
+/* Write the run held as its verify_error event. */
+void		 findings_flush(struct drive *);
+
+/* rates.c */
+/* The counters the next tick's rates start from. */
+void		 rates_reset(struct drive *);
+/* Throughput, IOPS and latencies over the last tick. */
+void		 rates_tick(struct drive *);
+/*
+ * I/Os the kernel took and has not completed, none completing for
+ * io_timeout: 1 and the reason. A worker with nothing in flight (busy,
+ * starting, or waiting for us) is never the device's fault.
+ */
+int		 rates_stalled(const struct drive *, char *why, size_t);
 
 /* drive_errors.c, for drive.c */
 /* A verify pass starts: a new pass number and its map. */
