@@ -52,7 +52,7 @@ DAEMON_SRC	= daemon/main.c daemon/manager.c daemon/drive.c daemon/engine.c \
 		  daemon/methods.c daemon/varlink.c daemon/smart.c \
 		  daemon/drive_smart.c daemon/drive_errors.c daemon/records.c \
 		  daemon/findings.c daemon/rates.c daemon/drive_cmd.c \
-		  daemon/drive_archive.c \
+		  daemon/drive_archive.c daemon/drive_open.c daemon/drive_job.c \
 		  daemon/archive.c daemon/mapguard.c \
 		  daemon/reserve.c \
 		  $(wildcard daemon/metrics.c)

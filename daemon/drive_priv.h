@@ -1,7 +1,8 @@
 /*
- * drive_priv.h: the insides of a drive, shared by drive.c (schedule,
- * state, events) and drive_smart.c (SMART polls, wear rules). Nobody
- * else includes this.
+ * drive_priv.h: the insides of a drive, shared by drive.c (its
+ * lifecycle) and the files of its parts: drive_open.c, findings.c,
+ * rates.c, drive_cmd.c, drive_archive.c, drive_errors.c, drive_smart.c,
+ * records.c. Nobody else includes this.
  */
 #ifndef SSDT_DRIVE_PRIV_H
 #define SSDT_DRIVE_PRIV_H
@@ -41,8 +42,20 @@ struct drive_findings {
 	int		 on_demand;
 };
 
+/*
+ * What SMART asks of the lifecycle, handed in at drive_smart_start():
+ * drive_smart.c calls nothing of drive.c.
+ */
+struct drive_smart_ops {
+	/* Fresh counters from the worker (drive_poll). */
+	void		(*poll)(struct drive *);
+	/* The readings fail or finish the drive: halt it, set its state. */
+	void		(*verdict)(struct drive *, enum run_state, const char *);
+};
+
 /* SMART of the drive (drive_smart.c). */
 struct drive_smart {
+	const struct drive_smart_ops *ops;
 	struct smart_poller *poller;
 	sd_event_source	*src;
 	sd_event_source	*timer;
@@ -101,7 +114,7 @@ struct drive {
 	struct drive_records rec;
 };
 
-/* drive.c, the lifecycle, for the drive's other files */
+/* drive.c, the lifecycle, for the drive's other files (not drive_smart.c) */
 /* Fresh counters and findings from the worker. */
 void		 drive_poll(struct drive *);
 json_object	*drive_ev_obj(struct drive *);
@@ -126,6 +139,28 @@ void		 drive_job_ended(struct drive *, enum job_end, int err);
 int		 drive_worker_new(struct drive *, struct engine **,
 		    sd_event_source **, char *err, size_t);
 uint64_t	 mono_ns(void);
+/* Wall clock in milliseconds: the idle deadline survives restarts. */
+uint64_t	 wall_ms(void);
+/* A job is running, or stopping (hung or not). */
+int		 drive_job_active(const struct drive *);
+/* A job whose I/O is expected to complete: the stall watchdog's. */
+int		 drive_job_watched(const struct drive *);
+/* Write the checkpoint: events first (synced), then the state file. */
+void		 drive_checkpoint(struct drive *);
+/* Fail the drive: it stays failed until an operator starts it again. */
+void		 drive_fail(struct drive *, const char *fmt, ...)
+		    __attribute__((format(printf, 2, 3)));
+/* Tell the daemon the drive's run state or phase changed. */
+void		 drive_notify(struct drive *);
+
+/* drive_open.c, for drive.c */
+/* Target, layout and state: -1 refused (with a reason), else 1 when the
+ * drive had a run on disk, 0 for a new one. */
+int		 drive_prepare(struct drive *);
+/* A refusal: nothing was written; say why, everywhere. Returns -1. */
+int		 drive_refuse(struct drive *, const char *why);
+/* The activation's event: "resume" of a run on disk, or "created". */
+void		 drive_announce(struct drive *, int owned);
 
 /* findings.c */
 /* A finding of the worker: merged into the run held, or the next run. */
@@ -176,7 +211,7 @@ void		 records_status(const struct drive *, struct drive_status *);
 int		 records_refuse_resume(const struct drive *, char *, size_t);
 
 /* drive_smart.c, for drive.c */
-void		 drive_smart_start(struct drive *);
+void		 drive_smart_start(struct drive *, const struct drive_smart_ops *);
 void		 drive_smart_stop(struct drive *);
 /* Ask for a SMART read now (phase change), unless one is in flight. */
 void		 drive_smart_poll(struct drive *);

@@ -196,15 +196,13 @@ health_rules(struct drive *d, const struct smart *s)
 		events_add(&d->log, LOG_CRIT, "smart_failed", o, -1,
 		    (long long)d->st.host_bytes_written, "%s at TBW %.6f TB",
 		    why, (double)d->st.host_bytes_written / 1e12);
-		drive_halt(d);
-		drive_set_run(d, RUN_FAILED, why);
+		d->smart.ops->verdict(d, RUN_FAILED, why);
 		return;
 	}
 	if ((why = sched_wear_stop(&d->conf, s->has_percent_used,
 	    s->percent_used)) != NULL &&
 	    (d->st.run == RUN_RUNNING || d->st.run == RUN_PAUSED)) {
-		drive_halt(d);
-		drive_set_run(d, RUN_FINISHED, why);
+		d->smart.ops->verdict(d, RUN_FINISHED, why);
 	}
 }
 
@@ -239,7 +237,7 @@ on_smart(sd_event_source *src, int fd, uint32_t revents, void *arg)
 	(void)revents;
 	if (!smart_poller_take(d->smart.poller, &s, &ok, err, sizeof(err)))
 		return 0;
-	drive_poll(d);
+	d->smart.ops->poll(d);
 	if (ok) {
 		smart_result(d, &s);
 		return 0;
@@ -256,7 +254,7 @@ drive_smart_poll(struct drive *d)
 {
 	if (d->smart.poller == NULL || smart_poller_busy(d->smart.poller))
 		return;
-	drive_poll(d);
+	d->smart.ops->poll(d);
 	d->smart.poll_host_written = d->st.host_bytes_written;
 	smart_poller_request(d->smart.poller);
 }
@@ -277,7 +275,7 @@ on_smart_timer(sd_event_source *src, uint64_t usec, void *arg)
  * without SMART. Without the timer it is read at phase changes only.
  */
 void
-drive_smart_start(struct drive *d)
+drive_smart_start(struct drive *d, const struct drive_smart_ops *ops)
 {
 	enum smart_source	src;
 	uint64_t		now = 0;
@@ -286,6 +284,7 @@ drive_smart_start(struct drive *d)
 	if (d->smart.poller != NULL || !d->conf.smart || !d->tgt.is_blockdev ||
 	    (src = smart_detect(d->conf.device)) == SMART_NONE)
 		return;
+	d->smart.ops = ops;
 	if ((d->smart.poller = smart_poller_new(d->conf.device, src)) == NULL) {
 		log_warn("%s: SMART poller", d->conf.name);
 		return;
