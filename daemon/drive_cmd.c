@@ -58,6 +58,16 @@ cmd_refuse(const struct drive *d, char *err, size_t len, const char *what)
 	return -1;
 }
 
+/* The drive runs again: its schedule goes on where it stands. */
+static int
+cmd_run(struct drive *d)
+{
+	drive_set_run(d, RUN_RUNNING, NULL);
+	drive_mark_phase(d);
+	drive_schedule(d);
+	return 0;
+}
+
 int
 drive_cmd_pause(struct drive *d, char *err, size_t len)
 {
@@ -75,10 +85,7 @@ drive_cmd_resume(struct drive *d, char *err, size_t len)
 		return cmd_refuse(d, err, len, "resume");
 	if (records_refuse_resume(d, err, len) == -1)
 		return -1;
-	drive_set_run(d, RUN_RUNNING, NULL);
-	drive_mark_phase(d);
-	drive_schedule(d);
-	return 0;
+	return cmd_run(d);
 }
 
 int
@@ -113,10 +120,7 @@ drive_cmd_start(struct drive *d, char *err, size_t len)
 		return cmd_refuse(d, err, len, "start");
 	if (d->work == WORK_HUNG && drive_unhang(d, err, len) == -1)
 		return -1;
-	drive_set_run(d, RUN_RUNNING, NULL);
-	drive_mark_phase(d);
-	drive_schedule(d);
-	return 0;
+	return cmd_run(d);
 }
 
 int
