@@ -1,47 +1,34 @@
 /*
- * drive.c: one drive under test. The main thread owns everything here;
- * the worker (engine.c) only runs the job it is handed and publishes
- * counters and findings, which drive_poll() folds into the durable state.
- *
- * A cycle is: write the dynamic area (generation = cycle), verify static
- * and dynamic areas, trim the dynamic area, idle. Before the first cycle
- * the static area is written once (generation 0).
+ * drive.c: one drive under test, its lifecycle: made, activated (its
+ * target opened by drive_open.c, its worker started), ticked once a
+ * second, checkpointed, its run state changed, reconfigured, shut down.
+ * The main thread owns everything here; the worker (engine.c) only runs
+ * the job it is handed (drive_job.c hands them out, as schedule.c says)
+ * and publishes counters and findings, which drive_poll() folds into the
+ * durable state.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
-#include <inttypes.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/fs.h>
-#include <sys/ioctl.h>
-#include <sys/random.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <json-c/json.h>
 
 #include "drive.h"
 #include "drive_priv.h"
-#include "rrd_layout.h"
 #include "engine.h"
+#include "statedir.h"
 #include "events.h"
 #include "log.h"
-#include "reserve.h"
 #include "safety.h"
-#include "statedir.h"
-#include "units.h"
 
 #define FINDINGS_BATCH	256
 
 
-static void	drive_schedule(struct drive *);
-static void	finding_flush(struct drive *);
 
-static uint64_t
+uint64_t
 mono_ns(void)
 {
 	struct timespec	ts;
@@ -51,7 +38,7 @@ mono_ns(void)
 }
 
 /* Wall clock in milliseconds: the idle deadline survives restarts. */
-static uint64_t
+uint64_t
 wall_ms(void)
 {
 	struct timespec	ts;
@@ -61,50 +48,28 @@ wall_ms(void)
 }
 
 
-static const char *
-work_name(enum work w)
+/* Every change of what the worker does goes through here. */
+void
+drive_work_to(struct drive *d, enum work to)
 {
-	static const char *const names[] = {
-		[WORK_NONE] = "none", [WORK_PHASE] = "phase",
-		[WORK_VERIFY_NEXT] = "verify-next", [WORK_VERIFY] = "verify",
-		[WORK_HUNG] = "hung",
-	};
-
-	return names[w];
-}
-
-/*
- * Every change of what the worker does goes through here. A job ends
- * (to none) from any state; a hung job ends when its I/O completes at
- * last, or when a start gives the drive a new worker.
- */
-static void
-work_to(struct drive *d, enum work to)
-{
-	static const unsigned allowed[] = {
-		[WORK_NONE] = 1u << WORK_PHASE | 1u << WORK_VERIFY,
-		[WORK_PHASE] = 1u << WORK_VERIFY_NEXT | 1u << WORK_HUNG,
-		[WORK_VERIFY_NEXT] = 1u << WORK_HUNG,
-		[WORK_VERIFY] = 1u << WORK_HUNG,
-		[WORK_HUNG] = 0,
-	};
-
-	if (to != WORK_NONE && !(allowed[d->work] & 1u << to))
-		log_warnx("%s: worker: unexpected move from %s to %s",
+	if (!sched_work_allowed(d->work, to)) {
+		log_warnx("%s: worker: move from %s to %s refused",
 		    d->conf.name, work_name(d->work), work_name(to));
+		return;
+	}
 	d->work = to;
 }
 
 /* A job is running, or stopping (hung or not). */
-static int
-job_active(const struct drive *d)
+int
+drive_job_active(const struct drive *d)
 {
 	return d->work != WORK_NONE;
 }
 
 /* A job whose I/O is expected to complete: the stall watchdog's. */
-static int
-job_watched(const struct drive *d)
+int
+drive_job_watched(const struct drive *d)
 {
 	return d->work != WORK_NONE && d->work != WORK_HUNG;
 }
@@ -121,21 +86,15 @@ drive_events_path(const struct drive *d, char *buf, size_t len)
 	statedir_path(buf, len, d->dir, STATEDIR_EVENTS);
 }
 
-static uint64_t
-err_sum(const uint64_t *e)
+uint64_t
+drive_errors_total(const struct drive *d)
 {
 	uint64_t	s = 0;
 	int		i;
 
 	for (i = 1; i < BLK_NCLASS; i++)
-		s += e[i];
+		s += d->st.errors[i];
 	return s;
-}
-
-uint64_t
-drive_errors_total(const struct drive *d)
-{
-	return err_sum(d->st.errors);
 }
 
 /* Copy a configuration, owning its strings. */
@@ -164,20 +123,21 @@ drive_new(const struct drive_conf *c, const char *state_dir, sd_event *ev,
 
 	if ((d = calloc(1, sizeof(*d))) == NULL)
 		return NULL;
-	if (conf_copy(&d->conf, c) == -1) {
+	if (conf_copy(&d->conf, c) == -1 || statedir_drive_dir(d->dir,
+	    sizeof(d->dir), state_dir, c->name) == -1 ||
+	    statedir_path(d->state_path, sizeof(d->state_path), d->dir,
+	    STATEDIR_STATE) == -1) {
 		conf_release(&d->conf);
 		free(d);
 		return NULL;
 	}
-	snprintf(d->dir, sizeof(d->dir), "%s/%s", state_dir, c->name);
-	snprintf(d->state_path, sizeof(d->state_path), "%s/state", d->dir);
 	d->ev = sd_event_ref(ev);
 	d->changed = fn;
 	d->changed_arg = arg;
 	d->tgt.fd = -1;
 	d->log.fd = -1;
 	d->emap.fd = -1;
-	d->smartlog.fd = -1;
+	d->smart.log.fd = -1;
 	return d;
 }
 
@@ -196,43 +156,26 @@ drive_free(struct drive *d)
 	safety_close(&d->tgt);
 	errmap_close(&d->emap);
 	events_close(&d->log);
-	events_close(&d->smartlog);
+	events_close(&d->smart.log);
 	sd_event_unref(d->ev);
 	conf_release(&d->conf);
 	free(d);
 }
 
-static void
-notify_changed(struct drive *d)
+void
+drive_notify(struct drive *d)
 {
 	if (d->changed != NULL)
 		d->changed(d, d->changed_arg);
 }
 
-/* An event with the common fields: cycle, phase, TBW. */
-json_object *
-drive_ev_obj(struct drive *d)
-{
-	json_object	*o = json_object_new_object();
-
-	json_object_object_add(o, "serial", json_object_new_string(
-	    d->tgt.serial[0] ? d->tgt.serial : d->st.serial));
-	json_object_object_add(o, "cycle",
-	    json_object_new_uint64(d->st.prog.cycle));
-	json_object_object_add(o, "phase",
-	    json_object_new_string(phase_name(d->st.prog.phase)));
-	json_object_object_add(o, "host_bytes_written",
-	    json_object_new_uint64(d->st.host_bytes_written));
-	return o;
-}
-
 /* Write the checkpoint: events first (synced), then the state file. */
-static void
+void
 drive_checkpoint(struct drive *d)
 {
 	if (!d->active)
 		return;
-	finding_flush(d);
+	findings_flush(d);
 	drive_errors_checkpoint(d);
 	/* the state never runs ahead of the events it records */
 	if (records_sync(d) == -1) {
@@ -243,166 +186,16 @@ drive_checkpoint(struct drive *d)
 	d->st.updated = (uint64_t)time(NULL);
 	if (state_save(d->state_path, &d->st) == -1) {
 		records_failed(d, errno);
-		if (!d->save_warned)
+		if (!d->rec.save_warned)
 			log_warn("%s: cannot save state %s (will retry)",
 			    d->conf.name, d->state_path);
-		d->save_warned = 1;
+		d->rec.save_warned = 1;
 		return;
 	}
-	if (d->save_warned)
+	if (d->rec.save_warned)
 		log_info("%s: state saved again", d->conf.name);
-	d->save_warned = 0;
+	d->rec.save_warned = 0;
 	records_saved(d);
-}
-
-/* Describe a finding in words for the journal. */
-static void
-finding_text(const struct drive *d, const struct finding *f, char *buf,
-    size_t len)
-{
-	const struct blk_result *r = &f->res;
-	char	what[160];
-	int	n;
-
-	n = snprintf(buf, len, "%s at offset %" PRIu64 " (%" PRIu64
-	    " block%s)", blk_class_name(f->cls), f->offset, f->nblocks,
-	    f->nblocks == 1 ? "" : "s");
-	if (n < 0 || (size_t)n >= len)
-		return;
-	buf += n;
-	len -= (size_t)n;
-	switch (f->cls) {
-	case BLK_CORRUPT:
-		blk_corrupt_text(r, what, sizeof(what));
-		snprintf(buf, len, ": %s", what);
-		break;
-	case BLK_MISDIRECTED:
-		snprintf(buf, len, ": holds the block of offset %" PRIu64,
-		    r->found_offset);
-		break;
-	case BLK_STALE:
-		snprintf(buf, len, ": generation %" PRIu64 ", expected %" PRIu64,
-		    r->found_gen, f->expected_gen);
-		break;
-	case BLK_FOREIGN:
-		snprintf(buf, len, ": block of instance %016" PRIx64,
-		    r->found_instance);
-		break;
-	case BLK_UNWRITTEN:
-		snprintf(buf, len, ": blank, expected generation %" PRIu64,
-		    f->expected_gen);
-		break;
-	case BLK_IO_ERROR:
-		snprintf(buf, len, ": %s", strerror(f->err));
-		break;
-	default:
-		break;
-	}
-	(void)d;
-}
-
-/* "found" details of a finding, in JSON. */
-static void
-finding_found(json_object *o, const struct finding *f)
-{
-	const struct blk_result *r = &f->res;
-	char	 hex[20];
-
-	if (f->cls == BLK_IO_ERROR) {
-		json_object_object_add(o, "errno", json_object_new_int(f->err));
-		json_object_object_add(o, "error",
-		    json_object_new_string(strerror(f->err)));
-		return;
-	}
-	if (r->found_instance != 0 || r->hdr_valid) {
-		snprintf(hex, sizeof(hex), "%016" PRIx64, r->found_instance);
-		json_object_object_add(o, "found_instance",
-		    json_object_new_string(hex));
-		json_object_object_add(o, "found_offset",
-		    json_object_new_uint64(r->found_offset));
-		json_object_object_add(o, "found_generation",
-		    json_object_new_uint64(r->found_gen));
-		json_object_object_add(o, "found_write_time_ns",
-		    json_object_new_uint64(r->found_time_ns));
-	}
-	if (f->cls == BLK_CORRUPT && r->no_header)
-		json_object_object_add(o, "no_header",
-		    json_object_new_boolean(1));
-	if (f->cls == BLK_CORRUPT && r->first_bad_byte >= 0) {
-		json_object_object_add(o, "first_bad_byte",
-		    json_object_new_int(r->first_bad_byte));
-		json_object_object_add(o, "bad_bytes",
-		    json_object_new_int((int32_t)r->bad_bytes));
-	}
-}
-
-/* One finding (or merged run) becomes one verify_error event. */
-static void
-finding_write(struct drive *d, const struct finding *f)
-{
-	json_object	*o;
-	char		 text[512];
-	int		 detail = drive_errors_detail(d, f);
-
-	if (detail == 0)
-		return;		/* counted and mapped; summarized at pass end */
-	o = drive_ev_obj(d);
-	json_object_object_add(o, "class",
-	    json_object_new_string(blk_class_name(f->cls)));
-	json_object_object_add(o, "offset", json_object_new_uint64(f->offset));
-	json_object_object_add(o, "blocks", json_object_new_uint64(f->nblocks));
-	json_object_object_add(o, "block_size",
-	    json_object_new_uint64(d->st.lay.block_size));
-	if (f->expected_unwritten)
-		json_object_object_add(o, "expected", json_object_new_string(
-		    "unwritten"));
-	else
-		json_object_object_add(o, "expected_generation",
-		    json_object_new_uint64(f->expected_gen));
-	finding_found(o, f);
-	/* where it was found: the phase may have moved on since */
-	json_object_object_add(o, "phase", json_object_new_string(
-	    phase_name(d->pend_phase)));
-	json_object_object_add(o, "cycle", json_object_new_uint64(
-	    d->pend_cycle));
-	if (d->pend_on_demand)
-		json_object_object_add(o, "on_demand",
-		    json_object_new_boolean(1));
-	finding_text(d, f, text, sizeof(text));
-	d->log.quiet = detail == 2;
-	events_add(&d->log, LOG_ERR, "verify_error", o, (long long)f->offset,
-	    (long long)d->st.host_bytes_written, "%s", text);
-	d->log.quiet = 0;
-}
-
-/* Write the run held for merging. */
-static void
-finding_flush(struct drive *d)
-{
-	if (d->has_pend)
-		finding_write(d, &d->pend);
-	d->has_pend = 0;
-}
-
-/*
- * Runs the worker cut at its publish points are merged here; the held
- * run is written before any checkpoint, so the log stays consistent.
- */
-static void
-finding_event(struct drive *d, const struct finding *f)
-{
-	drive_errors_map(d, f);
-	if (d->has_pend &&
-	    finding_continues(&d->pend, f, d->st.lay.block_size)) {
-		d->pend.nblocks += f->nblocks;
-		return;
-	}
-	finding_flush(d);
-	d->pend = *f;
-	d->has_pend = 1;
-	d->pend_phase = d->st.prog.phase;
-	d->pend_cycle = d->st.prog.cycle;
-	d->pend_on_demand = d->work == WORK_VERIFY;
 }
 
 /* Fold one snapshot of the worker into the state. */
@@ -420,16 +213,8 @@ drive_account(struct drive *d, const struct engine_stats *s)
 	for (i = 1; i < BLK_NCLASS; i++)
 		d->st.errors[i] += s->errors[i] - o->errors[i];
 	d->st.flushes += s->flushes - o->flushes;
-	if (d->work == WORK_PHASE || d->work == WORK_VERIFY_NEXT) {
-		/* never more than the drive was asked to keep */
-		d->st.prog.position = s->durable;
-		if (d->st.prog.phase == PHASE_TRIM) {
-			uint64_t area = layout_dynamic_blocks(&d->st.lay) *
-			    d->st.lay.block_size;
-			d->st.prog.trimmed_bytes = s->position * TRIM_CHUNK >
-			    area ? area : s->position * TRIM_CHUNK;
-		}
-	}
+	if (d->work == WORK_PHASE || d->work == WORK_VERIFY_NEXT)
+		sched_account(&d->st, s->durable, s->position);
 	d->last = *s;
 }
 
@@ -446,7 +231,7 @@ drive_poll(struct drive *d)
 	do {
 		n = engine_poll(d->eng, &s, f, FINDINGS_BATCH);
 		for (i = 0; i < n; i++)
-			finding_event(d, &f[i]);
+			findings_add(d, &f[i]);
 		drive_account(d, &s);
 	} while (n == FINDINGS_BATCH);
 }
@@ -455,12 +240,7 @@ drive_poll(struct drive *d)
 static const char *
 stop_reached(const struct drive *d)
 {
-	if (d->conf.cycles != 0 && d->st.cycles_done >= d->conf.cycles)
-		return "cycles reached";
-	if (d->conf.stop_at_tbw != 0 &&
-	    d->st.host_bytes_written >= d->conf.stop_at_tbw)
-		return "stop_at_tbw reached";
-	return NULL;
+	return sched_stop(&d->st, &d->conf);
 }
 
 /* Change the run state, with an event and a checkpoint. */
@@ -470,6 +250,11 @@ drive_set_run(struct drive *d, enum run_state r, const char *reason)
 	json_object	*o;
 	int		 prio = r == RUN_FAILED ? LOG_CRIT : LOG_NOTICE;
 
+	if (!sched_run_allowed(d->st.run, r)) {
+		log_warnx("%s: run state: move from %s to %s refused",
+		    d->conf.name, run_state_name(d->st.run), run_state_name(r));
+		return;
+	}
 	d->st.run = r;
 	snprintf(d->st.reason, sizeof(d->st.reason), "%s", reason ? reason : "");
 	if (r == RUN_FAILED)
@@ -484,191 +269,10 @@ drive_set_run(struct drive *d, enum run_state r, const char *reason)
 	    run_state_name(r), reason ? ": " : "", reason ? reason : "",
 	    (double)d->st.host_bytes_written / 1e12);
 	drive_checkpoint(d);
-	notify_changed(d);
+	drive_notify(d);
 }
 
-/* Record the start of a phase, for its phase_end figures. */
-static void
-phase_mark(struct drive *d)
-{
-	d->phase_t0 = mono_ns();
-	d->phase_bytes0 = d->st.host_bytes_written + d->st.host_bytes_read +
-	    d->st.host_bytes_trimmed;
-	d->phase_ops0 = d->st.write_ops + d->st.read_ops;
-	d->phase_cpu0 = d->last.cpu_ns;
-	d->phase_err0 = err_sum(d->st.errors);
-	drive_errors_phase_start(d);
-}
-
-/* The phase_end event: bytes, time, throughput, CPU of the worker. */
-static void
-phase_end_event(struct drive *d, const char *what)
-{
-	json_object	*o = drive_ev_obj(d);
-	double		 sec = (double)(mono_ns() - d->phase_t0) / 1e9;
-	uint64_t	 bytes = d->st.host_bytes_written + d->st.host_bytes_read +
-	    d->st.host_bytes_trimmed - d->phase_bytes0;
-	uint64_t	 ops = d->st.write_ops + d->st.read_ops - d->phase_ops0;
-	double		 cpu = (double)(d->last.cpu_ns - d->phase_cpu0) / 1e9;
-
-	if (sec <= 0)
-		sec = 1e-9;
-	finding_flush(d);	/* the phase's last run, then its summary */
-	drive_errors_phase_end(d, what);
-	json_object_object_add(o, "what", json_object_new_string(what));
-	json_object_object_add(o, "bytes", json_object_new_uint64(bytes));
-	json_object_object_add(o, "ops", json_object_new_uint64(ops));
-	json_object_object_add(o, "seconds", json_object_new_double(sec));
-	json_object_object_add(o, "bytes_per_sec",
-	    json_object_new_double((double)bytes / sec));
-	json_object_object_add(o, "iops", json_object_new_double(ops / sec));
-	json_object_object_add(o, "cpu_seconds", json_object_new_double(cpu));
-	json_object_object_add(o, "errors", json_object_new_uint64(
-	    err_sum(d->st.errors) - d->phase_err0));
-	events_add(&d->log, LOG_INFO, "phase_end", o, -1,
-	    (long long)d->st.host_bytes_written, "%s done: %.1f MB/s, %.0f "
-	    "IOPS, %.1f s, %" PRIu64 " errors", what, (double)bytes / sec / 1e6,
-	    ops / sec, sec, err_sum(d->st.errors) - d->phase_err0);
-}
-
-/* Enter a phase at its beginning. */
-static void
-phase_enter(struct drive *d, enum phase p)
-{
-	d->st.prog.phase = p;
-	d->st.prog.position = 0;
-	phase_mark(d);
-	events_add(&d->log, LOG_INFO, "phase_start", drive_ev_obj(d), -1,
-	    (long long)d->st.host_bytes_written, "cycle %" PRIu64 ": %s",
-	    d->st.prog.cycle, phase_name(p));
-	drive_smart_poll(d);	/* a reading at every phase change */
-	drive_checkpoint(d);
-	notify_changed(d);
-}
-
-/* Start cycle c: its write pass. */
-static void
-cycle_begin(struct drive *d, uint64_t c)
-{
-	uint64_t	area = layout_dynamic_blocks(&d->st.lay) *
-	    d->st.lay.block_size;
-
-	d->st.prog.prev_trimmed = c > 1 && d->st.prog.trimmed_bytes >= area;
-	d->st.prog.cycle = c;
-	d->st.prog.written = 0;
-	d->st.prog.trimmed_bytes = 0;
-	d->st.prog.pass_random = d->conf.order_random;
-	phase_enter(d, PHASE_WRITE);
-}
-
-/* Finish the run: the drive has done what it was configured for. */
-static void
-drive_finish(struct drive *d, const char *why)
-{
-	drive_set_run(d, RUN_FINISHED, why);
-}
-
-/* After verify (and trim): close the cycle, then idle or go on. */
-static void
-cycle_end(struct drive *d)
-{
-	const char	*stop;
-
-	d->st.cycles_done = d->st.prog.cycle;
-	events_add(&d->log, LOG_NOTICE, "cycle_end", drive_ev_obj(d), -1,
-	    (long long)d->st.host_bytes_written, "cycle %" PRIu64 " done, TBW "
-	    "%.6f TB, %" PRIu64 " verify errors in all", d->st.prog.cycle,
-	    (double)d->st.host_bytes_written / 1e12, err_sum(d->st.errors));
-	d->st.prog.phase = PHASE_IDLE;
-	d->st.prog.position = 0;
-	d->st.idle_until_ms = 0;
-	if ((stop = stop_reached(d)) != NULL) {
-		drive_finish(d, stop);
-		return;
-	}
-	if (d->conf.idle_sec == 0) {	/* no rest: no idle phase events */
-		drive_checkpoint(d);
-		return;
-	}
-	d->st.idle_until_ms = wall_ms() + d->conf.idle_sec * 1000;
-	phase_enter(d, PHASE_IDLE);	/* trimmed_bytes stays: expectations */
-}
-
-/* The write budget left before stop_at_tbw; 0 = unlimited. */
-static int
-write_budget(const struct drive *d, uint64_t *budget)
-{
-	*budget = 0;
-	if (d->conf.stop_at_tbw == 0)
-		return 0;
-	if (d->st.host_bytes_written >= d->conf.stop_at_tbw)
-		return -1;
-	*budget = d->conf.stop_at_tbw - d->st.host_bytes_written;
-	return 0;
-}
-
-/* Fill a write job for the static area or this cycle's pass. */
-static int
-job_write(struct drive *d, struct job *j)
-{
-	const struct layout *l = &d->st.lay;
-
-	j->kind = JOB_WRITE;
-	if (d->st.prog.phase == PHASE_STATIC) {
-		j->base = 0;
-		j->count = l->static_blocks;
-		j->generation = 0;
-		perm_init(&j->perm, j->count, 0, 1);
-		return 0;
-	}
-	j->base = l->static_blocks;
-	j->count = layout_dynamic_blocks(l);
-	j->generation = d->st.prog.cycle;
-	layout_pass_perm(l, d->st.instance, d->st.prog.cycle,
-	    d->st.prog.pass_random, &j->perm);
-	return write_budget(d, &j->write_budget);
-}
-
-/* The job of the current phase; -1 when the budget is already spent. */
-static int
-job_for_phase(struct drive *d, struct job *j)
-{
-	const struct layout *l = &d->st.lay;
-
-	memset(j, 0, sizeof(*j));
-	j->lay = *l;
-	j->start = d->st.prog.position;
-	j->expect = d->st.prog;
-	j->expect.instance = d->st.instance;
-	j->queue_depth = d->conf.queue_depth;
-	j->continue_on_error = d->conf.on_io_error == ON_ERROR_CONTINUE;
-	switch (d->st.prog.phase) {
-	case PHASE_STATIC:
-	case PHASE_WRITE:
-		return job_write(d, j);
-	case PHASE_VERIFY:
-		j->kind = JOB_VERIFY;
-		j->count = l->nblocks;
-		drive_errors_resume(d);
-		return 0;
-	case PHASE_TRIM:
-		j->kind = JOB_TRIM;
-		j->base = l->static_blocks;
-		j->trim_chunk = TRIM_CHUNK;
-		j->count = (layout_dynamic_blocks(l) * l->block_size +
-		    TRIM_CHUNK - 1) / TRIM_CHUNK;
-		return 0;
-	default:
-		return -1;
-	}
-}
-
-/* Fail the drive: it stays failed until an operator starts it again. */
-static void
-drive_fail(struct drive *d, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void
+void
 drive_fail(struct drive *d, const char *fmt, ...)
 {
 	char	why[256];
@@ -679,274 +283,6 @@ drive_fail(struct drive *d, const char *fmt, ...)
 	va_end(ap);
 	sd_event_source_set_enabled(d->idle_src, SD_EVENT_OFF);
 	drive_set_run(d, RUN_FAILED, why);
-}
-
-/* Idle is over: the next cycle. */
-static int
-on_idle_done(sd_event_source *s, uint64_t usec, void *arg)
-{
-	struct drive	*d = arg;
-
-	(void)s;
-	(void)usec;
-	if (d->st.run != RUN_RUNNING || d->st.prog.phase != PHASE_IDLE)
-		return 0;
-	if (d->conf.idle_sec > 0)
-		phase_end_event(d, "idle");
-	cycle_begin(d, d->st.prog.cycle + 1);
-	drive_schedule(d);
-	return 0;
-}
-
-/* Arm the idle timer (absolute wall clock, survives restarts). */
-static void
-idle_arm(struct drive *d)
-{
-	uint64_t	when = d->st.idle_until_ms * 1000ULL;
-	int		rc;
-
-	if (d->st.idle_until_ms <= wall_ms()) {
-		on_idle_done(NULL, 0, d);
-		return;
-	}
-	if (d->idle_src != NULL) {
-		sd_event_source_set_time(d->idle_src, when);
-		sd_event_source_set_enabled(d->idle_src, SD_EVENT_ONESHOT);
-		return;
-	}
-	rc = sd_event_add_time(d->ev, &d->idle_src, CLOCK_REALTIME, when,
-	    1000000, on_idle_done, d);
-	if (rc < 0)
-		log_warnx("%s: idle timer: %s", d->conf.name, strerror(-rc));
-}
-
-/* Hand the worker the job of the current phase, if the drive runs. */
-static void
-drive_schedule(struct drive *d)
-{
-	struct job	j;
-	const char	*stop;
-
-	if (!d->active || job_active(d) || d->st.run != RUN_RUNNING ||
-	    d->shutting_down || d->hold)
-		return;
-	if (d->st.prog.phase == PHASE_IDLE) {
-		idle_arm(d);
-		return;
-	}
-	if (d->st.prog.phase == PHASE_WRITE && (stop = stop_reached(d)) != NULL) {
-		drive_finish(d, stop);
-		return;
-	}
-	if (job_for_phase(d, &j) == -1) {
-		drive_finish(d, "stop_at_tbw reached");
-		return;
-	}
-	if (engine_submit(d->eng, &j) == -1) {
-		drive_fail(d, "cannot hand a job to the worker: %s",
-		    strerror(errno));
-		return;
-	}
-	work_to(d, WORK_PHASE);
-}
-
-/* The current phase ran to its end (or to the write budget). */
-static void
-phase_done(struct drive *d, enum job_end end)
-{
-	struct progress	*p = &d->st.prog;
-	char		 why[512];
-	int		 bad = 0;
-
-	if (p->phase == PHASE_VERIFY) {
-		finding_flush(d);	/* its last run counts in the pass */
-		bad = drive_errors_end(d, 1, why, sizeof(why));
-	}
-	phase_end_event(d, phase_name(p->phase));
-	switch (p->phase) {
-	case PHASE_STATIC:
-		p->static_done = 1;
-		cycle_begin(d, 1);
-		break;
-	case PHASE_WRITE:
-		p->written = end == JOB_BUDGET ? p->position :
-		    layout_dynamic_blocks(&d->st.lay);
-		d->st.final_verify = end == JOB_BUDGET;
-		drive_errors_begin(d, 0);
-		phase_enter(d, PHASE_VERIFY);
-		break;
-	case PHASE_VERIFY:
-		d->st.verify_passes++;
-		if (d->st.final_verify) {
-			/* back to the cut write pass, so it can go on later */
-			d->st.final_verify = 0;
-			p->phase = PHASE_WRITE;
-			p->position = p->written;
-			drive_finish(d, "stop_at_tbw reached");
-		} else if (d->conf.trim)
-			phase_enter(d, PHASE_TRIM);
-		else
-			cycle_end(d);
-		break;
-	case PHASE_TRIM:
-		cycle_end(d);
-		break;
-	default:
-		break;
-	}
-	if (bad)	/* after the schedule moved on: a start goes on from there */
-		drive_fail(d, "%s", why);
-}
-
-/* A trim the target cannot do is a warning, not a failure. */
-static void
-trim_unsupported(struct drive *d)
-{
-	d->st.prog.trimmed_bytes = 0;
-	events_add(&d->log, LOG_WARNING, "trim_unsupported", drive_ev_obj(d), -1,
-	    (long long)d->st.host_bytes_written, "discard is not supported "
-	    "by the target; trim skipped");
-}
-
-/* The on-demand verify pass ended: report it, return to the schedule. */
-static void
-extra_verify_done(struct drive *d, enum job_end end, int err)
-{
-	char	why[512];
-	int	bad;
-
-	finding_flush(d);	/* while its events still say on_demand */
-	bad = drive_errors_end(d, end == JOB_DONE, why, sizeof(why));
-	work_to(d, WORK_NONE);
-	if (end == JOB_FAILED) {
-		drive_fail(d, "I/O error during verify: %s", strerror(err));
-		return;
-	}
-	phase_end_event(d, end == JOB_DONE ? "verify_now" :
-	    "verify_now (interrupted)");
-	if (end == JOB_DONE)
-		d->st.verify_passes++;
-	if (bad)
-		drive_fail(d, "%s", why);
-	drive_checkpoint(d);
-	notify_changed(d);
-	drive_schedule(d);
-}
-
-/* Start the on-demand verify pass against what the drive holds now. */
-static void
-extra_verify_start(struct drive *d)
-{
-	struct job	j;
-
-	memset(&j, 0, sizeof(j));
-	j.kind = JOB_VERIFY;
-	j.lay = d->st.lay;
-	j.count = d->st.lay.nblocks;
-	j.expect = d->st.prog;
-	j.expect.instance = d->st.instance;
-	j.queue_depth = d->conf.queue_depth;
-	j.continue_on_error = d->conf.on_io_error == ON_ERROR_CONTINUE;
-	phase_mark(d);
-	drive_errors_begin(d, 1);
-	events_add(&d->log, LOG_NOTICE, "verify_now", drive_ev_obj(d), -1,
-	    (long long)d->st.host_bytes_written, "verify pass on demand "
-	    "(read only)");
-	if (engine_submit(d->eng, &j) == -1) {
-		work_to(d, WORK_NONE);
-		log_warn("%s: cannot start verify", d->conf.name);
-		return;
-	}
-	work_to(d, WORK_VERIFY);
-	notify_changed(d);
-}
-
-/*
- * After a failed I/O: is the device still there? A removed disk often
- * fails with ENOSPC or short reads (its size drops to 0), not ENODEV.
- */
-static int
-device_gone(const struct drive *d)
-{
-	struct stat	st;
-	uint64_t	size = 0;
-
-	if (!d->tgt.is_blockdev)
-		return 0;
-	if (stat(d->conf.device, &st) == -1 || st.st_rdev != d->tgt.rdev)
-		return 1;
-	return ioctl(d->tgt.fd, BLKGETSIZE64, &size) == -1 || size == 0;
-}
-
-/*
- * The job given up at io_timeout ended after all: its I/O completed.
- * The drive stays failed; the worker is free for the next start.
- */
-static void
-hung_job_ended(struct drive *d, enum job_end end)
-{
-	finding_flush(d);
-	log_info("%s: the device answered again; the job given up after "
-	    "io_timeout %s", d->conf.name, end == JOB_FAILED ? "failed" :
-	    "ended");
-	drive_checkpoint(d);
-	notify_changed(d);
-}
-
-/* The phase job ended (done, cut, stopped or failed). */
-static void
-phase_job_ended(struct drive *d, enum job_end end, int err)
-{
-	switch (end) {
-	case JOB_DONE:
-		if (d->st.prog.phase == PHASE_TRIM && err != 0)
-			trim_unsupported(d);
-		/* FALLTHROUGH */
-	case JOB_BUDGET:
-		phase_done(d, end);
-		break;
-	case JOB_STOPPED:
-		drive_checkpoint(d);
-		notify_changed(d);
-		break;
-	case JOB_FAILED:
-		if (err == RESERVE_CONFLICT_ERRNO)
-			drive_fail(d, "%s", RESERVE_CONFLICT_REASON);
-		else if (err == ENODEV || err == ENXIO || device_gone(d))
-			drive_fail(d, "device vanished (%s)", strerror(err));
-		else if (d->last.flush_err != 0)
-			drive_fail(d, "the drive failed a cache flush: %s",
-			    strerror(d->last.flush_err));
-		else
-			drive_fail(d, "I/O error: %s", strerror(err));
-		break;
-	}
-}
-
-/* The worker finished its job: what comes next depends on what it was. */
-static void
-job_ended(struct drive *d, enum job_end end, int err)
-{
-	enum work	was = d->work;
-
-	switch (was) {
-	case WORK_HUNG:
-		work_to(d, WORK_NONE);
-		hung_job_ended(d, end);
-		return;
-	case WORK_VERIFY:
-		extra_verify_done(d, end, err);
-		return;
-	default:
-		break;
-	}
-	work_to(d, WORK_NONE);
-	phase_job_ended(d, end, err);
-	/* a verify pass asked for while the job ran goes first */
-	if (was == WORK_VERIFY_NEXT)
-		extra_verify_start(d);
-	else
-		drive_schedule(d);
 }
 
 /* The worker's eventfd: findings are waiting, or the job ended. */
@@ -964,422 +300,82 @@ on_worker(sd_event_source *s, int fd, uint32_t revents, void *arg)
 	drive_poll(d);
 	if (engine_job_done(d->eng, &end, &err)) {
 		drive_poll(d);
-		job_ended(d, end, err);
+		drive_job_ended(d, end, err);
 	}
 	return 0;
-}
-
-/* A new drive: fresh instance id, static phase first. */
-static int
-state_init(struct drive *d, const struct layout *l)
-{
-	memset(&d->st, 0, sizeof(d->st));
-	if (getrandom(&d->st.instance, sizeof(d->st.instance), 0) !=
-	    sizeof(d->st.instance))
-		return -1;
-	d->st.instance |= 1;	/* never 0 */
-	snprintf(d->st.device, sizeof(d->st.device), "%s", d->conf.device);
-	snprintf(d->st.serial, sizeof(d->st.serial), "%s",
-	    d->tgt.serial[0] ? d->tgt.serial : "none");
-	d->st.lay = *l;
-	d->st.run = d->conf.autostart ? RUN_RUNNING : RUN_STOPPED;
-	d->st.prog.phase = PHASE_STATIC;
-	if (l->static_blocks == 0) {
-		d->st.prog.static_done = 1;
-		d->st.prog.phase = PHASE_WRITE;
-		d->st.prog.cycle = 1;
-	}
-	d->st.prog.pass_random = d->conf.order_random;
-	d->st.created = (uint64_t)time(NULL);
-	return 0;
-}
-
-/* A refusal: nothing was written; say why, everywhere. */
-static int
-drive_refuse(struct drive *d, const char *why)
-{
-	json_object	*o = json_object_new_object();
-
-	d->refused = 1;
-	d->st.run = RUN_FAILED;
-	snprintf(d->st.reason, sizeof(d->st.reason), "refused: %s", why);
-	json_object_object_add(o, "device",
-	    json_object_new_string(d->conf.device));
-	json_object_object_add(o, "reason", json_object_new_string(why));
-	if (d->log.path != NULL)
-		events_add(&d->log, LOG_ERR, "refused", o, -1, -1,
-		    "refusing %s: %s", d->conf.device, why);
-	else {
-		struct log_fields lf = { d->conf.name, d->conf.serial, NULL,
-		    -1, -1 };
-		log_fields(LOG_ERR, &lf, "refusing %s: %s", d->conf.device, why);
-		json_object_put(o);
-	}
-	safety_discard(&d->tgt, d->conf.device);
-	notify_changed(d);
-	return -1;
-}
-
-/* The stored layout must be what the configuration gives now. */
-static int
-layout_matches(const struct drive *d, const struct layout *l, char *why,
-    size_t len)
-{
-	const struct layout *o = &d->st.lay;
-
-	if (strcmp(d->st.device, d->conf.device) != 0)
-		snprintf(why, len, "the state belongs to %s, not %s",
-		    d->st.device, d->conf.device);
-	else if (o->block_size != l->block_size || o->nblocks != l->nblocks ||
-	    o->static_blocks != l->static_blocks)
-		snprintf(why, len, "the layout (block_size, span or "
-		    "static_fraction) differs from the one under test since %s; "
-		    "restore it, or remove %s to start over", "the first start",
-		    d->dir);
-	else
-		return 1;
-	return 0;
-}
-
-/* Load the state when there is one; *owned tells. */
-static int
-state_read(struct drive *d, int *owned, char *why, size_t len)
-{
-	char	err[256];
-
-	*owned = 0;
-	if (state_load(d->state_path, &d->st, err, sizeof(err)) == 0) {
-		*owned = 1;
-		return 0;
-	}
-	if (errno == ENOENT)
-		return 0;
-	snprintf(why, len, "cannot read %s: %s", d->state_path, err);
-	return -1;
-}
-
-/* What a drive that has state does on activation. */
-static void
-resume_owned(struct drive *d)
-{
-	const char	*stop = stop_reached(d);
-
-	if (d->st.run == RUN_RUNNING && !d->conf.autostart) {
-		d->st.run = RUN_STOPPED;
-		snprintf(d->st.reason, sizeof(d->st.reason), "autostart = no");
-	}
-	if (d->st.run == RUN_FINISHED && stop == NULL) {
-		d->st.run = RUN_RUNNING;
-		d->st.reason[0] = '\0';
-	}
-	events_add(&d->log, LOG_NOTICE, "resume", drive_ev_obj(d), -1,
-	    (long long)d->st.host_bytes_written, "resuming %s: %s, cycle %"
-	    PRIu64 ", %s at item %" PRIu64 ", TBW %.6f TB", d->conf.device,
-	    run_state_name(d->st.run), d->st.prog.cycle,
-	    phase_name(d->st.prog.phase), d->st.prog.position,
-	    (double)d->st.host_bytes_written / 1e12);
-}
-
-/* Open events.jsonl, cut back to what the last checkpoint knew. */
-static void
-drive_open_events(struct drive *d, uint64_t keep)
-{
-	char	path[PATH_MAX + 16];
-
-	if (d->log.path != NULL)
-		return;
-	snprintf(path, sizeof(path), "%s/events.jsonl", d->dir);
-	if (events_open(&d->log, path, keep, d->conf.name,
-	    d->conf.serial) == -1) {
-		log_warn("%s: cannot open %s", d->conf.name, path);
-		events_close(&d->log);
-	}
-}
-
-/* A drive seen for the first time. */
-static void
-announce_new(struct drive *d)
-{
-	json_object	*o = drive_ev_obj(d);
-	char		 hex[20], a[32];
-
-	snprintf(hex, sizeof(hex), "%016" PRIx64, d->st.instance);
-	json_object_object_add(o, "instance", json_object_new_string(hex));
-	json_object_object_add(o, "capacity",
-	    json_object_new_uint64(d->tgt.capacity));
-	json_object_object_add(o, "span_bytes",
-	    json_object_new_uint64(d->st.lay.span_bytes));
-	events_add(&d->log, LOG_NOTICE, "created", o, -1, 0, "new run on %s "
-	    "(%s span, instance %s)", d->conf.device,
-	    units_fmt_bin(d->st.lay.span_bytes, a, sizeof(a)), hex);
-}
-
-void
-drive_set_owner_check(struct drive *d, drive_owner_fn fn)
-{
-	d->owner = fn;
 }
 
 int
-drive_target_id(const struct drive *d, struct target_id *id)
+drive_worker_new(struct drive *d, struct engine **e, sd_event_source **src,
+    char *err, size_t len)
 {
-	if (d->tgt.fd >= 0)
-		return safety_fd_target_id(d->tgt.fd, id);
-	return safety_target_id(d->conf.device, id);
-}
-
-/*
- * One drive, one owner: refused when another drive of the daemon has the
- * same target under another path, or when the state directory holds the
- * run of a device another drive has (sections renamed or swapped).
- */
-static int
-drive_claimed(struct drive *d, int owned, char *why, size_t len)
-{
-	struct target_id	id;
-	char			who[PATH_MAX / 2];
-
-	if (d->owner == NULL)
-		return 0;
-	if (d->owner(d, d->conf.device, who, sizeof(who), d->changed_arg) &&
-	    safety_target_id(d->conf.device, &id) == 0) {
-		snprintf(why, len, "%s is the same %s as %s; a target is tested "
-		    "by one drive section only", d->conf.device,
-		    id.is_blockdev ? "device" : "file", who);
-		return 1;
-	}
-	if (owned && strcmp(d->st.device, d->conf.device) != 0 &&
-	    d->owner(d, d->st.device, who, sizeof(who), d->changed_arg)) {
-		snprintf(why, len, "its state directory %s holds the run on %s, "
-		    "which %s has (a drive section renamed? remove that "
-		    "directory to start over)", d->dir, d->st.device, who);
-		return 1;
+	*src = NULL;
+	if ((*e = engine_start(d->tgt.fd, d->conf.name, d->conf.block_size,
+	    d->conf.queue_depth, err, len)) == NULL)
+		return -1;
+	if (sd_event_add_io(d->ev, src, engine_notify_fd(*e), EPOLLIN,
+	    on_worker, d) < 0) {
+		engine_free(*e);
+		*e = NULL;
+		return -2;
 	}
 	return 0;
 }
 
-/*
- * How the run recorded in `sf` names the target a fresh drive is to take:
- * by its path or as the same device or file (before the open, so that a
- * file is not made for nothing), or, once a block device is open, by its
- * serial; NULL when it names another target or is no run at all.
- */
-static const char *
-state_claims(const char *sf, const struct drive *d, const struct target_id *id,
-    int by_serial)
+/* SMART fails or finishes the drive: its job stops, its state says why. */
+static void
+smart_verdict(struct drive *d, enum run_state r, const char *why)
 {
-	static struct dstate	s;	/* large; only the main loop calls this */
-	struct target_id	other;
-	char			err[256];
-
-	if (state_load(sf, &s, err, sizeof(err)) == -1)
-		return NULL;
-	if (by_serial)
-		return d->tgt.serial[0] != '\0' && strcmp(s.serial, "none") &&
-		    strcmp(s.serial, d->tgt.serial) == 0 ? "serial" : NULL;
-	if (strcmp(s.device, d->conf.device) == 0)
-		return "path";
-	if (id != NULL && safety_target_id(s.device, &other) == 0 &&
-	    safety_same_target(id, &other))
-		return id->is_blockdev ? "device" : "file";
-	return NULL;
+	drive_halt(d);
+	drive_set_run(d, r, why);
 }
 
-/*
- * A drive about to start fresh must not take a target whose run another
- * directory of the state directory records (a section renamed): the fresh
- * run would overwrite that run's blocks.
- */
-static int
-claimed_by_record(struct drive *d, int by_serial, char *why, size_t len)
-{
-	char			 parent[PATH_MAX], sf[2 * PATH_MAX];
-	const char		*how = NULL;
-	struct dirent		*e;
-	struct target_id	 id;
-	int			 have_id;
-	DIR			*dp;
-
-	snprintf(parent, sizeof(parent), "%.*s", (int)(strlen(d->dir) -
-	    strlen(d->conf.name) - 1), d->dir);
-	have_id = drive_target_id(d, &id) == 0;
-	if ((dp = opendir(parent)) == NULL)
-		return 0;
-	while (how == NULL && (e = readdir(dp)) != NULL) {
-		if (e->d_name[0] == '.' || strcmp(e->d_name, d->conf.name) == 0)
-			continue;
-		snprintf(sf, sizeof(sf), "%s/%s/state", parent, e->d_name);
-		if ((how = state_claims(sf, d, have_id ? &id : NULL,
-		    by_serial)) != NULL)
-			snprintf(why, len, "%s/%s holds a run on %s (the same "
-			    "%s); rename the section back to %s to resume it, "
-			    "or remove %s/%s%s to start over", parent,
-			    e->d_name, d->conf.device, how, e->d_name, parent,
-			    e->d_name, have_id && !id.is_blockdev ?
-			    " and the file" : "");
-	}
-	closedir(dp);
-	return how != NULL;
-}
-
-/* Target, layout and state: refuse with a reason, or be ready to run. */
-static int
-drive_prepare(struct drive *d)
-{
-	struct layout	l;
-	char		why[3 * PATH_MAX];
-	int		owned;
-
-	d->tgt.created = 0;	/* only a file made by this start is undone */
-	if (statedir_mkdirs(d->dir, 0750) == -1) {
-		snprintf(why, sizeof(why), "cannot create %s: %s", d->dir,
-		    strerror(errno));
-		return drive_refuse(d, why);
-	}
-	if (state_read(d, &owned, why, sizeof(why)) == -1) {
-		drive_open_events(d, UINT64_MAX);
-		return drive_refuse(d, why);
-	}
-	drive_open_events(d, owned ? d->st.events_bytes : UINT64_MAX);
-	if (drive_claimed(d, owned, why, sizeof(why)) ||
-	    (!owned && claimed_by_record(d, 0, why, sizeof(why))))
-		return drive_refuse(d, why);
-	if (safety_open(&d->conf, owned, d->st.instance, d->conf.block_size,
-	    &d->tgt, why, sizeof(why)) == -1)
-		return drive_refuse(d, why);
-	if (d->tgt.serial[0] != '\0')	/* the journal's SERIAL= from now on */
-		events_set_serial(&d->log, d->tgt.serial);
-	if (!owned && d->tgt.is_blockdev &&
-	    claimed_by_record(d, 1, why, sizeof(why)))
-		return drive_refuse(d, why);
-	if (layout_init(&l, d->tgt.capacity, config_span_bytes(&d->conf,
-	    d->tgt.capacity), d->conf.block_size, d->conf.static_fraction,
-	    why, sizeof(why)) == -1)
-		return drive_refuse(d, why);
-	if (owned && !layout_matches(d, &l, why, sizeof(why)))
-		return drive_refuse(d, why);
-	if (d->conf.reservation && safety_reserve(&d->tgt, d->conf.name, why,
-	    sizeof(why)) == -1)
-		return drive_refuse(d, why);
-	if (!owned && state_init(d, &l) == -1)
-		return drive_refuse(d, "cannot make an instance id");
-	return owned;
-}
+static const struct drive_smart_ops smart_ops = { drive_poll, smart_verdict };
 
 int
 drive_activate(struct drive *d, int schedule)
 {
 	char	err[256];
-	int	owned;
+	int	owned, rc;
 
 	d->refused = 0;
 	if ((owned = drive_prepare(d)) == -1)
 		return -1;
-	d->eng = engine_start(d->tgt.fd, d->conf.name, d->conf.block_size,
-	    d->conf.queue_depth, err, sizeof(err));
-	if (d->eng == NULL)
-		return drive_refuse(d, err);
+	if ((rc = drive_worker_new(d, &d->eng, &d->notify_src, err,
+	    sizeof(err))) < 0)
+		return drive_refuse(d, rc == -2 ? "cannot watch the worker" :
+		    err);
 	memset(&d->last, 0, sizeof(d->last));
-	memset(d->rate_hist, 0, sizeof(d->rate_hist));
-	if (sd_event_add_io(d->ev, &d->notify_src, engine_notify_fd(d->eng),
-	    EPOLLIN, on_worker, d) < 0) {
-		engine_free(d->eng);
-		d->eng = NULL;
-		return drive_refuse(d, "cannot watch the worker");
-	}
+	memset(d->rates.hist, 0, sizeof(d->rates.hist));
 	d->active = 1;
 	d->tgt.created = 0;	/* the drive's file from now on, never undone */
-	d->errors_at_start = err_sum(d->st.errors);
-	drive_smart_start(d);
-	if (owned)
-		resume_owned(d);
-	else
-		announce_new(d);
+	d->errors_at_start = drive_errors_total(d);
+	drive_smart_start(d, &smart_ops);
+	drive_announce(d, owned);
 	drive_checkpoint(d);
-	phase_mark(d);
-	d->rate_t = mono_ns();
-	d->rate_w = d->st.host_bytes_written;
-	d->rate_r = d->st.host_bytes_read;
-	d->rate_wops = d->st.write_ops;
-	d->rate_rops = d->st.read_ops;
-	d->rate_flushes = d->last.flushes;
-	d->flush_lat_us = -1;
+	drive_mark_phase(d);
+	rates_reset(d);
 	if (schedule)
 		drive_schedule(d);
-	notify_changed(d);
+	drive_notify(d);
 	return 0;
-}
-
-/* 99th percentile of write latency since the last tick (bucket bound). */
-static double
-p99_since(const struct drive *d)
-{
-	uint64_t	n[LAT_BUCKETS], total = 0, acc = 0;
-	int		b;
-
-	for (b = 0; b < LAT_BUCKETS; b++) {
-		n[b] = d->last.wlat_hist[b] - d->rate_hist[b];
-		total += n[b];
-	}
-	if (total == 0)
-		return -1;
-	for (b = 0; b < LAT_BUCKETS; b++) {
-		acc += n[b];
-		if (acc * 100 >= total * 99)
-			return (double)(1ULL << b);
-	}
-	return (double)(1ULL << (LAT_BUCKETS - 1));
-}
-
-/* Throughput over the last tick. */
-static void
-drive_rates(struct drive *d)
-{
-	uint64_t	t = mono_ns();
-	double		dt = (double)(t - d->rate_t) / 1e9;
-
-	if (dt < 0.2)
-		return;
-	d->wbps = (double)(d->st.host_bytes_written - d->rate_w) / dt;
-	d->rbps = (double)(d->st.host_bytes_read - d->rate_r) / dt;
-	d->wiops = (double)(d->st.write_ops - d->rate_wops) / dt;
-	d->riops = (double)(d->st.read_ops - d->rate_rops) / dt;
-	d->lat_p99_us = p99_since(d);
-	d->flush_lat_us = d->last.flushes == d->rate_flushes ? -1 :
-	    (double)d->last.flush_lat_last_us;
-	d->rate_flushes = d->last.flushes;
-	d->rate_t = t;
-	d->rate_w = d->st.host_bytes_written;
-	d->rate_r = d->st.host_bytes_read;
-	d->rate_wops = d->st.write_ops;
-	d->rate_rops = d->st.read_ops;
-	memcpy(d->rate_hist, d->last.wlat_hist, sizeof(d->rate_hist));
 }
 
 /*
  * A read or write that never completes leaves the worker stuck in the
- * kernel. The rule counts only what the device holds: I/Os the kernel
- * took and has not completed, none completing for io_timeout, fail the
- * drive (the other drives go on). A worker with nothing in flight (busy,
- * starting, or waiting for us) is never the device's fault.
+ * kernel (rates_stalled): the job is told to stop, the drive fails, the
+ * other drives go on.
  */
 static void
 drive_watch_stall(struct drive *d)
 {
-	uint64_t	n, since, now = mono_ns();
+	char	why[256];
 
-	if (!job_watched(d))
+	if (!drive_job_watched(d) || !rates_stalled(d, why, sizeof(why)))
 		return;
-	engine_inflight(d->eng, &n, &since);
-	if (n == 0 || since >= now ||
-	    now - since < d->conf.io_timeout * 1000000000ULL)
-		return;
-	work_to(d, WORK_HUNG);
+	drive_work_to(d, WORK_HUNG);
 	engine_stop_job(d->eng);
-	drive_fail(d, "the device stopped answering: %" PRIu64 " I/O%s in "
-	    "flight, none completed for %.1f s (io_timeout %" PRIu64 " s)",
-	    n, n == 1 ? "" : "s", (double)(now - since) / 1e9,
-	    d->conf.io_timeout);
+	drive_fail(d, "%s", why);
 }
 
 void
@@ -1391,68 +387,26 @@ drive_tick(struct drive *d)
 	if (!d->active)
 		return;
 	drive_poll(d);
-	if (job_active(d) && engine_job_done(d->eng, &end, &err)) {
+	if (drive_job_active(d) && engine_job_done(d->eng, &end, &err)) {
 		drive_poll(d);		/* never miss the end of a job */
-		job_ended(d, end, err);
+		drive_job_ended(d, end, err);
 	}
 	drive_watch_stall(d);
-	drive_rates(d);
-	if (job_active(d) || !records_current(d))
+	rates_tick(d);
+	if (drive_job_active(d) || !records_current(d))
 		drive_checkpoint(d);
 	records_tick(d);
-}
-
-/* Items in the current phase, for progress and ETA. */
-static uint64_t
-phase_items(const struct drive *d)
-{
-	const struct layout *l = &d->st.lay;
-
-	if (d->work == WORK_VERIFY)
-		return l->nblocks;
-	switch (d->st.prog.phase) {
-	case PHASE_STATIC:
-		return l->static_blocks;
-	case PHASE_WRITE:
-		return layout_dynamic_blocks(l);
-	case PHASE_VERIFY:
-		return l->nblocks;
-	case PHASE_TRIM:
-		return (layout_dynamic_blocks(l) * l->block_size + TRIM_CHUNK -
-		    1) / TRIM_CHUNK;
-	default:
-		return 0;
-	}
 }
 
 /* Fraction done and time left of the current phase. */
 static void
 phase_progress(const struct drive *d, double *frac, uint64_t *eta)
 {
-	uint64_t	items = phase_items(d);
-	uint64_t	pos = d->work == WORK_VERIFY ? d->last.position :
-	    d->st.prog.position;
-	double		rate = job_active(d) ? d->wbps + d->rbps : 0;
+	int	on_demand = d->work == WORK_VERIFY;
 
-	*frac = 0;
-	*eta = 0;
-	if (d->st.prog.phase == PHASE_IDLE && d->work != WORK_VERIFY) {
-		uint64_t ms = wall_ms(), left;
-
-		if (d->conf.idle_sec > 0 && d->st.idle_until_ms > ms) {
-			left = d->st.idle_until_ms - ms;
-			*eta = (left + 999) / 1000;
-			*frac = 1.0 - (double)left / (d->conf.idle_sec * 1000.0);
-			*frac = *frac < 0 ? 0 : *frac > 1 ? 1 : *frac;
-		}
-		return;
-	}
-	if (items == 0)
-		return;
-	*frac = (double)pos / (double)items;
-	if (rate > 0 && d->st.prog.phase != PHASE_TRIM)
-		*eta = (uint64_t)((double)(items - pos) *
-		    d->st.lay.block_size / rate);
+	sched_progress(&d->st, &d->conf, on_demand, on_demand ?
+	    d->last.position : d->st.prog.position, drive_job_active(d) ?
+	    d->rates.wbps + d->rates.rbps : 0, wall_ms(), frac, eta);
 }
 
 void
@@ -1474,11 +428,11 @@ drive_status(const struct drive *d, struct drive_status *s)
 	s->cycles_done = d->st.cycles_done;
 	s->host_bytes_written = d->st.host_bytes_written;
 	s->host_bytes_read = d->st.host_bytes_read;
-	s->write_bps = job_active(d) ? d->wbps : 0;
-	s->read_bps = job_active(d) ? d->rbps : 0;
+	s->write_bps = drive_job_active(d) ? d->rates.wbps : 0;
+	s->read_bps = drive_job_active(d) ? d->rates.rbps : 0;
 	for (i = 0; i < BLK_NCLASS; i++)
 		s->errors[i] = d->st.errors[i];
-	s->errors_total = err_sum(d->st.errors);
+	s->errors_total = drive_errors_total(d);
 	s->errors_this_run = s->errors_total - d->errors_at_start;
 	s->reason = d->st.reason;
 	s->capacity = d->tgt.capacity;
@@ -1496,7 +450,7 @@ drive_settled(const struct drive *d)
 	/* a hung job may never end: its drive has failed all the same */
 	if (d->refused || d->work == WORK_HUNG)
 		return 1;
-	if (job_active(d))
+	if (drive_job_active(d))
 		return 0;
 	return d->st.run == RUN_FINISHED || d->st.run == RUN_FAILED ||
 	    d->st.run == RUN_STOPPED;
@@ -1506,146 +460,9 @@ drive_settled(const struct drive *d)
 void
 drive_halt(struct drive *d)
 {
-	if (job_active(d))
+	if (drive_job_active(d))
 		engine_stop_job(d->eng);
 	sd_event_source_set_enabled(d->idle_src, SD_EVENT_OFF);
-}
-
-/*
- * A start or verify after io_timeout. When the job given up has ended in
- * the meantime, the worker is free again. When it is still stuck, that
- * worker is left to the kernel (engine_abandon) and a new one takes the
- * drive: the old one's counters and findings stay in its own engine,
- * which nobody reads, so its late completion cannot count twice.
- */
-static int
-drive_unhang(struct drive *d, char *err, size_t len)
-{
-	struct engine	*e;
-	sd_event_source	*src = NULL;
-	enum job_end	 end;
-	int		 rc;
-
-	drive_poll(d);
-	if (engine_job_done(d->eng, &end, &rc)) {
-		drive_poll(d);
-		job_ended(d, end, rc);
-		return 0;
-	}
-	if ((e = engine_start(d->tgt.fd, d->conf.name, d->conf.block_size,
-	    d->conf.queue_depth, err, len)) == NULL)
-		return -1;
-	if (sd_event_add_io(d->ev, &src, engine_notify_fd(e), EPOLLIN,
-	    on_worker, d) < 0) {
-		engine_free(e);
-		snprintf(err, len, "%s: cannot watch the worker", d->conf.name);
-		return -1;
-	}
-	finding_flush(d);
-	sd_event_source_disable_unref(d->notify_src);
-	engine_abandon(d->eng);
-	log_warnx("%s: the job given up after io_timeout is still stuck; "
-	    "its worker is left behind, a new one takes over", d->conf.name);
-	d->eng = e;
-	d->notify_src = src;
-	memset(&d->last, 0, sizeof(d->last));	/* the new engine's counters */
-	memset(d->rate_hist, 0, sizeof(d->rate_hist));
-	work_to(d, WORK_NONE);
-	return 0;
-}
-
-static int
-cmd_refuse(const struct drive *d, char *err, size_t len, const char *what)
-{
-	snprintf(err, len, "%s: cannot %s: drive is %s%s", d->conf.name, what,
-	    d->refused ? "refused" : run_state_name(d->st.run),
-	    d->refused ? " (see its reason)" : "");
-	errno = EBUSY;
-	return -1;
-}
-
-int
-drive_cmd_pause(struct drive *d, char *err, size_t len)
-{
-	if (!d->active || d->st.run != RUN_RUNNING)
-		return cmd_refuse(d, err, len, "pause");
-	drive_halt(d);
-	drive_set_run(d, RUN_PAUSED, "paused by operator");
-	return 0;
-}
-
-int
-drive_cmd_resume(struct drive *d, char *err, size_t len)
-{
-	if (!d->active || d->st.run != RUN_PAUSED)
-		return cmd_refuse(d, err, len, "resume");
-	if (records_refuse_resume(d, err, len) == -1)
-		return -1;
-	drive_set_run(d, RUN_RUNNING, NULL);
-	phase_mark(d);
-	drive_schedule(d);
-	return 0;
-}
-
-int
-drive_cmd_stop(struct drive *d, char *err, size_t len)
-{
-	if (!d->active ||
-	    (d->st.run != RUN_RUNNING && d->st.run != RUN_PAUSED))
-		return cmd_refuse(d, err, len, "stop");
-	drive_halt(d);
-	drive_set_run(d, RUN_STOPPED, "stopped by operator");
-	return 0;
-}
-
-int
-drive_cmd_start(struct drive *d, char *err, size_t len)
-{
-	if (d->refused) {
-		safety_close(&d->tgt);
-		if (drive_activate(d, 0) == -1) {
-			snprintf(err, len, "%s: %s", d->conf.name, d->st.reason);
-			return -1;
-		}
-		/* open now; a run that was under way (or autostarts) goes on */
-		if (d->st.run == RUN_RUNNING) {
-			phase_mark(d);
-			drive_schedule(d);
-			return 0;
-		}
-	}
-	if (d->st.run == RUN_RUNNING || d->st.run == RUN_PAUSED ||
-	    (d->st.run == RUN_FINISHED && stop_reached(d) != NULL))
-		return cmd_refuse(d, err, len, "start");
-	if (d->work == WORK_HUNG && drive_unhang(d, err, len) == -1)
-		return -1;
-	drive_set_run(d, RUN_RUNNING, NULL);
-	phase_mark(d);
-	drive_schedule(d);
-	return 0;
-}
-
-int
-drive_cmd_verify(struct drive *d, char *err, size_t len)
-{
-	if (!d->active) {
-		snprintf(err, len, "%s: cannot verify: drive is not open%s",
-		    d->conf.name, d->refused ? " (refused)" : "");
-		return -1;
-	}
-	if (d->work == WORK_VERIFY_NEXT || d->work == WORK_VERIFY) {
-		snprintf(err, len, "%s: a verify pass is already running",
-		    d->conf.name);
-		return -1;
-	}
-	if (d->work == WORK_HUNG && drive_unhang(d, err, len) == -1)
-		return -1;
-	if (d->work == WORK_PHASE) {
-		work_to(d, WORK_VERIFY_NEXT);
-		engine_stop_job(d->eng);	/* starts when the job stopped */
-	} else
-		extra_verify_start(d);
-	return 0;
 }
 
 int
@@ -1690,14 +507,14 @@ drive_busy(struct drive *d)
 	enum job_end	end;
 	int		err;
 
-	if (!d->active || !job_watched(d))
+	if (!d->active || !drive_job_watched(d))
 		return 0;	/* nothing to wait for, or nothing that will end */
 	drive_poll(d);
 	if (engine_job_done(d->eng, &end, &err)) {
 		drive_poll(d);
-		job_ended(d, end, err);
+		drive_job_ended(d, end, err);
 	}
-	return job_active(d);
+	return drive_job_active(d);
 }
 
 void
@@ -1706,7 +523,7 @@ drive_shutdown_end(struct drive *d)
 	if (!d->active)
 		return;
 	drive_poll(d);
-	if (!job_active(d))
+	if (!drive_job_active(d))
 		events_add(&d->log, LOG_INFO, "shutdown", drive_ev_obj(d), -1,
 		    (long long)d->st.host_bytes_written, "checkpoint at %s "
 		    "item %" PRIu64, phase_name(d->st.prog.phase),
@@ -1717,102 +534,11 @@ drive_shutdown_end(struct drive *d)
 int
 drive_quiet(const struct drive *d)
 {
-	return !job_active(d);
+	return !drive_job_active(d);
 }
 
 void
 drive_hold(struct drive *d, int hold)
 {
 	d->hold = hold;
-}
-
-int
-drive_smart_detail(const struct drive *d, json_object *out)
-{
-	if (!d->have_latest)
-		return -1;
-	json_object_object_add(out, "latest", smart_to_json(&d->latest));
-	json_object_object_add(out, "status", drive_smart_status(d));
-	json_object_object_add(out, "baseline_host_bytes_written",
-	    json_object_new_uint64(d->baseline_host_written));
-	json_object_object_add(out, "baseline", d->baseline.model[0] ?
-	    smart_to_json(&d->baseline) : NULL);
-	json_object_object_add(out, "delta", drive_smart_delta(d));
-	return 0;
-}
-
-/* One source's value of an update line; unknown is RRD's "U". */
-struct rrd_val {
-	int	known;
-	double	v;
-	int	decimals;
-};
-
-/* The SMART sources: the latest reading, unknown before the first. */
-static void
-smart_values(const struct drive *d, struct rrd_val *v)
-{
-	const struct smart *s = &d->latest;
-	int		 k = d->have_latest;
-	double		 waf = drive_waf(d);
-
-	v[DS_PUSED] = (struct rrd_val){ k && s->has_percent_used,
-	    s->percent_used, 1 };
-	v[DS_SPARE] = (struct rrd_val){ k && s->has_spare,
-	    s->available_spare, 0 };
-	v[DS_TEMP] = (struct rrd_val){ k && s->has_temperature,
-	    s->temperature_c, 0 };
-	v[DS_MERR] = (struct rrd_val){ k && s->has_media_errors,
-	    (double)s->media_errors, 0 };
-	v[DS_DEVW] = (struct rrd_val){ k && s->has_device_written,
-	    (double)s->device_bytes_written, 0 };
-	v[DS_NANDW] = (struct rrd_val){ k && s->has_nand_written,
-	    (double)s->nand_bytes_written, 0 };
-	v[DS_WAF] = (struct rrd_val){ waf >= 0, waf, 4 };
-}
-
-int
-drive_archive_values(const struct drive *d, time_t now, char *buf,
-    size_t len)
-{
-	struct rrd_val	v[RRD_NDS];
-	size_t		n;
-	int		i;
-
-	if (!d->active)
-		return -1;
-	memset(v, 0, sizeof(v));	/* a source not set below is unknown */
-	/* rates over the last second, whatever the worker does right now */
-	v[DS_WBPS] = (struct rrd_val){ 1, d->wbps, 0 };
-	v[DS_RBPS] = (struct rrd_val){ 1, d->rbps, 0 };
-	v[DS_WIOPS] = (struct rrd_val){ 1, d->wiops, 0 };
-	v[DS_RIOPS] = (struct rrd_val){ 1, d->riops, 0 };
-	v[DS_HOSTW] = (struct rrd_val){ 1, (double)d->st.host_bytes_written, 0 };
-	v[DS_HOSTR] = (struct rrd_val){ 1, (double)d->st.host_bytes_read, 0 };
-	v[DS_LAT] = (struct rrd_val){ d->lat_p99_us >= 0, d->lat_p99_us, 0 };
-	v[DS_FLUSH] = (struct rrd_val){ d->flush_lat_us >= 0,
-	    d->flush_lat_us, 0 };
-	v[DS_BAD] = (struct rrd_val){ 1, (double)err_sum(d->st.errors), 0 };
-	smart_values(d, v);
-	n = (size_t)snprintf(buf, len, "%lld", (long long)now);
-	for (i = 0; i < RRD_NDS && n < len; i++)
-		n += (size_t)(v[i].known ? snprintf(buf + n, len - n, ":%.*f",
-		    v[i].decimals, v[i].v) : snprintf(buf + n, len - n, ":U"));
-	return n < len ? 0 : -1;
-}
-
-uint64_t
-drive_smart_interval(const struct drive *d)
-{
-	return d->conf.smart_interval;
-}
-
-int
-drive_archive_opened(struct drive *d, int set)
-{
-	int	was = d->archived;
-
-	if (set)
-		d->archived = 1;
-	return was;
 }

@@ -1,7 +1,8 @@
 /*
- * drive_priv.h: the insides of a drive, shared by drive.c (schedule,
- * state, events) and drive_smart.c (SMART polls, wear rules). Nobody
- * else includes this.
+ * drive_priv.h: the insides of a drive, shared by drive.c (its
+ * lifecycle) and the files of its parts: drive_open.c, findings.c,
+ * rates.c, drive_cmd.c, drive_archive.c, drive_errors.c, drive_smart.c,
+ * records.c. Nobody else includes this.
  */
 #ifndef SSDT_DRIVE_PRIV_H
 #define SSDT_DRIVE_PRIV_H
@@ -13,22 +14,68 @@
 #include "errmap.h"
 #include "events.h"
 #include "safety.h"
+#include "schedule.h"
 #include "smart.h"
 #include "smart_read.h"
 
-#define TRIM_CHUNK	(1ULL << 30)
+/* Where the phase (or on-demand pass) began, for its phase_end event. */
+struct drive_mark {
+	uint64_t	 t0;		/* monotonic ns */
+	uint64_t	 bytes, ops, cpu_ns, errors;
+};
+
+/* Rates over the last tick, and the counters at its start (rates.c). */
+struct drive_rates {
+	uint64_t	 t, w, r, wops, rops, flushes;
+	uint64_t	 hist[LAT_BUCKETS];
+	double		 wbps, rbps, wiops, riops;
+	double		 lat_p99_us;	/* -1: no writes in the last tick */
+	double		 flush_lat_us;	/* -1: no flush completed in the last tick */
+};
+
+/* The run of findings being merged, not yet an event (findings.c). */
+struct drive_findings {
+	struct finding	 pend;
+	int		 has_pend;
+	enum phase	 phase;		/* where the run was found */
+	uint64_t	 cycle;
+	int		 on_demand;
+};
 
 /*
- * What the worker does for the drive. Only work_to() in drive.c changes
- * it, and only along the moves it allows.
+ * What SMART asks of the lifecycle, handed in at drive_smart_start():
+ * drive_smart.c calls nothing of drive.c.
  */
-enum work {
-	WORK_NONE,		/* no job: the worker waits for one */
-	WORK_PHASE,		/* the job of the current phase */
-	WORK_VERIFY_NEXT,	/* the phase job stops; on-demand verify follows */
-	WORK_VERIFY,		/* an on-demand verify pass */
-	WORK_HUNG		/* no I/O completed for io_timeout: the job was
-				 * told to stop, its worker is stuck in the device */
+struct drive_smart_ops {
+	/* Fresh counters from the worker (drive_poll). */
+	void		(*poll)(struct drive *);
+	/* The readings fail or finish the drive: halt it, set its state. */
+	void		(*verdict)(struct drive *, enum run_state, const char *);
+};
+
+/* SMART of the drive (drive_smart.c). */
+struct drive_smart {
+	const struct drive_smart_ops *ops;
+	struct smart_poller *poller;
+	sd_event_source	*src;
+	sd_event_source	*timer;
+	int		 have_baseline, have_latest;
+	struct smart	 baseline;	/* first sight */
+	struct smart	 latest;
+	uint64_t	 baseline_host_written;	/* our counter at baseline */
+	uint64_t	 baseline_host_lo;	/* ... when its read began */
+	uint64_t	 poll_host_written;	/* our counter when the read began */
+	int		 mismatch_reported;
+	int		 warned;
+	struct eventlog	 log;		/* smart.jsonl, kept like events */
+};
+
+/* Whether the records are on disk (records.c). */
+struct drive_records {
+	uint64_t	 since;		/* monotonic ns: a checkpoint failed */
+	int		 err;		/* its errno */
+	int		 paused;	/* paused until they are on disk */
+	int		 save_warned;
 };
 
 struct drive {
@@ -40,6 +87,7 @@ struct drive {
 	void		*changed_arg;	/* also for `owner` */
 	drive_owner_fn	 owner;
 
+	/* the lifecycle (drive.c): target, worker, state, schedule */
 	struct target	 tgt;
 	struct engine	*eng;
 	sd_event_source	*notify_src;
@@ -50,65 +98,89 @@ struct drive {
 	int		 refused;
 	enum work	 work;
 	struct engine_stats last;
-
-	/* phase accounting, for the phase_end event */
-	uint64_t	 phase_t0;	/* monotonic ns */
-	uint64_t	 phase_bytes0;
-	uint64_t	 phase_ops0;
-	uint64_t	 phase_cpu0;
-	uint64_t	 phase_err0;
-	/* rates */
-	uint64_t	 rate_t, rate_w, rate_r;
-	double		 wbps, rbps;
-	int		 save_warned;
 	int		 shutting_down;
-	uint64_t	 rate_wops, rate_rops;
-	double		 wiops, riops;
-	uint64_t	 rate_hist[LAT_BUCKETS];
-	double		 lat_p99_us;	/* -1: no writes in the last tick */
-	uint64_t	 rate_flushes;
-	double		 flush_lat_us;	/* -1: no flush completed in the last tick */
 	int		 hold;		/* --verify: never hand out a phase job */
 	int		 archived;	/* its RRD archive was opened */
-	struct finding	 pend;		/* run being merged, not yet an event */
-	int		 has_pend;
-	enum phase	 pend_phase;	/* where the run was found */
-	uint64_t	 pend_cycle;
-	int		 pend_on_demand;
 	uint64_t	 errors_at_start; /* to tell this run's findings */
+	struct drive_mark mark;
+
+	struct drive_rates rates;
+	struct drive_findings find;
 	/* the verify pass's records (drive_errors.c) */
 	struct errmap	 emap;		/* of the pass running (fd -1: none) */
 	uint64_t	 em_runs;	/* verify_error runs of the pass so far */
 	uint64_t	 ph_runs;	/* ... of the phase, outside a verify pass */
 	uint64_t	 ph_quiet_runs, ph_quiet_blocks;	/* beyond the bound */
 	int		 em_on_demand;	/* the open map is an on-demand pass's */
-
-	/* SMART (drive_smart.c) */
-	struct smart_poller *smart;
-	sd_event_source	*smart_src;
-	sd_event_source	*smart_timer;
-	int		 have_baseline, have_latest;
-	struct smart	 baseline;	/* first sight */
-	struct smart	 latest;
-	uint64_t	 baseline_host_written;	/* our counter at baseline */
-	uint64_t	 baseline_host_lo;	/* ... when its read began */
-	uint64_t	 poll_host_written;	/* our counter when the read began */
-	int		 mismatch_reported;
-	int		 smart_warned;
-	struct eventlog	 smartlog;	/* smart.jsonl, kept like events */
-
-	/* records (records.c) */
-	uint64_t	 rec_since;	/* monotonic ns: a checkpoint failed */
-	int		 rec_err;	/* its errno */
-	int		 rec_paused;	/* paused until they are on disk */
+	struct drive_smart smart;
+	struct drive_records rec;
 };
 
-/* drive.c, for drive_smart.c */
+/* drive.c, the lifecycle, for the drive's other files (not drive_smart.c) */
 /* Fresh counters and findings from the worker. */
 void		 drive_poll(struct drive *);
 json_object	*drive_ev_obj(struct drive *);
+/* Change the run state (as its table allows), with an event, a checkpoint. */
 void		 drive_set_run(struct drive *, enum run_state, const char *);
+/* Stop the worker's job (if any) and the idle timer; keep the position. */
 void		 drive_halt(struct drive *);
+/* Hand the worker the job of the current phase, if the drive runs. */
+void		 drive_schedule(struct drive *);
+/* Start the on-demand verify pass against what the drive holds now. */
+void		 drive_verify_start(struct drive *);
+/* Record the start of a phase, for its phase_end figures. */
+void		 drive_mark_phase(struct drive *);
+/* Every change of what the worker does (as its table allows). */
+void		 drive_work_to(struct drive *, enum work);
+/* The worker finished its job: what comes next depends on what it was. */
+void		 drive_job_ended(struct drive *, enum job_end, int err);
+/*
+ * A worker for the open target, watched by the main loop: 0, or -1 (the
+ * worker did not start, `err` says why) or -2 (it cannot be watched).
+ */
+int		 drive_worker_new(struct drive *, struct engine **,
+		    sd_event_source **, char *err, size_t);
+uint64_t	 mono_ns(void);
+/* Wall clock in milliseconds: the idle deadline survives restarts. */
+uint64_t	 wall_ms(void);
+/* A job is running, or stopping (hung or not). */
+int		 drive_job_active(const struct drive *);
+/* A job whose I/O is expected to complete: the stall watchdog's. */
+int		 drive_job_watched(const struct drive *);
+/* Write the checkpoint: events first (synced), then the state file. */
+void		 drive_checkpoint(struct drive *);
+/* Fail the drive: it stays failed until an operator starts it again. */
+void		 drive_fail(struct drive *, const char *fmt, ...)
+		    __attribute__((format(printf, 2, 3)));
+/* Tell the daemon the drive's run state or phase changed. */
+void		 drive_notify(struct drive *);
+
+/* drive_open.c, for drive.c */
+/* Target, layout and state: -1 refused (with a reason), else 1 when the
+ * drive had a run on disk, 0 for a new one. */
+int		 drive_prepare(struct drive *);
+/* A refusal: nothing was written; say why, everywhere. Returns -1. */
+int		 drive_refuse(struct drive *, const char *why);
+/* The activation's event: "resume" of a run on disk, or "created". */
+void		 drive_announce(struct drive *, int owned);
+
+/* findings.c */
+/* A finding of the worker: merged into the run held, or the next run. */
+void		 findings_add(struct drive *, const struct finding *);
+/* Write the run held as its verify_error event. */
+void		 findings_flush(struct drive *);
+
+/* rates.c */
+/* The counters the next tick's rates start from. */
+void		 rates_reset(struct drive *);
+/* Throughput, IOPS and latencies over the last tick. */
+void		 rates_tick(struct drive *);
+/*
+ * I/Os the kernel took and has not completed, none completing for
+ * io_timeout: 1 and the reason. A worker with nothing in flight (busy,
+ * starting, or waiting for us) is never the device's fault.
+ */
+int		 rates_stalled(const struct drive *, char *why, size_t);
 
 /* drive_errors.c, for drive.c */
 /* A verify pass starts: a new pass number and its map. */
@@ -145,7 +217,7 @@ void		 records_status(const struct drive *, struct drive_status *);
 int		 records_refuse_resume(const struct drive *, char *, size_t);
 
 /* drive_smart.c, for drive.c */
-void		 drive_smart_start(struct drive *);
+void		 drive_smart_start(struct drive *, const struct drive_smart_ops *);
 void		 drive_smart_stop(struct drive *);
 /* Ask for a SMART read now (phase change), unless one is in flight. */
 void		 drive_smart_poll(struct drive *);

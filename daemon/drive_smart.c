@@ -16,14 +16,8 @@
 
 #include "drive_priv.h"
 #include "log.h"
+#include "statedir.h"
 
-
-/* Path of a file in the drive's state directory. */
-static void
-drive_file(const struct drive *d, const char *name, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s/%s", d->dir, name);
-}
 
 /*
  * Append one JSON line to smart.jsonl. A line the disk does not take now
@@ -34,23 +28,23 @@ append_line(struct drive *d, json_object *o)
 {
 	char	path[PATH_MAX + 32];
 
-	if (d->smartlog.path == NULL) {
-		drive_file(d, "smart.jsonl", path, sizeof(path));
-		if (events_open(&d->smartlog, path, UINT64_MAX, d->conf.name,
+	if (d->smart.log.path == NULL) {
+		statedir_path(path, sizeof(path), d->dir, STATEDIR_SMART);
+		if (events_open(&d->smart.log, path, UINT64_MAX, d->conf.name,
 		    d->conf.serial) == -1) {
 			log_warn("%s: cannot append to %s", d->conf.name, path);
 			return;
 		}
 	}
-	events_append(&d->smartlog, json_object_to_json_string_ext(o,
+	events_append(&d->smart.log, json_object_to_json_string_ext(o,
 	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 }
 
 double
 drive_waf(const struct drive *d)
 {
-	return smart_waf(d->have_baseline ? &d->baseline : NULL,
-	    d->have_latest ? &d->latest : NULL);
+	return smart_waf(d->smart.have_baseline ? &d->smart.baseline : NULL,
+	    d->smart.have_latest ? &d->smart.latest : NULL);
 }
 
 /* A snapshot line: the milestone record of wear against TBW. */
@@ -61,17 +55,17 @@ snapshot(struct drive *d, const char *why)
 	double		 waf = drive_waf(d);
 
 	json_object_object_add(o, "time", json_object_new_uint64(
-	    d->latest.time));
+	    d->smart.latest.time));
 	json_object_object_add(o, "why", json_object_new_string(why));
 	json_object_object_add(o, "host_bytes_written", json_object_new_uint64(
 	    d->st.host_bytes_written));
 	json_object_object_add(o, "cycle", json_object_new_uint64(
 	    d->st.prog.cycle));
 	json_object_object_add(o, "write_bytes_per_sec",
-	    json_object_new_double(d->wbps));
+	    json_object_new_double(d->rates.wbps));
 	json_object_object_add(o, "waf", waf >= 0 ?
 	    json_object_new_double(waf) : NULL);
-	json_object_object_add(o, "smart", smart_to_json(&d->latest));
+	json_object_object_add(o, "smart", smart_to_json(&d->smart.latest));
 	append_line(d, o);
 	json_object_put(o);
 	d->st.smart_snapshot_at = d->st.host_bytes_written;
@@ -90,11 +84,11 @@ baseline_take(struct drive *d, const struct smart *s)
 {
 	json_object	*o;
 
-	d->baseline = *s;
-	d->have_baseline = 1;
-	d->baseline_host_written = d->st.host_bytes_written;
-	d->baseline_host_lo = d->poll_host_written;
-	d->st.sb_host_written_lo = d->poll_host_written;
+	d->smart.baseline = *s;
+	d->smart.have_baseline = 1;
+	d->smart.baseline_host_written = d->st.host_bytes_written;
+	d->smart.baseline_host_lo = d->smart.poll_host_written;
+	d->st.sb_host_written_lo = d->smart.poll_host_written;
 	d->st.sb_have = 1;
 	d->st.sb_time = s->time;
 	d->st.sb_host_written = d->st.host_bytes_written;
@@ -117,7 +111,7 @@ baseline_take(struct drive *d, const struct smart *s)
 static void
 baseline_restore(struct drive *d)
 {
-	struct smart	*b = &d->baseline;
+	struct smart	*b = &d->smart.baseline;
 
 	if (!d->st.sb_have)
 		return;
@@ -133,9 +127,9 @@ baseline_restore(struct drive *d)
 	b->reallocated = d->st.sb_reallocated;
 	b->has_percent_used = d->st.sb_percent_used_x100 != UINT64_MAX;
 	b->percent_used = (double)d->st.sb_percent_used_x100 / 100.0;
-	d->baseline_host_written = d->st.sb_host_written;
-	d->baseline_host_lo = d->st.sb_host_written_lo;
-	d->have_baseline = 1;
+	d->smart.baseline_host_written = d->st.sb_host_written;
+	d->smart.baseline_host_lo = d->st.sb_host_written_lo;
+	d->smart.have_baseline = 1;
 }
 
 /*
@@ -152,19 +146,19 @@ cross_check(struct drive *d, const struct smart *s)
 	    d->st.lay.block_size;
 	json_object	*o;
 
-	if (!s->has_device_written || !d->baseline.has_device_written)
+	if (!s->has_device_written || !d->smart.baseline.has_device_written)
 		return;
 	unit = s->source == SMART_NVME ? NVME_DATA_UNIT : 1ULL << 30;
-	dev = s->device_bytes_written - d->baseline.device_bytes_written;
-	lo = d->poll_host_written > d->baseline_host_written + inflight ?
-	    d->poll_host_written - d->baseline_host_written - inflight : 0;
-	hi = d->st.host_bytes_written - d->baseline_host_lo + inflight;
+	dev = s->device_bytes_written - d->smart.baseline.device_bytes_written;
+	lo = d->smart.poll_host_written > d->smart.baseline_host_written + inflight ?
+	    d->smart.poll_host_written - d->smart.baseline_host_written - inflight : 0;
+	hi = d->st.host_bytes_written - d->smart.baseline_host_lo + inflight;
 	tol = hi / 1000 + unit;
 	if (dev + tol >= lo && dev <= hi + tol) {
-		d->mismatch_reported = 0;
+		d->smart.mismatch_reported = 0;
 		return;
 	}
-	if (d->mismatch_reported++)
+	if (d->smart.mismatch_reported++)
 		return;
 	o = drive_ev_obj(d);
 	json_object_object_add(o, "device_bytes_written_delta",
@@ -189,22 +183,20 @@ health_rules(struct drive *d, const struct smart *s)
 
 	if (d->st.run == RUN_FAILED)
 		return;
-	if ((why = smart_failure(d->have_latest ? &d->latest : &d->baseline, s,
+	if ((why = smart_failure(d->smart.have_latest ? &d->smart.latest : &d->smart.baseline, s,
 	    d->conf.max_new_bad_blocks, buf, sizeof(buf))) != NULL) {
 		o = drive_ev_obj(d);
 		json_object_object_add(o, "smart", smart_to_json(s));
 		events_add(&d->log, LOG_CRIT, "smart_failed", o, -1,
 		    (long long)d->st.host_bytes_written, "%s at TBW %.6f TB",
 		    why, (double)d->st.host_bytes_written / 1e12);
-		drive_halt(d);
-		drive_set_run(d, RUN_FAILED, why);
+		d->smart.ops->verdict(d, RUN_FAILED, why);
 		return;
 	}
-	if (d->conf.stop_at_wear > 0 && s->has_percent_used &&
-	    s->percent_used >= d->conf.stop_at_wear &&
+	if ((why = sched_wear_stop(&d->conf, s->has_percent_used,
+	    s->percent_used)) != NULL &&
 	    (d->st.run == RUN_RUNNING || d->st.run == RUN_PAUSED)) {
-		drive_halt(d);
-		drive_set_run(d, RUN_FINISHED, "stop_at_wear reached");
+		d->smart.ops->verdict(d, RUN_FINISHED, why);
 	}
 }
 
@@ -212,18 +204,18 @@ health_rules(struct drive *d, const struct smart *s)
 static void
 smart_result(struct drive *d, const struct smart *s)
 {
-	int	first = !d->have_baseline;
+	int	first = !d->smart.have_baseline;
 
 	if (first)
 		baseline_take(d, s);
 	health_rules(d, s);
 	cross_check(d, s);
-	d->latest = *s;
-	d->have_latest = 1;
+	d->smart.latest = *s;
+	d->smart.have_latest = 1;
 	if (first || d->st.host_bytes_written >= d->st.smart_snapshot_at +
 	    d->conf.snapshot_every)
 		snapshot(d, first ? "baseline" : "milestone");
-	d->smart_warned = 0;
+	d->smart.warned = 0;
 }
 
 static int
@@ -237,14 +229,14 @@ on_smart(sd_event_source *src, int fd, uint32_t revents, void *arg)
 	(void)src;
 	(void)fd;
 	(void)revents;
-	if (!smart_poller_take(d->smart, &s, &ok, err, sizeof(err)))
+	if (!smart_poller_take(d->smart.poller, &s, &ok, err, sizeof(err)))
 		return 0;
-	drive_poll(d);
+	d->smart.ops->poll(d);
 	if (ok) {
 		smart_result(d, &s);
 		return 0;
 	}
-	if (!d->smart_warned++)
+	if (!d->smart.warned++)
 		events_add(&d->log, LOG_WARNING, "smart_error", drive_ev_obj(d),
 		    -1, (long long)d->st.host_bytes_written, "SMART read "
 		    "failed: %s", err);
@@ -254,11 +246,11 @@ on_smart(sd_event_source *src, int fd, uint32_t revents, void *arg)
 void
 drive_smart_poll(struct drive *d)
 {
-	if (d->smart == NULL || smart_poller_busy(d->smart))
+	if (d->smart.poller == NULL || smart_poller_busy(d->smart.poller))
 		return;
-	drive_poll(d);
-	d->poll_host_written = d->st.host_bytes_written;
-	smart_poller_request(d->smart);
+	d->smart.ops->poll(d);
+	d->smart.poll_host_written = d->st.host_bytes_written;
+	smart_poller_request(d->smart.poller);
 }
 
 static int
@@ -277,21 +269,22 @@ on_smart_timer(sd_event_source *src, uint64_t usec, void *arg)
  * without SMART. Without the timer it is read at phase changes only.
  */
 void
-drive_smart_start(struct drive *d)
+drive_smart_start(struct drive *d, const struct drive_smart_ops *ops)
 {
 	enum smart_source	src;
 	uint64_t		now = 0;
 	int			rc;
 
-	if (d->smart != NULL || !d->conf.smart || !d->tgt.is_blockdev ||
+	if (d->smart.poller != NULL || !d->conf.smart || !d->tgt.is_blockdev ||
 	    (src = smart_detect(d->conf.device)) == SMART_NONE)
 		return;
-	if ((d->smart = smart_poller_new(d->conf.device, src)) == NULL) {
+	d->smart.ops = ops;
+	if ((d->smart.poller = smart_poller_new(d->conf.device, src)) == NULL) {
 		log_warn("%s: SMART poller", d->conf.name);
 		return;
 	}
-	if ((rc = sd_event_add_io(d->ev, &d->smart_src,
-	    smart_poller_fd(d->smart), EPOLLIN, on_smart, d)) < 0) {
+	if ((rc = sd_event_add_io(d->ev, &d->smart.src,
+	    smart_poller_fd(d->smart.poller), EPOLLIN, on_smart, d)) < 0) {
 		log_warnx("%s: SMART: cannot watch the poller: %s; going on "
 		    "without SMART", d->conf.name, strerror(-rc));
 		drive_smart_stop(d);
@@ -299,7 +292,7 @@ drive_smart_start(struct drive *d)
 	}
 	baseline_restore(d);
 	if ((rc = sd_event_now(d->ev, CLOCK_MONOTONIC, &now)) < 0 ||
-	    (rc = sd_event_add_time(d->ev, &d->smart_timer, CLOCK_MONOTONIC,
+	    (rc = sd_event_add_time(d->ev, &d->smart.timer, CLOCK_MONOTONIC,
 	    now + d->conf.smart_interval * 1000000, 1000000, on_smart_timer,
 	    d)) < 0)
 		log_warnx("%s: SMART: cannot set the smart_interval timer: %s; "
@@ -311,21 +304,21 @@ drive_smart_start(struct drive *d)
 void
 drive_smart_stop(struct drive *d)
 {
-	d->smart_src = sd_event_source_disable_unref(d->smart_src);
-	d->smart_timer = sd_event_source_disable_unref(d->smart_timer);
-	smart_poller_free(d->smart);
-	d->smart = NULL;
+	d->smart.src = sd_event_source_disable_unref(d->smart.src);
+	d->smart.timer = sd_event_source_disable_unref(d->smart.timer);
+	smart_poller_free(d->smart.poller);
+	d->smart.poller = NULL;
 }
 
 /* The SMART part of a drive's status; NULL until read. */
 json_object *
 drive_smart_status(const struct drive *d)
 {
-	const struct smart *s = &d->latest;
+	const struct smart *s = &d->smart.latest;
 	json_object	*o;
 	double		 waf = drive_waf(d);
 
-	if (!d->have_latest)
+	if (!d->smart.have_latest)
 		return NULL;
 	o = json_object_new_object();
 #define ADD(k, v) json_object_object_add(o, k, v)
@@ -353,11 +346,11 @@ drive_smart_status(const struct drive *d)
 json_object *
 drive_smart_delta(const struct drive *d)
 {
-	const struct smart *b = &d->baseline, *l = &d->latest;
+	const struct smart *b = &d->smart.baseline, *l = &d->smart.latest;
 	json_object	*o = json_object_new_object();
 
 	json_object_object_add(o, "host_bytes_written", json_object_new_uint64(
-	    d->st.host_bytes_written - d->baseline_host_written));
+	    d->st.host_bytes_written - d->smart.baseline_host_written));
 	if (l->has_device_written && b->has_device_written)
 		json_object_object_add(o, "device_bytes_written",
 		    json_object_new_uint64(l->device_bytes_written -
@@ -376,4 +369,19 @@ drive_smart_delta(const struct drive *d)
 		json_object_object_add(o, "reallocated", json_object_new_uint64(
 		    l->reallocated - b->reallocated));
 	return o;
+}
+
+int
+drive_smart_detail(const struct drive *d, json_object *out)
+{
+	if (!d->smart.have_latest)
+		return -1;
+	json_object_object_add(out, "latest", smart_to_json(&d->smart.latest));
+	json_object_object_add(out, "status", drive_smart_status(d));
+	json_object_object_add(out, "baseline_host_bytes_written",
+	    json_object_new_uint64(d->smart.baseline_host_written));
+	json_object_object_add(out, "baseline", d->smart.baseline.model[0] ?
+	    smart_to_json(&d->smart.baseline) : NULL);
+	json_object_object_add(out, "delta", drive_smart_delta(d));
+	return 0;
 }

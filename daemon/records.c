@@ -23,28 +23,19 @@
  * restart, when the state file says so. */
 #define RECORDS_REASON	"state directory: "
 
-static uint64_t
-mono_ns(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 void
 records_failed(struct drive *d, int err)
 {
-	if (d->rec_since == 0)
-		d->rec_since = mono_ns();
-	d->rec_err = err != 0 ? err : EIO;
+	if (d->rec.since == 0)
+		d->rec.since = mono_ns();
+	d->rec.err = err != 0 ? err : EIO;
 }
 
 void
 records_saved(struct drive *d)
 {
-	d->rec_since = 0;
-	d->rec_err = 0;
+	d->rec.since = 0;
+	d->rec.err = 0;
 }
 
 /*
@@ -60,7 +51,7 @@ records_sync(struct drive *d)
 		rc = -1;
 		err = d->emap.err;
 	}
-	if (d->smartlog.path != NULL && events_sync(&d->smartlog) == -1) {
+	if (d->smart.log.path != NULL && events_sync(&d->smart.log) == -1) {
 		rc = -1;
 		err = errno;
 	}
@@ -76,13 +67,13 @@ records_sync(struct drive *d)
 static uint64_t
 behind_since(const struct drive *d)
 {
-	uint64_t	t = d->rec_since;
+	uint64_t	t = d->rec.since;
 
 	if (d->log.kept_since != 0 && (t == 0 || d->log.kept_since < t))
 		t = d->log.kept_since;
-	if (d->smartlog.kept_since != 0 &&
-	    (t == 0 || d->smartlog.kept_since < t))
-		t = d->smartlog.kept_since;
+	if (d->smart.log.kept_since != 0 &&
+	    (t == 0 || d->smart.log.kept_since < t))
+		t = d->smart.log.kept_since;
 	return t;
 }
 
@@ -96,11 +87,11 @@ records_current(const struct drive *d)
 static int
 records_err(const struct drive *d)
 {
-	if (d->rec_err != 0)
-		return d->rec_err;
+	if (d->rec.err != 0)
+		return d->rec.err;
 	if (d->log.err != 0)
 		return d->log.err;
-	return d->smartlog.err != 0 ? d->smartlog.err : EIO;
+	return d->smart.log.err != 0 ? d->smart.log.err : EIO;
 }
 
 /* A few words for status: "disk full", "read-only", ... */
@@ -129,7 +120,7 @@ records_status(const struct drive *d, struct drive_status *s)
 	s->records_current = t == 0;
 	s->records_behind_sec = t == 0 ? 0 : (mono_ns() - t) / 1000000000ULL;
 	s->records_why = t == 0 ? "" : records_why(records_err(d));
-	s->records_kept = d->log.nkept + d->smartlog.nkept;
+	s->records_kept = d->log.nkept + d->smart.log.nkept;
 }
 
 /* Pause the drive's I/O until its records are on disk again. */
@@ -144,7 +135,7 @@ records_pause(struct drive *d)
 	    "kept): the drive pauses until they are", d->conf.name,
 	    (unsigned long long)((mono_ns() - behind_since(d)) / 1000000000ULL),
 	    d->log.nkept);
-	d->rec_paused = 1;
+	d->rec.paused = 1;
 	drive_halt(d);
 	drive_set_run(d, RUN_PAUSED, why);
 }
@@ -160,20 +151,20 @@ records_tick(struct drive *d)
 	uint64_t	t = behind_since(d);
 	char		err[256];
 
-	if (!d->rec_paused && d->st.run == RUN_PAUSED &&
+	if (!d->rec.paused && d->st.run == RUN_PAUSED &&
 	    strncmp(d->st.reason, RECORDS_REASON, strlen(RECORDS_REASON)) == 0)
-		d->rec_paused = 1;
-	if (d->rec_paused && d->st.run != RUN_PAUSED)
-		d->rec_paused = 0;	/* stopped or started meanwhile */
-	if (d->rec_paused && t == 0) {
-		d->rec_paused = 0;
+		d->rec.paused = 1;
+	if (d->rec.paused && d->st.run != RUN_PAUSED)
+		d->rec.paused = 0;	/* stopped or started meanwhile */
+	if (d->rec.paused && t == 0) {
+		d->rec.paused = 0;
 		log_info("%s: records are written again; the drive resumes",
 		    d->conf.name);
 		if (drive_cmd_resume(d, err, sizeof(err)) == -1)
 			log_warnx("%s", err);
 		return;
 	}
-	if (d->rec_paused || d->st.run != RUN_RUNNING || t == 0)
+	if (d->rec.paused || d->st.run != RUN_RUNNING || t == 0)
 		return;
 	if (events_full(&d->log) ||
 	    mono_ns() - t >= d->conf.max_unrecorded * 1000000000ULL)
@@ -184,7 +175,7 @@ records_tick(struct drive *d)
 int
 records_refuse_resume(const struct drive *d, char *err, size_t len)
 {
-	if (!d->rec_paused)
+	if (!d->rec.paused)
 		return 0;
 	snprintf(err, len, "%s: cannot resume: its records are not written "
 	    "(%s); it resumes by itself once they are", d->conf.name,
@@ -271,4 +262,21 @@ records_space_check(const char *state_dir, struct drive *const *drives,
 	    c, EVENTS_PER_CYCLE, EVENT_BYTES, RATE_MAX / 1e9, SNAPSHOT_BYTES,
 	    days <= 0 ? "full already" : days < 1 ? "less than a day" :
 	    "a few days");
+}
+
+/* An event with the common fields: cycle, phase, TBW. */
+json_object *
+drive_ev_obj(struct drive *d)
+{
+	json_object	*o = json_object_new_object();
+
+	json_object_object_add(o, "serial", json_object_new_string(
+	    d->tgt.serial[0] ? d->tgt.serial : d->st.serial));
+	json_object_object_add(o, "cycle",
+	    json_object_new_uint64(d->st.prog.cycle));
+	json_object_object_add(o, "phase",
+	    json_object_new_string(phase_name(d->st.prog.phase)));
+	json_object_object_add(o, "host_bytes_written",
+	    json_object_new_uint64(d->st.host_bytes_written));
+	return o;
 }

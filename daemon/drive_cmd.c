@@ -1,0 +1,147 @@
+/*
+ * drive_cmd.c: the operator's commands on a drive (also the control
+ * socket's): pause, resume, stop, start, verify. Each is refused, with a
+ * message, in a state it does not apply to.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "drive_priv.h"
+#include "log.h"
+
+/*
+ * A start or verify after io_timeout. When the job given up has ended in
+ * the meantime, the worker is free again. When it is still stuck, that
+ * worker is left to the kernel (engine_abandon) and a new one takes the
+ * drive: the old one's counters and findings stay in its own engine,
+ * which nobody reads, so its late completion cannot count twice.
+ */
+static int
+drive_unhang(struct drive *d, char *err, size_t len)
+{
+	struct engine	*e;
+	sd_event_source	*src;
+	enum job_end	 end;
+	int		 rc;
+
+	drive_poll(d);
+	if (engine_job_done(d->eng, &end, &rc)) {
+		drive_poll(d);
+		drive_job_ended(d, end, rc);
+		return 0;
+	}
+	if ((rc = drive_worker_new(d, &e, &src, err, len)) == -2)
+		snprintf(err, len, "%s: cannot watch the worker", d->conf.name);
+	if (rc < 0)
+		return -1;
+	findings_flush(d);
+	sd_event_source_disable_unref(d->notify_src);
+	engine_abandon(d->eng);
+	log_warnx("%s: the job given up after io_timeout is still stuck; "
+	    "its worker is left behind, a new one takes over", d->conf.name);
+	d->eng = e;
+	d->notify_src = src;
+	memset(&d->last, 0, sizeof(d->last));	/* the new engine's counters */
+	memset(d->rates.hist, 0, sizeof(d->rates.hist));
+	drive_work_to(d, WORK_NONE);
+	return 0;
+}
+
+static int
+cmd_refuse(const struct drive *d, char *err, size_t len, const char *what)
+{
+	snprintf(err, len, "%s: cannot %s: drive is %s%s", d->conf.name, what,
+	    d->refused ? "refused" : run_state_name(d->st.run),
+	    d->refused ? " (see its reason)" : "");
+	errno = EBUSY;
+	return -1;
+}
+
+/* The drive runs again: its schedule goes on where it stands. */
+static int
+cmd_run(struct drive *d)
+{
+	drive_set_run(d, RUN_RUNNING, NULL);
+	drive_mark_phase(d);
+	drive_schedule(d);
+	return 0;
+}
+
+int
+drive_cmd_pause(struct drive *d, char *err, size_t len)
+{
+	if (!d->active || d->st.run != RUN_RUNNING)
+		return cmd_refuse(d, err, len, "pause");
+	drive_halt(d);
+	drive_set_run(d, RUN_PAUSED, "paused by operator");
+	return 0;
+}
+
+int
+drive_cmd_resume(struct drive *d, char *err, size_t len)
+{
+	if (!d->active || d->st.run != RUN_PAUSED)
+		return cmd_refuse(d, err, len, "resume");
+	if (records_refuse_resume(d, err, len) == -1)
+		return -1;
+	return cmd_run(d);
+}
+
+int
+drive_cmd_stop(struct drive *d, char *err, size_t len)
+{
+	if (!d->active ||
+	    (d->st.run != RUN_RUNNING && d->st.run != RUN_PAUSED))
+		return cmd_refuse(d, err, len, "stop");
+	drive_halt(d);
+	drive_set_run(d, RUN_STOPPED, "stopped by operator");
+	return 0;
+}
+
+int
+drive_cmd_start(struct drive *d, char *err, size_t len)
+{
+	if (d->refused) {
+		safety_close(&d->tgt);
+		if (drive_activate(d, 0) == -1) {
+			snprintf(err, len, "%s: %s", d->conf.name, d->st.reason);
+			return -1;
+		}
+		/* open now; a run that was under way (or autostarts) goes on */
+		if (d->st.run == RUN_RUNNING) {
+			drive_mark_phase(d);
+			drive_schedule(d);
+			return 0;
+		}
+	}
+	if (d->st.run == RUN_RUNNING || d->st.run == RUN_PAUSED ||
+	    (d->st.run == RUN_FINISHED && sched_stop(&d->st, &d->conf) != NULL))
+		return cmd_refuse(d, err, len, "start");
+	if (d->work == WORK_HUNG && drive_unhang(d, err, len) == -1)
+		return -1;
+	return cmd_run(d);
+}
+
+int
+drive_cmd_verify(struct drive *d, char *err, size_t len)
+{
+	if (!d->active) {
+		snprintf(err, len, "%s: cannot verify: drive is not open%s",
+		    d->conf.name, d->refused ? " (refused)" : "");
+		return -1;
+	}
+	if (d->work == WORK_VERIFY_NEXT || d->work == WORK_VERIFY) {
+		snprintf(err, len, "%s: a verify pass is already running",
+		    d->conf.name);
+		return -1;
+	}
+	if (d->work == WORK_HUNG && drive_unhang(d, err, len) == -1)
+		return -1;
+	if (d->work == WORK_PHASE) {
+		drive_work_to(d, WORK_VERIFY_NEXT);
+		engine_stop_job(d->eng);	/* starts when the job stopped */
+	} else
+		drive_verify_start(d);
+	return 0;
+}

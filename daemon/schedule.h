@@ -1,0 +1,145 @@
+/*
+ * schedule.h: what a drive does next, decided from its durable state and
+ * its configuration alone. No I/O, no threads, no sd-event, no struct
+ * drive: the lifecycle (drive.c) asks, does what the answer says (events,
+ * checkpoints, the worker's job, timers) and tells the schedule how the
+ * job ended.
+ *
+ * A run is the phases of the table in schedule.c in their order: the
+ * phases marked PK_ONCE before the first cycle, then cycles of the others;
+ * the phase marked PK_CYCLE_START begins a cycle, the one marked
+ * PK_AFTER_CYCLE follows its close. A new kind of phase is one entry of
+ * that table and one file (daemon/phase_*.c) defining its struct
+ * phase_kind. A phase without a job is timed: it ends at the deadline its
+ * enter() sets in the state (idle_until_ms).
+ */
+#ifndef SSDT_SCHEDULE_H
+#define SSDT_SCHEDULE_H
+
+#include <stdint.h>
+
+#include "config.h"
+#include "engine.h"
+#include "state.h"
+
+#define TRIM_CHUNK	(1ULL << 30)	/* bytes of one discard call */
+
+/* Flags of a phase kind. */
+#define PK_ONCE		0x01	/* before the first cycle only */
+#define PK_CYCLE_START	0x02	/* entering it begins the next cycle */
+#define PK_AFTER_CYCLE	0x04	/* the cycle closes before it */
+#define PK_VERIFY	0x08	/* a verify pass: findings, its error map */
+#define PK_ETA		0x10	/* the throughput tells the time it has left */
+#define PK_STOPS	0x20	/* a stop condition ends the run before it runs */
+
+/* What the lifecycle does next. */
+enum sched_move {
+	MOVE_NONE,	/* nothing to do now (rest: checkpoint only) */
+	MOVE_RUN,	/* hand the worker the job filled in */
+	MOVE_WAIT,	/* no job: the phase ends at `until_ms` (wall clock) */
+	MOVE_ENTER,	/* the state has entered `phase` (at its start) */
+	MOVE_CYCLE_END,	/* the cycle is complete: close it (sched_cycle_close) */
+	MOVE_FINISH	/* the run is done: `why` */
+};
+
+struct sched_step {
+	enum sched_move	 move;
+	enum phase	 phase;		/* MOVE_ENTER */
+	uint64_t	 until_ms;	/* MOVE_WAIT */
+	const char	*why;		/* MOVE_FINISH */
+};
+
+/* One kind of phase: how its job is made, counted, ended and followed. */
+struct phase_kind {
+	enum phase	 phase;
+	unsigned	 flags;		/* PK_* */
+	/* In the run, with this configuration? NULL: always. */
+	int		(*wanted)(const struct dstate *, const struct drive_conf *);
+	/* Items of its pass (blocks, trim chunks); NULL: none (no job). */
+	uint64_t	(*items)(const struct layout *);
+	/* Its job (common fields already set); -1: nothing left to do. */
+	int		(*job)(const struct dstate *, const struct drive_conf *,
+			    struct job *);
+	/* A timed phase's length in seconds (progress); NULL: not timed. */
+	uint64_t	(*seconds)(const struct drive_conf *);
+	/* Entered at its start (state already says this phase). */
+	void		(*enter)(struct dstate *, const struct drive_conf *,
+			    uint64_t now_ms);
+	/* The worker's position in its pass (progress beyond `position`). */
+	void		(*account)(struct dstate *, uint64_t position);
+	/*
+	 * Its job ended `end`: record what it did. 1 when it decided what
+	 * follows (in *step), 0 for the next phase of the table.
+	 */
+	int		(*done)(struct dstate *, const struct drive_conf *,
+			    enum job_end, struct sched_step *);
+};
+
+/* The kinds (phase_*.c); looked up through sched_kind(). */
+extern const struct phase_kind phase_static, phase_write, phase_verify,
+    phase_trim, phase_idle;
+
+/* The kind of a phase; NULL for none. */
+const struct phase_kind *sched_kind(enum phase);
+
+/* A new run's schedule: its first phase, and running unless not autostarted. */
+void		 sched_init(struct dstate *, const struct drive_conf *);
+/* A run found on disk: what the configuration now says of its run state. */
+void		 sched_resume(struct dstate *, const struct drive_conf *);
+/* A stop condition reached (cycles, stop_at_tbw): its reason, else NULL. */
+const char	*sched_stop(const struct dstate *, const struct drive_conf *);
+/* stop_at_wear reached by a reading of percent used: its reason, else NULL. */
+const char	*sched_wear_stop(const struct drive_conf *, int has_percent_used,
+		    double percent_used);
+/* Bytes the write pass may still write before stop_at_tbw (0: unlimited);
+ * -1 when none are left. */
+int		 sched_budget(const struct dstate *, const struct drive_conf *,
+		    uint64_t *budget);
+
+/* A running drive without a job: what it does now. */
+void		 sched_next(const struct dstate *, const struct drive_conf *,
+		    struct job *, struct sched_step *);
+/* The job of an on-demand verify pass of what the drive holds now. */
+void		 sched_verify_job(const struct dstate *, const struct drive_conf *,
+		    struct job *);
+/* The worker's counters of the phase job: durable and in-order positions. */
+void		 sched_account(struct dstate *, uint64_t durable, uint64_t position);
+/* Does the end of the current phase get a phase_end event? */
+int		 sched_reported(const struct dstate *, const struct drive_conf *);
+/* The current phase ended `end`: the state moves on; what follows. */
+void		 sched_phase_done(struct dstate *, const struct drive_conf *,
+		    enum job_end, uint64_t now_ms, struct sched_step *);
+/* After MOVE_CYCLE_END: the cycle recorded; finish, rest or enter a phase. */
+void		 sched_cycle_close(struct dstate *, const struct drive_conf *,
+		    uint64_t now_ms, struct sched_step *);
+/*
+ * Fraction done and seconds left of the current phase, or of an
+ * on-demand verify pass (`on_demand`, at `position`); `rate` is the
+ * throughput in bytes a second (0: unknown).
+ */
+void		 sched_progress(const struct dstate *, const struct drive_conf *,
+		    int on_demand, uint64_t position, double rate,
+		    uint64_t now_ms, double *frac, uint64_t *eta);
+
+/*
+ * What the worker does for the drive, beside its run state. A job ends
+ * (to none) from any of them.
+ */
+enum work {
+	WORK_NONE,		/* no job: the worker waits for one */
+	WORK_PHASE,		/* the job of the current phase */
+	WORK_VERIFY_NEXT,	/* the phase job stops; on-demand verify follows */
+	WORK_VERIFY,		/* an on-demand verify pass */
+	WORK_HUNG		/* no I/O completed for io_timeout: the job was
+				 * told to stop, its worker is stuck in the device */
+};
+
+const char	*work_name(enum work);
+/*
+ * The moves of the run state and of the work, each in its table: 1 when
+ * the table allows from -> to, else 0.
+ */
+int		 sched_run_allowed(enum run_state from, enum run_state to);
+int		 sched_work_allowed(enum work from, enum work to);
+
+#endif

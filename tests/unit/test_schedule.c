@@ -1,0 +1,626 @@
+/*
+ * test_schedule.c: the schedule of a drive, run against a simulated
+ * worker: the phase sequences, the stops and the half-pass budget, resume
+ * and pause/stop from every phase, progress, and the moves the run-state
+ * and work tables allow or refuse.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "schedule.h"
+
+#define BS	4096u
+#define NBLK	100u		/* 25 static, 75 dynamic */
+#define DYN	75u
+#define NOSTOP	UINT64_MAX
+
+/* A drive as the lifecycle would run it, without the I/O. */
+struct sim {
+	struct dstate		st;
+	struct drive_conf	c;
+	uint64_t		now_ms;
+	char			log[2048];	/* what the lifecycle was told */
+	int			reported;	/* phase_end events */
+};
+
+static void
+say(struct sim *m, const char *fmt, ...)
+{
+	size_t	n = strlen(m->log);
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(m->log + n, sizeof(m->log) - n, fmt, ap);
+	va_end(ap);
+}
+
+static void
+sim_init(struct sim *m, double static_fraction)
+{
+	char	err[256];
+
+	memset(m, 0, sizeof(*m));
+	m->c.queue_depth = 4;
+	m->c.autostart = 1;
+	m->c.trim = 1;
+	m->c.idle_sec = 5;
+	m->c.cycles = 2;
+	m->now_ms = 1000000;
+	m->st.instance = 0x5eed;
+	assert_int_equal(layout_init(&m->st.lay, 1ULL << 30, NBLK * BS, BS,
+	    static_fraction, err, sizeof(err)), 0);
+	sched_init(&m->st, &m->c);
+}
+
+/* What drive.c's sched_apply does with a step, in words. */
+static void
+apply(struct sim *m, const struct sched_step *s)
+{
+	struct sched_step	next;
+
+	switch (s->move) {
+	case MOVE_ENTER:
+		assert_int_equal(s->phase, m->st.prog.phase);
+		assert_int_equal(m->st.prog.position, 0);
+		say(m, " %s%" PRIu64, phase_name(s->phase), m->st.prog.cycle);
+		break;
+	case MOVE_CYCLE_END:
+		say(m, " |");
+		sched_cycle_close(&m->st, &m->c, m->now_ms, &next);
+		apply(m, &next);
+		break;
+	case MOVE_FINISH:
+		say(m, " finish(%s)", s->why);
+		m->st.run = RUN_FINISHED;
+		break;
+	default:
+		break;
+	}
+}
+
+/* The worker: the items of the job from its start, to `stop_at`. */
+static enum job_end
+work(struct sim *m, const struct job *j, uint64_t stop_at)
+{
+	uint64_t	pos, wrote = 0;
+	enum job_end	end = JOB_DONE;
+
+	for (pos = j->start; pos < j->count; pos++) {
+		if (pos == stop_at) {
+			end = JOB_STOPPED;
+			break;
+		}
+		if (j->kind != JOB_WRITE)
+			continue;
+		if (j->write_budget != 0 && wrote >= j->write_budget) {
+			end = JOB_BUDGET;
+			break;
+		}
+		wrote += BS;
+		m->st.host_bytes_written += BS;
+	}
+	sched_account(&m->st, pos, pos);
+	return end;
+}
+
+/* The phase ended: what drive.c's phase_done does. */
+static void
+phase_end(struct sim *m, enum job_end end)
+{
+	struct sched_step	s;
+
+	m->reported += sched_reported(&m->st, &m->c);
+	sched_phase_done(&m->st, &m->c, end, m->now_ms, &s);
+	apply(m, &s);
+}
+
+/*
+ * One turn of drive_schedule() and of the job it hands out; `stop_at`
+ * stops the job there. 0 when the drive no longer runs.
+ */
+static int
+turn(struct sim *m, uint64_t stop_at)
+{
+	struct sched_step	s;
+	struct job		j;
+	enum job_end		end;
+
+	if (m->st.run != RUN_RUNNING)
+		return 0;
+	sched_next(&m->st, &m->c, &j, &s);
+	switch (s.move) {
+	case MOVE_WAIT:
+		if (s.until_ms > m->now_ms)
+			m->now_ms = s.until_ms;	/* the timer fires */
+		phase_end(m, JOB_DONE);
+		return 1;
+	case MOVE_RUN:
+		if ((end = work(m, &j, stop_at)) != JOB_STOPPED)
+			phase_end(m, end);
+		return end != JOB_STOPPED;
+	default:
+		apply(m, &s);
+		return 0;
+	}
+}
+
+static void
+run_all(struct sim *m)
+{
+	int	n = 0;
+
+	while (turn(m, NOSTOP))
+		assert_true(++n < 1000);
+}
+
+static void
+test_static_then_cycles(void **state)
+{
+	struct sim	m;
+
+	(void)state;
+	sim_init(&m, 0.25);
+	assert_int_equal(m.st.prog.phase, PHASE_STATIC);
+	assert_int_equal(m.st.prog.cycle, 0);
+	run_all(&m);
+	assert_string_equal(m.log, " write1 verify1 trim1 | idle1 write2 "
+	    "verify2 trim2 | finish(cycles reached)");
+	assert_int_equal(m.st.cycles_done, 2);
+	assert_int_equal(m.st.verify_passes, 2);
+	assert_int_equal(m.st.prog.phase, PHASE_IDLE);
+	assert_int_equal(m.st.idle_until_ms, 0);
+	assert_true(m.st.prog.static_done);
+	assert_int_equal(m.st.host_bytes_written, (25 + 2 * DYN) * BS);
+	/* static, and per cycle write, verify, trim; the idle between */
+	assert_int_equal(m.reported, 1 + 2 * 3 + 1);
+}
+
+static void
+test_no_static(void **state)
+{
+	struct sim	m;
+
+	(void)state;
+	sim_init(&m, 0);
+	assert_int_equal(m.st.prog.phase, PHASE_WRITE);
+	assert_int_equal(m.st.prog.cycle, 1);
+	assert_true(m.st.prog.static_done);
+	m.c.cycles = 1;
+	run_all(&m);
+	assert_string_equal(m.log, " verify1 trim1 | finish(cycles reached)");
+}
+
+static void
+test_no_trim_no_idle(void **state)
+{
+	struct sim	m;
+
+	(void)state;
+	sim_init(&m, 0.25);
+	m.c.trim = 0;
+	m.c.idle_sec = 0;
+	m.c.cycles = 3;
+	run_all(&m);
+	/* without rest the idle phase is passed through, without events */
+	assert_string_equal(m.log, " write1 verify1 | write2 verify2 | write3 "
+	    "verify3 | finish(cycles reached)");
+	assert_int_equal(m.reported, 1 + 3 * 2);
+	assert_int_equal(m.st.prog.trimmed_bytes, 0);
+}
+
+static void
+test_trim_only_or_idle_only(void **state)
+{
+	struct sim	m;
+
+	(void)state;
+	sim_init(&m, 0.25);
+	m.c.idle_sec = 0;
+	run_all(&m);
+	assert_string_equal(m.log, " write1 verify1 trim1 | write2 verify2 "
+	    "trim2 | finish(cycles reached)");
+	sim_init(&m, 0.25);
+	m.c.trim = 0;
+	run_all(&m);
+	assert_string_equal(m.log, " write1 verify1 | idle1 write2 verify2 | "
+	    "finish(cycles reached)");
+}
+
+/* The trim of a cycle is what the next cycle's write pass expects. */
+static void
+test_trim_accounting(void **state)
+{
+	struct sim	m;
+
+	(void)state;
+	sim_init(&m, 0.25);
+	m.c.cycles = 0;
+	while (m.st.prog.cycle < 2)
+		assert_true(turn(&m, NOSTOP));
+	assert_int_equal(m.st.prog.phase, PHASE_WRITE);
+	assert_true(m.st.prog.prev_trimmed);
+	assert_int_equal(m.st.prog.trimmed_bytes, 0);
+	assert_int_equal(m.st.prog.written, 0);
+	m.c.trim = 0;
+	while (m.st.prog.cycle < 3)
+		assert_true(turn(&m, NOSTOP));
+	assert_false(m.st.prog.prev_trimmed);
+}
+
+static void
+test_cycles_forever(void **state)
+{
+	struct sim	m;
+	int		n = 0;
+
+	(void)state;
+	sim_init(&m, 0.25);
+	m.c.cycles = 0;
+	while (m.st.prog.cycle < 10 || m.st.prog.phase != PHASE_IDLE)
+		assert_true(turn(&m, NOSTOP) && ++n < 100);
+	assert_int_equal(n, 1 + 10 * 4 - 1);	/* no idle after the last */
+	assert_int_equal(m.st.run, RUN_RUNNING);
+	assert_int_equal(m.st.cycles_done, 10);
+	assert_null(sched_stop(&m.st, &m.c));
+}
+
+/* stop_at_tbw in a write pass: cut there, the last verify, finished. */
+static void
+test_stop_at_tbw_half_pass(void **state)
+{
+	struct sim		m;
+	struct sched_step	s;
+	struct job		j;
+
+	(void)state;
+	sim_init(&m, 0.25);
+	m.c.cycles = 0;
+	m.c.stop_at_tbw = (25 + DYN + 30) * BS;
+	while (m.st.prog.cycle < 2)
+		assert_true(turn(&m, NOSTOP));
+	sched_next(&m.st, &m.c, &j, &s);
+	assert_int_equal(s.move, MOVE_RUN);
+	assert_int_equal(j.write_budget, 30 * BS);	/* what is left */
+	run_all(&m);
+	assert_string_equal(m.log, " write1 verify1 trim1 | idle1 write2 "
+	    "verify2 finish(stop_at_tbw reached)");
+	assert_int_equal(m.st.host_bytes_written, m.c.stop_at_tbw);
+	/* back to the cut write pass, so that a raised limit goes on */
+	assert_int_equal(m.st.prog.phase, PHASE_WRITE);
+	assert_int_equal(m.st.prog.position, 30);
+	assert_int_equal(m.st.prog.written, 30);
+	assert_int_equal(m.st.prog.cycle, 2);
+	assert_false(m.st.final_verify);
+	assert_int_equal(m.st.verify_passes, 2);
+	assert_int_equal(m.st.cycles_done, 1);
+	assert_string_equal(sched_stop(&m.st, &m.c), "stop_at_tbw reached");
+	/* raised by a reload: the pass goes on where it was cut */
+	m.c.stop_at_tbw += 10 * BS;
+	assert_null(sched_stop(&m.st, &m.c));
+	sched_next(&m.st, &m.c, &j, &s);
+	assert_int_equal(s.move, MOVE_RUN);
+	assert_int_equal(j.kind, JOB_WRITE);
+	assert_int_equal(j.start, 30);
+	assert_int_equal(j.write_budget, 10 * BS);
+	assert_int_equal(j.generation, 2);
+}
+
+/* stop_at_tbw reached just as a cycle completes: no half pass. */
+static void
+test_stop_at_tbw_cycle_end(void **state)
+{
+	struct sim	m;
+
+	(void)state;
+	sim_init(&m, 0.25);
+	m.c.cycles = 0;
+	m.c.stop_at_tbw = (25 + DYN) * BS;
+	run_all(&m);
+	assert_string_equal(m.log, " write1 verify1 trim1 | "
+	    "finish(stop_at_tbw reached)");
+	assert_int_equal(m.st.prog.phase, PHASE_IDLE);
+}
+
+/* A budget spent before a write pass starts (a restart, a reload). */
+static void
+test_budget_spent(void **state)
+{
+	struct sim		m;
+	struct sched_step	s;
+	struct job		j;
+	uint64_t		b;
+
+	(void)state;
+	sim_init(&m, 0);
+	m.c.stop_at_tbw = 1000;
+	m.st.host_bytes_written = 1000;
+	sched_next(&m.st, &m.c, &j, &s);
+	assert_int_equal(s.move, MOVE_FINISH);
+	assert_string_equal(s.why, "stop_at_tbw reached");
+	assert_int_equal(sched_budget(&m.st, &m.c, &b), -1);
+	m.c.stop_at_tbw = 0;
+	assert_int_equal(sched_budget(&m.st, &m.c, &b), 0);
+	assert_int_equal(b, 0);		/* unlimited */
+	m.c.cycles = 3;
+	m.st.cycles_done = 3;
+	sched_next(&m.st, &m.c, &j, &s);
+	assert_int_equal(s.move, MOVE_FINISH);
+	assert_string_equal(s.why, "cycles reached");
+	/* stops end the run before a write pass only */
+	m.st.prog.phase = PHASE_VERIFY;
+	sched_next(&m.st, &m.c, &j, &s);
+	assert_int_equal(s.move, MOVE_RUN);
+}
+
+static void
+test_wear_stop(void **state)
+{
+	struct drive_conf	c;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	assert_null(sched_wear_stop(&c, 1, 99));
+	c.stop_at_wear = 50;
+	assert_null(sched_wear_stop(&c, 1, 49.9));
+	assert_null(sched_wear_stop(&c, 0, 80));
+	assert_string_equal(sched_wear_stop(&c, 1, 50), "stop_at_wear reached");
+}
+
+/*
+ * Stopped (pause, stop, shutdown) halfway through each phase of a run and
+ * resumed from the state alone: each job goes on where it stopped, and
+ * the run ends as an uninterrupted one does.
+ */
+static void
+test_stop_and_resume_every_phase(void **state)
+{
+	struct sim		m, whole;
+	struct sched_step	s;
+	struct job		j, again;
+	int			seen[PHASE_NONE] = { 0 }, n = 0;
+
+	(void)state;
+	sim_init(&whole, 0.25);
+	run_all(&whole);
+	sim_init(&m, 0.25);
+	while (m.st.run == RUN_RUNNING) {
+		assert_true(++n < 1000);
+		sched_next(&m.st, &m.c, &j, &s);
+		if (s.move == MOVE_RUN && m.st.prog.position == 0) {
+			struct dstate saved;
+
+			seen[m.st.prog.phase]++;
+			assert_int_equal(work(&m, &j, j.count / 2), JOB_STOPPED);
+			assert_int_equal(m.st.prog.position, j.count / 2);
+			saved = m.st;		/* checkpoint, restart */
+			m.st = saved;
+			sched_next(&m.st, &m.c, &again, &s);
+			assert_int_equal(s.move, MOVE_RUN);
+			assert_int_equal(again.kind, j.kind);
+			assert_int_equal(again.count, j.count);
+			assert_int_equal(again.base, j.base);
+			assert_int_equal(again.generation, j.generation);
+			assert_int_equal(again.start, j.count / 2);
+			assert_memory_equal(&again.perm, &j.perm, sizeof(j.perm));
+		}
+		turn(&m, NOSTOP);
+	}
+	assert_string_equal(m.log, whole.log);
+	assert_int_equal(m.st.host_bytes_written, whole.st.host_bytes_written);
+	assert_int_equal(seen[PHASE_STATIC], 1);
+	assert_int_equal(seen[PHASE_WRITE], 2);
+	assert_int_equal(seen[PHASE_VERIFY], 2);
+	assert_int_equal(seen[PHASE_TRIM], 2);
+}
+
+/* Idle resumed after a restart: the deadline in the state holds. */
+static void
+test_resume_idle(void **state)
+{
+	struct sim		m;
+	struct sched_step	s;
+	struct job		j;
+	uint64_t		until;
+
+	(void)state;
+	sim_init(&m, 0.25);
+	while (m.st.prog.phase != PHASE_IDLE)
+		assert_true(turn(&m, NOSTOP));
+	until = m.st.idle_until_ms;
+	assert_int_equal(until, m.now_ms + m.c.idle_sec * 1000);
+	sched_next(&m.st, &m.c, &j, &s);
+	assert_int_equal(s.move, MOVE_WAIT);
+	assert_int_equal(s.until_ms, until);
+	m.now_ms += 2000;		/* a restart, 2 s later */
+	sched_next(&m.st, &m.c, &j, &s);
+	assert_int_equal(s.until_ms, until);
+	m.now_ms = until + 1;
+	assert_true(turn(&m, NOSTOP));
+	assert_int_equal(m.st.prog.phase, PHASE_WRITE);
+	assert_int_equal(m.st.prog.cycle, 2);
+}
+
+static void
+test_resume_run_state(void **state)
+{
+	struct sim	m;
+
+	(void)state;
+	sim_init(&m, 0.25);
+	m.c.autostart = 0;
+	sched_resume(&m.st, &m.c);
+	assert_int_equal(m.st.run, RUN_STOPPED);
+	assert_string_equal(m.st.reason, "autostart = no");
+	m.st.run = RUN_FINISHED;
+	strcpy(m.st.reason, "cycles reached");
+	m.st.cycles_done = 2;
+	sched_resume(&m.st, &m.c);	/* still reached */
+	assert_int_equal(m.st.run, RUN_FINISHED);
+	m.c.cycles = 3;			/* raised while it was down */
+	sched_resume(&m.st, &m.c);
+	assert_int_equal(m.st.run, RUN_RUNNING);
+	assert_string_equal(m.st.reason, "");
+	sim_init(&m, 0.25);
+	m.c.autostart = 0;
+	sched_init(&m.st, &m.c);
+	assert_int_equal(m.st.run, RUN_STOPPED);
+}
+
+static void
+test_progress(void **state)
+{
+	struct sim	m;
+	double		f;
+	uint64_t	eta;
+
+	(void)state;
+	sim_init(&m, 0.25);
+	m.c.cycles = 0;
+	while (m.st.prog.phase != PHASE_WRITE)
+		assert_true(turn(&m, NOSTOP));
+	sched_progress(&m.st, &m.c, 0, 30, 0, m.now_ms, &f, &eta);
+	assert_float_equal(f, 30.0 / DYN, 1e-9);
+	assert_int_equal(eta, 0);	/* no throughput, no ETA */
+	sched_progress(&m.st, &m.c, 0, 30, BS, m.now_ms, &f, &eta);
+	assert_int_equal(eta, DYN - 30);
+	/* an on-demand pass counts the whole span */
+	sched_progress(&m.st, &m.c, 1, 50, BS, m.now_ms, &f, &eta);
+	assert_float_equal(f, 0.5, 1e-9);
+	assert_int_equal(eta, 50);
+	while (m.st.prog.phase != PHASE_TRIM)
+		assert_true(turn(&m, NOSTOP));
+	sched_progress(&m.st, &m.c, 0, 0, BS, m.now_ms, &f, &eta);
+	assert_float_equal(f, 0, 1e-9);
+	assert_int_equal(eta, 0);	/* a trim's speed says nothing */
+	while (m.st.prog.phase != PHASE_IDLE)
+		assert_true(turn(&m, NOSTOP));
+	sched_progress(&m.st, &m.c, 0, 0, 0, m.now_ms + 1000, &f, &eta);
+	assert_float_equal(f, 0.2, 1e-9);
+	assert_int_equal(eta, 4);
+	sched_progress(&m.st, &m.c, 0, 0, 0, m.now_ms + 9000, &f, &eta);
+	assert_int_equal(eta, 0);
+}
+
+/* Every phase kind is in the table once, and the lookup finds it. */
+static void
+test_kinds(void **state)
+{
+	enum phase	p;
+
+	(void)state;
+	for (p = PHASE_STATIC; p < PHASE_NONE; p++) {
+		assert_non_null(sched_kind(p));
+		assert_int_equal(sched_kind(p)->phase, p);
+	}
+	assert_null(sched_kind(PHASE_NONE));
+	assert_int_equal(sched_kind(PHASE_TRIM)->items(&(struct layout){
+	    .block_size = BS, .nblocks = (TRIM_CHUNK / BS) + 1 }), 2);
+}
+
+static void
+test_run_moves(void **state)
+{
+	enum run_state	r;
+
+	(void)state;
+	/* pause and stop, from each state */
+	assert_true(sched_run_allowed(RUN_RUNNING, RUN_PAUSED));
+	assert_true(sched_run_allowed(RUN_RUNNING, RUN_STOPPED));
+	assert_true(sched_run_allowed(RUN_PAUSED, RUN_STOPPED));
+	assert_true(sched_run_allowed(RUN_PAUSED, RUN_RUNNING));
+	for (r = RUN_PAUSED; r <= RUN_FAILED; r++)
+		assert_false(sched_run_allowed(r, RUN_PAUSED));
+	assert_false(sched_run_allowed(RUN_STOPPED, RUN_STOPPED));
+	assert_false(sched_run_allowed(RUN_FINISHED, RUN_STOPPED));
+	assert_false(sched_run_allowed(RUN_FAILED, RUN_STOPPED));
+	/* a start leaves any state but running */
+	assert_false(sched_run_allowed(RUN_RUNNING, RUN_RUNNING));
+	for (r = RUN_PAUSED; r <= RUN_FAILED; r++)
+		assert_true(sched_run_allowed(r, RUN_RUNNING));
+	/* a failure follows anything; a failed drive does not finish */
+	for (r = RUN_RUNNING; r <= RUN_FAILED; r++)
+		assert_true(sched_run_allowed(r, RUN_FAILED));
+	assert_false(sched_run_allowed(RUN_FAILED, RUN_FINISHED));
+	assert_false(sched_run_allowed(RUN_FINISHED, RUN_FINISHED));
+	/* a job that completed as the drive was stopped may finish it */
+	assert_true(sched_run_allowed(RUN_STOPPED, RUN_FINISHED));
+	assert_true(sched_run_allowed(RUN_PAUSED, RUN_FINISHED));
+	assert_false(sched_run_allowed(RUN_FAILED + 1, RUN_RUNNING));
+}
+
+static void
+test_work_moves(void **state)
+{
+	enum work	w;
+
+	(void)state;
+	for (w = WORK_NONE; w <= WORK_HUNG; w++)
+		assert_true(sched_work_allowed(w, WORK_NONE));
+	assert_true(sched_work_allowed(WORK_NONE, WORK_PHASE));
+	assert_true(sched_work_allowed(WORK_NONE, WORK_VERIFY));
+	assert_true(sched_work_allowed(WORK_PHASE, WORK_VERIFY_NEXT));
+	assert_true(sched_work_allowed(WORK_PHASE, WORK_HUNG));
+	assert_true(sched_work_allowed(WORK_VERIFY, WORK_HUNG));
+	assert_false(sched_work_allowed(WORK_NONE, WORK_HUNG));
+	assert_false(sched_work_allowed(WORK_PHASE, WORK_PHASE));
+	assert_false(sched_work_allowed(WORK_VERIFY, WORK_VERIFY_NEXT));
+	assert_false(sched_work_allowed(WORK_VERIFY_NEXT, WORK_VERIFY));
+	assert_false(sched_work_allowed(WORK_HUNG, WORK_PHASE));
+	assert_false(sched_work_allowed(WORK_HUNG, WORK_VERIFY));
+	assert_string_equal(work_name(WORK_VERIFY_NEXT), "verify-next");
+}
+
+/* The on-demand pass reads everything, from the first block. */
+static void
+test_verify_job(void **state)
+{
+	struct sim	m;
+	struct job	j;
+
+	(void)state;
+	sim_init(&m, 0.25);
+	m.st.prog.position = 17;
+	m.c.on_io_error = ON_ERROR_CONTINUE;
+	sched_verify_job(&m.st, &m.c, &j);
+	assert_int_equal(j.kind, JOB_VERIFY);
+	assert_int_equal(j.start, 0);
+	assert_int_equal(j.count, NBLK);
+	assert_int_equal(j.expect.instance, m.st.instance);
+	assert_int_equal(j.expect.position, 17);
+	assert_int_equal(j.queue_depth, 4);
+	assert_true(j.continue_on_error);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_static_then_cycles),
+		cmocka_unit_test(test_no_static),
+		cmocka_unit_test(test_no_trim_no_idle),
+		cmocka_unit_test(test_trim_only_or_idle_only),
+		cmocka_unit_test(test_trim_accounting),
+		cmocka_unit_test(test_cycles_forever),
+		cmocka_unit_test(test_stop_at_tbw_half_pass),
+		cmocka_unit_test(test_stop_at_tbw_cycle_end),
+		cmocka_unit_test(test_budget_spent),
+		cmocka_unit_test(test_wear_stop),
+		cmocka_unit_test(test_stop_and_resume_every_phase),
+		cmocka_unit_test(test_resume_idle),
+		cmocka_unit_test(test_resume_run_state),
+		cmocka_unit_test(test_progress),
+		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_run_moves),
+		cmocka_unit_test(test_work_moves),
+		cmocka_unit_test(test_verify_job),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
