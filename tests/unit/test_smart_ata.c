@@ -379,7 +379,7 @@ test_no_device_info(void **state)
 	/* NVMe output is not for this decoder */
 	assert_int_equal(decode_str("{\"device\": {\"protocol\": \"NVMe\"}, "
 	    "\"model_name\": \"Samsung SSD 980\"}", &s, err, sizeof(err)), -1);
-	assert_string_equal(err, "not an ATA device (protocol NVMe)");
+	assert_string_equal(err, "not an ATA or SCSI device (protocol NVMe)");
 }
 
 /* Keys of the wrong type are ignored, never trusted or crashed on. */
@@ -412,7 +412,12 @@ test_wrong_types(void **state)
 	assert_false(s.has_device_written);
 }
 
-#define HEAD	"{\"model_name\": \"M\", \"ata_smart_attributes\": {\"table\": ["
+/* A drive smartctl's database knows, of family fam (attribute names are
+ * then the database's); HEAD: a Samsung one. */
+#define HEAD_FAM(fam) \
+	"{\"model_name\": \"M\", \"model_family\": \"" fam "\", " \
+	"\"in_smartctl_database\": true, \"ata_smart_attributes\": {\"table\": ["
+#define HEAD	HEAD_FAM("Samsung based SSDs")
 #define A(id, name, val, raw) \
 	"{\"id\": " #id ", \"name\": \"" name "\", \"value\": " #val \
 	", \"raw\": {\"value\": " #raw ", \"string\": \"" #raw "\"}}"
