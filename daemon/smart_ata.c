@@ -87,7 +87,7 @@ static const struct life_rule {
 	  LIFE_RAW_LEFT, "vendor rule: Silicon Motion 169 raw = % left" },
 	{ "Silicon Motion based*", NULL, 231, "SSD_Life_Left", LIFE_NORM_LEFT,
 	  "vendor rule: Silicon Motion 231 normalized" },
-	/* Dell-branded Intel S3520/S4x00: drivedb lines 1607 and 1659,
+	/* Dell-branded Intel S3520/S4x00: drivedb lines 1608 and 1658,
 	 * -v 245,raw48,Percent_Life_Remaining: raw = percent left */
 	{ "Dell Certified Intel*", NULL, 245, "Percent_Life_Remaining",
 	  LIFE_RAW_LEFT, "vendor rule: Dell/Intel 245 raw = % left" },
@@ -112,6 +112,24 @@ static const struct life_rule {
 	{ NULL, NULL, 202, "Perc_Rated_Life_Used", LIFE_RAW_USED,
 	  "vendor rule: Micron 202 raw = % used" },
 	{ NULL, NULL, 0, NULL, LIFE_NORM_LEFT, NULL }
+};
+
+/*
+ * Counters whose database name states a unit the family does not count
+ * in. Dell-branded Intel S3520/S4x00 (drivedb lines 1608 and 1658) name
+ * 233 and 241 Total_LBAs_Written and 242 Total_LBAs_Read, but the Dell
+ * S3520 capture (dell_intel_s3520.json) has 233 = 241 = 225
+ * Host_Writes_32MiB = 129493: they count 32 MiB, like Intel's own 241/242
+ * Host_Writes_32MiB / Host_Reads_32MiB on the same hardware.
+ */
+static const struct unit_rule {
+	const char	*family;	/* fnmatch pattern */
+	const char	*name;
+	const char	*as;		/* read as this wear_units name */
+} unit_rules[] = {
+	{ "Dell Certified Intel*", "Total_LBAs_Written", "Host_Writes_32MiB" },
+	{ "Dell Certified Intel*", "Total_LBAs_Read", "Host_Reads_32MiB" },
+	{ NULL, NULL, NULL }
 };
 
 /*
@@ -319,6 +337,7 @@ check_device(json_object *root, char *err, size_t errlen)
 	const char	*why;
 
 	if (jpath(root, "model_name", NULL) == NULL &&
+	    jpath(root, "scsi_model_name", NULL) == NULL &&
 	    jpath(root, "serial_number", NULL) == NULL &&
 	    jpath(root, "ata_smart_attributes", NULL) == NULL) {
 		why = smartctl_error(root);
@@ -494,13 +513,23 @@ static void
 apply_wear_attr(struct smart *s, struct ata_ctx *c,
     const struct smart_attr *sa, uint64_t count)
 {
-	const struct wear_unit	*u = c->in_db ? wear_unit_find(sa->name) :
-				    NULL;
-	uint64_t		 bytes = wear_unit_bytes(u, count, c->lbs);
+	const struct unit_rule	*r;
+	const struct wear_unit	*u;
+	const char		*name = sa->name, *how = "";
+	uint64_t		 bytes;
 	enum smart_fig		 f;
 
-	if (u == NULL)
+	if (!c->in_db)
 		return;
+	for (r = unit_rules; r->name != NULL; r++)
+		if (strcmp(r->name, name) == 0 &&
+		    fnmatch(r->family, c->family, 0) == 0) {
+			name = r->as;
+			how = ", vendor rule: counts 32 MiB";
+		}
+	if ((u = wear_unit_find(name)) == NULL)
+		return;
+	bytes = wear_unit_bytes(u, count, c->lbs);
 	if (u->page_bytes != 0) {
 		c->page_unit = u;
 		if (u->kind == WEAR_HOST_WRITES)
@@ -523,7 +552,7 @@ apply_wear_attr(struct smart *s, struct ata_ctx *c,
 		s->has_nand_written = 1;
 		s->nand_bytes_written = bytes;
 	}
-	setsrc(s, f, "attribute %d %s", sa->id, sa->name);
+	setsrc(s, f, "attribute %d %s%s", sa->id, sa->name, how);
 }
 
 /* Does life rule r apply to attribute sa of this drive? */

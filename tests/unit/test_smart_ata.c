@@ -219,6 +219,14 @@ test_intel_535_failing(void **state)
 	assert_int_equal(attr(&s, 170)->thresh, 10);
 }
 
+/* The source recorded for figure f. */
+static const char *
+src(const struct smart *s, enum smart_fig f)
+{
+	return s->src[f];
+}
+
+/* Real capture (Phison S11, behind a MegaRAID controller). */
 static void
 test_kingston_a400(void **state)
 {
@@ -227,20 +235,238 @@ test_kingston_a400(void **state)
 	(void)state;
 	decode_fixture("kingston_a400.json", &s);
 	assert_string_equal(s.model, "KINGSTON SA400S37240G");
-	assert_string_equal(s.serial, "50026B7782A1B2C3");
-	assert_string_equal(s.firmware, "SBFKB1D1");
+	assert_string_equal(s.serial, "50026B73815A7309");
+	assert_string_equal(s.firmware, "SAI20102");
 	assert_true(s.has_health && s.health_passed);
-	assert_int_equal(s.temperature_c, 33);
+	assert_int_equal(s.temperature_c, 23);
 	assert_false(s.has_reallocated);	/* the A400 has no attribute 5 */
-	assert_int_equal(s.pending, 0);
+	/* 187 Reported_Uncorrect raw 0 */
 	assert_true(s.has_media_errors);
 	assert_int_equal(s.media_errors, 0);
-	assert_int_equal(s.device_bytes_written, 7620 * GiB);
-	assert_int_equal(s.device_bytes_read, 6780 * GiB);
-	assert_int_equal(s.nand_bytes_written, 9850 * GiB);
-	/* SSD_Life_Left normalized 97 */
-	assert_true(s.percent_used == 3.0);
-	assert_int_equal(s.nattrs, 25);
+	assert_string_equal(src(&s, FIG_MEDIA_ERRORS),
+	    "attribute 187 Reported_Uncorrect");
+	/* 241 Lifetime_Writes_GiB 2168, 242 1630, 233 Flash_Writes_GiB 1173 */
+	assert_int_equal(s.device_bytes_written, 2168 * GiB);
+	assert_int_equal(s.device_bytes_read, 1630 * GiB);
+	assert_int_equal(s.nand_bytes_written, 1173 * GiB);
+	assert_string_equal(src(&s, FIG_DEVICE_WRITTEN),
+	    "attribute 241 Lifetime_Writes_GiB");
+	/* Phison rule: 231 normalized 97 = 97 % left (raw is 97 too) */
+	assert_true(s.has_percent_used && s.percent_used == 3.0);
+	assert_string_equal(src(&s, FIG_PERCENT_USED),
+	    "vendor rule: Phison 231 normalized (attribute 231)");
+	assert_int_equal(s.nattrs, 26);
+}
+
+/*
+ * 231 SSD_Life_Left by family: on the KC400 the raw value is the percent
+ * used (hand-made fixture: raw 74, normalized 100: 74 % used, not 0);
+ * on SandForce drives the normalized value is left (hand-made: 92 -> 8).
+ */
+static void
+test_life_231_by_family(void **state)
+{
+	struct smart	s;
+
+	(void)state;
+	decode_fixture("kingston_kc400_handmade.json", &s);
+	assert_true(s.has_percent_used);
+	assert_true(s.percent_used == 74.0);
+	assert_string_equal(src(&s, FIG_PERCENT_USED), "vendor rule: Phison "
+	    "KC400 231 raw = % used (attribute 231)");
+	assert_int_equal(s.device_bytes_written, 200000 * GiB);
+	decode_fixture("sandforce_vertex3_handmade.json", &s);
+	assert_true(s.has_percent_used && s.percent_used == 8.0);
+	assert_string_equal(src(&s, FIG_PERCENT_USED),
+	    "vendor rule: SandForce 231 normalized (attribute 231)");
+	/* 187 Reported_Uncorrect 2; 195 ECC_Uncorr_Error_Count is a rate */
+	assert_int_equal(s.media_errors, 2);
+	assert_int_equal(s.device_bytes_written, 5120 * GiB);
+	assert_false(s.has_nand_written);	/* 233 SandForce_Internal */
+}
+
+/* Real capture: Dell-branded Intel S3520 (195, 245, 32 MiB counters). */
+static void
+test_dell_intel_s3520(void **state)
+{
+	struct smart	s;
+
+	(void)state;
+	decode_fixture("dell_intel_s3520.json", &s);
+	assert_string_equal(s.model, "SSDSCKJB240G7R");
+	assert_int_equal(s.temperature_c, 47);
+	/* 195 Uncorrectable_Error_Cnt raw 0 (no 187 on this drive) */
+	assert_true(s.has_media_errors);
+	assert_int_equal(s.media_errors, 0);
+	assert_string_equal(src(&s, FIG_MEDIA_ERRORS),
+	    "attribute 195 Uncorrectable_Error_Cnt");
+	/* 245 Percent_Life_Remaining raw 100: 0 % used */
+	assert_true(s.has_percent_used && s.percent_used == 0.0);
+	assert_string_equal(src(&s, FIG_PERCENT_USED), "vendor rule: "
+	    "Dell/Intel 245 raw = % left (attribute 245)");
+	/* 225 Host_Writes_32MiB 129493 x 32 MiB (= 233 = 241) */
+	assert_int_equal(s.device_bytes_written, 129493ULL * 32 * MiB);
+	assert_string_equal(src(&s, FIG_DEVICE_WRITTEN),
+	    "attribute 225 Host_Writes_32MiB");
+	/* 242 "Total_LBAs_Read" 573613 counts 32 MiB on this family */
+	assert_int_equal(s.device_bytes_read, 573613ULL * 32 * MiB);
+	assert_string_equal(src(&s, FIG_DEVICE_READ), "attribute 242 "
+	    "Total_LBAs_Read, vendor rule: counts 32 MiB");
+	assert_true(s.has_reallocated);
+	assert_int_equal(s.reallocated, 0);
+}
+
+/* Real capture: Silicon Motion (160 uncorrectable, 169 life). */
+static void
+test_transcend_smi(void **state)
+{
+	struct smart	s;
+
+	(void)state;
+	decode_fixture("transcend_mts430s.json", &s);
+	assert_string_equal(s.model, "TS512GMTS430S");
+	assert_int_equal(s.temperature_c, 36);
+	/* 160 Uncorrectable_Error_Cnt raw 0 */
+	assert_true(s.has_media_errors);
+	assert_int_equal(s.media_errors, 0);
+	assert_string_equal(src(&s, FIG_MEDIA_ERRORS),
+	    "attribute 160 Uncorrectable_Error_Cnt");
+	/* 169 Remaining_Lifetime_Perc raw 100, not 177 (a default name) */
+	assert_true(s.has_percent_used && s.percent_used == 0.0);
+	assert_string_equal(src(&s, FIG_PERCENT_USED), "vendor rule: Silicon "
+	    "Motion 169 raw = % left (attribute 169)");
+	/* 241 Host_Writes_32MiB 108044, 242 Host_Reads_32MiB 12857 */
+	assert_int_equal(s.device_bytes_written, 108044ULL * 32 * MiB);
+	assert_int_equal(s.device_bytes_read, 12857ULL * 32 * MiB);
+	/* 245 TLC_Writes_32MiB is only half the NAND writes (no SLC 246) */
+	assert_false(s.has_nand_written);
+}
+
+/* Real capture: a Samsung PM893 smartctl 7.3/5319 does not know. */
+static void
+test_not_in_db(void **state)
+{
+	struct smart	 s;
+	json_object	*o;
+
+	(void)state;
+	decode_fixture("samsung_pm893_not_in_db.json", &s);
+	assert_string_equal(s.model, "SAMSUNG MZ7L31T9HBLT-00A07");
+	assert_string_equal(s.unknown_why, "not in smartctl's database");
+	/* 177 Wear_Leveling_Count and 241 Total_LBAs_Written are smartctl's
+	 * default names here: not read */
+	assert_false(s.has_percent_used);
+	assert_false(s.has_device_written);
+	assert_false(s.has_device_read);
+	assert_false(s.has_media_errors);
+	/* standard: 5 raw 0, 197 raw 0, temperature 27 */
+	assert_true(s.has_reallocated);
+	assert_int_equal(s.reallocated, 0);
+	assert_string_equal(src(&s, FIG_REALLOCATED),
+	    "attribute 5 Reallocated_Sector_Ct");
+	assert_int_equal(s.temperature_c, 27);
+	assert_int_equal(s.nattrs, 26);
+	o = smart_sources_json(&s);
+	assert_string_equal(json_object_get_string(json_object_object_get(o,
+	    "percent_used")), "unknown (not in smartctl's database)");
+	json_object_put(o);
+}
+
+/* Real capture: SanDisk SSD Plus, NAND_GiB_Written at 233. */
+static void
+test_sandisk_sdssda120g(void **state)
+{
+	struct smart	s;
+
+	(void)state;
+	decode_fixture("sandisk_sdssda120g.json", &s);
+	assert_string_equal(s.model, "SanDisk SDSSDA120G");
+	assert_int_equal(s.temperature_c, 32);
+	/* 233 NAND_GiB_Written 20696, 241 Lifetime_Writes_GiB 6550 */
+	assert_true(s.has_nand_written);
+	assert_int_equal(s.nand_bytes_written, 20696 * GiB);
+	assert_string_equal(src(&s, FIG_NAND_WRITTEN),
+	    "attribute 233 NAND_GiB_Written");
+	assert_int_equal(s.device_bytes_written, 6550 * GiB);
+	assert_int_equal(s.device_bytes_read, 3411 * GiB);
+	assert_int_equal(s.media_errors, 0);
+	assert_int_equal(s.reallocated, 0);	/* 5 Retired_Block_Count */
+	/* no SSD_Life_Left; 230 has no rule for this family */
+	assert_false(s.has_percent_used);
+	assert_int_equal(attr(&s, 173)->thresh, -1);
+}
+
+/* Hand-made Toshiba TR150: the database gives no life attribute and
+ * 241 Host_Writes states no unit: both unknown, nothing guessed. */
+static void
+test_toshiba_tr150(void **state)
+{
+	struct smart	s;
+
+	(void)state;
+	decode_fixture("toshiba_tr150_handmade.json", &s);
+	assert_false(s.has_percent_used);
+	assert_false(s.has_device_written);
+	assert_true(s.has_media_errors);
+	assert_int_equal(s.media_errors, 0);
+}
+
+/* Real capture of a SCSI-attached SSD, then a SAS one with defects. */
+static void
+test_scsi(void **state)
+{
+	struct smart	s;
+	char		err[256];
+	size_t		len;
+	char		*json;
+
+	(void)state;
+	json = load("scsi_870evo.json", &len);
+	assert_int_equal(smart_from_ata_json(json, len, &s, err, sizeof(err)),
+	    0);
+	free(json);
+	assert_int_equal(s.source, SMART_SCSI);
+	assert_string_equal(s.serial, "S6PPNJ0RB04XXX");
+	/* scsi_percentage_used_endurance_indicator 11 */
+	assert_true(s.has_percent_used && s.percent_used == 11.0);
+	assert_string_equal(src(&s, FIG_PERCENT_USED),
+	    "SCSI endurance indicator");
+	assert_int_equal(s.temperature_c, 21);
+	assert_string_equal(src(&s, FIG_TEMPERATURE), "SCSI temperature");
+	assert_false(s.has_reallocated);
+	assert_false(s.has_device_written);
+	assert_string_equal(s.unknown_why, "not reported by SCSI drives");
+	assert_int_equal(decode_str("{\"device\": {\"protocol\": \"SCSI\"}, "
+	    "\"scsi_model_name\": \"X SAS SSD\", \"scsi_grown_defect_list\": 7, "
+	    "\"temperature\": {\"current\": 30}}", &s, err, sizeof(err)), 0);
+	assert_string_equal(s.model, "X SAS SSD");
+	assert_true(s.has_reallocated);
+	assert_int_equal(s.reallocated, 7);
+	assert_string_equal(src(&s, FIG_REALLOCATED), "SCSI grown defect list");
+	assert_false(s.has_percent_used);
+}
+
+/* The sources object ssdctl shows: figure key -> provenance. */
+static void
+test_sources_json(void **state)
+{
+	struct smart	 s;
+	json_object	*o, *v;
+
+	(void)state;
+	decode_fixture("dell_intel_s3520.json", &s);
+	o = smart_sources_json(&s);
+	assert_true(json_object_object_get_ex(o, "media_errors", &v));
+	assert_string_equal(json_object_get_string(v),
+	    "attribute 195 Uncorrectable_Error_Cnt");
+	assert_true(json_object_object_get_ex(o, "percent_used", &v));
+	assert_string_equal(json_object_get_string(v), "vendor rule: "
+	    "Dell/Intel 245 raw = % left (attribute 245)");
+	assert_true(json_object_object_get_ex(o, "temperature_c", &v));
+	assert_string_equal(json_object_get_string(v), "smartctl temperature");
+	/* not reported, no reason known: left out */
+	assert_false(json_object_object_get_ex(o, "nand_bytes_written", &v));
+	json_object_put(o);
 }
 
 static void
@@ -597,6 +823,14 @@ main(void)
 		cmocka_unit_test(test_intel_s4510),
 		cmocka_unit_test(test_intel_535_failing),
 		cmocka_unit_test(test_kingston_a400),
+		cmocka_unit_test(test_life_231_by_family),
+		cmocka_unit_test(test_dell_intel_s3520),
+		cmocka_unit_test(test_transcend_smi),
+		cmocka_unit_test(test_not_in_db),
+		cmocka_unit_test(test_sandisk_sdssda120g),
+		cmocka_unit_test(test_toshiba_tr150),
+		cmocka_unit_test(test_scsi),
+		cmocka_unit_test(test_sources_json),
 		cmocka_unit_test(test_sandisk_ultra3d),
 		cmocka_unit_test(test_qemu_ide),
 		cmocka_unit_test(test_error_no_device),
