@@ -369,7 +369,8 @@ setsrc(struct smart *s, enum smart_fig f, const char *fmt, ...)
 static void
 decode_identity(json_object *root, struct smart *s, struct ata_ctx *c)
 {
-	uint64_t	v;
+	json_object	*db;
+	uint64_t	 v;
 
 	s->source = SMART_ATA;
 	jcopy(s->model, sizeof(s->model), jpath(root, "model_name", NULL));
@@ -381,9 +382,9 @@ decode_identity(json_object *root, struct smart *s, struct ata_ctx *c)
 		s->time = v;
 	jcopy(c->family, sizeof(c->family), jpath(root, "model_family",
 	    NULL));
-	c->in_db = json_object_get_boolean(jpath(root, "in_smartctl_database",
-	    NULL)) && json_object_is_type(jpath(root, "in_smartctl_database",
-	    NULL), json_type_boolean);
+	db = jpath(root, "in_smartctl_database", NULL);
+	c->in_db = json_object_is_type(db, json_type_boolean) &&
+	    json_object_get_boolean(db);
 	if (!c->in_db)
 		snprintf(s->unknown_why, sizeof(s->unknown_why), "%s",
 		    WHY_NOT_IN_DB);
