@@ -80,55 +80,68 @@ attr(const struct smart *s, int id)
 	return NULL;
 }
 
+/* The source recorded for figure f. */
+static const char *
+src(const struct smart *s, enum smart_fig f)
+{
+	return s->src[f];
+}
+
+/* A drive smartctl's database knows, of family fam (attribute names are
+ * then the database's); HEAD: a Samsung one. */
+#define HEAD_FAM(fam) \
+	"{\"model_name\": \"M\", \"model_family\": \"" fam "\", " \
+	"\"in_smartctl_database\": true, \"ata_smart_attributes\": {\"table\": ["
+#define HEAD	HEAD_FAM("Samsung based SSDs")
+#define A(id, name, val, raw) \
+	"{\"id\": " #id ", \"name\": \"" name "\", \"value\": " #val \
+	", \"raw\": {\"value\": " #raw ", \"string\": \"" #raw "\"}}"
+#define DEVSTAT(name, val, valid) \
+	"{\"name\": \"" name "\", \"value\": " #val ", \"flags\": " \
+	"{\"valid\": " #valid "}}"
+
+/*
+ * Real capture: a Dell-branded Samsung SM883 behind a MegaRAID controller,
+ * which smartctl 7.1's database does not know. 177 Wear_Leveling_Count
+ * and 233 Media_Wearout_Indicator are smartctl's default names here (233
+ * raw 165826013020 is no wear figure), so neither gives a life figure;
+ * 242 "Total_LBAs_Read" is not trusted either.
+ */
 static void
-test_samsung_860evo(void **state)
+test_samsung_sm883_not_in_db(void **state)
 {
 	struct smart	s;
 
 	(void)state;
-	decode_fixture("samsung_860evo.json", &s);
-	assert_string_equal(s.model, "Samsung SSD 860 EVO 500GB");
-	assert_string_equal(s.serial, "S3Z2NB0K712345X");
-	assert_string_equal(s.firmware, "RVT02B6Q");
-	assert_int_equal(s.time, 1717243200);
+	decode_fixture("samsung_sm883_not_in_db.json", &s);
+	assert_string_equal(s.model, "MZ7KH480HAHQ0D3");
+	assert_string_equal(s.unknown_why, "not in smartctl's database");
 	assert_true(s.has_health && s.health_passed);
-	assert_true(s.has_temperature);
-	assert_int_equal(s.temperature_c, 36);
+	assert_int_equal(s.temperature_c, 30);
+	assert_int_equal(s.power_on_hours, 34579);
+	assert_int_equal(s.power_cycles, 115);
+	assert_false(s.has_percent_used);
+	assert_false(s.has_device_written);
+	assert_false(s.has_device_read);
+	assert_false(s.has_nand_written);
+	assert_false(s.has_media_errors);
+	/* standard: 5 Reallocated_Sector_Ct raw 0 (threshold 10) */
 	assert_true(s.has_reallocated);
 	assert_int_equal(s.reallocated, 0);
-	assert_int_equal(s.pending, 0);		/* no attribute 197 */
-	assert_true(s.has_media_errors);
-	assert_int_equal(s.media_errors, 0);
-	/* device statistics and attribute 241 agree on this drive */
-	assert_true(s.has_device_written);
-	assert_int_equal(s.device_bytes_written, 41015625000ULL * 512);
-	assert_true(s.has_device_read);	/* only from device statistics */
-	assert_int_equal(s.device_bytes_read, 61234567890ULL * 512);
-	assert_false(s.has_nand_written);
-	/* device statistics (2), not 100 - Wear_Leveling_Count (also 2) */
-	assert_true(s.has_percent_used);
-	assert_true(s.percent_used == 2.0);
-	assert_int_equal(s.host_write_cmds, 1234567890);
-	assert_int_equal(s.host_read_cmds, 2345678901ULL);
-	assert_int_equal(s.power_on_hours, 21876);
-	assert_int_equal(s.power_cycles, 412);
-	assert_int_equal(s.error_log_entries, 0);
-	assert_int_equal(s.nattrs, 14);
-	assert_int_equal(attr(&s, 177)->value, 98);
-	assert_int_equal(attr(&s, 177)->worst, 98);
-	assert_int_equal(attr(&s, 177)->thresh, 0);
-	assert_int_equal(attr(&s, 177)->raw, 61);
-	assert_string_equal(attr(&s, 177)->name, "Wear_Leveling_Count");
 	assert_int_equal(attr(&s, 5)->thresh, 10);
+	assert_int_equal(attr(&s, 233)->value, 99);
+	assert_int_equal(attr(&s, 233)->raw, 165826013020ULL);
+	assert_int_equal(s.nattrs, 27);
 }
 
+/* Hand-made (no public capture found): see the fixtures' README. */
 static void
 test_crucial_mx500(void **state)
 {
 	struct smart	s;
 
 	(void)state;
-	decode_fixture("crucial_mx500.json", &s);
+	decode_fixture("crucial_mx500_handmade.json", &s);
 	assert_string_equal(s.model, "CT500MX500SSD1");
 	assert_string_equal(s.serial, "1912E1F4A2B7");
 	assert_string_equal(s.firmware, "M3CR023");
@@ -156,35 +169,41 @@ test_crucial_mx500(void **state)
 	assert_int_equal(attr(&s, 202)->thresh, 1);
 }
 
+/* Real capture: Intel DC S3500 (smartctl_exporter test data). */
 static void
-test_intel_s4510(void **state)
+test_intel_dc_s3500(void **state)
 {
 	struct smart	s;
 
 	(void)state;
-	decode_fixture("intel_s4510.json", &s);
-	assert_string_equal(s.model, "INTEL SSDSC2KB480G8");
-	assert_string_equal(s.serial, "PHYF912300AB480BGN");
-	assert_string_equal(s.firmware, "XCV10132");
+	decode_fixture("intel_dc_s3500.json", &s);
+	assert_string_equal(s.model, "INTEL SSDSC2BB240G4");
+	assert_string_equal(s.serial, "REDACTED");
 	assert_true(s.has_health && s.health_passed);
-	assert_int_equal(s.temperature_c, 27);
+	assert_int_equal(s.temperature_c, 25);
+	assert_int_equal(s.power_on_hours, 69412);
 	assert_int_equal(s.reallocated, 0);
 	assert_int_equal(s.pending, 0);
 	assert_true(s.has_media_errors);
 	assert_int_equal(s.media_errors, 0);
-	/* device statistics sectors win over Host_Writes_32MiB, which is
-	 * rounded down to 32 MiB */
-	assert_int_equal(s.device_bytes_written, 585937512345ULL * 512);
-	assert_true(s.device_bytes_written > 8940696ULL * 32 * MiB);
-	assert_int_equal(s.device_bytes_read, 1234567890123ULL * 512);
-	assert_true(s.has_nand_written);
-	assert_int_equal(s.nand_bytes_written, 9834765ULL * 32 * MiB);
-	assert_true(s.has_percent_used);
-	assert_true(s.percent_used == 3.0);
-	/* raw16(raw16): raw keeps all three words */
+	assert_string_equal(src(&s, FIG_MEDIA_ERRORS),
+	    "attribute 187 Reported_Uncorrect");
+	/* 225 Host_Writes_32MiB 15376617 (241 repeats it), 242 7177604 */
+	assert_int_equal(s.device_bytes_written, 15376617ULL * 32 * MiB);
+	assert_string_equal(src(&s, FIG_DEVICE_WRITTEN),
+	    "attribute 225 Host_Writes_32MiB");
+	assert_int_equal(s.device_bytes_read, 7177604ULL * 32 * MiB);
+	/* no NAND counter on this family */
+	assert_false(s.has_nand_written);
+	/* 233 Media_Wearout_Indicator normalized 22: 78 % used */
+	assert_true(s.has_percent_used && s.percent_used == 78.0);
+	assert_string_equal(src(&s, FIG_PERCENT_USED),
+	    "vendor rule: Intel 233 normalized (attribute 233)");
+	/* raw16(raw16) "640 (409 5906)": raw keeps all three words, the
+	 * bracketed ones high word first */
 	assert_int_equal(attr(&s, 175)->raw,
-	    627 | (16470ULL << 16) | (38ULL << 32));
-	assert_int_equal(s.nattrs, 27);
+	    640 | (5906ULL << 16) | (409ULL << 32));
+	assert_int_equal(s.nattrs, 25);
 }
 
 static void
@@ -217,13 +236,6 @@ test_intel_535_failing(void **state)
 	assert_int_equal(s.power_on_hours, 31234);
 	assert_int_equal(attr(&s, 170)->value, 9);
 	assert_int_equal(attr(&s, 170)->thresh, 10);
-}
-
-/* The source recorded for figure f. */
-static const char *
-src(const struct smart *s, enum smart_fig f)
-{
-	return s->src[f];
 }
 
 /* Real capture (Phison S11, behind a MegaRAID controller). */
@@ -316,30 +328,33 @@ test_dell_intel_s3520(void **state)
 	assert_int_equal(s.reallocated, 0);
 }
 
-/* Real capture: Silicon Motion (160 uncorrectable, 169 life). */
+/*
+ * Silicon Motion (no capture of known origin found; values made up):
+ * 160 Uncorrectable_Error_Cnt counts media errors, 169
+ * Remaining_Lifetime_Perc raw is the life left, 177 Wear_Leveling_Count
+ * is no life figure on this family.
+ */
 static void
-test_transcend_smi(void **state)
+test_silicon_motion(void **state)
 {
 	struct smart	s;
+	char		err[256];
 
 	(void)state;
-	decode_fixture("transcend_mts430s.json", &s);
-	assert_string_equal(s.model, "TS512GMTS430S");
-	assert_int_equal(s.temperature_c, 36);
-	/* 160 Uncorrectable_Error_Cnt raw 0 */
+	assert_int_equal(decode_str(HEAD_FAM("Silicon Motion based SSDs")
+	    A(160, "Uncorrectable_Error_Cnt", 100, 3) ","
+	    A(169, "Remaining_Lifetime_Perc", 100, 88) ","
+	    A(177, "Wear_Leveling_Count", 50, 0) ","
+	    A(241, "Host_Writes_32MiB", 100, 1000) "]}}", &s, err,
+	    sizeof(err)), 0);
 	assert_true(s.has_media_errors);
-	assert_int_equal(s.media_errors, 0);
+	assert_int_equal(s.media_errors, 3);
 	assert_string_equal(src(&s, FIG_MEDIA_ERRORS),
 	    "attribute 160 Uncorrectable_Error_Cnt");
-	/* 169 Remaining_Lifetime_Perc raw 100, not 177 (a default name) */
-	assert_true(s.has_percent_used && s.percent_used == 0.0);
+	assert_true(s.has_percent_used && s.percent_used == 12.0);
 	assert_string_equal(src(&s, FIG_PERCENT_USED), "vendor rule: Silicon "
 	    "Motion 169 raw = % left (attribute 169)");
-	/* 241 Host_Writes_32MiB 108044, 242 Host_Reads_32MiB 12857 */
-	assert_int_equal(s.device_bytes_written, 108044ULL * 32 * MiB);
-	assert_int_equal(s.device_bytes_read, 12857ULL * 32 * MiB);
-	/* 245 TLC_Writes_32MiB is only half the NAND writes (no SLC 246) */
-	assert_false(s.has_nand_written);
+	assert_int_equal(s.device_bytes_written, 1000ULL * 32 * MiB);
 }
 
 /* Real capture: a Samsung PM893 smartctl 7.3/5319 does not know. */
@@ -469,30 +484,52 @@ test_sources_json(void **state)
 	json_object_put(o);
 }
 
+/*
+ * Real capture: a Marvell-based SanDisk (Checkmk test data, cut down there
+ * to one attribute). 243 has no threshold ("---"): smartctl leaves thresh
+ * out, and the decoder keeps -1, not 0.
+ */
 static void
-test_sandisk_ultra3d(void **state)
+test_sandisk_marvell(void **state)
 {
 	struct smart	s;
 
 	(void)state;
-	decode_fixture("sandisk_ultra3d.json", &s);
-	assert_string_equal(s.model, "SanDisk SDSSDH3500G");
-	assert_string_equal(s.serial, "1840A1802345");
-	assert_string_equal(s.firmware, "X61170RL");
+	decode_fixture("sandisk_sdssdhp_marvell.json", &s);
+	assert_string_equal(s.model, "SanDisk SDSSDHP256G");
+	assert_string_equal(s.firmware, "X2306RL");
+	assert_int_equal(s.time, 1755670096);
 	assert_true(s.has_health && s.health_passed);
-	assert_int_equal(s.temperature_c, 33);
-	assert_int_equal(s.reallocated, 0);
-	assert_true(s.has_media_errors);
+	assert_int_equal(s.temperature_c, 24);
+	assert_int_equal(s.power_on_hours, 172);
+	assert_int_equal(s.nattrs, 1);
+	assert_int_equal(attr(&s, 243)->value, 100);
+	assert_int_equal(attr(&s, 243)->thresh, -1);
+	assert_false(s.has_device_written);
+	assert_false(s.has_percent_used);
+	assert_false(s.has_reallocated);
+}
+
+/* Marvell-based SanDisk counters by their database names (drivedb
+ * "Marvell based SanDisk SSDs"; values made up). */
+static void
+test_sandisk_marvell_units(void **state)
+{
+	struct smart	s;
+	char		err[256];
+
+	(void)state;
+	assert_int_equal(decode_str(HEAD_FAM("Marvell based SanDisk SSDs")
+	    A(187, "Reported_Uncorrect", 100, 3) ","
+	    A(233, "Total_NAND_Writes_GiB", 100, 10302) ","
+	    A(241, "Total_Writes_GiB", 253, 5738) ","
+	    A(242, "Total_Reads_GiB", 253, 5231) "]}}", &s, err,
+	    sizeof(err)), 0);
 	assert_int_equal(s.media_errors, 3);
 	assert_int_equal(s.device_bytes_written, 5738 * GiB);
 	assert_int_equal(s.device_bytes_read, 5231 * GiB);
 	assert_int_equal(s.nand_bytes_written, 10302 * GiB);
-	/* no standard or known life attribute on this drive under -a */
 	assert_false(s.has_percent_used);
-	/* "---" thresholds: smartctl leaves thresh out */
-	assert_int_equal(attr(&s, 5)->thresh, -1);
-	assert_int_equal(attr(&s, 232)->thresh, 4);
-	assert_int_equal(attr(&s, 241)->value, 253);
 }
 
 static void
@@ -638,19 +675,6 @@ test_wrong_types(void **state)
 	assert_false(s.has_device_written);
 }
 
-/* A drive smartctl's database knows, of family fam (attribute names are
- * then the database's); HEAD: a Samsung one. */
-#define HEAD_FAM(fam) \
-	"{\"model_name\": \"M\", \"model_family\": \"" fam "\", " \
-	"\"in_smartctl_database\": true, \"ata_smart_attributes\": {\"table\": ["
-#define HEAD	HEAD_FAM("Samsung based SSDs")
-#define A(id, name, val, raw) \
-	"{\"id\": " #id ", \"name\": \"" name "\", \"value\": " #val \
-	", \"raw\": {\"value\": " #raw ", \"string\": \"" #raw "\"}}"
-#define DEVSTAT(name, val, valid) \
-	"{\"name\": \"" name "\", \"value\": " #val ", \"flags\": " \
-	"{\"valid\": " #valid "}}"
-
 static void
 test_life_attr_fallback(void **state)
 {
@@ -742,6 +766,14 @@ test_sectors_and_pages(void **state)
 	    10) "," A(249, "NAND_Writes_1GiB", 100, 2) "]}}", &s, err,
 	    sizeof(err)), 0);
 	assert_int_equal(s.nand_bytes_written, 2 * GiB);
+	/* device statistics sectors win over a 32 MiB host counter */
+	assert_int_equal(decode_str(HEAD_FAM("Intel S4510/S4610/S4500/S4600 "
+	    "Series SSDs") A(225, "Host_Writes_32MiB", 100, 8940696) "]}, "
+	    "\"ata_device_statistics\": {\"pages\": [{\"table\": ["
+	    DEVSTAT("Logical Sectors Written", 585937512345, true) "]}]}}", &s,
+	    err, sizeof(err)), 0);
+	assert_int_equal(s.device_bytes_written, 585937512345ULL * 512);
+	assert_string_equal(src(&s, FIG_DEVICE_WRITTEN), "device statistics");
 	/* the first host write counter wins */
 	assert_int_equal(decode_str(HEAD A(225, "Host_Writes_32MiB", 100, 1)
 	    "," A(241, "Host_Writes_GiB", 100, 1) "]}}", &s, err,
@@ -818,20 +850,21 @@ int
 main(void)
 {
 	const struct CMUnitTest	tests[] = {
-		cmocka_unit_test(test_samsung_860evo),
+		cmocka_unit_test(test_samsung_sm883_not_in_db),
 		cmocka_unit_test(test_crucial_mx500),
-		cmocka_unit_test(test_intel_s4510),
+		cmocka_unit_test(test_intel_dc_s3500),
 		cmocka_unit_test(test_intel_535_failing),
 		cmocka_unit_test(test_kingston_a400),
 		cmocka_unit_test(test_life_231_by_family),
 		cmocka_unit_test(test_dell_intel_s3520),
-		cmocka_unit_test(test_transcend_smi),
+		cmocka_unit_test(test_silicon_motion),
 		cmocka_unit_test(test_not_in_db),
 		cmocka_unit_test(test_sandisk_sdssda120g),
 		cmocka_unit_test(test_toshiba_tr150),
 		cmocka_unit_test(test_scsi),
 		cmocka_unit_test(test_sources_json),
-		cmocka_unit_test(test_sandisk_ultra3d),
+		cmocka_unit_test(test_sandisk_marvell),
+		cmocka_unit_test(test_sandisk_marvell_units),
 		cmocka_unit_test(test_qemu_ide),
 		cmocka_unit_test(test_error_no_device),
 		cmocka_unit_test(test_malformed),
