@@ -272,8 +272,8 @@ test_kingston_a400(void **state)
 
 /*
  * 231 SSD_Life_Left by family: on the KC400 the raw value is the percent
- * used (hand-made fixture: raw 74, normalized 100: 74 % used, not 0);
- * on SandForce drives the normalized value is left (hand-made: 92 -> 8).
+ * used (hand-made fixture: raw 74, normalized 100: 74 % used, not 0).
+ * The SandForce side of the rule is test_kingston_sv300_sandforce.
  */
 static void
 test_life_231_by_family(void **state)
@@ -287,14 +287,48 @@ test_life_231_by_family(void **state)
 	assert_string_equal(src(&s, FIG_PERCENT_USED), "vendor rule: Phison "
 	    "KC400 231 raw = % used (attribute 231)");
 	assert_int_equal(s.device_bytes_written, 200000 * GiB);
-	decode_fixture("sandforce_vertex3_handmade.json", &s);
-	assert_true(s.has_percent_used && s.percent_used == 8.0);
+}
+
+/*
+ * Real capture: Kingston SSDNow V300 240 GB (SandForce SF-2281), smartctl
+ * 7.5. 231 SSD_Life_Left is read from the normalized value on SandForce
+ * drives: 95 left, 5 % used (smartctl 7.5 itself printed endurance_used 5
+ * in the capture); its raw value 4294967296 is no percentage. 195
+ * ECC_Uncorr_Error_Count is a rate here (raw "0/189861978"), not the
+ * uncorrectable count: that is 187 Reported_Uncorrect = 0. 241/242 count
+ * GiB by their names; 233 SandForce_Internal gives no NAND figure.
+ */
+static void
+test_kingston_sv300_sandforce(void **state)
+{
+	struct smart	s;
+
+	(void)state;
+	decode_fixture("kingston_sv300_sandforce.json", &s);
+	assert_string_equal(s.model, "KINGSTON SV300S37A240G");
+	assert_string_equal(s.unknown_why, "");
+	assert_true(s.has_health && s.health_passed);
+	assert_true(s.has_percent_used && s.percent_used == 5.0);
 	assert_string_equal(src(&s, FIG_PERCENT_USED),
 	    "vendor rule: SandForce 231 normalized (attribute 231)");
-	/* 187 Reported_Uncorrect 2; 195 ECC_Uncorr_Error_Count is a rate */
-	assert_int_equal(s.media_errors, 2);
-	assert_int_equal(s.device_bytes_written, 5120 * GiB);
-	assert_false(s.has_nand_written);	/* 233 SandForce_Internal */
+	assert_int_equal(attr(&s, 231)->raw, 4294967296ULL);
+	assert_true(s.has_media_errors);
+	assert_int_equal(s.media_errors, 0);
+	assert_string_equal(src(&s, FIG_MEDIA_ERRORS),
+	    "attribute 187 Reported_Uncorrect");
+	assert_int_equal(attr(&s, 195)->raw, 189861978);
+	assert_int_equal(s.device_bytes_written, 20878 * GiB);
+	assert_string_equal(src(&s, FIG_DEVICE_WRITTEN),
+	    "attribute 241 Lifetime_Writes_GiB");
+	assert_int_equal(s.device_bytes_read, 40443 * GiB);
+	assert_false(s.has_nand_written);
+	/* 5 Retired_Block_Count raw 0: the standard reallocation count */
+	assert_true(s.has_reallocated);
+	assert_int_equal(s.reallocated, 0);
+	assert_int_equal(s.temperature_c, 29);
+	assert_int_equal(s.power_on_hours, 35825);
+	assert_int_equal(s.power_cycles, 61);
+	assert_int_equal(s.nattrs, 24);
 }
 
 /* Real capture: Dell-branded Intel S3520 (195, 245, 32 MiB counters). */
@@ -856,6 +890,7 @@ main(void)
 		cmocka_unit_test(test_intel_535_failing),
 		cmocka_unit_test(test_kingston_a400),
 		cmocka_unit_test(test_life_231_by_family),
+		cmocka_unit_test(test_kingston_sv300_sandforce),
 		cmocka_unit_test(test_dell_intel_s3520),
 		cmocka_unit_test(test_silicon_motion),
 		cmocka_unit_test(test_not_in_db),
