@@ -445,6 +445,42 @@ test_sandisk_sdssda120g(void **state)
 	assert_int_equal(attr(&s, 173)->thresh, -1);
 }
 
+/*
+ * Real capture: Toshiba HG6 (THNSNJ, 256 GB), smartctl 7.2; the publisher
+ * replaced model, serial and firmware by placeholders. drivedb's "Toshiba
+ * HG6 Series SSD" names no life attribute and no host or NAND write
+ * counter, so all of these stay unknown: 173 Erase_Count at normalized
+ * 137 is no percentage of life. No uncorrectable counter either (no 187,
+ * 195 or 160 by those names). Exit status 64 (errors in the error log:
+ * 3 ICRC/ABRT entries) is no failure to read.
+ */
+static void
+test_toshiba_hg6(void **state)
+{
+	struct smart	s;
+
+	(void)state;
+	decode_fixture("toshiba_hg6.json", &s);
+	assert_string_equal(s.model, "TOSHIBA MODELNUMBER");
+	assert_true(s.has_health && s.health_passed);
+	assert_false(s.has_percent_used);
+	assert_string_equal(src(&s, FIG_PERCENT_USED), "");
+	assert_int_equal(attr(&s, 173)->value, 137);
+	assert_false(s.has_device_written);
+	assert_false(s.has_device_read);
+	assert_false(s.has_nand_written);
+	assert_false(s.has_media_errors);
+	/* standard: 5 Reallocated_Sector_Ct 0, 197 Current_Pending_Sector 0 */
+	assert_true(s.has_reallocated);
+	assert_int_equal(s.reallocated, 0);
+	assert_int_equal(s.pending, 0);
+	assert_int_equal(s.error_log_entries, 3);
+	assert_int_equal(s.temperature_c, 30);
+	assert_int_equal(s.power_on_hours, 60323);
+	assert_int_equal(s.power_cycles, 955);
+	assert_int_equal(s.nattrs, 18);
+}
+
 /* Hand-made Toshiba TR150: the database gives no life attribute and
  * 241 Host_Writes states no unit: both unknown, nothing guessed. */
 static void
@@ -895,6 +931,7 @@ main(void)
 		cmocka_unit_test(test_silicon_motion),
 		cmocka_unit_test(test_not_in_db),
 		cmocka_unit_test(test_sandisk_sdssda120g),
+		cmocka_unit_test(test_toshiba_hg6),
 		cmocka_unit_test(test_toshiba_tr150),
 		cmocka_unit_test(test_scsi),
 		cmocka_unit_test(test_sources_json),
