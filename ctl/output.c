@@ -276,11 +276,20 @@ static void
 smart_line(FILE *fp, const char *label, json_object *latest,
     json_object *delta, const char *key, int bytes)
 {
-	json_object	*v, *dv;
+	json_object	*v, *dv, *srcs = NULL, *sv = NULL;
 	char		 a[40], b[80];
+	const char	*src;
 
-	if (!json_object_object_get_ex(latest, key, &v) || v == NULL)
+	/* where the figure came from, or why it is unknown (sources) */
+	json_object_object_get_ex(latest, "sources", &srcs);
+	if (srcs != NULL)
+		json_object_object_get_ex(srcs, key, &sv);
+	src = sv != NULL ? json_object_get_string(sv) : NULL;
+	if (!json_object_object_get_ex(latest, key, &v) || v == NULL) {
+		if (src != NULL)
+			fprintf(fp, "  %-22s %s\n", label, src);
 		return;
+	}
 	if (bytes)
 		units_fmt_dec((uint64_t)json_object_get_int64(v), a, sizeof(a));
 	else
@@ -297,7 +306,8 @@ smart_line(FILE *fp, const char *label, json_object *latest,
 			snprintf(b, sizeof(b), "  (+%s since baseline)",
 			    json_object_get_string(dv));
 	}
-	fprintf(fp, "  %-22s %s%s\n", label, a, b);
+	fprintf(fp, "  %-22s %s%s%s%s%s\n", label, a, b, src != NULL ? "  [" : "",
+	    src != NULL ? src : "", src != NULL ? "]" : "");
 }
 
 void

@@ -273,7 +273,8 @@ smart_to_json(const struct smart *s)
 
 #define ADD(k, v) json_object_object_add(o, k, v)
 	ADD("source", json_object_new_string(s->source == SMART_NVME ? "nvme" :
-	    s->source == SMART_ATA ? "ata" : "none"));
+	    s->source == SMART_ATA ? "ata" : s->source == SMART_SCSI ? "scsi" :
+	    "none"));
 	ADD("time", json_object_new_uint64(s->time));
 	ADD("model", json_object_new_string(s->model));
 	ADD("serial", json_object_new_string(s->serial));
@@ -304,5 +305,6 @@ smart_to_json(const struct smart *s)
 		nvme_json(o, s);
 	if (s->nattrs > 0)
 		json_object_object_add(o, "attributes", attrs_json(s));
+	json_object_object_add(o, "sources", smart_sources_json(s));
 	return o;
 }

@@ -22,7 +22,20 @@
 #define CW_VOLATILE_BACKUP	0x10
 #define CW_PMR_READ_ONLY	0x20
 
-enum smart_source { SMART_NONE = 0, SMART_NVME, SMART_ATA };
+/* SMART_SCSI: a SAS/SCSI drive, read with smartctl like a SATA one. */
+enum smart_source { SMART_NONE = 0, SMART_NVME, SMART_ATA, SMART_SCSI };
+
+/*
+ * The figures a reading carries provenance for. smart_fig_key[] (in
+ * smart_rules.c) gives each its JSON key, the one smart_to_json uses.
+ */
+enum smart_fig {
+	FIG_PERCENT_USED, FIG_TEMPERATURE, FIG_MEDIA_ERRORS, FIG_REALLOCATED,
+	FIG_PENDING, FIG_DEVICE_WRITTEN, FIG_DEVICE_READ, FIG_NAND_WRITTEN,
+	SMART_FIG_N
+};
+extern const char *const smart_fig_key[SMART_FIG_N];
+#define SMART_SRC_LEN		64
 
 /* One ATA SMART attribute as smartctl prints it. */
 struct smart_attr {
@@ -72,6 +85,11 @@ struct smart {
 	int		health_passed;		/* ATA overall self-assessment */
 	int		nattrs;
 	struct smart_attr attrs[SMART_ATTR_MAX];
+	/* where each reported figure came from ("device statistics",
+	 * "attribute 241 Total_LBAs_Written", ...); "" when not reported */
+	char		src[SMART_FIG_N][SMART_SRC_LEN];
+	/* why the figures not reported are unknown, "" when no reason */
+	char		unknown_why[SMART_SRC_LEN];
 };
 
 /* NVMe: decode the SMART / Health log (512 bytes), the Identify Controller
@@ -79,7 +97,10 @@ struct smart {
  * may be NULL; recognised by its GUID). */
 int	smart_from_nvme(const void *smart_log, const void *id_ctrl,
 	    const void *ocp_c0, struct smart *);
-/* SATA: decode `smartctl --json -a` output. -1 with a message on error. */
+/*
+ * SATA or SAS/SCSI: decode `smartctl --json -a [-l devstat]` output. -1
+ * with a message on error.
+ */
 int	smart_from_ata_json(const char *json, size_t len, struct smart *,
 	    char *err, size_t errlen);
 /*
@@ -99,5 +120,11 @@ const char *smart_failure(const struct smart *p, const struct smart *s,
 double	smart_waf(const struct smart *b, const struct smart *s);
 /* Everything known, for status, snapshots and ssdctl smart. */
 json_object *smart_to_json(const struct smart *);
+/*
+ * Provenance: figure key -> where it came from, or "unknown (why)" for a
+ * figure not reported when a reason is known. NVMe figures without a
+ * recorded source come from the SMART / Health log.
+ */
+json_object *smart_sources_json(const struct smart *);
 
 #endif

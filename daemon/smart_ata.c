@@ -1,6 +1,14 @@
 /*
- * smart_ata.c: SMART and wear of a SATA drive, decoded from the JSON of
- * `smartctl --json -a -l devstat /dev/sdX` (smartmontools 7.x).
+ * smart_ata.c: SMART and wear of a SATA (or SAS/SCSI) drive, decoded from
+ * the JSON of `smartctl --json -a -l devstat /dev/sdX` (smartmontools 7.x).
+ *
+ * Decoded from smartctl's own interpretation: the attribute names and raw
+ * formats its drive database gives, trusted only for a drive the database
+ * knows ("in_smartctl_database": true); for others the names are
+ * smartctl's defaults, whatever the drive counts there, so only Device
+ * Statistics and the attributes whose meaning is standard (5, 197) are
+ * read, and the rest is reported unknown. Each figure records where it
+ * came from (struct smart src[]).
  *
  * Note that plain `-a` does not read the Device Statistics log for ATA
  * drives; `-l devstat` (or `-x`) adds ata_device_statistics, whose
@@ -11,6 +19,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,38 +34,114 @@
 /* A percentage used is one byte (ACS-3 devstat, NVMe): beyond it, noise. */
 #define PERCENT_USED_MAX	255
 
+/* Why vendor figures of a drive smartctl does not know stay unknown. */
+#define WHY_NOT_IN_DB		"not in smartctl's database"
+#define WHY_SCSI		"not reported by SCSI drives"
+
 /* How an attribute tells how much of the rated life is gone. */
-enum life_src {
+enum life_how {
 	LIFE_NORM_LEFT,		/* normalized value: percent left, 100 = new */
+	LIFE_RAW_LEFT,		/* raw value: percent left */
 	LIFE_RAW_USED		/* raw value: percent used, may pass 100 */
 };
 
 /*
- * Life attributes, keyed on id and name (as smartmontools' drivedb.h names
- * them: the same name at another id, e.g. Wear_Leveling_Count at 173 on
- * Silicon Motion drives, is a raw erase count, not a percentage). Used only
- * when the drive has no Device Statistics "Percentage Used Endurance
- * Indicator".
+ * Life attributes, for drives in smartctl's database only (their names
+ * are then the database's, not smartctl's defaults). Keyed on the drive
+ * family smartctl reports (fnmatch pattern; NULL: any family, for names
+ * only one family uses), optionally the model, and the attribute's id and
+ * name: the same name means other things elsewhere (Wear_Leveling_Count
+ * at 173 on Silicon Motion is an erase count; 177 Wear_Leveling_Count and
+ * 233 Media_Wearout_Indicator are smartctl's defaults for any drive).
+ * The first rule that matches an attribute of the drive wins, so the more
+ * specific rule comes first. Used only when the drive has no Device
+ * Statistics "Percentage Used Endurance Indicator". Lines: drivedb.h
+ * 7.3/5319 (/usr/share/smartmontools/drivedb.h).
  */
-static const struct life_attr {
+static const struct life_rule {
+	const char	*family;
+	const char	*model;
 	int		 id;
 	const char	*name;
-	enum life_src	 src;
-} life_attrs[] = {
-	/* Samsung: normalized starts at 100 and falls with P/E cycles used */
-	{ 177, "Wear_Leveling_Count",		LIFE_NORM_LEFT },
-	/* Crucial/Micron: drivedb: "norm = max(100-raw,0); raw = percent
+	enum life_how	 how;
+	const char	*src;
+} life_rules[] = {
+	/* KC400 (Phison S10): raw = percent of rated life used; the
+	 * normalized value stays at 100. Issue 11: a KC400 with raw 74 had
+	 * 26 % left by its erase counts. drivedb "Phison Driven SSDs" names
+	 * it SSD_Life_Left (line 742, -v 231,raw48) without the unit */
+	{ "Phison Driven SSDs", "KINGSTON SKC400S37*", 231, "SSD_Life_Left",
+	  LIFE_RAW_USED, "vendor rule: Phison KC400 231 raw = % used" },
+	/* other Phison drives (A400): normalized = percent left; the A400
+	 * capture shows raw = normalized = 97 (drivedb line 742) */
+	{ "Phison Driven*", NULL, 231, "SSD_Life_Left", LIFE_NORM_LEFT,
+	  "vendor rule: Phison 231 normalized" },
+	/* SandForce SF-2xxx: normalized, 100 new, trips at 10 (drivedb
+	 * "SandForce Driven SSDs", -v 231,raw48,SSD_Life_Left) */
+	{ "SandForce Driven SSDs", NULL, 231, "SSD_Life_Left", LIFE_NORM_LEFT,
+	  "vendor rule: SandForce 231 normalized" },
+	/* Silicon Motion: 169 raw = remaining life in percent (drivedb
+	 * "Silicon Motion based SSDs", -v 169,raw48,Remaining_Lifetime_Perc);
+	 * 231 on the KC600 (-v 231,raw48,SSD_Life_Left) normalized */
+	{ "Silicon Motion based*", NULL, 169, "Remaining_Lifetime_Perc",
+	  LIFE_RAW_LEFT, "vendor rule: Silicon Motion 169 raw = % left" },
+	{ "Silicon Motion based*", NULL, 231, "SSD_Life_Left", LIFE_NORM_LEFT,
+	  "vendor rule: Silicon Motion 231 normalized" },
+	/* Dell-branded Intel S3520/S4x00: drivedb lines 1608 and 1658,
+	 * -v 245,raw48,Percent_Life_Remaining: raw = percent left */
+	{ "Dell Certified Intel*", NULL, 245, "Percent_Life_Remaining",
+	  LIFE_RAW_LEFT, "vendor rule: Dell/Intel 245 raw = % left" },
+	/* Intel: Media Wearout Indicator, normalized 100 new, 1 at rated
+	 * wear (Intel DC S3700 / 320 / 53x product specifications) */
+	{ "Intel *", NULL, 233, "Media_Wearout_Indicator", LIFE_NORM_LEFT,
+	  "vendor rule: Intel 233 normalized" },
+	/* Samsung: normalized falls from 100 with P/E cycles used (drivedb
+	 * "Samsung based SSDs", 177 Wear_Leveling_Count) */
+	{ "Samsung based SSDs", NULL, 177, "Wear_Leveling_Count",
+	  LIFE_NORM_LEFT, "vendor rule: Samsung 177 normalized" },
+	/* Marvell-based SanDisk (Ultra 3D): -v 201,raw48,Lifetime_Remaining%
+	 * (drivedb line 1956); the normalized value is read, bounded 0..100 */
+	{ "Marvell based SanDisk SSDs", NULL, 201, "Lifetime_Remaining%",
+	  LIFE_NORM_LEFT, "vendor rule: SanDisk 201 normalized" },
+	/* Crucial/Micron: drivedb "norm = max(100-raw,0); raw = percent
 	 * used" on client drives; on the 5100/52x0/5300 only the normalized
-	 * value is documented ("remaining endurance, trips at 10%"), so use
-	 * that one for both */
-	{ 202, "Percent_Lifetime_Remain",	LIFE_NORM_LEFT },
-	/* Crucial m4/C400 (Micron TN-FD-20): raw = percent of rated life used */
-	{ 202, "Perc_Rated_Life_Used",		LIFE_RAW_USED },
-	/* Phison (Kingston A400, ...) and SandForce: percent left */
-	{ 231, "SSD_Life_Left",			LIFE_NORM_LEFT },
-	/* Intel: normalized 100 = new, falls to 1 at rated wear */
-	{ 233, "Media_Wearout_Indicator",	LIFE_NORM_LEFT },
-	{ 0, NULL, LIFE_NORM_LEFT }
+	 * value is documented ("remaining endurance, trips at 10%") */
+	{ NULL, NULL, 202, "Percent_Lifetime_Remain", LIFE_NORM_LEFT,
+	  "vendor rule: Micron 202 normalized" },
+	/* Crucial m4/C400 (Micron TN-FD-20): raw = percent of life used */
+	{ NULL, NULL, 202, "Perc_Rated_Life_Used", LIFE_RAW_USED,
+	  "vendor rule: Micron 202 raw = % used" },
+	{ NULL, NULL, 0, NULL, LIFE_NORM_LEFT, NULL }
+};
+
+/*
+ * Counters whose database name states a unit the family does not count
+ * in. Dell-branded Intel S3520/S4x00 (drivedb lines 1608 and 1658) name
+ * 233 and 241 Total_LBAs_Written and 242 Total_LBAs_Read, but the Dell
+ * S3520 capture (dell_intel_s3520.json) has 233 = 241 = 225
+ * Host_Writes_32MiB = 129493: they count 32 MiB, like Intel's own 241/242
+ * Host_Writes_32MiB / Host_Reads_32MiB on the same hardware.
+ */
+static const struct unit_rule {
+	const char	*family;	/* fnmatch pattern */
+	const char	*name;
+	const char	*as;		/* read as this wear_units name */
+} unit_rules[] = {
+	{ "Dell Certified Intel*", "Total_LBAs_Written", "Host_Writes_32MiB" },
+	{ "Dell Certified Intel*", "Total_LBAs_Read", "Host_Reads_32MiB" },
+	{ NULL, NULL, NULL }
+};
+
+/*
+ * Uncorrectable errors reported to the host, by the name the database
+ * gives (drivedb: 187 Reported_Uncorrect, the default; 187 on Intel, 195
+ * on Dell-branded Intel and 160 on Silicon Motion Uncorrectable_Error_Cnt;
+ * Uncorrectable_ECC_Ct at 187), never by id alone: 195 is an ECC rate on
+ * SandForce drives, 160 means other things on others.
+ */
+static const char *const uncorrectable_names[] = {
+	"Reported_Uncorrect", "Uncorrectable_Error_Cnt", "Uncorrectable_ECC_Ct",
+	NULL
 };
 
 /* Standard Device Statistics entries (ACS-3 log 04h), by smartctl name. */
@@ -79,8 +164,11 @@ static const struct devstat_name {
 /* What the attribute pass leaves for the passes after it. */
 struct ata_ctx {
 	uint32_t		 lbs;		/* logical block size */
-	int			 has_life;
-	double			 life_used;	/* from a life attribute */
+	int			 in_db;		/* smartctl knows the drive */
+	char			 family[96];	/* model_family, "" if none */
+	const struct life_rule	*life;		/* best life rule seen */
+	double			 life_used;	/* what it gave */
+	char			 life_src[SMART_SRC_LEN];
 	const struct wear_unit	*page_unit;	/* a page counter was seen */
 	uint64_t		 host_pages, bg_pages;
 };
@@ -240,7 +328,7 @@ smartctl_error(json_object *root)
 /*
  * Device information is anything about the drive itself: smartctl writes
  * "device" (what it was asked to open) even when the open or IDENTIFY
- * failed, so that alone does not count.
+ * failed, so that alone does not count. 1 for a SCSI drive, 0 for ATA.
  */
 static int
 check_device(json_object *root, char *err, size_t errlen)
@@ -249,6 +337,7 @@ check_device(json_object *root, char *err, size_t errlen)
 	const char	*why;
 
 	if (jpath(root, "model_name", NULL) == NULL &&
+	    jpath(root, "scsi_model_name", NULL) == NULL &&
 	    jpath(root, "serial_number", NULL) == NULL &&
 	    jpath(root, "ata_smart_attributes", NULL) == NULL) {
 		why = smartctl_error(root);
@@ -256,17 +345,32 @@ check_device(json_object *root, char *err, size_t errlen)
 		    "smartctl output has no device information");
 		return -1;
 	}
+	if (proto != NULL && strcmp(proto, "SCSI") == 0)
+		return 1;
 	if (proto != NULL && strcmp(proto, "ATA") != 0) {
-		seterr(err, errlen, "not an ATA device (protocol %s)", proto);
+		seterr(err, errlen, "not an ATA or SCSI device (protocol %s)",
+		    proto);
 		return -1;
 	}
 	return 0;
 }
 
+/* Record where figure f of s came from. */
+static void
+setsrc(struct smart *s, enum smart_fig f, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->src[f], sizeof(s->src[f]), fmt, ap);
+	va_end(ap);
+}
+
 static void
 decode_identity(json_object *root, struct smart *s, struct ata_ctx *c)
 {
-	uint64_t	v;
+	json_object	*db;
+	uint64_t	 v;
 
 	s->source = SMART_ATA;
 	jcopy(s->model, sizeof(s->model), jpath(root, "model_name", NULL));
@@ -276,6 +380,14 @@ decode_identity(json_object *root, struct smart *s, struct ata_ctx *c)
 	    "firmware_version", NULL));
 	if (ju64(jpath(root, "local_time", "time_t", NULL), &v))
 		s->time = v;
+	jcopy(c->family, sizeof(c->family), jpath(root, "model_family",
+	    NULL));
+	db = jpath(root, "in_smartctl_database", NULL);
+	c->in_db = json_object_is_type(db, json_type_boolean) &&
+	    json_object_get_boolean(db);
+	if (!c->in_db)
+		snprintf(s->unknown_why, sizeof(s->unknown_why), "%s",
+		    WHY_NOT_IN_DB);
 	/* sector counters are in logical sectors; 512 unless told */
 	c->lbs = 512;
 	if (ju64(jpath(root, "logical_block_size", NULL), &v) &&
@@ -295,8 +407,10 @@ decode_health(json_object *root, struct smart *s)
 		s->health_passed = json_object_get_boolean(passed);
 	}
 	if (jint(jpath(root, "temperature", "current", NULL),
-	    &s->temperature_c))
+	    &s->temperature_c)) {
 		s->has_temperature = 1;
+		setsrc(s, FIG_TEMPERATURE, "smartctl temperature");
+	}
 	if (ju64(jpath(root, "power_on_time", "hours", NULL), &v))
 		s->power_on_hours = v;
 	if (ju64(jpath(root, "power_cycle_count", NULL), &v))
@@ -355,78 +469,130 @@ decode_attr(json_object *a, struct smart_attr *sa)
 	return ju64(jpath(a, "raw", "value", NULL), &sa->raw);
 }
 
-/* Error counters by id, as smartd does: vendors rename them (Samsung and
- * Intel call 187 Uncorrectable_Error_Cnt, Crucial 5 Reallocate_NAND_Blk_Cnt)
- * but keep the meaning. */
-static void
-apply_error_attr(struct smart *s, int id, uint64_t count)
+/* One of the names the database gives host-reported uncorrectables? */
+static int
+is_uncorrectable(const char *name)
 {
-	switch (id) {
-	case 5:
+	const char *const	*n;
+
+	for (n = uncorrectable_names; *n != NULL; n++)
+		if (strcmp(*n, name) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Error counters. 5 and 197 mean the same on every drive (ATA/ATAPI-8
+ * and smartd treat them so; Crucial renames them, keeping the meaning):
+ * trusted by id. Uncorrectables only by the database's names.
+ */
+static void
+apply_error_attr(struct smart *s, const struct ata_ctx *c,
+    const struct smart_attr *sa, uint64_t count)
+{
+	if (sa->id == 5) {
 		s->has_reallocated = 1;
 		s->reallocated = count;
-		break;
-	case 187:
+		setsrc(s, FIG_REALLOCATED, "attribute 5 %s", sa->name);
+	} else if (sa->id == 197) {
+		s->pending = count;
+		setsrc(s, FIG_PENDING, "attribute 197 %s", sa->name);
+	} else if (c->in_db && !s->has_media_errors &&
+	    is_uncorrectable(sa->name)) {
 		s->has_media_errors = 1;
 		s->media_errors = count;
-		break;
-	case 197:
-		s->pending = count;
-		break;
+		setsrc(s, FIG_MEDIA_ERRORS, "attribute %d %s", sa->id,
+		    sa->name);
 	}
 }
 
-/* Write/read counters: the first attribute of each kind wins (Intel
- * reports host writes twice, at 225 and 241). */
+/* Write/read counters, by the unit their database name states; the
+ * first attribute of each kind wins (Intel reports host writes twice, at
+ * 225 and 241; Dell-branded Intel names 233 and 241 Total_LBAs_Written,
+ * though they count 32 MiB like 225 before them). */
 static void
-apply_wear_attr(struct smart *s, struct ata_ctx *c, const char *name,
-    uint64_t count)
+apply_wear_attr(struct smart *s, struct ata_ctx *c,
+    const struct smart_attr *sa, uint64_t count)
 {
-	const struct wear_unit	*u = wear_unit_find(name);
-	uint64_t		 bytes = wear_unit_bytes(u, count, c->lbs);
+	const struct unit_rule	*r;
+	const struct wear_unit	*u;
+	const char		*name = sa->name, *how = "";
+	uint64_t		 bytes;
+	enum smart_fig		 f;
 
-	if (u == NULL)
+	if (!c->in_db)
 		return;
+	for (r = unit_rules; r->name != NULL; r++)
+		if (strcmp(r->name, name) == 0 &&
+		    fnmatch(r->family, c->family, 0) == 0) {
+			name = r->as;
+			how = ", vendor rule: counts 32 MiB";
+		}
+	if ((u = wear_unit_find(name)) == NULL)
+		return;
+	bytes = wear_unit_bytes(u, count, c->lbs);
 	if (u->page_bytes != 0) {
 		c->page_unit = u;
 		if (u->kind == WEAR_HOST_WRITES)
 			c->host_pages = sat_add(c->host_pages, count);
 		else
 			c->bg_pages = sat_add(c->bg_pages, count);
-	} else if (u->kind == WEAR_HOST_WRITES && !s->has_device_written) {
+		return;
+	}
+	f = u->kind == WEAR_HOST_WRITES ? FIG_DEVICE_WRITTEN :
+	    u->kind == WEAR_HOST_READS ? FIG_DEVICE_READ : FIG_NAND_WRITTEN;
+	if (s->src[f][0] != '\0')
+		return;
+	if (f == FIG_DEVICE_WRITTEN) {
 		s->has_device_written = 1;
 		s->device_bytes_written = bytes;
-	} else if (u->kind == WEAR_HOST_READS && !s->has_device_read) {
+	} else if (f == FIG_DEVICE_READ) {
 		s->has_device_read = 1;
 		s->device_bytes_read = bytes;
-	} else if (u->kind == WEAR_NAND_WRITES && !s->has_nand_written) {
+	} else {
 		s->has_nand_written = 1;
 		s->nand_bytes_written = bytes;
 	}
+	setsrc(s, f, "attribute %d %s%s", sa->id, sa->name, how);
 }
 
-static void
-apply_life_attr(struct ata_ctx *c, const struct smart_attr *sa,
-    uint64_t count)
+/* Does life rule r apply to attribute sa of this drive? */
+static int
+life_match(const struct life_rule *r, const struct ata_ctx *c,
+    const struct smart *s, const struct smart_attr *sa)
 {
-	const struct life_attr	*l;
+	return r->id == sa->id && strcmp(r->name, sa->name) == 0 &&
+	    (r->family == NULL || fnmatch(r->family, c->family, 0) == 0) &&
+	    (r->model == NULL || fnmatch(r->model, s->model, 0) == 0);
+}
 
-	if (c->has_life)
+/* The life attribute of the earliest matching rule wins. */
+static void
+apply_life_attr(struct ata_ctx *c, const struct smart *s,
+    const struct smart_attr *sa, uint64_t count)
+{
+	const struct life_rule	*r;
+	double			 used;
+
+	if (!c->in_db)
 		return;
-	for (l = life_attrs; l->name != NULL; l++) {
-		if (l->id != sa->id || strcmp(l->name, sa->name) != 0)
-			continue;
-		if (l->src == LIFE_NORM_LEFT && sa->value >= 0 &&
-		    sa->value <= 100) {
-			c->has_life = 1;
-			c->life_used = 100 - sa->value;
-		} else if (l->src == LIFE_RAW_USED &&
-		    count <= PERCENT_USED_MAX) {
-			c->has_life = 1;
-			c->life_used = (double)count;
-		}
+	for (r = life_rules; r->name != NULL; r++)
+		if (life_match(r, c, s, sa))
+			break;
+	if (r->name == NULL || (c->life != NULL && c->life <= r))
 		return;
-	}
+	if (r->how == LIFE_NORM_LEFT && sa->value >= 0 && sa->value <= 100)
+		used = 100 - sa->value;
+	else if (r->how == LIFE_RAW_LEFT && count <= 100)
+		used = 100 - (double)count;
+	else if (r->how == LIFE_RAW_USED && count <= PERCENT_USED_MAX)
+		used = (double)count;
+	else
+		return;		/* out of range: not a percentage */
+	c->life = r;
+	c->life_used = used;
+	snprintf(c->life_src, sizeof(c->life_src), "%s (attribute %d)",
+	    r->src, sa->id);
 }
 
 static void
@@ -450,9 +616,9 @@ decode_attrs(json_object *root, struct smart *s, struct ata_ctx *c)
 		if (whole <= 0)
 			continue;
 		count = attr_count(a, sa.raw);
-		apply_error_attr(s, sa.id, count);
-		apply_wear_attr(s, c, sa.name, count);
-		apply_life_attr(c, &sa, count);
+		apply_error_attr(s, c, &sa, count);
+		apply_wear_attr(s, c, &sa, count);
+		apply_life_attr(c, s, &sa, count);
 	}
 }
 
@@ -465,15 +631,18 @@ apply_devstat(struct smart *s, const struct ata_ctx *c, enum ds_field f,
 	case DS_WRITTEN:
 		s->has_device_written = 1;
 		s->device_bytes_written = sat_mul(v, c->lbs);
+		setsrc(s, FIG_DEVICE_WRITTEN, "device statistics");
 		break;
 	case DS_READ:
 		s->has_device_read = 1;
 		s->device_bytes_read = sat_mul(v, c->lbs);
+		setsrc(s, FIG_DEVICE_READ, "device statistics");
 		break;
 	case DS_PCT_USED:
 		if (v <= PERCENT_USED_MAX) {
 			s->has_percent_used = 1;
 			s->percent_used = (double)v;
+			setsrc(s, FIG_PERCENT_USED, "device statistics");
 		}
 		break;
 	case DS_WCMDS:
@@ -487,6 +656,7 @@ apply_devstat(struct smart *s, const struct ata_ctx *c, enum ds_field f,
 		if (!s->has_media_errors) {
 			s->has_media_errors = 1;
 			s->media_errors = v;
+			setsrc(s, FIG_MEDIA_ERRORS, "device statistics");
 		}
 		break;
 	}
@@ -552,6 +722,9 @@ finish_pages(struct smart *s, const struct ata_ctx *c)
 	if (s->has_nand_written || c->page_unit == NULL)
 		return;
 	s->has_nand_written = 1;
+	setsrc(s, FIG_NAND_WRITTEN, "Micron page counters 247+248%s",
+	    s->has_device_written && c->host_pages != 0 ?
+	    " x host writes" : ", nominal 16 KiB pages");
 	if (!s->has_device_written || c->host_pages == 0) {
 		s->nand_bytes_written = wear_unit_bytes(c->page_unit, pages,
 		    c->lbs);
@@ -563,30 +736,80 @@ finish_pages(struct smart *s, const struct ata_ctx *c)
 	    (uint64_t)(nand + 0.5L);
 }
 
+/*
+ * A SAS/SCSI drive: SPC-4 standard logs only, which smartctl reads under
+ * -a: the Solid State Media log's percentage used endurance indicator,
+ * the grown defect list (blocks the drive took out of use: reallocated),
+ * the temperature. Nothing else a SATA drive gives has a SCSI
+ * counterpart here, so the rest is unknown, said so in the reading.
+ */
+static void
+decode_scsi(json_object *root, struct smart *s)
+{
+	uint64_t	v;
+
+	s->source = SMART_SCSI;
+	snprintf(s->unknown_why, sizeof(s->unknown_why), "%s", WHY_SCSI);
+	if (s->model[0] == '\0')	/* smartctl 7.3 wrote only this */
+		jcopy(s->model, sizeof(s->model), jpath(root,
+		    "scsi_model_name", NULL));
+	jcopy(s->firmware, sizeof(s->firmware), jpath(root, "scsi_revision",
+	    NULL));
+	jcopy(s->firmware, sizeof(s->firmware), jpath(root, "revision",
+	    NULL));
+	if (s->has_temperature)
+		setsrc(s, FIG_TEMPERATURE, "SCSI temperature");
+	if (ju64(jpath(root, "scsi_percentage_used_endurance_indicator",
+	    NULL), &v) && v <= PERCENT_USED_MAX) {
+		s->has_percent_used = 1;
+		s->percent_used = (double)v;
+		setsrc(s, FIG_PERCENT_USED, "SCSI endurance indicator");
+	}
+	if (ju64(jpath(root, "scsi_grown_defect_list", NULL), &v)) {
+		s->has_reallocated = 1;
+		s->reallocated = v;
+		setsrc(s, FIG_REALLOCATED, "SCSI grown defect list");
+	}
+}
+
+/* Life from an attribute, when Device Statistics gave none. */
+static void
+finish_life(struct smart *s, const struct ata_ctx *c)
+{
+	if (s->has_percent_used || c->life == NULL)
+		return;
+	s->has_percent_used = 1;
+	s->percent_used = c->life_used;
+	setsrc(s, FIG_PERCENT_USED, "%s", c->life_src);
+}
+
 int
 smart_from_ata_json(const char *json, size_t len, struct smart *s,
     char *err, size_t errlen)
 {
 	struct ata_ctx	 c;
 	json_object	*root;
+	int		 scsi;
 
 	memset(s, 0, sizeof(*s));
 	memset(&c, 0, sizeof(c));
 	seterr(err, errlen, "%s", "");
 	if ((root = parse(json, len, err, errlen)) == NULL)
 		return -1;
-	if (check_device(root, err, errlen) != 0) {
+	if ((scsi = check_device(root, err, errlen)) == -1) {
 		json_object_put(root);
 		return -1;
 	}
 	decode_identity(root, s, &c);
 	decode_health(root, s);
+	if (scsi) {
+		decode_scsi(root, s);
+		json_object_put(root);
+		return 0;
+	}
 	decode_attrs(root, s, &c);
 	decode_devstats(root, s, &c);
-	if (!s->has_percent_used && c.has_life) {
-		s->has_percent_used = 1;
-		s->percent_used = c.life_used;
-	}
+	finish_life(s, &c);
 	finish_pages(s, &c);
 	json_object_put(root);
 	return 0;

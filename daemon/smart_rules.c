@@ -8,6 +8,66 @@
 
 #include "smart.h"
 
+/* The JSON keys of the figures, as smart_to_json names them. */
+const char *const smart_fig_key[SMART_FIG_N] = {
+	[FIG_PERCENT_USED]	= "percent_used",
+	[FIG_TEMPERATURE]	= "temperature_c",
+	[FIG_MEDIA_ERRORS]	= "media_errors",
+	[FIG_REALLOCATED]	= "reallocated",
+	[FIG_PENDING]		= "pending",
+	[FIG_DEVICE_WRITTEN]	= "device_bytes_written",
+	[FIG_DEVICE_READ]	= "device_bytes_read",
+	[FIG_NAND_WRITTEN]	= "nand_bytes_written",
+};
+
+/* Is figure f reported in s? */
+static int
+fig_has(const struct smart *s, enum smart_fig f)
+{
+	switch (f) {
+	case FIG_PERCENT_USED:		return s->has_percent_used;
+	case FIG_TEMPERATURE:		return s->has_temperature;
+	case FIG_MEDIA_ERRORS:		return s->has_media_errors;
+	case FIG_REALLOCATED:		/* FALLTHROUGH */
+	case FIG_PENDING:		return s->has_reallocated;
+	case FIG_DEVICE_WRITTEN:	return s->has_device_written;
+	case FIG_DEVICE_READ:		return s->has_device_read;
+	case FIG_NAND_WRITTEN:		return s->has_nand_written;
+	default:			return 0;
+	}
+}
+
+/* The NVMe decoder reads standard logs only: it records no sources. */
+static const char *
+nvme_source(enum smart_fig f)
+{
+	return f == FIG_NAND_WRITTEN ? "OCP extended SMART log C0h" :
+	    "NVMe SMART / Health log";
+}
+
+json_object *
+smart_sources_json(const struct smart *s)
+{
+	json_object	*o = json_object_new_object();
+	char		 buf[2 * SMART_SRC_LEN];
+	int		 f;
+
+	for (f = 0; f < SMART_FIG_N; f++) {
+		if (fig_has(s, f) && s->src[f][0] != '\0')
+			snprintf(buf, sizeof(buf), "%s", s->src[f]);
+		else if (fig_has(s, f) && s->source == SMART_NVME)
+			snprintf(buf, sizeof(buf), "%s", nvme_source(f));
+		else if (!fig_has(s, f) && s->unknown_why[0] != '\0')
+			snprintf(buf, sizeof(buf), "unknown (%s)",
+			    s->unknown_why);
+		else
+			continue;
+		json_object_object_add(o, smart_fig_key[f],
+		    json_object_new_string(buf));
+	}
+	return o;
+}
+
 /* A counter grew by more than max between two readings? */
 static int
 jumped(int had, uint64_t before, int has, uint64_t now, uint64_t max)

@@ -49,6 +49,7 @@ const struct wear_unit wear_units[] = {
 	{ "Lifetime_Writes_GiB",	WEAR_HOST_WRITES, GiB,	0 },
 	{ "Total_Writes_GiB",		WEAR_HOST_WRITES, GiB,	0 },
 	/* host reads */
+	{ "Host_Reades_GiB",		WEAR_HOST_READS, GiB,	0 },	/* sic */
 	{ "Total_LBAs_Read",		WEAR_HOST_READS, 0,	0 },
 	{ "Host_Reads_32MiB",		WEAR_HOST_READS, 32 * MiB, 0 },
 	{ "Host_Reads_GiB",		WEAR_HOST_READS, GiB,	0 },
@@ -65,6 +66,9 @@ const struct wear_unit wear_units[] = {
 	{ "Total_NAND_Writes_GiB",	WEAR_NAND_WRITES, GiB,	0 },
 	{ "Total_NAND_Prog_Ct_GiB",	WEAR_NAND_WRITES, GiB,	0 },
 	{ "Lifetime_NAND_Prg_GiB",	WEAR_NAND_WRITES, GiB,	0 },
+	/* SanDisk SSD Plus 233 (drivedb after 7.3/5319; seen in a 7.3/5988
+	 * capture, tests/unit/data/smartctl/sandisk_sdssda120g.json) */
+	{ "NAND_GiB_Written",		WEAR_NAND_WRITES, GiB,	0 },
 	/* NAND page counters (see PAGE above) */
 	{ "Host_Program_Page_Count",	WEAR_HOST_WRITES, PAGE,	PAGE },
 	{ "FTL_Program_Page_Count",	WEAR_NAND_WRITES, PAGE,	PAGE },
