@@ -171,6 +171,7 @@ struct ata_ctx {
 	char			 life_src[SMART_SRC_LEN];
 	const struct wear_unit	*page_unit;	/* a page counter was seen */
 	uint64_t		 host_pages, bg_pages;
+	int			 seen_host_pages, seen_bg_pages;
 };
 
 static void
@@ -533,10 +534,13 @@ apply_wear_attr(struct smart *s, struct ata_ctx *c,
 	bytes = wear_unit_bytes(u, count, c->lbs);
 	if (u->page_bytes != 0) {
 		c->page_unit = u;
-		if (u->kind == WEAR_HOST_WRITES)
+		if (u->kind == WEAR_HOST_WRITES) {
 			c->host_pages = sat_add(c->host_pages, count);
-		else
+			c->seen_host_pages = 1;
+		} else {
 			c->bg_pages = sat_add(c->bg_pages, count);
+			c->seen_bg_pages = 1;
+		}
 		return;
 	}
 	f = u->kind == WEAR_HOST_WRITES ? FIG_DEVICE_WRITTEN :
@@ -710,7 +714,8 @@ decode_devstats(json_object *root, struct smart *s, const struct ata_ctx *c)
  * Micron page counters (see wear_units.c): NAND bytes = host bytes x WAF,
  * WAF = (host pages + background pages) / host pages (Micron TN-FD-22),
  * which needs no page size. The nominal page size is used only when the
- * drive gives no host byte count. long double: the product does not fit
+ * drive gives no host byte count. Both counters or no figure: one alone
+ * is half of the NAND writes. long double: the product does not fit
  * 64 bits, and the result is an estimate anyway.
  */
 static void
@@ -719,7 +724,7 @@ finish_pages(struct smart *s, const struct ata_ctx *c)
 	uint64_t	pages = sat_add(c->host_pages, c->bg_pages);
 	long double	nand;
 
-	if (s->has_nand_written || c->page_unit == NULL)
+	if (s->has_nand_written || !c->seen_host_pages || !c->seen_bg_pages)
 		return;
 	s->has_nand_written = 1;
 	setsrc(s, FIG_NAND_WRITTEN, "Micron page counters 247+248%s",

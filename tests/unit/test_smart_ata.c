@@ -831,6 +831,13 @@ test_sectors_and_pages(void **state)
 	assert_false(s.has_device_written);
 	assert_true(s.has_nand_written);
 	assert_int_equal(s.nand_bytes_written, 15 * 16384);
+	/* one page counter alone is half of the NAND writes: no figure */
+	assert_int_equal(decode_str(HEAD A(248, "FTL_Program_Page_Count", 100,
+	    5) "]}}", &s, err, sizeof(err)), 0);
+	assert_false(s.has_nand_written);
+	assert_int_equal(decode_str(HEAD A(247, "Host_Program_Page_Count", 100,
+	    10) "]}}", &s, err, sizeof(err)), 0);
+	assert_false(s.has_nand_written);
 	/* a vendor NAND counter wins over the page estimate */
 	assert_int_equal(decode_str(HEAD A(247, "Host_Program_Page_Count", 100,
 	    10) "," A(249, "NAND_Writes_1GiB", 100, 2) "]}}", &s, err,
