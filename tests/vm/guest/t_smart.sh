@@ -90,6 +90,28 @@ if 5 in refattrs:
     cmp("reallocated", ours["reallocated"], refattrs[5]["raw"]["value"])
 PY
 
+say "ssdctl smart says where each figure came from"
+$CTL smart nv >"$T/nv.txt" 2>&1
+check_rc "ssdctl smart nv (text)" 0 $? "$T/nv.txt"
+show_file "$T/nv.txt"
+check_contains "nv: percent used from the health log" \
+    "$(grep 'percent used:' "$T/nv.txt")" "[NVMe SMART / Health log]"
+check_contains "nv: media errors from the health log" \
+    "$(grep 'media errors:' "$T/nv.txt")" "[NVMe SMART / Health log]"
+$CTL smart sata >"$T/sata.txt" 2>&1
+check_rc "ssdctl smart sata (text)" 0 $? "$T/sata.txt"
+show_file "$T/sata.txt"
+# QEMU's disk is not in smartctl's database: standard attributes only
+check_eq "sata: in smartctl's database" false \
+    "$(python3 -c 'import json,sys; print(str(json.load(open(sys.argv[1]))["in_smartctl_database"]).lower())' "$T/ref-sata.json")"
+check_contains "sata: reallocated from attribute 5" \
+    "$(grep 'reallocated:' "$T/sata.txt")" "[attribute 5 Reallocated_Sector_Ct]"
+check_contains "sata: device written unknown, and why" \
+    "$(grep 'device written:' "$T/sata.txt")" "unknown (not in smartctl's database)"
+check_contains "sata: the JSON carries the sources" \
+    "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["latest"]["sources"])' "$T/sata.json")" \
+    "attribute 5 Reallocated_Sector_Ct"
+
 say "snapshots, events and status"
 check_num "smart.jsonl baseline lines (nv)" \
     "$(grep -c '"why":"baseline"' "$S/nv/smart.jsonl")" -eq 1
