@@ -3,6 +3,7 @@
 #define SSDT_LOG_H
 
 #include <stdarg.h>
+#include <syslog.h>	/* the priorities of log_fields, log_drive */
 
 /* Optional structured context attached to a log line or event. */
 struct log_fields {

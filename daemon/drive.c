@@ -53,8 +53,8 @@ void
 drive_work_to(struct drive *d, enum work to)
 {
 	if (!sched_work_allowed(d->work, to)) {
-		log_warnx("%s: worker: move from %s to %s refused",
-		    d->conf.name, work_name(d->work), work_name(to));
+		drive_log(d, LOG_WARNING, 0, "worker: move from %s to %s "
+		    "refused", work_name(d->work), work_name(to));
 		return;
 	}
 	d->work = to;
@@ -187,13 +187,13 @@ drive_checkpoint(struct drive *d)
 	if (state_save(d->state_path, &d->st) == -1) {
 		records_failed(d, errno);
 		if (!d->rec.save_warned)
-			log_warn("%s: cannot save state %s (will retry)",
-			    d->conf.name, d->state_path);
+			drive_log(d, LOG_WARNING, errno,
+			    "cannot save state %s (will retry)", d->state_path);
 		d->rec.save_warned = 1;
 		return;
 	}
 	if (d->rec.save_warned)
-		log_info("%s: state saved again", d->conf.name);
+		drive_log(d, LOG_INFO, 0, "state saved again");
 	d->rec.save_warned = 0;
 	records_saved(d);
 }
@@ -251,8 +251,8 @@ drive_set_run(struct drive *d, enum run_state r, const char *reason)
 	int		 prio = r == RUN_FAILED ? LOG_CRIT : LOG_NOTICE;
 
 	if (!sched_run_allowed(d->st.run, r)) {
-		log_warnx("%s: run state: move from %s to %s refused",
-		    d->conf.name, run_state_name(d->st.run), run_state_name(r));
+		drive_log(d, LOG_WARNING, 0, "run state: move from %s to %s "
+		    "refused", run_state_name(d->st.run), run_state_name(r));
 		return;
 	}
 	d->st.run = r;
@@ -310,8 +310,8 @@ drive_worker_new(struct drive *d, struct engine **e, sd_event_source **src,
     char *err, size_t len)
 {
 	*src = NULL;
-	if ((*e = engine_start(d->tgt.fd, d->conf.name, d->conf.block_size,
-	    d->conf.queue_depth, err, len)) == NULL)
+	if ((*e = engine_start(d->tgt.fd, d->conf.name, d->log.serial,
+	    d->conf.block_size, d->conf.queue_depth, err, len)) == NULL)
 		return -1;
 	if (sd_event_add_io(d->ev, src, engine_notify_fd(*e), EPOLLIN,
 	    on_worker, d) < 0) {

@@ -38,8 +38,9 @@ drive_unhang(struct drive *d, char *err, size_t len)
 	findings_flush(d);
 	sd_event_source_disable_unref(d->notify_src);
 	engine_abandon(d->eng);
-	log_warnx("%s: the job given up after io_timeout is still stuck; "
-	    "its worker is left behind, a new one takes over", d->conf.name);
+	drive_log(d, LOG_WARNING, 0,
+	    "the job given up after io_timeout is still stuck; "
+	    "its worker is left behind, a new one takes over");
 	d->eng = e;
 	d->notify_src = src;
 	memset(&d->last, 0, sizeof(d->last));	/* the new engine's counters */

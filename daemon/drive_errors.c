@@ -8,6 +8,7 @@
  * error map (errmap.c) keeps every bad block exactly, and the counters
  * of the state count every block whatever was recorded.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,8 +33,9 @@ map_open(struct drive *d, uint64_t pass, uint64_t keep, int on_demand)
 	d->em_on_demand = on_demand;
 	if (errmap_open(&d->emap, d->dir, pass, d->st.lay.block_size,
 	    keep) == -1)
-		log_warn("%s: cannot open the error map of verify pass %" PRIu64
-		    " (bad blocks are counted, not mapped)", d->conf.name, pass);
+		drive_log(d, LOG_WARNING, errno,
+		    "cannot open the error map of verify pass %" PRIu64
+		    " (bad blocks are counted, not mapped)", pass);
 }
 
 void

@@ -160,7 +160,7 @@ idle_arm(struct drive *d, uint64_t until_ms)
 	rc = sd_event_add_time(d->ev, &d->idle_src, CLOCK_REALTIME, when,
 	    1000000, on_idle_done, d);
 	if (rc < 0)
-		log_warnx("%s: idle timer: %s", d->conf.name, strerror(-rc));
+		drive_log(d, LOG_WARNING, 0, "idle timer: %s", strerror(-rc));
 }
 
 /* Hand the worker the job of the current phase, if the drive runs. */
@@ -261,7 +261,7 @@ drive_verify_start(struct drive *d)
 	    "(read only)");
 	if (engine_submit(d->eng, &j) == -1) {
 		drive_work_to(d, WORK_NONE);
-		log_warn("%s: cannot start verify", d->conf.name);
+		drive_log(d, LOG_WARNING, errno, "cannot start verify");
 		return;
 	}
 	drive_work_to(d, WORK_VERIFY);
@@ -293,8 +293,9 @@ static void
 hung_job_ended(struct drive *d, enum job_end end)
 {
 	findings_flush(d);
-	log_info("%s: the device answered again; the job given up after "
-	    "io_timeout %s", d->conf.name, end == JOB_FAILED ? "failed" :
+	drive_log(d, LOG_INFO, 0,
+	    "the device answered again; the job given up after "
+	    "io_timeout %s", end == JOB_FAILED ? "failed" :
 	    "ended");
 	drive_checkpoint(d);
 	drive_notify(d);

@@ -111,7 +111,7 @@ drive_open_events(struct drive *d, uint64_t keep)
 	drive_events_path(d, path, sizeof(path));
 	if (events_open(&d->log, path, keep, d->conf.name,
 	    d->conf.serial) == -1) {
-		log_warn("%s: cannot open %s", d->conf.name, path);
+		drive_log(d, LOG_WARNING, errno, "cannot open %s", path);
 		events_close(&d->log);
 	}
 }

@@ -13,6 +13,7 @@
 #include "engine.h"
 #include "errmap.h"
 #include "events.h"
+#include "log.h"
 #include "safety.h"
 #include "schedule.h"
 #include "smart.h"
@@ -115,6 +116,13 @@ struct drive {
 	struct drive_smart smart;
 	struct drive_records rec;
 };
+
+/*
+ * A line about drive d for the journal (DRIVE= and SERIAL= set); err an
+ * errno to append, or 0. The one way the drive's files log.
+ */
+#define drive_log(d, prio, err, ...) \
+	log_drive((prio), (d)->conf.name, (d)->log.serial, (err), __VA_ARGS__)
 
 /* drive.c, the lifecycle, for the drive's other files (not drive_smart.c) */
 /* Fresh counters and findings from the worker. */

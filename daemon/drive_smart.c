@@ -32,7 +32,8 @@ append_line(struct drive *d, json_object *o)
 		statedir_path(path, sizeof(path), d->dir, STATEDIR_SMART);
 		if (events_open(&d->smart.log, path, UINT64_MAX, d->conf.name,
 		    d->conf.serial) == -1) {
-			log_warn("%s: cannot append to %s", d->conf.name, path);
+			drive_log(d, LOG_WARNING, errno,
+			    "cannot append to %s", path);
 			return;
 		}
 	}
@@ -280,13 +281,14 @@ drive_smart_start(struct drive *d, const struct drive_smart_ops *ops)
 		return;
 	d->smart.ops = ops;
 	if ((d->smart.poller = smart_poller_new(d->conf.device, src)) == NULL) {
-		log_warn("%s: SMART poller", d->conf.name);
+		drive_log(d, LOG_WARNING, errno, "SMART poller");
 		return;
 	}
 	if ((rc = sd_event_add_io(d->ev, &d->smart.src,
 	    smart_poller_fd(d->smart.poller), EPOLLIN, on_smart, d)) < 0) {
-		log_warnx("%s: SMART: cannot watch the poller: %s; going on "
-		    "without SMART", d->conf.name, strerror(-rc));
+		drive_log(d, LOG_WARNING, 0,
+		    "SMART: cannot watch the poller: %s; going on "
+		    "without SMART", strerror(-rc));
 		drive_smart_stop(d);
 		return;
 	}
@@ -295,8 +297,9 @@ drive_smart_start(struct drive *d, const struct drive_smart_ops *ops)
 	    (rc = sd_event_add_time(d->ev, &d->smart.timer, CLOCK_MONOTONIC,
 	    now + d->conf.smart_interval * 1000000, 1000000, on_smart_timer,
 	    d)) < 0)
-		log_warnx("%s: SMART: cannot set the smart_interval timer: %s; "
-		    "reading only at phase changes", d->conf.name,
+		drive_log(d, LOG_WARNING, 0,
+		    "SMART: cannot set the smart_interval timer: %s; "
+		    "reading only at phase changes",
 		    strerror(-rc));
 	drive_smart_poll(d);
 }

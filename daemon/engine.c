@@ -66,6 +66,7 @@ struct witem {
 struct engine {
 	/* immutable after engine_start */
 	char		 name[64];
+	char		 serial[128];	/* for the journal; "" unknown */
 	int		 fd;
 	int		 is_blockdev;
 	uint32_t	 bs;
@@ -138,7 +139,7 @@ notify_main(struct engine *e)
 	uint64_t	one = 1;
 
 	if (write(e->efd, &one, sizeof(one)) == -1 && errno != EAGAIN)
-		log_warn("%s: eventfd", e->name);
+		log_drive(LOG_WARNING, e->name, e->serial, errno, "eventfd");
 }
 
 /* Move local findings and counters to the shared snapshot atomically. */
@@ -489,7 +490,8 @@ flush_done(struct engine *e, int res)
 	if (lat > e->loc.flush_lat_max_us)
 		e->loc.flush_lat_max_us = lat;
 	if (res < 0) {
-		log_warnx("%s: cache flush failed: %s", e->name, strerror(-res));
+		log_drive(LOG_WARNING, e->name, e->serial, 0,
+		    "cache flush failed: %s", strerror(-res));
 		e->loc.flush_err = -res;
 		if (e->fail_err == 0)
 			e->fail_err = -res;
@@ -584,7 +586,8 @@ ring_backoff(struct engine *e, unsigned *tries)
 	struct timespec	ts = { 0, 1000000 };	/* 1 ms */
 
 	if (++*tries > 10000) {			/* 10 s without any way in */
-		log_warnx("%s: io_uring takes no submission", e->name);
+		log_drive(LOG_WARNING, e->name, e->serial, 0,
+		    "io_uring takes no submission");
 		e->fail_err = EAGAIN;
 		return -1;
 	}
@@ -637,7 +640,8 @@ run_io(struct engine *e)
 		tries = 0;
 		rc = ring_submit(e, 1);
 		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
-			log_warnx("%s: io_uring_submit: %s", e->name,
+			log_drive(LOG_WARNING, e->name, e->serial, 0,
+			    "io_uring_submit: %s",
 			    strerror(-rc));
 			e->fail_err = -rc;
 		}
@@ -759,9 +763,10 @@ register_bufs(struct engine *e)
 	if (rc == 0)
 		return;
 	getrlimit(RLIMIT_MEMLOCK, &rl);
-	log_warnx("%s: cannot register %u buffers of %u bytes (%zu bytes; "
+	log_drive(LOG_WARNING, e->name, e->serial, 0,
+	    "cannot register %u buffers of %u bytes (%zu bytes; "
 	    "locked-memory limit %s%llu bytes): %s; using plain buffers",
-	    e->name, e->maxqd, e->bs, e->bufs_len,
+	    e->maxqd, e->bs, e->bufs_len,
 	    rl.rlim_cur == RLIM_INFINITY ? "unlimited, " : "",
 	    rl.rlim_cur == RLIM_INFINITY ? 0ULL : (unsigned long long)rl.rlim_cur,
 	    strerror(-rc));
@@ -850,8 +855,8 @@ engine_alloc(struct engine *e)
 }
 
 struct engine *
-engine_start(int fd, const char *name, uint32_t block_size,
-    uint32_t max_queue_depth, char *err, size_t errlen)
+engine_start(int fd, const char *name, const char *serial,
+    uint32_t block_size, uint32_t max_queue_depth, char *err, size_t errlen)
 {
 	struct engine	*e;
 	struct stat	 st;
@@ -861,6 +866,7 @@ engine_start(int fd, const char *name, uint32_t block_size,
 		return NULL;
 	}
 	snprintf(e->name, sizeof(e->name), "%s", name);
+	snprintf(e->serial, sizeof(e->serial), "%s", serial ? serial : "");
 	e->fd = fd;
 	e->is_blockdev = fstat(fd, &st) == 0 && S_ISBLK(st.st_mode);
 	e->bs = block_size;
@@ -1003,7 +1009,8 @@ engine_ack(struct engine *e)
 	uint64_t	drain;
 
 	if (read(e->efd, &drain, sizeof(drain)) == -1 && errno != EAGAIN)
-		log_warn("%s: eventfd read", e->name);
+		log_drive(LOG_WARNING, e->name, e->serial, errno,
+		    "eventfd read");
 }
 
 /*

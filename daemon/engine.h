@@ -87,8 +87,9 @@ int		 finding_continues(const struct finding *p,
 		    const struct finding *f, uint32_t bs);
 
 /* Start the worker for an open fd; the fd stays owned by the caller. */
-struct engine	*engine_start(int fd, const char *name, uint32_t block_size,
-		    uint32_t max_queue_depth, char *err, size_t errlen);
+struct engine	*engine_start(int fd, const char *name, const char *serial,
+		    uint32_t block_size, uint32_t max_queue_depth, char *err,
+		    size_t errlen);
 void		 engine_free(struct engine *);
 /* For a worker stuck in the kernel: ask it to quit, never wait for it. */
 void		 engine_abandon(struct engine *);

@@ -144,8 +144,8 @@ events_open(struct eventlog *ev, const char *path, uint64_t keep,
 	if (events_reopen(ev) == -1) {
 		ev->err = errno;
 		ev->warned = 1;
-		log_warn("%s: cannot open %s (events are kept until it can be)",
-		    drive, path);
+		log_drive(LOG_WARNING, ev->drive, ev->serial, errno,
+		    "cannot open %s (events are kept until it can be)", path);
 	}
 	return 0;
 }
@@ -199,8 +199,9 @@ events_warn(struct eventlog *ev, int err)
 {
 	ev->err = err;
 	if (!ev->warned)
-		log_warnx("%s: cannot %s %s: %s; events are kept in memory "
-		    "until it takes them", ev->drive, ev->sync_failed ?
+		log_drive(LOG_WARNING, ev->drive, ev->serial, 0,
+		    "cannot %s %s: %s; events are kept in memory "
+		    "until it takes them", ev->sync_failed ?
 		    "sync" : "append to", ev->path, strerror(err));
 	ev->warned = 1;
 }
@@ -260,10 +261,11 @@ static void
 events_ok(struct eventlog *ev, size_t was)
 {
 	if (ev->warned && was > 1)
-		log_info("%s: %s takes events again; the %zu kept were written",
-		    ev->drive, ev->path, was);
+		log_drive(LOG_INFO, ev->drive, ev->serial, 0, "%s takes events "
+		    "again; the %zu kept were written", ev->path, was);
 	else if (ev->warned)
-		log_info("%s: %s takes events again", ev->drive, ev->path);
+		log_drive(LOG_INFO, ev->drive, ev->serial, 0,
+		    "%s takes events again", ev->path);
 	ev->warned = 0;
 	ev->err = 0;
 }
@@ -306,8 +308,9 @@ events_write(struct eventlog *ev, const char *line)
 	if (ev->nkept + ev->unsynced_lines >= 2 * EVENTS_KEEP_MAX ||
 	    (k = malloc(sizeof(*k) + len + 1)) == NULL) {
 		if (ev->lost++ == 0)
-			log_warnx("%s: more than %d events kept for %s; further "
-			    "ones go to the journal only", ev->drive,
+			log_drive(LOG_WARNING, ev->drive, ev->serial, 0,
+			    "more than %d events kept for %s; further "
+			    "ones go to the journal only",
 			    2 * EVENTS_KEEP_MAX, ev->path);
 		return;
 	}

@@ -131,8 +131,9 @@ records_pause(struct drive *d)
 
 	snprintf(why, sizeof(why), RECORDS_REASON "%s",
 	    strerror(records_err(d)));
-	log_warnx("%s: records not written for %llu s (%zu events "
-	    "kept): the drive pauses until they are", d->conf.name,
+	drive_log(d, LOG_WARNING, 0,
+	    "records not written for %llu s (%zu events "
+	    "kept): the drive pauses until they are",
 	    (unsigned long long)((mono_ns() - behind_since(d)) / 1000000000ULL),
 	    d->log.nkept);
 	d->rec.paused = 1;
@@ -158,8 +159,8 @@ records_tick(struct drive *d)
 		d->rec.paused = 0;	/* stopped or started meanwhile */
 	if (d->rec.paused && t == 0) {
 		d->rec.paused = 0;
-		log_info("%s: records are written again; the drive resumes",
-		    d->conf.name);
+		drive_log(d, LOG_INFO, 0,
+		    "records are written again; the drive resumes");
 		if (drive_cmd_resume(d, err, sizeof(err)) == -1)
 			log_warnx("%s", err);
 		return;

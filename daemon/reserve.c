@@ -106,7 +106,7 @@ reserve_take(int fd, uint64_t key, char *why, size_t len)
 }
 
 void
-reserve_drop(int fd, uint64_t key, const char *name)
+reserve_drop(int fd, uint64_t key, const char *name, const char *serial)
 {
 	struct pr_reservation	rsv = { .key = key,
 				    .type = PR_WRITE_EXCLUSIVE };
@@ -116,10 +116,10 @@ reserve_drop(int fd, uint64_t key, const char *name)
 
 	if ((rc = ioctl(fd, IOC_PR_RELEASE, &rsv)) != 0) {
 		pr_failed(fd, "release", rc, why, sizeof(why));
-		log_warnx("%s: %s", name, why);
+		log_drive(LOG_WARNING, name, serial, 0, "%s", why);
 	}
 	if ((rc = ioctl(fd, IOC_PR_REGISTER, &reg)) != 0) {
 		pr_failed(fd, "unregister", rc, why, sizeof(why));
-		log_warnx("%s: %s", name, why);
+		log_drive(LOG_WARNING, name, serial, 0, "%s", why);
 	}
 }

@@ -24,6 +24,7 @@ uint64_t	reserve_key(const char *name, char *why, size_t len);
 /* Register `key` and reserve; -1 with the reason in `why`. */
 int		reserve_take(int fd, uint64_t key, char *why, size_t len);
 /* Release and unregister; errors are logged, the target closes anyway. */
-void		reserve_drop(int fd, uint64_t key, const char *name);
+void		reserve_drop(int fd, uint64_t key, const char *name,
+		    const char *serial);
 
 #endif

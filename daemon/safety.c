@@ -561,7 +561,7 @@ void
 safety_close(struct target *t)
 {
 	if (t->fd != -1 && t->resv_key != 0)
-		reserve_drop(t->fd, t->resv_key, t->resv_name);
+		reserve_drop(t->fd, t->resv_key, t->resv_name, t->serial);
 	t->resv_key = 0;
 	if (t->fd != -1)
 		close(t->fd);
@@ -582,8 +582,8 @@ safety_reserve(struct target *t, const char *name, char *why, size_t whylen)
 		return -1;
 	t->resv_key = key;
 	t->resv_name = name;
-	log_info("%s: reserved (write exclusive, key 0x%016llx)", name,
-	    (unsigned long long)key);
+	log_drive(LOG_INFO, name, t->serial, 0, "reserved (write exclusive, "
+	    "key 0x%016llx)", (unsigned long long)key);
 	return 0;
 }
 

@@ -245,7 +245,7 @@ one(uint32_t bs, uint32_t qd, uint64_t nblocks)
 	uint64_t		bad, n, since;
 
 	target_open(&t, bs, nblocks * bs);
-	e = engine_start(t.fd, "t", bs, qd, err, sizeof(err));
+	e = engine_start(t.fd, "t", NULL, bs, qd, err, sizeof(err));
 	assert_non_null(e);
 	bad = cycle(e, &t, qd);
 	engine_poll(e, &st, f, 0);
@@ -316,7 +316,7 @@ test_planted(void **st)
 	inj.short_pct = 5;
 	inj.again_pct = 5;
 	target_open(&t, bs, 1024 * bs);
-	e = engine_start(t.fd, "t", bs, 64, err, sizeof(err));
+	e = engine_start(t.fd, "t", NULL, bs, 64, err, sizeof(err));
 	assert_non_null(e);
 	assert_int_equal(cycle(e, &t, 64), 0);
 	assert_int_equal(posix_memalign(&junk, 4096, bs), 0);
@@ -356,7 +356,7 @@ test_flush_fails(void **st)
 	memset(&inj, 0, sizeof(inj));
 	inj.flush_fail = 1;
 	target_open(&t, 4096, 4096 * 4096);
-	e = engine_start(t.fd, "t", 4096, 32, err, sizeof(err));
+	e = engine_start(t.fd, "t", NULL, 4096, 32, err, sizeof(err));
 	assert_non_null(e);
 	assert_int_equal(static_job(e, &t, &bad), JOB_FAILED);
 	assert_int_equal(last_err, EIO);
@@ -385,7 +385,7 @@ test_flush_again(void **st)
 	memset(&inj, 0, sizeof(inj));
 	inj.flush_again = 3;
 	target_open(&t, 4096, 1024 * 4096);
-	e = engine_start(t.fd, "t", 4096, 32, err, sizeof(err));
+	e = engine_start(t.fd, "t", NULL, 4096, 32, err, sizeof(err));
 	assert_non_null(e);
 	assert_int_equal(static_job(e, &t, &bad), JOB_DONE);
 	assert_int_equal(inj.flush_again, 0);
