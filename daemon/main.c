@@ -333,6 +333,44 @@ own_state_dir(struct daemon *dm)
 	return 0;
 }
 
+/* The archive writer, the drives, READY=1. */
+static void
+start_all(struct daemon *dm)
+{
+	if (!dm->verify_only && (dm->arch = archive_new(dm->conf.rrdcached,
+	    dm->conf.rrdcached_dir)) == NULL)
+		log_warnx("archive: cannot start its writer; no RRD archives");
+	start_drives(dm);
+	if (!dm->verify_only)
+		check_space(dm);
+	dm->started = 1;
+	sd_notify(0, "READY=1");
+	daemon_notify_status(dm);
+	log_info("started: %zu drive%s, state in %s", dm->ndrives,
+	    dm->ndrives == 1 ? "" : "s", dm->conf.state_dir);
+	daemon_check_done(dm);
+}
+
+/* The loop ended: drives checkpointed and stopped, everything freed. */
+static void
+stop_all(struct daemon *dm)
+{
+	size_t	i;
+
+	if (!dm->stopping)
+		daemon_shutdown_drives(dm, dm->drives, dm->ndrives);
+	if (dm->progress > 0)
+		daemon_print_progress(dm);
+	events_set_listener(NULL, NULL);
+	control_free(dm->ctl);
+	archive_free(dm->arch);		/* sends what is queued */
+	for (i = 0; i < dm->ndrives; i++)
+		drive_free(dm->drives[i]);
+	free(dm->drives);
+	config_free(&dm->conf);
+	sd_event_unref(dm->ev);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -367,30 +405,8 @@ main(int argc, char **argv)
 		sd_event_unref(dm.ev);
 		return EXIT_FAILED;
 	}
-	if (!dm.verify_only && (dm.arch = archive_new(dm.conf.rrdcached,
-	    dm.conf.rrdcached_dir)) == NULL)
-		log_warnx("archive: cannot start its writer; no RRD archives");
-	start_drives(&dm);
-	if (!dm.verify_only)
-		check_space(&dm);
-	dm.started = 1;
-	sd_notify(0, "READY=1");
-	daemon_notify_status(&dm);
-	log_info("started: %zu drive%s, state in %s", dm.ndrives,
-	    dm.ndrives == 1 ? "" : "s", dm.conf.state_dir);
-	daemon_check_done(&dm);
+	start_all(&dm);
 	rc = sd_event_loop(dm.ev);
-	if (!dm.stopping)
-		daemon_shutdown_drives(&dm, dm.drives, dm.ndrives);
-	if (dm.progress > 0)
-		daemon_print_progress(&dm);
-	events_set_listener(NULL, NULL);
-	control_free(dm.ctl);
-	archive_free(dm.arch);		/* sends what is queued */
-	for (size_t i = 0; i < dm.ndrives; i++)
-		drive_free(dm.drives[i]);
-	free(dm.drives);
-	config_free(&dm.conf);
-	sd_event_unref(dm.ev);
+	stop_all(&dm);
 	return rc < 0 ? EXIT_FAILED : rc;
 }
