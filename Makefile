@@ -85,7 +85,7 @@ FUZZ_SRC_conn	= daemon/control.c daemon/varlink.c daemon/methods.c \
 		  daemon/statedir.c common/proto.c common/log.c
 FUZZ_SRC_config	= daemon/config.c daemon/conf_keys.c common/units.c
 FUZZ_SRC_state	= daemon/state.c daemon/statedir.c daemon/layout.c \
-		  daemon/perm.c daemon/block.c
+		  daemon/perm.c daemon/block.c common/proto.c
 FUZZ_SRC_smart_ata = daemon/smart_ata.c daemon/wear_units.c
 FUZZ_SRC_smart_nvme = daemon/smart_nvme.c
 FUZZ_BINS	= $(FUZZ_TARGETS:%=tests/fuzz/fuzz_%)

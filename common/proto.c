@@ -229,3 +229,24 @@ proto_declares(const struct proto_method *m, const char *param)
 	}
 	return 0;
 }
+
+const char *const proto_state_names[PROTO_NSTATES] = {
+	[PROTO_RUNNING] = "running", [PROTO_PAUSED] = "paused",
+	[PROTO_STOPPED] = "stopped", [PROTO_FINISHED] = "finished",
+	[PROTO_FAILED] = "failed", [PROTO_REFUSED] = "refused"
+};
+
+const char *const proto_phase_names[PROTO_NPHASES] = {
+	"static", "write", "verify", "trim", "idle", "none"
+};
+
+int
+proto_word(const char *const *names, int n, const char *word)
+{
+	int	i;
+
+	for (i = 0; word != NULL && i < n; i++)
+		if (strcmp(names[i], word) == 0)
+			return i;
+	return -1;
+}

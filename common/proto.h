@@ -14,6 +14,22 @@
 #define PROTO_MAX_RESOLUTION	100000
 #define PROTO_SOCKET_ENV	"SSDTORTURE_SOCKET"
 /* where the daemon listens unless its [daemon] socket says otherwise */
+/*
+ * The words of the protocol for a drive's state (Status "state"; "refused"
+ * for a drive the safety checks turned down, Status "refused") and phase
+ * (Status "phase"). The daemon's enum run_state and enum phase index them
+ * (state.c, layout.c); ssdctl reads them from here.
+ */
+enum proto_state {
+	PROTO_RUNNING, PROTO_PAUSED, PROTO_STOPPED, PROTO_FINISHED,
+	PROTO_FAILED, PROTO_REFUSED, PROTO_NSTATES
+};
+extern const char *const proto_state_names[PROTO_NSTATES];
+#define PROTO_NPHASES	6	/* static write verify trim idle none */
+extern const char *const proto_phase_names[PROTO_NPHASES];
+/* The index of a word in names[n], -1 when it is none of them. */
+int	proto_word(const char *const *names, int n, const char *word);
+
 #define PROTO_DEFAULT_SOCKET	"/run/ssdtorture/ssdtortured.sock"
 
 enum proto_access {

@@ -7,6 +7,7 @@
 
 #include "block.h"
 #include "output.h"
+#include "proto.h"
 #include "units.h"
 
 /* Set once at start; ssdctl is single-threaded. */
@@ -59,21 +60,25 @@ boolean(json_object *o, const char *key)
 	    json_object_get_boolean(v);
 }
 
-/* The state word, coloured on a terminal. */
+/* The state word, coloured on a terminal (stopped: plain). */
 static const char *
 state_colour(const char *state)
 {
-	if (!use_colour)
-		return "";
-	if (strcmp(state, "running") == 0)
-		return "\033[32m";
-	if (strcmp(state, "paused") == 0)
-		return "\033[33m";
-	if (strcmp(state, "failed") == 0 || strcmp(state, "refused") == 0)
-		return "\033[31m";
-	if (strcmp(state, "finished") == 0)
-		return "\033[34m";
-	return "";
+	static const char *const colour[PROTO_NSTATES] = {
+		[PROTO_RUNNING] = "\033[32m", [PROTO_PAUSED] = "\033[33m",
+		[PROTO_FAILED] = "\033[31m", [PROTO_REFUSED] = "\033[31m",
+		[PROTO_FINISHED] = "\033[34m"
+	};
+	int	s = proto_word(proto_state_names, PROTO_NSTATES, state);
+
+	return use_colour && s >= 0 && colour[s] != NULL ? colour[s] : "";
+}
+
+/* Is the state word `word` the protocol's state s? */
+static int
+state_is(const char *word, enum proto_state s)
+{
+	return strcmp(word, proto_state_names[s]) == 0;
 }
 
 static const char *
@@ -86,7 +91,8 @@ reset(void)
 static const char *
 state_of(json_object *d)
 {
-	return boolean(d, "refused") ? "refused" : str(d, "state");
+	return boolean(d, "refused") ? proto_state_names[PROTO_REFUSED] :
+	    str(d, "state");
 }
 
 /* "write 42.1%" or "verify* 3.0%" for an on-demand verify pass. */
@@ -95,7 +101,7 @@ phase_text(json_object *d, char *buf, size_t len)
 {
 	const char	*st = str(d, "state");
 
-	if (strcmp(st, "finished") == 0 || strcmp(st, "failed") == 0 ||
+	if (state_is(st, PROTO_FINISHED) || state_is(st, PROTO_FAILED) ||
 	    boolean(d, "refused")) {
 		snprintf(buf, len, "-");
 		return;

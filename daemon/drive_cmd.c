@@ -53,7 +53,7 @@ static int
 cmd_refuse(const struct drive *d, char *err, size_t len, const char *what)
 {
 	snprintf(err, len, "%s: cannot %s: drive is %s%s", d->conf.name, what,
-	    d->refused ? "refused" : run_state_name(d->st.run),
+	    state_word(d->st.run, d->refused),
 	    d->refused ? " (see its reason)" : "");
 	errno = EBUSY;
 	return -1;

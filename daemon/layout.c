@@ -8,26 +8,21 @@
 #include <string.h>
 
 #include "layout.h"
+#include "proto.h"
 
-static const char *const phase_names[] = {
-	"static", "write", "verify", "trim", "idle", "none"
-};
+/* The phases are named as the protocol names them (proto.h), in order. */
+_Static_assert(PHASE_NONE + 1 == PROTO_NPHASES, "one name per phase");
 
 const char *
 phase_name(enum phase p)
 {
-	return (unsigned)p <= PHASE_NONE ? phase_names[p] : "unknown";
+	return (unsigned)p <= PHASE_NONE ? proto_phase_names[p] : "unknown";
 }
 
 int
 phase_from_name(const char *s)
 {
-	int	i;
-
-	for (i = 0; i <= PHASE_NONE; i++)
-		if (strcmp(phase_names[i], s) == 0)
-			return i;
-	return -1;
+	return proto_word(proto_phase_names, PROTO_NPHASES, s);
 }
 
 int

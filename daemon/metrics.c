@@ -21,6 +21,7 @@
 #include "block.h"
 #include "layout.h"
 #include "metrics.h"
+#include "proto.h"
 #include "state.h"
 #include "statedir.h"
 
@@ -122,14 +123,14 @@ phase_label(const struct view *v, int x)
 	return phase_name(v->st.phase);
 }
 
-/* The states one-hot: the five run states, then "refused". */
-#define NSTATES		(RUN_FAILED + 2)
+/* The states one-hot: the protocol's words (run states, then refused). */
+#define NSTATES		PROTO_NSTATES
 
 static int
 get_state(const struct family *f, const struct view *v, int x,
     struct num *n)
 {
-	int	cur = v->st.refused ? NSTATES - 1 : (int)v->st.run;
+	int	cur = v->st.refused ? PROTO_REFUSED : (int)v->st.run;
 
 	(void)f;
 	n->kind = NUM_U64;
@@ -141,7 +142,7 @@ static const char *
 state_label(const struct view *v, int x)
 {
 	(void)v;
-	return x < NSTATES - 1 ? run_state_name((enum run_state)x) : "refused";
+	return proto_state_names[x];
 }
 
 /* A key of the SMART summary; no sample when unread or null. */

@@ -62,8 +62,8 @@ daemon_print_progress(const struct daemon *dm)
 		drive_status(dm->drives[i], &s);
 		printf("%-12s %-8s %-6s %5.1f%%  cycle %-4" PRIu64
 		    " written %-10s W %7.1f MB/s  R %7.1f MB/s  errors %"
-		    PRIu64 "%s%s\n", s.name, s.refused ? "refused" :
-		    run_state_name(s.run), s.verifying ? "verify" :
+		    PRIu64 "%s%s\n", s.name, state_word(s.run, s.refused),
+		    s.verifying ? "verify" :
 		    phase_name(s.phase), s.phase_progress * 100.0, s.cycle,
 		    units_fmt_dec(s.host_bytes_written, a, sizeof(a)),
 		    s.write_bps / 1e6, s.read_bps / 1e6, s.errors_total,

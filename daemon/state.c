@@ -13,28 +13,32 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "proto.h"
 #include "state.h"
 #include "statedir.h"
 
-static const char *const run_names[] = {
-	"running", "paused", "stopped", "finished", "failed"
-};
+/* The run states are the protocol's first words (proto.h), in order. */
+_Static_assert((int)RUN_RUNNING == PROTO_RUNNING &&
+    (int)RUN_PAUSED == PROTO_PAUSED && (int)RUN_STOPPED == PROTO_STOPPED &&
+    (int)RUN_FINISHED == PROTO_FINISHED && (int)RUN_FAILED == PROTO_FAILED,
+    "enum run_state follows enum proto_state");
 
 const char *
 run_state_name(enum run_state r)
 {
-	return (unsigned)r <= RUN_FAILED ? run_names[r] : "unknown";
+	return (unsigned)r <= RUN_FAILED ? proto_state_names[r] : "unknown";
+}
+
+const char *
+state_word(enum run_state r, int refused)
+{
+	return refused ? proto_state_names[PROTO_REFUSED] : run_state_name(r);
 }
 
 int
 run_state_from_name(const char *s)
 {
-	int	i;
-
-	for (i = 0; i <= RUN_FAILED; i++)
-		if (strcmp(run_names[i], s) == 0)
-			return i;
-	return -1;
+	return proto_word(proto_state_names, RUN_FAILED + 1, s);
 }
 
 enum ftype { F_U64, F_U32, F_INT, F_STR, F_RUN, F_PHASE };

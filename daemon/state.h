@@ -62,6 +62,8 @@ struct dstate {
 };
 
 const char	*run_state_name(enum run_state);
+/* The state word of the protocol: "refused", or the run state's name. */
+const char	*state_word(enum run_state, int refused);
 int		 run_state_from_name(const char *);
 /* Returns 0, or -1 with errno (ENOENT: no state yet) or a message. */
 int		 state_load(const char *path, struct dstate *,

@@ -124,8 +124,7 @@ op_command(void *arg, enum ctl_cmd cmd, const char *name, char *msg,
 	if (fn[cmd](d, msg, msglen) == 0)
 		return 0;
 	drive_status(d, &s);
-	snprintf(state, statelen, "%s", s.refused ? "refused" :
-	    run_state_name(s.run));
+	snprintf(state, statelen, "%s", state_word(s.run, s.refused));
 	return -EBUSY;
 }
 

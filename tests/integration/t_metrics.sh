@@ -227,7 +227,7 @@ main(int argc, char **argv)
 	return 0;
 }
 EOF
-SRC="$ROOT/daemon/metrics.c $ROOT/daemon/block.c $ROOT/daemon/layout.c $ROOT/daemon/state.c $ROOT/daemon/statedir.c $ROOT/daemon/perm.c"
+SRC="$ROOT/daemon/metrics.c $ROOT/daemon/block.c $ROOT/daemon/layout.c $ROOT/daemon/state.c $ROOT/daemon/statedir.c $ROOT/daemon/perm.c $ROOT/common/proto.c"
 # shellcheck disable=SC2086
 if ! cc -D_GNU_SOURCE -I"$ROOT/common" -I"$ROOT/daemon" -std=c11 -Wall -Wextra \
     -Werror -Wshadow $CFLAGS_M -o "$T/drv" "$T/drv.c" $SRC $LIBS_M -lm \
