@@ -17,6 +17,8 @@
 #include "config.h"
 #include "state.h"
 
+struct smart_summary;		/* smart.h */
+
 struct drive;
 struct target_id;
 
@@ -82,7 +84,10 @@ const char	*drive_name(const struct drive *);
 void		 drive_events_path(const struct drive *, char *, size_t);
 /* Terminal for --oneshot: finished, failed, stopped or refused, and idle. */
 int		 drive_settled(const struct drive *);
-/* SMART of the drive: the status summary, or NULL before the first read. */
+/* SMART of the drive: its summary (known 0 before the first read) ... */
+void		 drive_smart_summary(const struct drive *,
+		    struct smart_summary *);
+/* ... as the Status object, NULL before the first read. */
 json_object	*drive_smart_status(const struct drive *);
 /* Baseline, latest and their difference; -1 before the first read. */
 int		 drive_smart_detail(const struct drive *, json_object *out);

@@ -15,27 +15,27 @@ struct rrd_val {
 	int	decimals;
 };
 
-/* The SMART sources: the latest reading, unknown before the first. */
+/* The SMART sources, from the summary: unknown before the first reading. */
 static void
 smart_values(const struct drive *d, struct rrd_val *v)
 {
-	const struct smart *s = &d->smart.latest;
-	int		 k = d->smart.have_latest;
-	double		 waf = drive_waf(d);
+	static const struct {
+		int			ds;
+		enum smart_sum_fig	fig;
+		int			decimals;
+	} map[] = {
+		{ DS_PUSED, SUM_PERCENT_USED, 1 }, { DS_SPARE, SUM_SPARE, 0 },
+		{ DS_TEMP, SUM_TEMPERATURE, 0 }, { DS_MERR, SUM_MEDIA_ERRORS, 0 },
+		{ DS_DEVW, SUM_DEVICE_WRITTEN, 0 },
+		{ DS_NANDW, SUM_NAND_WRITTEN, 0 }, { DS_WAF, SUM_WAF, 4 },
+	};
+	struct smart_summary	m;
+	size_t			i;
 
-	v[DS_PUSED] = (struct rrd_val){ k && s->has_percent_used,
-	    s->percent_used, 1 };
-	v[DS_SPARE] = (struct rrd_val){ k && s->has_spare,
-	    s->available_spare, 0 };
-	v[DS_TEMP] = (struct rrd_val){ k && s->has_temperature,
-	    s->temperature_c, 0 };
-	v[DS_MERR] = (struct rrd_val){ k && s->has_media_errors,
-	    (double)s->media_errors, 0 };
-	v[DS_DEVW] = (struct rrd_val){ k && s->has_device_written,
-	    (double)s->device_bytes_written, 0 };
-	v[DS_NANDW] = (struct rrd_val){ k && s->has_nand_written,
-	    (double)s->nand_bytes_written, 0 };
-	v[DS_WAF] = (struct rrd_val){ waf >= 0, waf, 4 };
+	drive_smart_summary(d, &m);
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		v[map[i].ds] = (struct rrd_val){ m.v[map[i].fig].has,
+		    smart_summary_double(&m, map[i].fig), map[i].decimals };
 }
 
 int

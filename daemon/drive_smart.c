@@ -313,36 +313,20 @@ drive_smart_stop(struct drive *d)
 	d->smart.poller = NULL;
 }
 
-/* The SMART part of a drive's status; NULL until read. */
+void
+drive_smart_summary(const struct drive *d, struct smart_summary *m)
+{
+	smart_summary_fill(m, d->smart.have_latest ? &d->smart.latest : NULL,
+	    drive_waf(d));
+}
+
 json_object *
 drive_smart_status(const struct drive *d)
 {
-	const struct smart *s = &d->smart.latest;
-	json_object	*o;
-	double		 waf = drive_waf(d);
+	struct smart_summary	m;
 
-	if (!d->smart.have_latest)
-		return NULL;
-	o = json_object_new_object();
-#define ADD(k, v) json_object_object_add(o, k, v)
-	ADD("percent_used", s->has_percent_used ?
-	    json_object_new_double(s->percent_used) : NULL);
-	ADD("available_spare", s->has_spare ?
-	    json_object_new_int(s->available_spare) : NULL);
-	ADD("temperature_c", s->has_temperature ?
-	    json_object_new_int(s->temperature_c) : NULL);
-	ADD("media_errors", s->has_media_errors ?
-	    json_object_new_uint64(s->media_errors) : NULL);
-	ADD("critical_warning", json_object_new_int(s->critical_warning));
-	ADD("device_bytes_written", s->has_device_written ?
-	    json_object_new_uint64(s->device_bytes_written) : NULL);
-	ADD("nand_bytes_written", s->has_nand_written ?
-	    json_object_new_uint64(s->nand_bytes_written) : NULL);
-	ADD("waf", waf >= 0 ? json_object_new_double(waf) : NULL);
-	ADD("reallocated", s->has_reallocated ?
-	    json_object_new_uint64(s->reallocated) : NULL);
-#undef ADD
-	return o;
+	drive_smart_summary(d, &m);
+	return smart_summary_json(&m);
 }
 
 /* What changed since the baseline: the wear the run has caused. */

@@ -22,13 +22,14 @@
 #include "layout.h"
 #include "metrics.h"
 #include "proto.h"
+#include "smart.h"
 #include "state.h"
 #include "statedir.h"
 
 /* One drive as the families see it, read once per file. */
 struct view {
 	struct drive_status	 st;
-	json_object		*smart;	/* SMART summary; NULL before a read */
+	struct smart_summary	 smart;	/* known 0 before a read */
 };
 
 /* A sample's value: integers print as integers. */
@@ -52,7 +53,7 @@ struct family {
 	const char	*help;
 	getter_fn	 get;
 	size_t		 off;		/* status getters: field offset */
-	const char	*key;		/* get_smart: key of the summary */
+	enum smart_sum_fig fig;		/* get_smart: figure of the summary */
 	double		 div;		/* get_smart: divisor; 0 = as is */
 	const char	*xlabel;	/* extra label, or NULL */
 	int		 nx;		/* variants of the extra label */
@@ -145,31 +146,29 @@ state_label(const struct view *v, int x)
 	return proto_state_names[x];
 }
 
-/* A key of the SMART summary; no sample when unread or null. */
+/* A figure of the SMART summary; no sample when unread or unknown. */
 static int
 get_smart(const struct family *f, const struct view *v, int x,
     struct num *n)
 {
-	json_object	*o;
+	const struct smart_sum_val *s = &v->smart.v[f->fig];
 	double		 k = f->div != 0 ? f->div : 1;
 
 	(void)x;
-	if (v->smart == NULL || !json_object_object_get_ex(v->smart, f->key,
-	    &o) || o == NULL)
+	if (!v->smart.known || !s->has)
 		return -1;
-	if (json_object_is_type(o, json_type_double)) {
+	if (s->kind == SUM_REAL || f->div != 0) {
 		n->kind = NUM_DBL;
-		n->d = json_object_get_double(o) / k;
-	} else if (!json_object_is_type(o, json_type_int))
-		return -1;
-	else if (f->div != 0) {
-		n->kind = NUM_DBL;
-		n->d = (double)json_object_get_int64(o) / k;
-	} else if ((n->i = json_object_get_int64(o)) < 0)
-		n->kind = NUM_I64;
-	else {
+		n->d = smart_summary_double(&v->smart, f->fig) / k;
+	} else if (s->kind == SUM_COUNT) {
 		n->kind = NUM_U64;
-		n->u = json_object_get_uint64(o);
+		n->u = s->u;
+	} else if (s->i < 0) {
+		n->kind = NUM_I64;
+		n->i = s->i;
+	} else {
+		n->kind = NUM_U64;
+		n->u = (uint64_t)s->i;
 	}
 	return 0;
 }
@@ -179,7 +178,7 @@ get_smart(const struct family *f, const struct view *v, int x,
 #define STATUS(n, t, g, field, h) { .name = (n), .type = (t), .help = (h), \
 	.get = (g), .off = offsetof(struct drive_status, field) }
 #define SMART(n, t, k, dv, h) { .name = (n), .type = (t), .help = (h), \
-	.get = get_smart, .key = (k), .div = (dv) }
+	.get = get_smart, .fig = (k), .div = (dv) }
 #define C	"counter"
 #define G	"gauge"
 
@@ -226,25 +225,25 @@ static const struct family families[] = {
 	STATUS("ssdtorture_records_kept_lines", G, get_u64, records_kept,
 	    "Event and SMART lines kept in memory until the state directory "
 	    "takes them."),
-	SMART("ssdtorture_smart_percentage_used_ratio", G, "percent_used", 100,
+	SMART("ssdtorture_smart_percentage_used_ratio", G, SUM_PERCENT_USED, 100,
 	    "SMART percentage used (endurance consumed), as a ratio; may "
 	    "exceed 1."),
-	SMART("ssdtorture_smart_available_spare_ratio", G, "available_spare",
+	SMART("ssdtorture_smart_available_spare_ratio", G, SUM_SPARE,
 	    100, "SMART available spare, as a ratio."),
-	SMART("ssdtorture_smart_temperature_celsius", G, "temperature_c", 0,
+	SMART("ssdtorture_smart_temperature_celsius", G, SUM_TEMPERATURE, 0,
 	    "SMART composite temperature."),
-	SMART("ssdtorture_smart_media_errors_total", C, "media_errors", 0,
+	SMART("ssdtorture_smart_media_errors_total", C, SUM_MEDIA_ERRORS, 0,
 	    "SMART media and data integrity errors."),
-	SMART("ssdtorture_smart_critical_warning", G, "critical_warning", 0,
+	SMART("ssdtorture_smart_critical_warning", G, SUM_CRITICAL_WARNING, 0,
 	    "SMART critical warning bits (0 = none)."),
 	SMART("ssdtorture_smart_device_written_bytes_total", C,
-	    "device_bytes_written", 0,
+	    SUM_DEVICE_WRITTEN, 0,
 	    "Bytes written as counted by the drive (host writes it saw)."),
 	SMART("ssdtorture_smart_nand_written_bytes_total", C,
-	    "nand_bytes_written", 0, "Bytes written to the NAND by the drive."),
-	SMART("ssdtorture_smart_write_amplification", G, "waf", 0,
+	    SUM_NAND_WRITTEN, 0, "Bytes written to the NAND by the drive."),
+	SMART("ssdtorture_smart_write_amplification", G, SUM_WAF, 0,
 	    "NAND bytes per device-counted byte written since the baseline."),
-	SMART("ssdtorture_smart_reallocated_sectors_total", C, "reallocated", 0,
+	SMART("ssdtorture_smart_reallocated_sectors_total", C, SUM_REALLOCATED, 0,
 	    "SMART reallocated sectors (or blocks)."),
 };
 
@@ -407,15 +406,13 @@ metrics_write(const char *path, struct drive *const *drives, size_t n)
 		return -1;
 	for (i = 0; i < n; i++) {
 		drive_status(drives[i], &v[i].st);
-		v[i].smart = drive_smart_status(drives[i]);
+		drive_smart_summary(drives[i], &v[i].smart);
 	}
 	vs.v = v;
 	vs.n = n;
 	/* node_exporter reads it, whatever the service's UMask */
 	rc = statedir_replace(path, 0644, put_all, &vs);
 	saved = errno;
-	for (i = 0; i < n; i++)
-		json_object_put(v[i].smart);
 	free(v);
 	errno = saved;
 	return rc;

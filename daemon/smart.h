@@ -118,6 +118,37 @@ const char *smart_failure(const struct smart *p, const struct smart *s,
  * went back.
  */
 double	smart_waf(const struct smart *b, const struct smart *s);
+
+/*
+ * A drive's SMART summary: the figures of its latest reading that Status,
+ * the metrics and the archive show, typed; JSON only at the wire
+ * (smart_summary_json). smart_sum_key[] gives each its key there.
+ */
+enum smart_sum_fig {
+	SUM_PERCENT_USED, SUM_SPARE, SUM_TEMPERATURE, SUM_MEDIA_ERRORS,
+	SUM_CRITICAL_WARNING, SUM_DEVICE_WRITTEN, SUM_NAND_WRITTEN, SUM_WAF,
+	SUM_REALLOCATED, SUM_NFIGS
+};
+extern const char *const smart_sum_key[SUM_NFIGS];
+enum smart_sum_kind { SUM_INT, SUM_COUNT, SUM_REAL };
+struct smart_sum_val {
+	int			has;
+	enum smart_sum_kind	kind;	/* which of i, u, d holds it */
+	int64_t			i;
+	uint64_t		u;
+	double			d;
+};
+struct smart_summary {
+	int			known;	/* there was a reading */
+	struct smart_sum_val	v[SUM_NFIGS];
+};
+/* The summary of reading s (NULL: none yet), waf < 0 when unknown. */
+void	smart_summary_fill(struct smart_summary *, const struct smart *s,
+	    double waf);
+/* A figure as a double (for the archive); 0 when it has none. */
+double	smart_summary_double(const struct smart_summary *, enum smart_sum_fig);
+/* The Status "smart" object: every key, null when unknown; NULL if none. */
+json_object *smart_summary_json(const struct smart_summary *);
 /* Everything known, for status, snapshots and ssdctl smart. */
 json_object *smart_to_json(const struct smart *);
 /*

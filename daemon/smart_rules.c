@@ -5,6 +5,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "smart.h"
 
@@ -116,4 +117,86 @@ smart_failure(const struct smart *p, const struct smart *s, uint64_t max,
 		return buf;
 	}
 	return NULL;
+}
+
+const char *const smart_sum_key[SUM_NFIGS] = {
+	[SUM_PERCENT_USED]	= "percent_used",
+	[SUM_SPARE]		= "available_spare",
+	[SUM_TEMPERATURE]	= "temperature_c",
+	[SUM_MEDIA_ERRORS]	= "media_errors",
+	[SUM_CRITICAL_WARNING]	= "critical_warning",
+	[SUM_DEVICE_WRITTEN]	= "device_bytes_written",
+	[SUM_NAND_WRITTEN]	= "nand_bytes_written",
+	[SUM_WAF]		= "waf",
+	[SUM_REALLOCATED]	= "reallocated",
+};
+
+static void
+sum_int(struct smart_summary *m, enum smart_sum_fig f, int has, int64_t i)
+{
+	m->v[f] = (struct smart_sum_val){ has, SUM_INT, has ? i : 0, 0, 0 };
+}
+
+static void
+sum_count(struct smart_summary *m, enum smart_sum_fig f, int has,
+    uint64_t u)
+{
+	m->v[f] = (struct smart_sum_val){ has, SUM_COUNT, 0, has ? u : 0, 0 };
+}
+
+static void
+sum_real(struct smart_summary *m, enum smart_sum_fig f, int has, double d)
+{
+	m->v[f] = (struct smart_sum_val){ has, SUM_REAL, 0, 0, has ? d : 0 };
+}
+
+void
+smart_summary_fill(struct smart_summary *m, const struct smart *s, double waf)
+{
+	memset(m, 0, sizeof(*m));
+	if (s == NULL)
+		return;
+	m->known = 1;
+	sum_real(m, SUM_PERCENT_USED, s->has_percent_used, s->percent_used);
+	sum_int(m, SUM_SPARE, s->has_spare, s->available_spare);
+	sum_int(m, SUM_TEMPERATURE, s->has_temperature, s->temperature_c);
+	sum_count(m, SUM_MEDIA_ERRORS, s->has_media_errors, s->media_errors);
+	sum_int(m, SUM_CRITICAL_WARNING, 1, s->critical_warning);
+	sum_count(m, SUM_DEVICE_WRITTEN, s->has_device_written,
+	    s->device_bytes_written);
+	sum_count(m, SUM_NAND_WRITTEN, s->has_nand_written,
+	    s->nand_bytes_written);
+	sum_real(m, SUM_WAF, waf >= 0, waf);
+	sum_count(m, SUM_REALLOCATED, s->has_reallocated, s->reallocated);
+}
+
+double
+smart_summary_double(const struct smart_summary *m, enum smart_sum_fig f)
+{
+	const struct smart_sum_val *v = &m->v[f];
+
+	if (!v->has)
+		return 0;
+	return v->kind == SUM_INT ? (double)v->i : v->kind == SUM_COUNT ?
+	    (double)v->u : v->d;
+}
+
+json_object *
+smart_summary_json(const struct smart_summary *m)
+{
+	json_object	*o;
+	int		 f;
+
+	if (!m->known)
+		return NULL;
+	o = json_object_new_object();
+	for (f = 0; f < SUM_NFIGS; f++) {
+		const struct smart_sum_val *v = &m->v[f];
+
+		json_object_object_add(o, smart_sum_key[f], !v->has ? NULL :
+		    v->kind == SUM_INT ? json_object_new_int64(v->i) :
+		    v->kind == SUM_COUNT ? json_object_new_uint64(v->u) :
+		    json_object_new_double(v->d));
+	}
+	return o;
 }

@@ -161,11 +161,12 @@ cat >"$T/drv.c" <<'EOF'
 #include <string.h>
 
 #include "metrics.h"
+#include "smart.h"
 
 /* metrics.c needs only these two of a drive. */
 struct drive {
 	struct drive_status	 st;
-	const char		*smart;
+	struct smart_summary	 smart;
 };
 
 void
@@ -174,11 +175,16 @@ drive_status(const struct drive *d, struct drive_status *s)
 	*s = d->st;
 }
 
-json_object *
-drive_smart_status(const struct drive *d)
+void
+drive_smart_summary(const struct drive *d, struct smart_summary *m)
 {
-	return d->smart ? json_tokener_parse(d->smart) : NULL;
+	*m = d->smart;
 }
+
+/* Figures of a summary: an integer, a counter, a real. */
+#define SI(m, f, x)	((m)->v[f] = (struct smart_sum_val){ 1, SUM_INT, (x), 0, 0 })
+#define SC(m, f, x)	((m)->v[f] = (struct smart_sum_val){ 1, SUM_COUNT, 0, (x), 0 })
+#define SR(m, f, x)	((m)->v[f] = (struct smart_sum_val){ 1, SUM_REAL, 0, 0, (x) })
 
 int
 main(int argc, char **argv)
@@ -203,11 +209,15 @@ main(int argc, char **argv)
 	a.st.errors[BLK_IO_ERROR] = 1;
 	a.st.capacity = 1ULL << 40;
 	a.st.span_bytes = 1ULL << 39;
-	a.smart = "{\"percent_used\": 255.0, \"available_spare\": 5, "
-	    "\"temperature_c\": -3, \"media_errors\": 18446744073709551615, "
-	    "\"critical_warning\": 4, \"device_bytes_written\": 1000, "
-	    "\"nand_bytes_written\": null, \"waf\": 1.0000000000000002, "
-	    "\"reallocated\": null}";
+	/* nand_bytes_written and reallocated unknown */
+	a.smart.known = 1;
+	SR(&a.smart, SUM_PERCENT_USED, 255.0);
+	SI(&a.smart, SUM_SPARE, 5);
+	SI(&a.smart, SUM_TEMPERATURE, -3);
+	SC(&a.smart, SUM_MEDIA_ERRORS, UINT64_MAX);
+	SI(&a.smart, SUM_CRITICAL_WARNING, 4);
+	SC(&a.smart, SUM_DEVICE_WRITTEN, 1000);
+	SR(&a.smart, SUM_WAF, 1.0000000000000002);
 	b.st.name = "b";
 	b.st.refused = 1;
 	b.st.run = RUN_STOPPED;
@@ -219,7 +229,10 @@ main(int argc, char **argv)
 	c.st.model = "y";
 	c.st.run = RUN_FAILED;
 	c.st.phase = PHASE_IDLE;
-	c.smart = "{\"percent_used\": 3, \"waf\": null, \"temperature_c\": 40}";
+	/* a reading with only these two figures (waf unknown) */
+	c.smart.known = 1;
+	SR(&c.smart, SUM_PERCENT_USED, 3);
+	SI(&c.smart, SUM_TEMPERATURE, 40);
 	if (metrics_write(argv[1], v, argc > 2 ? (size_t)atoi(argv[2]) : 3)) {
 		printf("%s\n", strerrorname_np(errno));
 		return 1;
@@ -227,7 +240,7 @@ main(int argc, char **argv)
 	return 0;
 }
 EOF
-SRC="$ROOT/daemon/metrics.c $ROOT/daemon/block.c $ROOT/daemon/layout.c $ROOT/daemon/state.c $ROOT/daemon/statedir.c $ROOT/daemon/perm.c $ROOT/common/proto.c"
+SRC="$ROOT/daemon/metrics.c $ROOT/daemon/block.c $ROOT/daemon/layout.c $ROOT/daemon/state.c $ROOT/daemon/statedir.c $ROOT/daemon/perm.c $ROOT/common/proto.c $ROOT/daemon/smart_rules.c"
 # shellcheck disable=SC2086
 if ! cc -D_GNU_SOURCE -I"$ROOT/common" -I"$ROOT/daemon" -std=c11 -Wall -Wextra \
     -Werror -Wshadow $CFLAGS_M -o "$T/drv" "$T/drv.c" $SRC $LIBS_M -lm \

@@ -140,6 +140,41 @@ test_waf_unknown(void **state)
 	assert_float_equal(smart_waf(&b, &s), -1, 0);
 }
 
+/* The Status "smart" object from the typed summary: every key, in the
+ * order clients have seen, null for what the reading lacks. */
+static void
+test_summary_json(void **state)
+{
+	struct smart		s;
+	struct smart_summary	m;
+	json_object		*o;
+
+	(void)state;
+	smart_summary_fill(&m, NULL, -1);
+	assert_false(m.known);
+	assert_null(smart_summary_json(&m));
+	memset(&s, 0, sizeof(s));
+	s.has_percent_used = 1;
+	s.percent_used = 3;
+	s.has_temperature = 1;
+	s.temperature_c = -5;
+	s.has_device_written = 1;
+	s.device_bytes_written = UINT64_MAX;
+	s.critical_warning = 2;
+	smart_summary_fill(&m, &s, 1.5);
+	o = smart_summary_json(&m);
+	assert_string_equal(json_object_to_json_string_ext(o,
+	    JSON_C_TO_STRING_PLAIN), "{\"percent_used\":3.0,"
+	    "\"available_spare\":null,\"temperature_c\":-5,"
+	    "\"media_errors\":null,\"critical_warning\":2,"
+	    "\"device_bytes_written\":18446744073709551615,"
+	    "\"nand_bytes_written\":null,\"waf\":1.5,\"reallocated\":null}");
+	json_object_put(o);
+	assert_true(smart_summary_double(&m, SUM_TEMPERATURE) == -5.0);
+	assert_true(smart_summary_double(&m, SUM_SPARE) == 0.0);
+	assert_false(m.v[SUM_SPARE].has);
+}
+
 int
 main(void)
 {
@@ -149,6 +184,7 @@ main(void)
 		cmocka_unit_test(test_jumps),
 		cmocka_unit_test(test_waf),
 		cmocka_unit_test(test_waf_unknown),
+		cmocka_unit_test(test_summary_json),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
