@@ -702,8 +702,8 @@ config_list_keys(FILE *out)
 	const struct conf_key	*k;
 
 	for (k = conf_keys; k->name != NULL; k++)
-		fprintf(out, "%s %s %s\n", config_section_name(k->sec),
-		    k->name, reload[k->reload]);
+		fprintf(out, "%s %s %s %s\n", config_section_name(k->sec),
+		    k->name, reload[k->reload], k->def != NULL ? k->def : "-");
 }
 
 /* One "KEY = VALUE" line of -n for each key of a section. */

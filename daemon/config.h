@@ -112,8 +112,9 @@ extern const struct conf_key conf_keys[];
 
 const char *config_section_name(enum conf_section);
 /*
- * --list-keys: "SECTION KEY RELOAD" for each key of the table, RELOAD
- * being live, restart, fixed or no-raise (enum conf_reload).
+ * --list-keys: "SECTION KEY RELOAD DEFAULT" for each key of the table,
+ * RELOAD being live, restart, fixed or no-raise (enum conf_reload),
+ * DEFAULT in the file's syntax or "-" for none.
  */
 void	config_list_keys(FILE *);
 /*

@@ -10,7 +10,10 @@
 #      ssdctl(8);
 #   4. the EXIT_ values of the daemon and of ssdctl are the statuses their
 #      pages list under EXIT STATUS, and no others;
-#   5. conf/ssdtortured.conf passes ssdtortured -n.
+#   5. conf/ssdtortured.conf passes ssdtortured -n;
+#   6. the defaults ssdtortured.conf(5) and the README's tables of keys
+#      state are those of the key table (tests/man/defaults.py: each stated
+#      value resolves under -n to what the daemon applies).
 # Last line: "man: N passed, M failed"; exit status 1 when any failed.
 # ROOT=DIR checks another tree (e.g. a scratch copy) instead of this one.
 ROOT=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -135,6 +138,17 @@ elif daemon/ssdtortured -n -c conf/ssdtortured.conf >"$tmp/n" 2>&1; then
 else
 	cat "$tmp/n"
 	not_ok "example configuration: ssdtortured -n rejects it"
+fi
+
+# 6. the defaults the page and the README state
+if [ ! -x daemon/ssdtortured ]; then
+	not_ok "defaults: daemon/ssdtortured could not be built"
+elif python3 tests/man/defaults.py daemon/ssdtortured man/ssdtortured.conf.5 \
+    README.md "$tmp" >"$tmp/defaults" 2>&1; then
+	ok "defaults: ssdtortured.conf(5) and the README state the daemon's"
+else
+	sed 's/^/  /' "$tmp/defaults"
+	not_ok "defaults: the page or the README states another default"
 fi
 
 echo "man: $pass passed, $fail failed"
