@@ -21,13 +21,13 @@ smart_values(const struct drive *d, struct rrd_val *v)
 {
 	static const struct {
 		int			ds;
-		enum smart_sum_fig	fig;
+		enum smart_fig	fig;
 		int			decimals;
 	} map[] = {
-		{ DS_PUSED, SUM_PERCENT_USED, 1 }, { DS_SPARE, SUM_SPARE, 0 },
-		{ DS_TEMP, SUM_TEMPERATURE, 0 }, { DS_MERR, SUM_MEDIA_ERRORS, 0 },
-		{ DS_DEVW, SUM_DEVICE_WRITTEN, 0 },
-		{ DS_NANDW, SUM_NAND_WRITTEN, 0 }, { DS_WAF, SUM_WAF, 4 },
+		{ DS_PUSED, FIG_PERCENT_USED, 1 }, { DS_SPARE, FIG_SPARE, 0 },
+		{ DS_TEMP, FIG_TEMPERATURE, 0 }, { DS_MERR, FIG_MEDIA_ERRORS, 0 },
+		{ DS_DEVW, FIG_DEVICE_WRITTEN, 0 },
+		{ DS_NANDW, FIG_NAND_WRITTEN, 0 }, { DS_WAF, FIG_WAF, 4 },
 	};
 	struct smart_summary	m;
 	size_t			i;

@@ -53,7 +53,7 @@ struct family {
 	const char	*help;
 	getter_fn	 get;
 	size_t		 off;		/* status getters: field offset */
-	enum smart_sum_fig fig;		/* get_smart: figure of the summary */
+	enum smart_fig fig;		/* get_smart: figure of the summary */
 	double		 div;		/* get_smart: divisor; 0 = as is */
 	const char	*xlabel;	/* extra label, or NULL */
 	int		 nx;		/* variants of the extra label */
@@ -225,25 +225,25 @@ static const struct family families[] = {
 	STATUS("ssdtorture_records_kept_lines", G, get_u64, records_kept,
 	    "Event and SMART lines kept in memory until the state directory "
 	    "takes them."),
-	SMART("ssdtorture_smart_percentage_used_ratio", G, SUM_PERCENT_USED, 100,
+	SMART("ssdtorture_smart_percentage_used_ratio", G, FIG_PERCENT_USED, 100,
 	    "SMART percentage used (endurance consumed), as a ratio; may "
 	    "exceed 1."),
-	SMART("ssdtorture_smart_available_spare_ratio", G, SUM_SPARE,
+	SMART("ssdtorture_smart_available_spare_ratio", G, FIG_SPARE,
 	    100, "SMART available spare, as a ratio."),
-	SMART("ssdtorture_smart_temperature_celsius", G, SUM_TEMPERATURE, 0,
+	SMART("ssdtorture_smart_temperature_celsius", G, FIG_TEMPERATURE, 0,
 	    "SMART composite temperature."),
-	SMART("ssdtorture_smart_media_errors_total", C, SUM_MEDIA_ERRORS, 0,
+	SMART("ssdtorture_smart_media_errors_total", C, FIG_MEDIA_ERRORS, 0,
 	    "SMART media and data integrity errors."),
-	SMART("ssdtorture_smart_critical_warning", G, SUM_CRITICAL_WARNING, 0,
+	SMART("ssdtorture_smart_critical_warning", G, FIG_CRITICAL_WARNING, 0,
 	    "SMART critical warning bits (0 = none)."),
 	SMART("ssdtorture_smart_device_written_bytes_total", C,
-	    SUM_DEVICE_WRITTEN, 0,
+	    FIG_DEVICE_WRITTEN, 0,
 	    "Bytes written as counted by the drive (host writes it saw)."),
 	SMART("ssdtorture_smart_nand_written_bytes_total", C,
-	    SUM_NAND_WRITTEN, 0, "Bytes written to the NAND by the drive."),
-	SMART("ssdtorture_smart_write_amplification", G, SUM_WAF, 0,
+	    FIG_NAND_WRITTEN, 0, "Bytes written to the NAND by the drive."),
+	SMART("ssdtorture_smart_write_amplification", G, FIG_WAF, 0,
 	    "NAND bytes per device-counted byte written since the baseline."),
-	SMART("ssdtorture_smart_reallocated_sectors_total", C, SUM_REALLOCATED, 0,
+	SMART("ssdtorture_smart_reallocated_sectors_total", C, FIG_REALLOCATED, 0,
 	    "SMART reallocated sectors (or blocks)."),
 };
 

@@ -26,15 +26,21 @@
 enum smart_source { SMART_NONE = 0, SMART_NVME, SMART_ATA, SMART_SCSI };
 
 /*
- * The figures a reading carries provenance for. smart_fig_key[] (in
- * smart_rules.c) gives each its JSON key, the one smart_to_json uses.
+ * The SMART figures, and (smart_fig_key[], in smart_rules.c) the one JSON
+ * key of each, for the reading, its sources and the summary. A reading
+ * carries provenance for those of smart_src_figs[]; the summary (below)
+ * holds those of smart_sum_figs[].
  */
 enum smart_fig {
-	FIG_PERCENT_USED, FIG_TEMPERATURE, FIG_MEDIA_ERRORS, FIG_REALLOCATED,
-	FIG_PENDING, FIG_DEVICE_WRITTEN, FIG_DEVICE_READ, FIG_NAND_WRITTEN,
-	SMART_FIG_N
+	FIG_PERCENT_USED, FIG_SPARE, FIG_TEMPERATURE, FIG_MEDIA_ERRORS,
+	FIG_CRITICAL_WARNING, FIG_REALLOCATED, FIG_PENDING, FIG_DEVICE_WRITTEN,
+	FIG_DEVICE_READ, FIG_NAND_WRITTEN, FIG_WAF, SMART_FIG_N
 };
 extern const char *const smart_fig_key[SMART_FIG_N];
+#define SMART_NSRC_FIGS	8
+extern const enum smart_fig smart_src_figs[SMART_NSRC_FIGS];
+#define SMART_NSUM_FIGS	9
+extern const enum smart_fig smart_sum_figs[SMART_NSUM_FIGS];
 #define SMART_SRC_LEN		64
 
 /* One ATA SMART attribute as smartctl prints it. */
@@ -121,15 +127,9 @@ double	smart_waf(const struct smart *b, const struct smart *s);
 
 /*
  * A drive's SMART summary: the figures of its latest reading that Status,
- * the metrics and the archive show, typed; JSON only at the wire
- * (smart_summary_json). smart_sum_key[] gives each its key there.
+ * the metrics and the archive show (smart_sum_figs[], in the order of the
+ * Status object), typed; JSON only at the wire (smart_summary_json).
  */
-enum smart_sum_fig {
-	SUM_PERCENT_USED, SUM_SPARE, SUM_TEMPERATURE, SUM_MEDIA_ERRORS,
-	SUM_CRITICAL_WARNING, SUM_DEVICE_WRITTEN, SUM_NAND_WRITTEN, SUM_WAF,
-	SUM_REALLOCATED, SUM_NFIGS
-};
-extern const char *const smart_sum_key[SUM_NFIGS];
 enum smart_sum_kind { SUM_INT, SUM_COUNT, SUM_REAL };
 struct smart_sum_val {
 	int			has;
@@ -140,13 +140,13 @@ struct smart_sum_val {
 };
 struct smart_summary {
 	int			known;	/* there was a reading */
-	struct smart_sum_val	v[SUM_NFIGS];
+	struct smart_sum_val	v[SMART_FIG_N];	/* those of smart_sum_figs */
 };
 /* The summary of reading s (NULL: none yet), waf < 0 when unknown. */
 void	smart_summary_fill(struct smart_summary *, const struct smart *s,
 	    double waf);
 /* A figure as a double (for the archive); 0 when it has none. */
-double	smart_summary_double(const struct smart_summary *, enum smart_sum_fig);
+double	smart_summary_double(const struct smart_summary *, enum smart_fig);
 /* The Status "smart" object: every key, null when unknown; NULL if none. */
 json_object *smart_summary_json(const struct smart_summary *);
 /* Everything known, for status, snapshots and ssdctl smart. */

@@ -12,13 +12,27 @@
 /* The JSON keys of the figures, as smart_to_json names them. */
 const char *const smart_fig_key[SMART_FIG_N] = {
 	[FIG_PERCENT_USED]	= "percent_used",
+	[FIG_SPARE]		= "available_spare",
 	[FIG_TEMPERATURE]	= "temperature_c",
 	[FIG_MEDIA_ERRORS]	= "media_errors",
+	[FIG_CRITICAL_WARNING]	= "critical_warning",
 	[FIG_REALLOCATED]	= "reallocated",
 	[FIG_PENDING]		= "pending",
 	[FIG_DEVICE_WRITTEN]	= "device_bytes_written",
 	[FIG_DEVICE_READ]	= "device_bytes_read",
 	[FIG_NAND_WRITTEN]	= "nand_bytes_written",
+	[FIG_WAF]		= "waf",
+};
+
+const enum smart_fig smart_src_figs[SMART_NSRC_FIGS] = {
+	FIG_PERCENT_USED, FIG_TEMPERATURE, FIG_MEDIA_ERRORS, FIG_REALLOCATED,
+	FIG_PENDING, FIG_DEVICE_WRITTEN, FIG_DEVICE_READ, FIG_NAND_WRITTEN
+};
+
+const enum smart_fig smart_sum_figs[SMART_NSUM_FIGS] = {
+	FIG_PERCENT_USED, FIG_SPARE, FIG_TEMPERATURE, FIG_MEDIA_ERRORS,
+	FIG_CRITICAL_WARNING, FIG_DEVICE_WRITTEN, FIG_NAND_WRITTEN, FIG_WAF,
+	FIG_REALLOCATED
 };
 
 /* Is figure f reported in s? */
@@ -51,9 +65,11 @@ smart_sources_json(const struct smart *s)
 {
 	json_object	*o = json_object_new_object();
 	char		 buf[2 * SMART_SRC_LEN];
-	int		 f;
+	enum smart_fig	 f;
+	int		 i;
 
-	for (f = 0; f < SMART_FIG_N; f++) {
+	for (i = 0; i < SMART_NSRC_FIGS; i++) {
+		f = smart_src_figs[i];
 		if (fig_has(s, f) && s->src[f][0] != '\0')
 			snprintf(buf, sizeof(buf), "%s", s->src[f]);
 		else if (fig_has(s, f) && s->source == SMART_NVME)
@@ -119,33 +135,21 @@ smart_failure(const struct smart *p, const struct smart *s, uint64_t max,
 	return NULL;
 }
 
-const char *const smart_sum_key[SUM_NFIGS] = {
-	[SUM_PERCENT_USED]	= "percent_used",
-	[SUM_SPARE]		= "available_spare",
-	[SUM_TEMPERATURE]	= "temperature_c",
-	[SUM_MEDIA_ERRORS]	= "media_errors",
-	[SUM_CRITICAL_WARNING]	= "critical_warning",
-	[SUM_DEVICE_WRITTEN]	= "device_bytes_written",
-	[SUM_NAND_WRITTEN]	= "nand_bytes_written",
-	[SUM_WAF]		= "waf",
-	[SUM_REALLOCATED]	= "reallocated",
-};
-
 static void
-sum_int(struct smart_summary *m, enum smart_sum_fig f, int has, int64_t i)
+sum_int(struct smart_summary *m, enum smart_fig f, int has, int64_t i)
 {
 	m->v[f] = (struct smart_sum_val){ has, SUM_INT, has ? i : 0, 0, 0 };
 }
 
 static void
-sum_count(struct smart_summary *m, enum smart_sum_fig f, int has,
+sum_count(struct smart_summary *m, enum smart_fig f, int has,
     uint64_t u)
 {
 	m->v[f] = (struct smart_sum_val){ has, SUM_COUNT, 0, has ? u : 0, 0 };
 }
 
 static void
-sum_real(struct smart_summary *m, enum smart_sum_fig f, int has, double d)
+sum_real(struct smart_summary *m, enum smart_fig f, int has, double d)
 {
 	m->v[f] = (struct smart_sum_val){ has, SUM_REAL, 0, 0, has ? d : 0 };
 }
@@ -157,21 +161,21 @@ smart_summary_fill(struct smart_summary *m, const struct smart *s, double waf)
 	if (s == NULL)
 		return;
 	m->known = 1;
-	sum_real(m, SUM_PERCENT_USED, s->has_percent_used, s->percent_used);
-	sum_int(m, SUM_SPARE, s->has_spare, s->available_spare);
-	sum_int(m, SUM_TEMPERATURE, s->has_temperature, s->temperature_c);
-	sum_count(m, SUM_MEDIA_ERRORS, s->has_media_errors, s->media_errors);
-	sum_int(m, SUM_CRITICAL_WARNING, 1, s->critical_warning);
-	sum_count(m, SUM_DEVICE_WRITTEN, s->has_device_written,
+	sum_real(m, FIG_PERCENT_USED, s->has_percent_used, s->percent_used);
+	sum_int(m, FIG_SPARE, s->has_spare, s->available_spare);
+	sum_int(m, FIG_TEMPERATURE, s->has_temperature, s->temperature_c);
+	sum_count(m, FIG_MEDIA_ERRORS, s->has_media_errors, s->media_errors);
+	sum_int(m, FIG_CRITICAL_WARNING, 1, s->critical_warning);
+	sum_count(m, FIG_DEVICE_WRITTEN, s->has_device_written,
 	    s->device_bytes_written);
-	sum_count(m, SUM_NAND_WRITTEN, s->has_nand_written,
+	sum_count(m, FIG_NAND_WRITTEN, s->has_nand_written,
 	    s->nand_bytes_written);
-	sum_real(m, SUM_WAF, waf >= 0, waf);
-	sum_count(m, SUM_REALLOCATED, s->has_reallocated, s->reallocated);
+	sum_real(m, FIG_WAF, waf >= 0, waf);
+	sum_count(m, FIG_REALLOCATED, s->has_reallocated, s->reallocated);
 }
 
 double
-smart_summary_double(const struct smart_summary *m, enum smart_sum_fig f)
+smart_summary_double(const struct smart_summary *m, enum smart_fig f)
 {
 	const struct smart_sum_val *v = &m->v[f];
 
@@ -185,15 +189,16 @@ json_object *
 smart_summary_json(const struct smart_summary *m)
 {
 	json_object	*o;
-	int		 f;
+	int		 i;
 
 	if (!m->known)
 		return NULL;
 	o = json_object_new_object();
-	for (f = 0; f < SUM_NFIGS; f++) {
-		const struct smart_sum_val *v = &m->v[f];
+	for (i = 0; i < SMART_NSUM_FIGS; i++) {
+		const struct smart_sum_val *v = &m->v[smart_sum_figs[i]];
 
-		json_object_object_add(o, smart_sum_key[f], !v->has ? NULL :
+		json_object_object_add(o, smart_fig_key[smart_sum_figs[i]],
+		    !v->has ? NULL :
 		    v->kind == SUM_INT ? json_object_new_int64(v->i) :
 		    v->kind == SUM_COUNT ? json_object_new_uint64(v->u) :
 		    json_object_new_double(v->d));

@@ -211,13 +211,13 @@ main(int argc, char **argv)
 	a.st.span_bytes = 1ULL << 39;
 	/* nand_bytes_written and reallocated unknown */
 	a.smart.known = 1;
-	SR(&a.smart, SUM_PERCENT_USED, 255.0);
-	SI(&a.smart, SUM_SPARE, 5);
-	SI(&a.smart, SUM_TEMPERATURE, -3);
-	SC(&a.smart, SUM_MEDIA_ERRORS, UINT64_MAX);
-	SI(&a.smart, SUM_CRITICAL_WARNING, 4);
-	SC(&a.smart, SUM_DEVICE_WRITTEN, 1000);
-	SR(&a.smart, SUM_WAF, 1.0000000000000002);
+	SR(&a.smart, FIG_PERCENT_USED, 255.0);
+	SI(&a.smart, FIG_SPARE, 5);
+	SI(&a.smart, FIG_TEMPERATURE, -3);
+	SC(&a.smart, FIG_MEDIA_ERRORS, UINT64_MAX);
+	SI(&a.smart, FIG_CRITICAL_WARNING, 4);
+	SC(&a.smart, FIG_DEVICE_WRITTEN, 1000);
+	SR(&a.smart, FIG_WAF, 1.0000000000000002);
 	b.st.name = "b";
 	b.st.refused = 1;
 	b.st.run = RUN_STOPPED;
@@ -231,8 +231,8 @@ main(int argc, char **argv)
 	c.st.phase = PHASE_IDLE;
 	/* a reading with only these two figures (waf unknown) */
 	c.smart.known = 1;
-	SR(&c.smart, SUM_PERCENT_USED, 3);
-	SI(&c.smart, SUM_TEMPERATURE, 40);
+	SR(&c.smart, FIG_PERCENT_USED, 3);
+	SI(&c.smart, FIG_TEMPERATURE, 40);
 	if (metrics_write(argv[1], v, argc > 2 ? (size_t)atoi(argv[2]) : 3)) {
 		printf("%s\n", strerrorname_np(errno));
 		return 1;

@@ -170,9 +170,9 @@ test_summary_json(void **state)
 	    "\"device_bytes_written\":18446744073709551615,"
 	    "\"nand_bytes_written\":null,\"waf\":1.5,\"reallocated\":null}");
 	json_object_put(o);
-	assert_true(smart_summary_double(&m, SUM_TEMPERATURE) == -5.0);
-	assert_true(smart_summary_double(&m, SUM_SPARE) == 0.0);
-	assert_false(m.v[SUM_SPARE].has);
+	assert_true(smart_summary_double(&m, FIG_TEMPERATURE) == -5.0);
+	assert_true(smart_summary_double(&m, FIG_SPARE) == 0.0);
+	assert_false(m.v[FIG_SPARE].has);
 }
 
 int
