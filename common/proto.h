@@ -12,6 +12,7 @@
 #define PROTO_MAX_MESSAGE	(64 * 1024)
 /* ErrorMap's resolution: at most this many parts of a drive's span */
 #define PROTO_MAX_RESOLUTION	100000
+#define PROTO_EVENTS_MAX	10000	/* most events one Events call returns */
 #define PROTO_SOCKET_ENV	"SSDTORTURE_SOCKET"
 /* where the daemon listens unless its [daemon] socket says otherwise */
 /*

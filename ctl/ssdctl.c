@@ -336,9 +336,10 @@ events_opts(int *argc, char ***argv, int *count, int *follow)
 		switch (ch) {
 		case 'n':
 			*count = (int)strtol(optarg, &end, 10);
-			if (*end != '\0' || *count < 0 || *count > 10000) {
+			if (*end != '\0' || *count < 0 ||
+			    *count > PROTO_EVENTS_MAX) {
 				fprintf(stderr, "ssdctl: -n: expected 0 to "
-				    "10000\n");
+				    "%d\n", PROTO_EVENTS_MAX);
 				return -1;
 			}
 			break;

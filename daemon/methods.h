@@ -10,10 +10,11 @@
 
 #include <json-c/json.h>
 
+#include "proto.h"
 #include "varlink.h"
 
 #define EVENTS_DEFAULT	20
-#define EVENTS_MAX	10000
+#define EVENTS_MAX	PROTO_EVENTS_MAX
 
 struct peer {
 	pid_t	pid;
