@@ -94,6 +94,7 @@ FUZZ_SMOKE_TIME	?= 10
 FUZZ_TIME	?= 300
 
 .PHONY: all deps check check-fast check-build unit integration demo bench \
+	bench-scale \
 	fuzz fuzz-smoke control vm man install-test stress sanitize \
 	sanitize-run \
 	clean install uninstall
@@ -224,6 +225,11 @@ demo: deps
 bench: deps
 	@$(MAKE) --no-print-directory all $(BENCH_BINS)
 	@bench/bench.sh
+	@bench/scale.sh
+
+bench-scale: deps
+	@$(MAKE) --no-print-directory all
+	@bench/scale.sh
 
 install: all
 	install -D -m 0755 $(DAEMON_BIN) $(DESTDIR)$(SBINDIR)/ssdtortured

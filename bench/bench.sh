@@ -95,21 +95,9 @@ RSSDIR=
 CHILD=
 RSS_PID=
 
-msg() { printf 'bench: %s\n' "$*" >&2; }
-die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
-
-# Stop a process we started: SIGTERM, up to ~10 s, then SIGKILL.
-stop_pid() {
-	local pid=$1
-	kill -0 "$pid" 2>/dev/null || return 0
-	kill -TERM "$pid" 2>/dev/null
-	for _ in $(seq 100); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill -KILL "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-}
+BENCH_NAME=bench
+# shellcheck source=bench/lib/common.sh
+. "$ROOT/bench/lib/common.sh"
 
 # shellcheck disable=SC2317  # called from the traps
 cleanup() {
@@ -129,20 +117,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'msg "interrupted"; cleanup; exit 130' INT
 trap 'msg "terminated"; cleanup; exit 143' TERM
-
-# run_child LOG CMD...: run CMD (stdout and stderr to LOG) in the
-# background and wait for it, so that a signal to this script is handled
-# at once (the trap then stops the command).
-run_child() {
-	local log=$1
-	shift
-	"$@" >"$log" 2>&1 &
-	CHILD=$!
-	wait "$CHILD"
-	local rc=$?
-	CHILD=
-	return $rc
-}
 
 # ------------------------------------------------------------ preflight
 [ "$(id -u)" = 0 ] || die "must run as root (loop devices, O_EXCL opens)"
@@ -174,13 +148,7 @@ msg "pre-filling $LOOP"
 dd if=/dev/zero of="$LOOP" bs=1M count=$((DEV_BYTES >> 20)) oflag=direct \
     status=none || die "pre-fill of $LOOP failed"
 
-meta() { printf 'meta\t%s\t%s\n' "$1" "$2" >> "$RES"; }
-cpu_model=$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -1)
-meta cpu "${cpu_model:-unknown CPU}"
-meta nproc "$(nproc)"
-meta kernel "$(uname -r)"
-meta date "$(date -u '+%Y-%m-%d %H:%M UTC')"
-meta fio_version "$(fio --version)"
+machine_meta
 meta reps "$REPS"
 meta quick "$QUICK"
 meta span1 "($SPAN4K span)"
@@ -222,14 +190,6 @@ fio_run() {
 	want=$(span_bytes "$size")
 	[ "$moved" = "$want" ] ||
 	    die "fio row $row moved $moved bytes, not $want"
-}
-
-span_bytes() {
-	case $1 in
-	*G) echo $(( ${1%G} << 30 )) ;;
-	*M) echo $(( ${1%M} << 20 )) ;;
-	*) echo "$1" ;;
-	esac
 }
 
 fio_row1() {

@@ -175,6 +175,14 @@ def verdict(ratio):
     return "ok"
 
 
+def machine_line(meta):
+    """The machine a results file was measured on, from its meta lines
+    (written by bench/lib/common.sh's machine_meta)."""
+    return "%s, %s CPUs, kernel %s" % (meta.get("cpu", "?"),
+                                       meta.get("nproc", "?"),
+                                       meta.get("kernel", "?"))
+
+
 def cmd_report(args):
     path = args[0]
     json_out = args[1] if len(args) > 1 and args[1] else None
@@ -207,9 +215,7 @@ def cmd_report(args):
         entry["verdict"] = verdict(entry["ratio"])
         summary.append(entry)
 
-    machine = "%s, %s CPUs, kernel %s" % (meta.get("cpu", "?"),
-                                          meta.get("nproc", "?"),
-                                          meta.get("kernel", "?"))
+    machine = machine_line(meta)
     reps = meta.get("reps", "?")
     # ---------------------------------------------------------- text table
     print()

@@ -1,0 +1,57 @@
+# shellcheck shell=bash
+# common.sh: shell plumbing shared by bench/bench.sh and bench/scale.sh
+# (sourced, not run). The caller sets BENCH_NAME (the prefix of its
+# messages), RES (its results file, once it exists) and clears CHILD.
+
+msg() { printf '%s: %s\n' "${BENCH_NAME:-bench}" "$*" >&2; }
+die() { printf '%s: error: %s\n' "${BENCH_NAME:-bench}" "$*" >&2; exit 1; }
+
+# Stop a process we started: SIGTERM, up to ~10 s, then SIGKILL.
+stop_pid() {
+	local pid=$1
+	kill -0 "$pid" 2>/dev/null || return 0
+	kill -TERM "$pid" 2>/dev/null
+	for _ in $(seq 100); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+}
+
+# run_child LOG CMD...: run CMD (stdout and stderr to LOG) in the
+# background and wait for it, so that a signal to the script is handled
+# at once (its trap then stops the command, whose pid is in CHILD).
+run_child() {
+	local log=$1
+	shift
+	"$@" >"$log" 2>&1 &
+	CHILD=$!
+	wait "$CHILD"
+	local rc=$?
+	CHILD=
+	return $rc
+}
+
+# A size with a binary suffix (256M, 2G) in bytes.
+span_bytes() {
+	case $1 in
+	*G) echo $(( ${1%G} << 30 )) ;;
+	*M) echo $(( ${1%M} << 20 )) ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# meta KEY VALUE: a line of the results file that the report reads.
+meta() { printf 'meta\t%s\t%s\n' "$1" "$2" >> "$RES"; }
+
+# The machine and the date, as bench_util.py's machine_line reads them.
+machine_meta() {
+	local cpu_model
+	cpu_model=$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -1)
+	meta cpu "${cpu_model:-unknown CPU}"
+	meta nproc "$(nproc)"
+	meta kernel "$(uname -r)"
+	meta date "$(date -u '+%Y-%m-%d %H:%M UTC')"
+	meta fio_version "$(fio --version)"
+}

@@ -1,0 +1,417 @@
+#!/usr/bin/env python3
+"""scale_util.py: helpers of bench/scale.sh (standard library, plus the
+Varlink client of the control tests and bench_util's medians and verdicts).
+
+Subcommands:
+  fio N REP FILE             one aggregate line from a fio JSON file (one
+                             job per device)
+  daemon N REP RUSAGE STATE NAME...
+                             one aggregate line from the drives' phase_end
+                             events of a --oneshot run and its CPU time
+                             (bench_util.py run's file)
+  live N REP CONF SOCK LOG CALLS -- DAEMON...
+                             start the daemon on a fresh state dir: start-up
+                             time, then status latency and RSS while the
+                             drives run; then SIGTERM
+  report RESULTS [JSONFILE]  the tables (text and Markdown), the JSON file
+
+Result lines (tab-separated), as appended to the results file:
+  agg N TOOL REP BYTES SECONDS BYTES_PER_SEC CPU_S_PER_GIB WORKER_S_PER_GIB
+  live N REP SOCKET_S RUNNING_S ARCHIVES_S STARTED_S P50_MS P99_MS MAX_MS
+      CALLS VMRSS_KIB BLOCKED_S
+"""
+import datetime
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "control"))
+sys.path.insert(0, HERE)
+import bench_util  # noqa: E402
+import vl  # noqa: E402
+
+GIB = 1 << 30
+FLAT_LIMIT = 0.10	# the issue's goal: CPU s/GiB within 10 % from 1 to 24
+P99_LIMIT_MS = 50.0
+BLOCK_LIMIT_MS = 100.0
+RSS_LIMIT_MIB = 4.0
+START_LIMIT_S = 10.0
+die = bench_util.die
+med = bench_util.med
+
+
+# ----------------------------------------------------------------------- fio
+def cmd_fio(args):
+    """Jobs start together: aggregate = all bytes / the longest job."""
+    n, rep, path = args
+    try:
+        with open(path) as f:
+            text = f.read()
+        jobs = json.loads(text[text.index("{"):])["jobs"]
+    except (OSError, ValueError, KeyError) as e:
+        die("%s: not a fio JSON document: %s" % (path, e))
+    if len(jobs) != int(n) or any(j.get("error", 0) for j in jobs):
+        die("%s: %d jobs, errors %s" % (path, len(jobs),
+                                         [j.get("error") for j in jobs]))
+    nbytes = sum(j["write"]["io_bytes"] for j in jobs)
+    secs = max(j["job_runtime"] for j in jobs) / 1000.0
+    cpu = sum((j["usr_cpu"] + j["sys_cpu"]) / 100.0 * j["job_runtime"] /
+              1000.0 for j in jobs)
+    print("agg\t%s\tfio\t%s\t%d\t%.6f\t%.1f\t%.6f\tnan" % (
+        n, rep, nbytes, secs, nbytes / secs, cpu / (nbytes / GIB)))
+
+
+# -------------------------------------------------------------------- daemon
+def event_time(o):
+    t = datetime.datetime.strptime(o["time"], "%Y-%m-%dT%H:%M:%S.%fZ")
+    return t.replace(tzinfo=datetime.timezone.utc).timestamp()
+
+
+def drive_phases(state, name):
+    """{phase: (start, end, bytes, worker cpu)} of one drive's run."""
+    path = os.path.join(state, name, "events.jsonl")
+    out = {}
+    for what, o in bench_util.phase_ends(path).items():
+        if o.get("errors", 0):
+            die("%s: %s phase reported %s errors" % (path, what, o["errors"]))
+        end = event_time(o)
+        out[what] = (end - o["seconds"], end, o["bytes"], o["cpu_seconds"])
+    if "write" not in out:
+        die("%s: no phase_end event for the write" % path)
+    return out
+
+
+def cmd_daemon(args):
+    """The write window runs from the first drive's start to the last
+    drive's end. The process's CPU (wait4, all threads, exec to exit) is
+    per GiB of everything it moved (write and verify): precise where a
+    window of a few hundred ms is not; verify costs less per byte than
+    writing, so this is below the figure of a write alone."""
+    n, rep, rpath, state = args[:4]
+    with open(rpath) as f:
+        rc, utime, stime, _ = f.read().split()
+    if int(rc) != 0:
+        die("the daemon exited with status %s" % rc)
+    ph = [drive_phases(state, name) for name in args[4:]]
+    w0 = min(p["write"][0] for p in ph)
+    w1 = max(p["write"][1] for p in ph)
+    written = sum(p["write"][2] for p in ph)
+    moved = sum(x[2] for p in ph for x in p.values())
+    worker = sum(p["write"][3] for p in ph)
+    print("agg\t%s\tssdtortured\t%s\t%d\t%.6f\t%.1f\t%.6f\t%.6f" % (
+        n, rep, written, w1 - w0, written / (w1 - w0),
+        (float(utime) + float(stime)) / (moved / GIB),
+        worker / (written / GIB)))
+
+
+# ---------------------------------------------------------------------- live
+def wait_started(proc, sock, log, t0, limit=120.0):
+    """Seconds from exec to: the socket answering, every drive running,
+    every archive file in place, "started:" in the log."""
+    seen = {}
+    while len(seen) < 4:
+        if proc.poll() is not None:
+            die("the daemon exited (status %s) while starting" %
+                proc.returncode)
+        now = time.monotonic() - t0
+        if now > limit:
+            die("not started after %.0f s: %s" % (limit, sorted(seen)))
+        try:
+            drives = vl.status(sock)
+            seen.setdefault("socket", now)
+            if all(d["state"] == "running" for d in drives):
+                seen.setdefault("running", now)
+            files = [(d.get("archive") or {}).get("file") for d in drives]
+            if all(f and os.path.exists(f) for f in files):
+                seen.setdefault("archives", now)
+        except (OSError, vl.Closed, vl.Timeout, ValueError, KeyError):
+            pass
+        with open(log, errors="replace") as f:
+            if "started:" in f.read():
+                seen.setdefault("started", now)
+        time.sleep(0.01)
+    return seen
+
+
+def status_latencies(sock, calls):
+    """Each call on a new connection, as ssdctl makes it; spread over a
+    few seconds so that the calls meet the main loop's ticks."""
+    lat = []
+    for _ in range(calls):
+        t = time.monotonic()
+        drives = vl.status(sock)
+        lat.append((time.monotonic() - t) * 1000.0)
+        if any(d["state"] != "running" for d in drives):
+            die("a drive stopped running: %s" % [
+                (d["name"], d["state"], d["reason"]) for d in drives])
+        time.sleep(0.02)
+    return sorted(lat)
+
+
+def longest_block(log):
+    """The longest block the daemon itself reported (it says so past 2 s)."""
+    worst = 0.0
+    with open(log, errors="replace") as f:
+        for line in f:
+            if "the main loop was blocked for" in line:
+                worst = max(worst, float(line.split("blocked for ")[1]
+                                         .split()[0]))
+    return worst
+
+
+def cmd_live(args):
+    n, rep, conf, sock, log, calls = args[:6]
+    if args[6] != "--":
+        die("usage: live N REP CONF SOCK LOG CALLS -- DAEMON...")
+    env = dict(os.environ, SSDTORTURE_LOG="stderr")
+    t0 = time.monotonic()
+    with open(log, "w") as lf:
+        proc = subprocess.Popen(args[7:] + ["-c", conf], stdout=lf,
+                                stderr=lf, env=env)
+    try:
+        seen = wait_started(proc, sock, log, t0)
+        lat = status_latencies(sock, int(calls))
+        with open("/proc/%d/status" % proc.pid) as f:
+            rss = [int(l.split()[1]) for l in f if l.startswith("VmRSS:")][0]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
+    print("live\t%s\t%s\t%.3f\t%.3f\t%.3f\t%.3f\t%.2f\t%.2f\t%.2f\t%d\t%d\t"
+          "%.1f" % (n, rep, seen["socket"], seen["running"], seen["archives"],
+                    seen["started"], med(lat), p99, lat[-1], len(lat), rss,
+                    longest_block(log)))
+
+
+# -------------------------------------------------------------------- report
+def read_results(path):
+    agg, live, meta = [], [], {}
+    with open(path) as f:
+        for line in f:
+            p = line.rstrip("\n").split("\t")
+            if p[0] == "agg":
+                agg.append({"n": int(p[1]), "tool": p[2], "rep": int(p[3]),
+                            "bytes": int(p[4]), "seconds": float(p[5]),
+                            "bps": float(p[6]), "cpu_gib": float(p[7]),
+                            "worker_gib": float(p[8])})
+            elif p[0] == "live":
+                k = ("socket_s", "running_s", "archives_s", "started_s",
+                     "p50_ms", "p99_ms", "max_ms")
+                d = {"n": int(p[1]), "rep": int(p[2]), "calls": int(p[10]),
+                     "vmrss_kib": int(p[11]), "blocked_s": float(p[12])}
+                d.update({kk: float(v) for kk, v in zip(k, p[3:10])})
+                live.append(d)
+            elif p[0] == "meta":
+                meta[p[1]] = p[2]
+    return agg, live, meta
+
+
+def summarize_agg(agg):
+    rows = []
+    for n in sorted({a["n"] for a in agg}):
+        row = {"drives": n, "tools": {}}
+        for tool in ("fio", "ssdtortured"):
+            rs = [a for a in agg if a["n"] == n and a["tool"] == tool]
+            if rs:
+                row["tools"][tool] = {
+                    "runs": len(rs),
+                    "mb_per_s": med([a["bps"] / 1e6 for a in rs]),
+                    "cpu_s_per_gib": med([a["cpu_gib"] for a in rs]),
+                    "worker_s_per_gib": med([a["worker_gib"] for a in rs]),
+                    "samples_mb_per_s": [round(a["bps"] / 1e6, 1)
+                                         for a in rs]}
+        t = row["tools"]
+        row["ratio"] = (t["ssdtortured"]["mb_per_s"] / t["fio"]["mb_per_s"]
+                        if len(t) == 2 and t["fio"]["mb_per_s"] > 0
+                        else float("nan"))
+        row["verdict"] = bench_util.verdict(row["ratio"])
+        rows.append(row)
+    return rows
+
+
+def flatness(rows, key):
+    """max/min - 1 of the daemon's CPU s/GiB over the drive counts."""
+    xs = [r["tools"]["ssdtortured"][key] for r in rows
+          if "ssdtortured" in r["tools"]]
+    xs = [x for x in xs if x == x and x > 0]
+    return max(xs) / min(xs) - 1 if len(xs) > 1 else float("nan")
+
+
+def summarize_live(live):
+    """Medians per drive count; memory per drive from the smallest and
+    the largest count."""
+    out = {}
+    for n in sorted({x["n"] for x in live}):
+        xs = [x for x in live if x["n"] == n]
+        out[n] = {k: med([x[k] for x in xs]) for k in xs[0]
+                  if k not in ("n", "rep")}
+        out[n]["calls"] = sum(x["calls"] for x in xs)
+        out[n]["p99_ms_worst"] = max(x["p99_ms"] for x in xs)
+        out[n]["max_ms"] = max(x["max_ms"] for x in xs)
+        out[n]["blocked_s"] = max(x["blocked_s"] for x in xs)
+    ns = sorted(out)
+    per = float("nan")
+    if len(ns) > 1:
+        per = (out[ns[-1]]["vmrss_kib"] - out[ns[0]]["vmrss_kib"]) / \
+            (ns[-1] - ns[0]) / 1024.0
+    return out, per
+
+
+def goal(ok):
+    return "ok" if ok else "NOT MET"
+
+
+def live_rows(live, per_drive):
+    """(figure, measured, goal, verdict) of the running-host goals."""
+    if not live:
+        return []
+    big, small = max(live), min(live)
+    x = live[big]
+    start = max(x["running_s"], x["archives_s"])
+    block_ms = max(x["max_ms"], x["blocked_s"] * 1000.0)
+    rows = [
+        ("ssdctl status with %d drives running, p50 / p99 / max (%d calls)" %
+         (big, x["calls"]), "%.1f / %.1f / %.1f ms" % (
+             x["p50_ms"], x["p99_ms_worst"], x["max_ms"]),
+         "p99 < %.0f ms" % P99_LIMIT_MS, goal(x["p99_ms_worst"] < P99_LIMIT_MS)),
+        ("main loop's longest block (proxy: slowest status call; the "
+         "daemon's own warning past 2 s)", "%.1f ms" % block_ms,
+         "< %.0f ms" % BLOCK_LIMIT_MS, goal(block_ms < BLOCK_LIMIT_MS)),
+        ("start-up of %d drives, fresh state dir, to every drive running "
+         "and every archive created" % big,
+         "%.2f s (socket %.2f s, started: %.2f s, running %.2f s, archives "
+         "%.2f s)" % (start, x["socket_s"], x["started_s"], x["running_s"],
+                      x["archives_s"]),
+         "< %.0f s" % START_LIMIT_S, goal(start < START_LIMIT_S))]
+    if big != small:
+        rows.append(("resident memory per drive (VmRSS with %d drives - "
+                     "with %d) / %d" % (big, small, big - small),
+                     "%.2f MiB (%d and %d KiB)" % (
+                         per_drive, live[big]["vmrss_kib"],
+                         live[small]["vmrss_kib"]),
+                     "< %.0f MiB" % RSS_LIMIT_MIB,
+                     goal(per_drive < RSS_LIMIT_MIB)))
+    return rows
+
+
+def print_text(rows, lrows, flat, meta):
+    print()
+    print("ssdtortured vs %s: N drives at once, 128 KiB sequential writes "
+          "QD8, %s per drive" % (meta.get("fio_version", "fio"),
+                                 meta.get("size", "?")))
+    print("machine: %s; %s; medians of %s runs%s" % (
+        bench_util.machine_line(meta), meta.get("date", "?"),
+        meta.get("reps", "?"), " (--quick)" if meta.get("quick") == "1"
+        else ""))
+    print()
+    hdr = "%6s %-12s %9s %11s %11s %7s  %s" % (
+        "drives", "tool", "MB/s", "CPU s/GiB", "worker", "ratio", "")
+    print(hdr)
+    print("-" * len(hdr))
+    for r in rows:
+        for tool in ("fio", "ssdtortured"):
+            if tool not in r["tools"]:
+                continue
+            x, last = r["tools"][tool], tool == "ssdtortured"
+            print("%6s %-12s %9.1f %11.3f %11s %7s  %s" % (
+                r["drives"] if tool == "fio" else "", tool, x["mb_per_s"],
+                x["cpu_s_per_gib"], "%.3f" % x["worker_s_per_gib"]
+                if last else "", "%.2f" % r["ratio"] if last else "",
+                r["verdict"] if last else ""))
+    print()
+    print("MB/s: all drives' bytes over the span from the first start to "
+          "the last end (fio: the longest job).")
+    print("CPU s/GiB: fio = sum of its jobs' (usr+sys)% x runtime; "
+          "ssdtortured = the whole process, exec to exit, per GiB moved "
+          "(write and verify); worker = its I/O threads in the write phase, "
+          "per GiB written.")
+    print("ssdtortured CPU s/GiB from the fewest to the most drives: "
+          "whole process %+.0f %%, worker %+.0f %% (max/min - 1; goal "
+          "within %.0f %%)" % (flat[0] * 100, flat[1] * 100,
+                               FLAT_LIMIT * 100))
+    print()
+    for fig, val, want, ok in lrows:
+        print("%s:\n    %s  (goal %s) %s" % (fig, val, want, ok))
+
+
+def print_markdown(rows, lrows, flat, meta):
+    print()
+    print("Markdown (for the README):")
+    print()
+    print("Machine: %s; %s; date %s; medians of %s runs%s; %s per drive." % (
+        bench_util.machine_line(meta), meta.get("fio_version", "fio"),
+        meta.get("date", "?"), meta.get("reps", "?"),
+        " (--quick)" if meta.get("quick") == "1" else "",
+        meta.get("size", "?")))
+    print()
+    print("| Drives | Tool | MB/s (all drives) | CPU s/GiB | worker s/GiB | "
+          "ssdtortured/fio |")
+    print("|---:|---|---:|---:|---:|---:|")
+    for r in rows:
+        for tool in ("fio", "ssdtortured"):
+            if tool not in r["tools"]:
+                continue
+            x, last = r["tools"][tool], tool == "ssdtortured"
+            rt = "%.2f%s" % (r["ratio"], " (DEFECT)" if r["verdict"] ==
+                             "DEFECT" else "") if last else ""
+            print("| %d | %s | %.0f | %.3f | %s | %s |" % (
+                r["drives"], tool, x["mb_per_s"], x["cpu_s_per_gib"],
+                "%.3f" % x["worker_s_per_gib"] if last else "", rt))
+    print()
+    print("CPU s/GiB of ssdtortured from the fewest to the most drives: "
+          "%+.0f %% (whole process), %+.0f %% (worker threads)." % (
+              flat[0] * 100, flat[1] * 100))
+    if lrows:
+        print()
+        print("| Figure | Measured | Goal |")
+        print("|---|---|---|")
+        for fig, val, want, ok in lrows:
+            print("| %s | %s | %s%s |" % (fig, val, want,
+                                         "" if ok == "ok" else " (not met)"))
+
+
+def cmd_report(args):
+    agg, live, meta = read_results(args[0])
+    json_out = args[1] if len(args) > 1 and args[1] else None
+    rows = summarize_agg(agg)
+    flat = (flatness(rows, "cpu_s_per_gib"),
+            flatness(rows, "worker_s_per_gib"))
+    lsum, per_drive = summarize_live(live)
+    lrows = live_rows(lsum, per_drive)
+    print_text(rows, lrows, flat, meta)
+    print_markdown(rows, lrows, flat, meta)
+    if json_out:
+        doc = {"machine": bench_util.machine_line(meta),
+               "date": meta.get("date"), "fio": meta.get("fio_version"),
+               "quick": meta.get("quick") == "1",
+               "size_per_drive": meta.get("size"),
+               "repetitions": meta.get("reps"), "aggregate": rows,
+               "cpu_flatness": {"process": flat[0], "worker": flat[1]},
+               "live": {str(k): v for k, v in lsum.items()},
+               "rss_mib_per_drive": per_drive,
+               "raw": {"aggregate": agg, "live": live}}
+        with open(json_out, "w") as f:
+            json.dump(doc, f, indent=1, allow_nan=True)
+            f.write("\n")
+        print()
+        print("results written to %s" % json_out)
+
+
+def main():
+    cmds = {"fio": cmd_fio, "daemon": cmd_daemon,
+            "live": cmd_live, "report": cmd_report}
+    if len(sys.argv) < 2 or sys.argv[1] not in cmds:
+        die("usage: scale_util.py %s ARGS..." % "|".join(cmds))
+    cmds[sys.argv[1]](sys.argv[2:])
+
+
+if __name__ == "__main__":
+    main()
