@@ -4,7 +4,8 @@
 # Sourcing this file creates a private temporary directory $T and installs
 # a trap that, on any exit, kills the daemons started through it, unmounts
 # what was mounted through it, detaches the loop devices it attached and
-# removes $T. Assertions record failures and go on; call `finish` last.
+# removes $T. The checks are tests/lib/assert.sh's: failures are counted
+# and the test goes on; call `finish` last.
 
 set -u
 
@@ -17,102 +18,10 @@ TEST_NAME=$(basename "$0" .sh)
 export SSDTORTURE_LOG=stderr
 export LC_ALL=C
 
-FAILS=0
-CHECKS=0
-
-# ---------------------------------------------------------------- output
-
-log() { printf '%s: %s\n' "$TEST_NAME" "$*"; }
-note() { printf '  .. %s\n' "$*"; }
-
-# Record a failed check and go on.
-fail() {
-	FAILS=$((FAILS + 1))
-	printf '  FAILED: %s\n' "$*"
-}
-
-pass_check() {
-	CHECKS=$((CHECKS + 1))
-}
-
-# Give up now (setup problem or a failure that makes the rest pointless).
-die() {
-	FAILS=$((FAILS + 1))
-	printf '  FATAL: %s\n' "$*"
-	exit 1
-}
-
-skip() {
-	printf '  SKIP: %s\n' "$*"
-	exit 77
-}
-
-# End of a test: 0 when every check held.
-finish() {
-	if [ "$FAILS" -gt 0 ]; then
-		log "$FAILS check(s) failed ($CHECKS passed)"
-		exit 1
-	fi
-	log "all $CHECKS checks passed"
-	exit 0
-}
-
-# ---------------------------------------------------------------- asserts
-
-# assert_eq WHAT EXPECTED ACTUAL
-assert_eq() {
-	if [ "$2" = "$3" ]; then pass_check; else
-		fail "$1: expected '$2', got '$3'"; fi
-}
-
-assert_ne() {
-	if [ "$2" != "$3" ]; then pass_check; else
-		fail "$1: expected anything but '$2'"; fi
-}
-
-# Integer comparisons of (possibly 64-bit) decimal numbers.
-_num_cmp() {	# A OP B
-	python3 -c 'import sys
-a, op, b = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
-sys.exit(0 if {"ge": a >= b, "gt": a > b, "le": a <= b, "lt": a < b,
-    "eq": a == b}[op] else 1)' "$1" "$2" "$3" 2>/dev/null
-}
-
-assert_ge() { if _num_cmp "$2" ge "$3"; then pass_check; else fail "$1: $2 is not >= $3"; fi; }
-assert_gt() { if _num_cmp "$2" gt "$3"; then pass_check; else fail "$1: $2 is not > $3"; fi; }
-assert_le() { if _num_cmp "$2" le "$3"; then pass_check; else fail "$1: $2 is not <= $3"; fi; }
-assert_lt() { if _num_cmp "$2" lt "$3"; then pass_check; else fail "$1: $2 is not < $3"; fi; }
-
-# assert_contains WHAT HAYSTACK NEEDLE (fixed string)
-assert_contains() {
-	if printf '%s' "$2" | grep -qF -- "$3"; then pass_check; else
-		fail "$1: '$3' not found in: $(printf '%s' "$2" | head -c 2000)"; fi
-}
-
-assert_not_contains() {
-	if printf '%s' "$2" | grep -qF -- "$3"; then
-		fail "$1: '$3' unexpectedly found"; else pass_check; fi
-}
-
-# assert_file_contains WHAT FILE NEEDLE
-assert_file_contains() {
-	if grep -qF -- "$3" "$2" 2>/dev/null; then pass_check; else
-		fail "$1: '$3' not in $2"; show_file "$2"; fi
-}
-
-# assert_rc WHAT EXPECTED ACTUAL [LOGFILE]
-assert_rc() {
-	if [ "$2" = "$3" ]; then pass_check; else
-		fail "$1: exit status $3, expected $2"
-		[ $# -ge 4 ] && show_file "$4"
-	fi
-}
-
-show_file() {
-	[ -f "$1" ] || return 0
-	printf '  ---- last lines of %s\n' "$1"
-	tail -n 25 "$1" | sed 's/^/  | /'
-}
+# IT_VERBOSE (tests/integration/run.sh) prints every check that held too
+ASSERT_VERBOSE=${IT_VERBOSE:-0}
+# shellcheck source=tests/lib/assert.sh
+. "$ROOT/tests/lib/assert.sh"
 
 # ---------------------------------------------------------------- temp, cleanup
 

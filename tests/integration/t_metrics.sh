@@ -101,7 +101,7 @@ mkdir -p "$T/v1"
 log "reading the file while the daemon rewrites it"
 out=$(monitor "$T/v1" 60 3)
 rc=$?
-printf '%s\n' "$out" | sed '$!d; s/^/  .. /'
+note "$(printf '%s\n' "$out" | tail -n 1)"
 printf '%s\n' "$out" | sed '$d'
 assert_rc "values, completeness and atomicity" 0 "$rc"
 # a stalled main loop shows the file late: the daemon says when it was
@@ -119,7 +119,7 @@ assert_rc "ssdctl pause a" 0 $? "$T/pause.out"
 mkdir -p "$T/v2"
 out=$(monitor "$T/v2" 40 1 a=paused)
 rc=$?
-printf '%s\n' "$out" | sed '$!d; s/^/  .. /'
+note "$(printf '%s\n' "$out" | tail -n 1)"
 printf '%s\n' "$out" | sed '$d'
 assert_rc "values after the pause" 0 "$rc"
 n=$(find "$T/v2" -name 'ver.*.prom' | wc -l)
