@@ -28,13 +28,14 @@ ASSERT_VERBOSE=1
 
 # ---------------------------------------------------------------- checks
 
-# py_check ARGS...: a python3 script on stdin prints "ok MSG" or "bad MSG"
-# lines, each one a check; a script that fails or prints nothing fails.
-# (Read from a file, not a pipe: a loop in a pipe runs in a subshell and
-# its failures would not count.)
+# py_check SCRIPT ARGS...: a python3 script (a file beside the test, or
+# /dev/stdin for a few lines) prints "ok MSG" or "bad MSG" lines, each one
+# a check; a script that fails or prints nothing fails. (Read from a file,
+# not a pipe: a loop in a pipe runs in a subshell and its failures would
+# not count.)
 py_check() {
 	local out=$T/py_check.out rc kind msg n=0
-	python3 - "$@" >"$out" 2>&1
+	python3 "$@" >"$out" 2>&1
 	rc=$?
 	while read -r kind msg; do
 		n=$((n + 1))

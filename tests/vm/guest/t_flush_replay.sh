@@ -56,39 +56,7 @@ start_ssdt "$T/run.log" -c "$T/lw.conf" --oneshot
 # set as soon as a new state appears, before the next flush completes as
 # a rule: then a state that claimed more than the last flush covered
 # would be caught. One Python loop, so that this is quick in a slow guest.
-python3 - "$SSDT_PID" "$S" "$EV" "$T/snap" <<'EOF' || fail "the copying loop failed"
-import os, shutil, subprocess, sys, time
-pid, state, events, snap = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
-n, good, seen = 0, [], None
-def alive():
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            return f.read().rsplit(") ", 1)[1][0] not in "ZX"
-    except OSError:
-        return False
-while alive():
-    try:
-        before = os.stat(state).st_ino
-    except OSError:
-        before = None
-    if before is None or before == seen:
-        time.sleep(0.005)
-        continue
-    seen = before
-    n += 1
-    subprocess.run(["dmsetup", "message", "lw", "0", "mark", "m%d" % n],
-                   check=True)
-    d = os.path.join(snap, str(n), "lw")
-    os.makedirs(d)
-    shutil.copy(state, os.path.join(d, "state"))
-    shutil.copy(events, os.path.join(d, "events.jsonl"))
-    if os.stat(state).st_ino == before:
-        good.append(n)
-    else:
-        shutil.rmtree(os.path.dirname(d))
-with open(os.path.join(snap, "good"), "w") as f:
-    f.writelines("%d\n" % g for g in good)
-EOF
+python3 "$GUEST_DIR/flush_replay_copy.py" "$SSDT_PID" "$S" "$EV" "$T/snap" || fail "the copying loop failed"
 wait_pid "$SSDT_PID" 5
 assert_rc "the cycle" 0 "$RC" "$T/run.log"
 assert_eq "cycle done" 1 "$(state_get "$S" cycles_done)"
@@ -104,36 +72,7 @@ assert_ge "flushes in the log >= flushes the state counts" \
 # the state was saved (the log's flush count at the mark equals the
 # state's): there, a state that claimed more than the last completed
 # flush covered would meet a replay without those writes.
-python3 - "$T/snap" "$T/marks" >"$T/picks" <<'EOF'
-import os, sys
-root, marks = sys.argv[1], sys.argv[2]
-good = [int(l) for l in open(os.path.join(root, "good"))]
-flushes = {l.split()[0]: int(l.split()[2]) for l in open(marks)}
-def load(i):
-    s = {}
-    for l in open(os.path.join(root, str(i), "lw", "state")):
-        k, _, v = l.rstrip("\n").partition(" ")
-        s[k] = v
-    return s
-def tight(i, s):
-    return flushes["m%d" % i] == int(s.get("flushes", "0"))
-last, writes = {}, []
-for prefer in (False, True):	# a tight copy replaces a loose one
-    for i in good:
-        s = load(i)
-        if prefer and not tight(i, s):
-            continue
-        last[s["phase"]] = i
-        if prefer and s["phase"] == "write" and int(s["position"]) > 0:
-            writes.append(i)
-picks = set(last.values())
-if writes:
-    picks.update((writes[len(writes) // 3], writes[2 * len(writes) // 3]))
-for i in sorted(picks):
-    s = load(i)
-    print(i, s["phase"], s["position"], s["run"],
-          "tight" if tight(i, s) else "loose")
-EOF
+python3 "$GUEST_DIR/flush_replay_picks.py" "$T/snap" "$T/marks" >"$T/picks"
 note "copies checked (copy phase position run tight|loose):"
 sed 's/^/     /' "$T/picks"
 assert_ge "tight copies taken in the middle of the write pass" \

@@ -46,49 +46,11 @@ nvme smart-log -o json /dev/nvme0 >"$T/ref-nv.json"
 smartctl --json -a /dev/sda >"$T/ref-sata.json"
 
 log "NVMe: the daemon's reading equals nvme smart-log"
-py_check "$T/nv.json" "$T/ref-nv.json" "$(state_get "$S/nv/state" \
-    host_bytes_written)" <<'PY'
-import json, sys
-ours = json.load(open(sys.argv[1]))["latest"]
-ref = json.load(open(sys.argv[2]))
-host = int(sys.argv[3])
-def cmp(label, a, b):
-    print(("ok" if a == b else "bad"), "%s: ssdtortured %r, nvme-cli %r" % (label, a, b))
-cmp("temperature (C)", ours["temperature_c"], int(ref["temperature"]) - 273)
-cmp("available spare", ours["available_spare"], int(ref["avail_spare"]))
-cmp("spare threshold", ours["spare_threshold"], int(ref["spare_thresh"]))
-cmp("percent used", int(ours["percent_used"]), int(ref["percent_used"]))
-cmp("critical warning", ours["critical_warning"], int(ref["critical_warning"]))
-cmp("media errors", ours["media_errors"], int(ref["media_errors"]))
-cmp("data units written", ours["data_units_written"], int(ref["data_units_written"]))
-cmp("power cycles", ours["power_cycles"], int(ref["power_cycles"]))
-cmp("serial", ours["serial"], "SSDTNVME0001")
-units = int(ref["data_units_written"])
-# everything on this namespace was written by the daemon in this test
-ok = abs(units * 512000 - host) <= host / 1000 + 512000
-print(("ok" if ok else "bad"), "data units written x 512000 = %d vs host_bytes_written %d" % (units * 512000, host))
-PY
+py_check "$GUEST_DIR/smart_nvme_ref.py" "$T/nv.json" "$T/ref-nv.json" \
+    "$(state_get "$S/nv/state" host_bytes_written)"
 
 log "SATA: the daemon's reading equals smartctl"
-py_check "$T/sata.json" "$T/ref-sata.json" <<'PY'
-import json, sys
-ours = json.load(open(sys.argv[1]))["latest"]
-ref = json.load(open(sys.argv[2]))
-def cmp(label, a, b):
-    print(("ok" if a == b else "bad"), "%s: ssdtortured %r, smartctl %r" % (label, a, b))
-cmp("model", ours["model"], ref["model_name"])
-cmp("serial", ours["serial"], ref["serial_number"])
-cmp("firmware", ours["firmware"], ref["firmware_version"])
-refattrs = {a["id"]: a for a in ref["ata_smart_attributes"]["table"]}
-attrs = {a["id"]: a for a in ours.get("attributes", [])}
-cmp("attribute ids", sorted(attrs), sorted(refattrs))
-for i, a in refattrs.items():
-    if i in attrs:
-        cmp("attribute %d %s value" % (i, a["name"]), attrs[i]["value"], a["value"])
-        cmp("attribute %d %s raw" % (i, a["name"]), attrs[i]["raw"], a["raw"]["value"])
-if 5 in refattrs:
-    cmp("reallocated", ours["reallocated"], refattrs[5]["raw"]["value"])
-PY
+py_check "$GUEST_DIR/smart_ata_ref.py" "$T/sata.json" "$T/ref-sata.json"
 
 log "ssdctl smart says where each figure came from"
 $CTL smart nv >"$T/nv.txt" 2>&1

@@ -192,7 +192,7 @@ NVW=$(state_get "$NVSTATE" host_bytes_written)
 "$CTL" --json smart bay0 >"$T/nv.json" 2>&1
 assert_rc "ssdctl smart bay0 (libnvme under the hardening)" 0 $? "$T/nv.json"
 nvme smart-log -o json /dev/nvme0 >"$T/ref-nv.json" 2>&1
-py_check "$T/nv.json" "$T/ref-nv.json" "${NVW:-0}" <<'PY'
+py_check /dev/stdin "$T/nv.json" "$T/ref-nv.json" "${NVW:-0}" <<'PY'
 import json, sys
 ours = json.load(open(sys.argv[1]))["latest"]
 ref = json.load(open(sys.argv[2]))
@@ -215,7 +215,7 @@ drive_run_ok sata0 /dev/sda 32 8
 "$CTL" --json smart sata0 >"$T/sata.json" 2>&1
 assert_rc "ssdctl smart sata0 (smartctl under the hardening)" 0 $? "$T/sata.json"
 smartctl --json -a /dev/sda >"$T/ref-sata.json" 2>&1
-py_check "$T/sata.json" "$T/ref-sata.json" <<'PY'
+py_check /dev/stdin "$T/sata.json" "$T/ref-sata.json" <<'PY'
 import json, sys
 ours = json.load(open(sys.argv[1]))["latest"]
 ref = json.load(open(sys.argv[2]))
