@@ -3,8 +3,9 @@
 # Sourcing this file makes a private temporary directory $T (socket, config,
 # state, drive files, daemon log all live there) and installs a trap that,
 # on any exit, stops the daemon and the background processes started through
-# these helpers and removes $T (kept when CT_KEEP=1). Checks record failures
-# and go on; call `finish` last. Python sections (pyrun) use vl.py.
+# these helpers and removes $T (kept when CT_KEEP=1). The checks are
+# tests/lib/assert.sh's: failures are counted and the test goes on; call
+# `finish` last. Python sections (pyrun) use vl.py.
 
 set -u
 
@@ -17,8 +18,6 @@ TEST_NAME=$(basename "$0" .sh)
 export LC_ALL=C PYTHONDONTWRITEBYTECODE=1
 unset SSDTORTURE_SOCKET NO_COLOR
 
-FAILS=0
-CHECKS=0
 DAEMON_PID=
 BG_PIDS=
 CLEANUP_HOOKS=
@@ -29,85 +28,12 @@ SOCK=$T/ctl.sock
 CONF=$T/t.conf
 DLOG=$T/log
 
-# ---------------------------------------------------------------- output
-
-log() { printf '%s: %s\n' "$TEST_NAME" "$*"; }
-note() { printf '  .. %s\n' "$*"; }
-
-fail() {
-	FAILS=$((FAILS + 1))
-	printf '  FAILED: %s\n' "$*"
-}
-
-ok() {
-	CHECKS=$((CHECKS + 1))
-	[ -n "${CT_VERBOSE:-}" ] && printf '  ok: %s\n' "$*"
-	return 0
-}
-
-# Give up now: a setup problem, or a failure that makes the rest pointless.
-die() {
-	FAILS=$((FAILS + 1))
-	printf '  FATAL: %s\n' "$*"
-	if [ -s "$DLOG" ]; then
-		echo "  --- last lines of the daemon log:"
-		tail -n 20 "$DLOG" | sed 's/^/    /'
-	fi
-	exit 1
-}
-
-finish() {
-	if [ "$FAILS" -gt 0 ]; then
-		log "$FAILS check(s) failed ($CHECKS passed)"
-		if [ -s "$DLOG" ]; then
-			echo "  --- last lines of the daemon log:"
-			tail -n 15 "$DLOG" | sed 's/^/    /'
-		fi
-		exit 1
-	fi
-	log "all $CHECKS checks passed"
-	exit 0
-}
-
-# ---------------------------------------------------------------- checks
-
-# check WHAT COMMAND...: the command must succeed.
-check() {
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else fail "$what"; fi
-}
-
-assert_eq() {	# WHAT EXPECTED ACTUAL
-	if [ "$2" = "$3" ]; then ok "$1"; else
-		fail "$1: expected '$2', got '$3'"; fi
-}
-
-assert_ne() {
-	if [ "$2" != "$3" ]; then ok "$1"; else
-		fail "$1: expected anything but '$2'"; fi
-}
-
-# assert_match WHAT ERE TEXT
-assert_match() {
-	if printf '%s\n' "$3" | grep -Eq -- "$2"; then ok "$1"; else
-		fail "$1: /$2/ not found in: $(printf '%s' "$3" | head -c 600)"
-	fi
-}
-
-assert_nomatch() {
-	if printf '%s\n' "$3" | grep -Eq -- "$2"; then
-		fail "$1: /$2/ unexpectedly found in: $(printf '%s' "$3" |
-		    head -c 600)"
-	else ok "$1"; fi
-}
-
-# assert_rc WHAT EXPECTED ACTUAL [OUTPUT]
-assert_rc() {
-	if [ "$2" = "$3" ]; then ok "$1"; else
-		fail "$1: exit status $3, expected $2${4:+; output: $(printf '%s' "$4" | head -c 400)}"
-	fi
-}
+# CT_VERBOSE (tests/control/run.sh) prints every check that held too; a
+# fatal or failed end shows the daemon's log
+ASSERT_VERBOSE=${CT_VERBOSE:-0}
+ASSERT_LOG=$DLOG
+# shellcheck source=tests/lib/assert.sh
+. "$ROOT/tests/lib/assert.sh"
 
 # ---------------------------------------------------------------- polling
 
@@ -169,7 +95,7 @@ pyrun() {
 	    SSDCTL=$SSDCTL PYTHONPATH=$CT_DIR PYTHONDONTWRITEBYTECODE=1 \
 	    python3 "$@"
 	rc=$?
-	if [ "$rc" -eq 0 ]; then ok "python section"; else
+	if [ "$rc" -eq 0 ]; then pass_check "python section"; else
 		fail "python section (exit $rc)"; fi
 	return "$rc"
 }

@@ -27,7 +27,7 @@ start_daemon
 wait_for 20 written_past b 0 || die "drive b does not write"
 
 if "$T/vlclient" "$SOCK" b "$T/io.ssdtorture.manager.varlink" >"$T/out" 2>&1; then
-	ok "the Go client's checks"
+	pass_check "the Go client's checks"
 else
 	fail "the Go client's checks"
 fi
@@ -40,20 +40,20 @@ cp "$T/io.ssdtorture.manager.varlink" "$T/gen/" 2>/dev/null ||
 	die "no interface description was written"
 if (cd "$T/gen" && varlink-go-interface-generator io.ssdtorture.manager.varlink) \
     >"$T/gen.log" 2>&1 && ls "$T"/gen/*.go >/dev/null 2>&1; then
-	ok "the interface generator reads the description"
+	pass_check "the interface generator reads the description"
 else
 	cat "$T/gen.log"
 	fail "the interface generator rejects the description"
 fi
 if gobuild "$T"/gen/*.go; then
-	ok "the code generated from the description compiles"
+	pass_check "the code generated from the description compiles"
 	grep -q 'func (c__ \*Events_methods) Call\|Events' "$T"/gen/*.go &&
-	    ok "it has the Events method" || fail "no Events in the generated code"
+	    pass_check "it has the Events method" || fail "no Events in the generated code"
 else
 	cat "$T/go.log"
 	fail "the code generated from the description does not compile"
 fi
 
 stop_daemon
-[ "$DAEMON_RC" = 0 ] && ok "daemon exit 0" || fail "daemon exit status $DAEMON_RC"
+[ "$DAEMON_RC" = 0 ] && pass_check "daemon exit 0" || fail "daemon exit status $DAEMON_RC"
 finish

@@ -219,15 +219,16 @@ CHECKS = 0
 
 
 def check(cond, what, detail=None):
-    """Record one check; print failures (with detail) only."""
+    """Record one check; print failures (with detail), and with CT_VERBOSE
+    the checks that held, in the lines of tests/lib/assert.sh."""
     global FAILS, CHECKS
     if cond:
         CHECKS += 1
-        if os.environ.get("CT_VERBOSE"):
-            print("  ok: %s" % what)
+        if os.environ.get("CT_VERBOSE", "0") not in ("", "0"):
+            print("   ok    %s" % what)
     else:
         FAILS += 1
-        msg = "  FAILED: %s" % what
+        msg = "   FAIL  %s" % what
         if detail is not None:
             d = detail if isinstance(detail, str) else json.dumps(detail)
             d = d.replace("\0", "\\0")

@@ -4,7 +4,8 @@
 # Sourcing this file creates a private temporary directory $T and installs
 # a trap that, on any exit, kills the daemons started through it, unmounts
 # what was mounted through it, detaches the loop devices it attached and
-# removes $T. Assertions record failures and go on; call `finish` last.
+# removes $T. The checks are tests/lib/assert.sh's: failures are counted
+# and the test goes on; call `finish` last.
 
 set -u
 
@@ -17,102 +18,10 @@ TEST_NAME=$(basename "$0" .sh)
 export SSDTORTURE_LOG=stderr
 export LC_ALL=C
 
-FAILS=0
-CHECKS=0
-
-# ---------------------------------------------------------------- output
-
-log() { printf '%s: %s\n' "$TEST_NAME" "$*"; }
-note() { printf '  .. %s\n' "$*"; }
-
-# Record a failed check and go on.
-fail() {
-	FAILS=$((FAILS + 1))
-	printf '  FAILED: %s\n' "$*"
-}
-
-pass_check() {
-	CHECKS=$((CHECKS + 1))
-}
-
-# Give up now (setup problem or a failure that makes the rest pointless).
-die() {
-	FAILS=$((FAILS + 1))
-	printf '  FATAL: %s\n' "$*"
-	exit 1
-}
-
-skip() {
-	printf '  SKIP: %s\n' "$*"
-	exit 77
-}
-
-# End of a test: 0 when every check held.
-finish() {
-	if [ "$FAILS" -gt 0 ]; then
-		log "$FAILS check(s) failed ($CHECKS passed)"
-		exit 1
-	fi
-	log "all $CHECKS checks passed"
-	exit 0
-}
-
-# ---------------------------------------------------------------- asserts
-
-# assert_eq WHAT EXPECTED ACTUAL
-assert_eq() {
-	if [ "$2" = "$3" ]; then pass_check; else
-		fail "$1: expected '$2', got '$3'"; fi
-}
-
-assert_ne() {
-	if [ "$2" != "$3" ]; then pass_check; else
-		fail "$1: expected anything but '$2'"; fi
-}
-
-# Integer comparisons of (possibly 64-bit) decimal numbers.
-_num_cmp() {	# A OP B
-	python3 -c 'import sys
-a, op, b = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
-sys.exit(0 if {"ge": a >= b, "gt": a > b, "le": a <= b, "lt": a < b,
-    "eq": a == b}[op] else 1)' "$1" "$2" "$3" 2>/dev/null
-}
-
-assert_ge() { if _num_cmp "$2" ge "$3"; then pass_check; else fail "$1: $2 is not >= $3"; fi; }
-assert_gt() { if _num_cmp "$2" gt "$3"; then pass_check; else fail "$1: $2 is not > $3"; fi; }
-assert_le() { if _num_cmp "$2" le "$3"; then pass_check; else fail "$1: $2 is not <= $3"; fi; }
-assert_lt() { if _num_cmp "$2" lt "$3"; then pass_check; else fail "$1: $2 is not < $3"; fi; }
-
-# assert_contains WHAT HAYSTACK NEEDLE (fixed string)
-assert_contains() {
-	if printf '%s' "$2" | grep -qF -- "$3"; then pass_check; else
-		fail "$1: '$3' not found in: $(printf '%s' "$2" | head -c 2000)"; fi
-}
-
-assert_not_contains() {
-	if printf '%s' "$2" | grep -qF -- "$3"; then
-		fail "$1: '$3' unexpectedly found"; else pass_check; fi
-}
-
-# assert_file_contains WHAT FILE NEEDLE
-assert_file_contains() {
-	if grep -qF -- "$3" "$2" 2>/dev/null; then pass_check; else
-		fail "$1: '$3' not in $2"; show_file "$2"; fi
-}
-
-# assert_rc WHAT EXPECTED ACTUAL [LOGFILE]
-assert_rc() {
-	if [ "$2" = "$3" ]; then pass_check; else
-		fail "$1: exit status $3, expected $2"
-		[ $# -ge 4 ] && show_file "$4"
-	fi
-}
-
-show_file() {
-	[ -f "$1" ] || return 0
-	printf '  ---- last lines of %s\n' "$1"
-	tail -n 25 "$1" | sed 's/^/  | /'
-}
+# IT_VERBOSE (tests/integration/run.sh) prints every check that held too
+ASSERT_VERBOSE=${IT_VERBOSE:-0}
+# shellcheck source=tests/lib/assert.sh
+. "$ROOT/tests/lib/assert.sh"
 
 # ---------------------------------------------------------------- temp, cleanup
 
@@ -416,52 +325,5 @@ write_conf() {
 # (and for a position that went back within one phase of one cycle).
 # Exit status 1 on any; the last line says how many samples were taken.
 monitor_state() {
-	python3 - "$@" <<'EOF'
-import os, sys, time
-path, pid = sys.argv[1], int(sys.argv[2])
-MONO = ["host_bytes_written", "host_bytes_read", "host_bytes_trimmed",
-        "write_ops", "read_ops", "verify_passes", "cycles_done", "cycle",
-        "errors.corrupt", "errors.misdirected", "errors.stale",
-        "errors.foreign", "errors.unwritten", "errors.io_error"]
-ORDER = ["static", "write", "verify", "trim", "idle"]
-def alive(p):
-    try:
-        with open("/proc/%d/stat" % p) as f:
-            return f.read().rsplit(") ", 1)[1].split()[0] not in ("Z", "X")
-    except OSError:
-        return False
-def load():
-    s = {}
-    with open(path) as f:
-        for line in f.read().splitlines():
-            k, _, v = line.partition(" ")
-            s[k] = v
-    return s if "instance" in s and "reason" in s else None
-prev, n, bad = None, 0, 0
-while True:
-    running = alive(pid)
-    try:
-        s = load()
-    except OSError:
-        s = None
-    if s is not None:
-        n += 1
-        if prev is not None:
-            for k in MONO:
-                if k in s and k in prev and int(s[k]) < int(prev[k]):
-                    print("  %s went backwards: %s -> %s" % (k, prev[k], s[k])); bad += 1
-            if s["cycle"] == prev["cycle"]:
-                a, b = prev["phase"], s["phase"]
-                if a in ORDER and b in ORDER and ORDER.index(b) < ORDER.index(a) \
-                        and s.get("run") == "running":
-                    print("  phase went back within cycle %s: %s -> %s" % (s["cycle"], a, b)); bad += 1
-                if a == b and int(s["position"]) < int(prev["position"]):
-                    print("  position went back in phase %s: %s -> %s" % (a, prev["position"], s["position"])); bad += 1
-        prev = s
-    if not running:
-        break
-    time.sleep(0.05)
-print("samples %d" % n)
-sys.exit(1 if bad else 0)
-EOF
+	python3 "$IT_DIR/monitor_state.py" "$@"
 }

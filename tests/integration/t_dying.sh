@@ -57,28 +57,7 @@ EOF
 # line, with its class ("BLOCK CLASS"), decoded here independently of the
 # daemon.
 map_blocks() {
-	python3 - "$ST/${2:-a}/errors/pass-$1.map" <<'EOF'
-import sys
-CLS = {1: "corrupt", 2: "misdirected", 3: "stale", 4: "foreign",
-       5: "unwritten", 6: "io_error"}
-p = open(sys.argv[1], "rb").read()
-assert p[:8] == b"ssdtmap1", "not a map"
-at, nxt = 16, 0
-def varint():
-    global at
-    v = s = 0
-    while True:
-        b = p[at]; at += 1
-        v |= (b & 0x7f) << s; s += 7
-        if not b & 0x80:
-            return v
-while at < len(p):
-    gap = varint(); n = varint(); c = CLS[p[at]]; at += 1
-    start = nxt + gap
-    for b in range(start, start + n):
-        print(b, c)
-    nxt = start + n
-EOF
+	python3 "$IT_DIR/errmap_blocks.py" "$ST/${2:-a}/errors/pass-$1.map"
 }
 
 # expect_map PASS LABEL [DRIVE]: the map of PASS is exactly the planted
@@ -102,38 +81,7 @@ expect_map() {
 #     in PASS's row covers the pixels bytes FROM..TO of SPAN fall on
 #   text FILE: every text, one a line
 svgmap() {
-	python3 - "$@" <<'EOF2'
-import sys, xml.etree.ElementTree as ET
-cmd, f = sys.argv[1], sys.argv[2]
-try:
-    root = ET.parse(f).getroot()
-except ET.ParseError as e:
-    sys.exit(print("not well-formed: %s" % e))
-NS = "{http://www.w3.org/2000/svg}"
-plot = next(r for r in root.iter(NS + "rect") if r.get("id") == "plot")
-px, pw = int(plot.get("x")), int(plot.get("width"))
-def runs(p):
-    for g in root.iter(NS + "g"):
-        if int(g.get("data-first")) <= p <= int(g.get("data-last")):
-            for r in g.iter(NS + "rect"):
-                if r.get("class") != "stripe":
-                    x = int(r.get("x")) - px
-                    yield x, x + int(r.get("width")), r.get("class"), r.get("fill")
-if cmd == "size":
-    vb = root.get("viewBox").split()
-    ok = root.tag == NS + "svg" and vb[2:] == [root.get("width"), root.get("height")]
-    print("svg %s %s" % (root.get("width"), root.get("height")) if ok else "bad size")
-elif cmd == "runs":
-    for r in runs(int(sys.argv[3])):
-        print(*r)
-elif cmd == "covers":
-    p, cls, a, b, span = int(sys.argv[3]), sys.argv[4], *map(int, sys.argv[5:8])
-    x0, x1 = a * pw // span, -(-b * pw // span)
-    sys.exit(0 if any(c == cls and r0 <= x0 and x1 <= r1 for r0, r1, c, _ in runs(p)) else 1)
-elif cmd == "text":
-    for t in root.iter(NS + "text"):
-        print(t.text)
-EOF2
+	python3 "$IT_DIR/svgmap.py" "$@"
 }
 
 # summary_blocks FROM: the blocks of the corrupt verify_summary events

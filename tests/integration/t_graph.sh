@@ -51,29 +51,7 @@ EOF
 # spikes; SMART every 5 s (UNKNOWN between): wear, spare, a temperature
 # peak above 70 C, two media errors late, device/NAND writes, WAF.
 gen() {
-	python3 - "$1" "$2" <<'EOF'
-import math, random, sys
-t0, n = int(sys.argv[1]), int(sys.argv[2])
-random.seed(7)
-hw = hr = 0.0
-for i in range(1, n + 1):
-    verify, stall = 0.66 * n <= i < 0.8 * n, i % 97 == 0
-    w = 0 if verify or stall else max(0, 420e6 + random.gauss(0, 40e6) + 60e6 * math.sin(i / 40))
-    r = 0 if stall else (max(0, 1.4e9 + random.gauss(0, 80e6)) if verify else 2e6)
-    hw += w; hr += r
-    lat = max(50, 900 + random.gauss(0, 120) + (25000 if stall else 0))
-    v = ["%.6g" % x for x in (w, r, w / 4096, r / 4096, hw, hr, lat)]
-    if i % 5 == 0:
-        temp = 44 + 30 * math.exp(-((i - 0.55 * n) / (0.08 * n)) ** 2)
-        v += ["%.6g" % x for x in (3 + (i > n / 2), 100 - (i > 0.7 * n), round(temp),
-              2 if i > 0.85 * n else 0, hw * 1.001, hw * 1.35 + 1e9, 1.35 + 0.2 * i / n)]
-    else:
-        v += ["U"] * 7
-    # a cache flush each second of writing (none while verifying)
-    v += ["U" if verify else "%.6g" % max(100, 2500 + random.gauss(0, 300))]
-    v += ["%d" % (3 * (i > 0.9 * n))]  # bad blocks found, cumulative
-    print("%d:%s" % (t0 + i, ":".join(v)))
-EOF
+	python3 "$IT_DIR/graph_gen.py" "$1" "$2"
 }
 
 # imgsize FILE : "png W H" or "svg W H" for a well-formed image, else a
@@ -81,30 +59,7 @@ EOF
 # parses as XML, an <svg> root, width/height (cairo writes "pt", one per
 # pixel) agreeing with the viewBox.
 imgsize() {
-	python3 - "$1" <<'EOF'
-import struct, sys, zlib
-import xml.etree.ElementTree as ET
-p = sys.argv[1]
-d = open(p, "rb").read()
-if p.endswith(".png"):
-    if d[:8] != b"\x89PNG\r\n\x1a\n": sys.exit(print("not a PNG signature"))
-    ln, typ = struct.unpack(">I4s", d[8:16])
-    if typ != b"IHDR" or ln != 13: sys.exit(print("no IHDR first"))
-    if struct.unpack(">I", d[29:33])[0] != zlib.crc32(d[12:29]): sys.exit(print("IHDR CRC"))
-    if d[-8:-4] != b"IEND": sys.exit(print("no IEND last"))
-    print("png %d %d" % struct.unpack(">II", d[16:24]))
-else:
-    try:
-        root = ET.fromstring(d)
-    except ET.ParseError as e:
-        sys.exit(print("SVG is not well-formed XML: %s" % e))
-    if root.tag != "{http://www.w3.org/2000/svg}svg": sys.exit(print("root is " + root.tag))
-    num = lambda a: float(root.get(a, "nan").rstrip("ptx"))
-    w, h = num("width"), num("height")
-    vb = [float(x) for x in root.get("viewBox", "0 0 0 0").split()]
-    if vb[2:] != [w, h]: sys.exit(print("viewBox %s vs %gx%g" % (vb, w, h)))
-    print("svg %g %g" % (w, h))
-EOF
+	python3 "$IT_DIR/imgsize.py" "$1"
 }
 
 # stroked SVG #RRGGBB : does a line of that colour appear (the legend's
@@ -218,19 +173,7 @@ mkdir -p "$T/sd/errors"
 echo "span_bytes $((1 << 40))" >"$T/sd/state"
 # pass 1: 100000 one-block extents spread over 1 TiB (4k blocks), pass 2:
 # none, pass 3: one block at the middle
-python3 - "$T/sd/errors" <<'EOF'
-import sys
-def v(n):
-    o = b""
-    while n >= 0x80:
-        o += bytes([n & 0x7f | 0x80]); n >>= 7
-    return o + bytes([n])
-h = b"ssdtmap1" + (4096).to_bytes(4, "little") + bytes(4)
-gap = (1 << 28) // 100000
-open(sys.argv[1] + "/pass-1.map", "wb").write(h + b"".join(v(gap) + v(1) + b"\x01" for _ in range(100000)))
-open(sys.argv[1] + "/pass-2.map", "wb").write(h)
-open(sys.argv[1] + "/pass-3.map", "wb").write(h + v(1 << 27) + v(1) + b"\x06")
-EOF
+python3 "$IT_DIR/graph_maps.py" "$T/sd/errors"
 t0=$SECONDS
 graph "$T/g.log" x --what errormap --map-dir "$T/sd" -o "$T/em.svg"
 drawn "errormap, 100k extents" "$T/em.svg" 1000 450

@@ -101,7 +101,7 @@ mkdir -p "$T/v1"
 log "reading the file while the daemon rewrites it"
 out=$(monitor "$T/v1" 60 3)
 rc=$?
-printf '%s\n' "$out" | sed '$!d; s/^/  .. /'
+note "$(printf '%s\n' "$out" | tail -n 1)"
 printf '%s\n' "$out" | sed '$d'
 assert_rc "values, completeness and atomicity" 0 "$rc"
 # a stalled main loop shows the file late: the daemon says when it was
@@ -119,7 +119,7 @@ assert_rc "ssdctl pause a" 0 $? "$T/pause.out"
 mkdir -p "$T/v2"
 out=$(monitor "$T/v2" 40 1 a=paused)
 rc=$?
-printf '%s\n' "$out" | sed '$!d; s/^/  .. /'
+note "$(printf '%s\n' "$out" | tail -n 1)"
 printf '%s\n' "$out" | sed '$d'
 assert_rc "values after the pause" 0 "$rc"
 n=$(find "$T/v2" -name 'ver.*.prom' | wc -l)
@@ -253,53 +253,7 @@ mkdir -p "$T/syn"
 "$T/drv" "$T/syn/m.prom" >"$T/drv.out" 2>&1
 assert_rc "metrics_write on synthetic drives" 0 $? "$T/drv.out"
 validate "synthetic" "$T/syn/m.prom"
-python3 - "$IT_DIR" "$T/syn/m.prom" <<'EOF' || fail "synthetic values (above)"
-import math, sys
-sys.path.insert(0, sys.argv[1])
-import promcheck
-fams, problems = promcheck.check(open(sys.argv[2], encoding="utf-8").read())
-bad = list(problems)
-def val(fam, drive, **extra):
-    got = [v for _, l, v in fams["ssdtorture_" + fam].samples
-           if l["drive"] == drive and all(l.get(k) == x for k, x in extra.items())]
-    return got[0] if len(got) == 1 else ("%d samples" % len(got))
-def eq(what, a, b):
-    same = (isinstance(a, float) and isinstance(b, float) and math.isnan(a)
-            and math.isnan(b)) or a == b
-    if not same:
-        bad.append("%s: %r, expected %r" % (what, a, b))
-lab = [l for _, l, _ in fams["ssdtorture_cycle"].samples if l["drive"] == "a"][0]
-eq("serial escaped", lab["serial"], 'S\\N"1\n2')
-eq("model (invalid UTF-8 replaced)", lab["model"], "M\ufffd\ufffdod\u00e9l \u20ac")
-eq("u64 max", val("host_written_bytes_total", "a"), float(2**64 - 1))
-eq("NaN", val("read_bytes_per_second", "a"), math.nan)
-eq("+Inf", val("write_bytes_per_second", "b"), math.inf)
-eq("-Inf", val("read_bytes_per_second", "b"), -math.inf)
-eq("corrupt", val("verify_errors_total", "a", **{"class": "corrupt"}), 7)
-eq("io_error", val("verify_errors_total", "a", **{"class": "io_error"}), 1)
-eq("no 'ok' class", [l for _, l, _ in fams["ssdtorture_verify_errors_total"].samples
-    if l["class"] == "ok"], [])
-eq("phase", val("phase_info", "a", phase="verify"), 1)
-eq("phase none", val("phase_info", "b", phase="none"), 1)
-for d, hot in (("a", "running"), ("b", "refused"), ("c", "failed")):
-    for s in ("running", "paused", "stopped", "finished", "failed", "refused"):
-        eq("state %s of %s" % (s, d), val("state", d, state=s), 1 if s == hot else 0)
-eq("percent used", val("smart_percentage_used_ratio", "a"), 2.55)
-eq("percent used c", val("smart_percentage_used_ratio", "c"), 0.03)
-eq("spare", val("smart_available_spare_ratio", "a"), 0.05)
-eq("temperature", val("smart_temperature_celsius", "a"), -3)
-eq("media errors", val("smart_media_errors_total", "a"), float(2**64 - 1))
-eq("critical warning", val("smart_critical_warning", "a"), 4)
-eq("waf", val("smart_write_amplification", "a"), 1.0000000000000002)
-eq("null nand", "ssdtorture_smart_nand_written_bytes_total" in fams, False)
-eq("null reallocated", "ssdtorture_smart_reallocated_sectors_total" in fams, False)
-eq("no SMART of b", [f for f in fams if "smart" in f and any(
-    l["drive"] == "b" for _, l, _ in fams[f].samples)], [])
-eq("capacity", val("capacity_bytes", "a"), 2**40)
-for b in bad:
-    print("  " + b)
-sys.exit(1 if bad else 0)
-EOF
+python3 "$IT_DIR/metrics_synthetic.py" "$IT_DIR" "$T/syn/m.prom" || fail "synthetic values (above)"
 assert_file_contains "integers as integers" "$T/syn/m.prom" \
     'ssdtorture_host_written_bytes_total{drive="a",serial="S\\N\"1\n2",model="M'
 if grep -q '} 18446744073709551615$' "$T/syn/m.prom"; then pass_check; else

@@ -105,19 +105,7 @@ if command -v sfdisk >/dev/null; then
 	    die "sfdisk failed"
 else
 	# no fdisk package: write the same MBR (one Linux partition) by hand
-	python3 - "$T/pt.img" $SIZE <<'PY' || die "cannot write an MBR"
-import struct, sys
-path, size = sys.argv[1], int(sys.argv[2])
-start, count = 2048, size // 512 - 2048
-entry = struct.pack("<B3sB3sII", 0, b"\x20\x21\x00", 0x83, b"\xfe\xff\xff",
-                    start, count)
-mbr = bytearray(512)
-mbr[440:444] = struct.pack("<I", 0x5eed1e55)
-mbr[446:462] = entry
-mbr[510:512] = b"\x55\xaa"
-with open(path, "r+b") as f:
-    f.write(mbr)
-PY
+	python3 "$IT_DIR/write_mbr.py" "$T/pt.img" $SIZE || die "cannot write an MBR"
 fi
 command -v blkid >/dev/null &&
     note "blkid: $(blkid -p -o export "$T/pt.img" 2>/dev/null | grep PTTYPE)"

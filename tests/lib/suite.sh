@@ -1,6 +1,7 @@
 # suite.sh: what the test runners share (tests/integration/run.sh,
 # tests/control/run.sh, tests/vm/run.sh): which tests run, one line per
-# test (PASS; SKIP for exit status 77; FAIL, the test's output below it),
+# test (PASS; SKIP for exit status 77, with the reason the test gave to
+# skip; FAIL, the test's output below it),
 # one count, and a last line "LABEL: N passed, M failed" that
 # tests/check.sh adds up. Sourced; bash.
 #
@@ -63,7 +64,8 @@ suite_result() {
 		[ -n "$verbose" ] && [ "$verbose" != 0 ] && sed 's/^/    /' "$4"
 		;;
 	77)
-		echo "SKIP $1 (${3}s): $(grep -m1 'SKIP' "$4" | sed 's/^ *SKIP: //')"
+		# the reason: skip's line (tests/lib/assert.sh)
+		echo "SKIP $1 (${3}s): $(sed -n 's/^   SKIP  //p' "$4" | head -n 1)"
 		SUITE_SKIP=$((SUITE_SKIP + 1))
 		;;
 	*)

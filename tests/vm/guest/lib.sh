@@ -1,7 +1,8 @@
 # lib.sh: helpers for the guest tests (sourced by bash, inside the VM, in the
-# chroot of the host root). Every check prints what it checks and its
-# outcome; a failed check is counted and the test goes on; `finish` ends the
-# test with status 0 only when every check held.
+# chroot of the host root). The checks are tests/lib/assert.sh's; here every
+# check prints what it checks and its outcome (the console is all there is
+# to read afterwards); a failed check is counted and the test goes on;
+# `finish` ends the test with status 0 only when every check held.
 # shellcheck shell=bash disable=SC2034
 
 set -u
@@ -16,93 +17,36 @@ ROOT=$(cd "$GUEST_DIR/../../.." && pwd)
 . "$ROOT/tests/lib/state.sh"
 # TCG runs the guest slowly: poll its state files less often
 export SSDT_POLL_S=0.02
-TEST_NAME=$(basename "$0" .sh)
-FAILS=0
-CHECKS=0
+ASSERT_VERBOSE=1
+# shellcheck source=tests/lib/assert.sh
+. "$ROOT/tests/lib/assert.sh"
 
 [ "${SSDT_VM:-0}" = 1 ] || {
 	echo "$TEST_NAME: runs inside the test VM only (tests/vm/boot.sh $0)" >&2
 	exit 2
 }
 
-# ---------------------------------------------------------------- output
-
-say() { printf '== %s: %s\n' "$TEST_NAME" "$*"; }
-info() { printf '   %s\n' "$*"; }
-ok() { CHECKS=$((CHECKS + 1)); printf '   ok    %s\n' "$*"; }
-bad() { FAILS=$((FAILS + 1)); printf '   FAIL  %s\n' "$*"; }
-note() { printf '   NOTE  %s\n' "$*"; }
-die() { FAILS=$((FAILS + 1)); printf '   FATAL %s\n' "$*"; exit 1; }
-
-show_file() {
-	[ -f "$1" ] || return 0
-	printf '   ---- last lines of %s\n' "$1"
-	tail -n "${2:-20}" "$1" | sed 's/^/   | /'
-}
-
-finish() {
-	if [ "$FAILS" -gt 0 ]; then
-		say "$FAILS check(s) FAILED, $CHECKS passed"
-		exit 1
-	fi
-	say "all $CHECKS checks passed"
-	exit 0
-}
-
 # ---------------------------------------------------------------- checks
 
-# check_eq WHAT EXPECTED ACTUAL
-check_eq() {
-	if [ "$2" = "$3" ]; then ok "$1: $3"; else bad "$1: expected '$2', got '$3'"; fi
-}
-
-# check_ne WHAT UNWANTED ACTUAL
-check_ne() {
-	if [ "$2" != "$3" ]; then ok "$1: $3"; else bad "$1: is '$3'"; fi
-}
-
-# check_num WHAT A OP B   (OP: -eq -ne -lt -le -gt -ge; 64-bit integers)
-check_num() {
-	if [[ "$2" =~ ^-?[0-9]+$ ]] && [[ "$4" =~ ^-?[0-9]+$ ]] && test "$2" "$3" "$4"; then
-		ok "$1: $2 $3 $4"
-	else
-		bad "$1: not ($2 $3 $4)"
-	fi
-}
-
-# check_contains WHAT HAYSTACK NEEDLE (fixed string)
-check_contains() {
-	if printf '%s' "$2" | grep -qF -- "$3"; then ok "$1: has '$3'"; else
-		bad "$1: '$3' not in '$(printf '%s' "$2" | head -c 600)'"; fi
-}
-
-# py_check ARGS...: a python3 script on stdin prints "ok MSG" or "bad MSG"
-# lines, each one a check; a script that fails or prints nothing fails.
-# (Read from a file, not a pipe: a loop in a pipe runs in a subshell and
-# its failures would not count.)
+# py_check SCRIPT ARGS...: a python3 script (a file beside the test, or
+# /dev/stdin for a few lines) prints "ok MSG" or "bad MSG" lines, each one
+# a check; a script that fails or prints nothing fails. (Read from a file,
+# not a pipe: a loop in a pipe runs in a subshell and its failures would
+# not count.)
 py_check() {
 	local out=$T/py_check.out rc kind msg n=0
-	python3 - "$@" >"$out" 2>&1
+	python3 "$@" >"$out" 2>&1
 	rc=$?
 	while read -r kind msg; do
 		n=$((n + 1))
 		case $kind in
-		ok) ok "$msg" ;;
-		bad) bad "$msg" ;;
-		*) bad "python: $kind $msg" ;;
+		ok) pass_check "$msg" ;;
+		bad) fail "$msg" ;;
+		*) fail "python: $kind $msg" ;;
 		esac
 	done <"$out"
-	[ "$rc" -eq 0 ] || bad "comparison script: exit $rc"
-	[ "$n" -gt 0 ] || bad "comparison script printed nothing"
-}
-
-# check_rc WHAT EXPECTED ACTUAL [LOGFILE]
-check_rc() {
-	if [ "$2" = "$3" ]; then ok "$1: exit $3"; else
-		bad "$1: exit $3, expected $2"
-		[ $# -ge 4 ] && show_file "$4"
-	fi
-	return 0
+	[ "$rc" -eq 0 ] || fail "comparison script: exit $rc"
+	[ "$n" -gt 0 ] || fail "comparison script printed nothing"
 }
 
 # ---------------------------------------------------------------- temp, daemon
@@ -134,8 +78,8 @@ run_ssdt() {
 	timeout -k 5 "${SSDT_TIMEOUT:-240}" "$SSDT" "$@" >"$logf" 2>&1
 	RC=$?
 	ELAPSED=$(awk -v ns="$(($(date +%s%N) - t0))" 'BEGIN { printf "%.1f", ns / 1e9 }')
-	info "ssdtortured $* -> exit $RC (${ELAPSED}s)"
-	[ "$RC" -eq 124 ] && bad "ssdtortured $* timed out"
+	note "ssdtortured $* -> exit $RC (${ELAPSED}s)"
+	[ "$RC" -eq 124 ] && fail "ssdtortured $* timed out"
 	return 0
 }
 
@@ -146,7 +90,7 @@ start_ssdt() {
 	"$SSDT" "$@" >"$logf" 2>&1 &
 	SSDT_PID=$!
 	echo "$SSDT_PID" >>"$T/.pids"
-	info "started ssdtortured $* (pid $SSDT_PID)"
+	note "started ssdtortured $* (pid $SSDT_PID)"
 }
 
 # wait_pid PID TIMEOUT_S: wait for a background daemon; sets RC (255 after
@@ -159,7 +103,7 @@ wait_pid() {
 		sleep 0.1
 	done
 	if kill -0 "$1" 2>/dev/null; then
-		bad "pid $1 did not exit within $2 s"
+		fail "pid $1 did not exit within $2 s"
 		kill -KILL "$1" 2>/dev/null
 		wait "$1" 2>/dev/null
 		RC=255
@@ -177,8 +121,8 @@ stop_ssdt() {
 	t0=$(date +%s%N)
 	wait_pid "$1" 10
 	ms=$((($(date +%s%N) - t0) / 1000000))
-	check_rc "exit status after SIGTERM" 0 "$RC" "$2"
-	check_num "stopped within 5 s (ms)" "$ms" -le 5000
+	assert_rc "exit status after SIGTERM" 0 "$RC" "$2"
+	assert_le "stopped within 5 s (ms)" "$ms" 5000
 }
 
 # errors_sum STATEFILE: corrupt + io_error + stale
@@ -198,7 +142,7 @@ show_state() {
 	    errors.unwritten errors.misdirected errors.foreign; do
 		out="$out $k=$(state_get "$1" "$k" | tr ' ' '_')"
 	done
-	info "state:$out"
+	note "state:$out"
 }
 
 # progress LABEL STATEFILE PID: the drive still runs and its
@@ -207,9 +151,9 @@ progress() {
 	local h
 	h=$(state_get "$2" host_bytes_written)
 	if wait_state "$2" "$3" 30 "s['host_bytes_written'] > $h and s['run'] == 'running'"; then
-		ok "$1: still writing ($h -> $(state_get "$2" host_bytes_written) bytes)"
+		pass_check "$1: still writing ($h -> $(state_get "$2" host_bytes_written) bytes)"
 	else
-		bad "$1: stopped writing (host_bytes_written $h, run $(state_get "$2" run))"
+		fail "$1: stopped writing (host_bytes_written $h, run $(state_get "$2" run))"
 	fi
 }
 
@@ -246,7 +190,7 @@ dm_create() {
 	    die "dmsetup create $1 --table '$2' failed"
 	[ -b "/dev/mapper/$1" ] || dmsetup mknodes "$1"
 	[ -b "/dev/mapper/$1" ] || die "/dev/mapper/$1 missing after dmsetup create"
-	info "dm $1: $2"
+	note "dm $1: $2"
 }
 
 # dm_swap NAME TABLE: load a new table, suspend, resume
@@ -255,7 +199,7 @@ dm_swap() {
 	    dmsetup suspend "$1" --noudevsync &&
 	    dmsetup resume "$1" --noudevsync ||
 	    die "swapping the table of $1 to '$2' failed"
-	info "dm $1 now: $(dmsetup table "$1")"
+	note "dm $1 now: $(dmsetup table "$1")"
 }
 
-say "starting (kernel $(uname -r), daemon $(stat -c %y "$ROOT/daemon/ssdtortured" | cut -d. -f1))"
+log "starting (kernel $(uname -r), daemon $(stat -c %y "$ROOT/daemon/ssdtortured" | cut -d. -f1))"

@@ -13,7 +13,7 @@ NV=/dev/nvme0n1
 [ -b $NV ] || die "$NV missing"
 SECT=$(blockdev --getsz $NV)
 LBS=$(blockdev --getss $NV)
-info "$NV: $SECT sectors, logical block $LBS"
+note "$NV: $SECT sectors, logical block $LBS"
 
 # one NAME DEVICE SERIAL BS QD
 one() {
@@ -34,13 +34,13 @@ io_timeout = 5s
 EOC
 	run_ssdt "$T/$name.log" -c "$T/$name.conf" --oneshot
 	S=$st/$name/state
-	check_rc "$name ($dev bs=$bs qd=$qd)" 0 "$RC" "$T/$name.log"
-	check_eq "$name: finished" finished "$(state_get "$S" run)"
-	check_eq "$name: written" $((16 << 20)) "$(state_get "$S" host_bytes_written)"
-	check_eq "$name: read" $((16 << 20)) "$(state_get "$S" host_bytes_read)"
-	check_eq "$name: verify errors" 0 "$(errors_sum "$S")"
+	assert_rc "$name ($dev bs=$bs qd=$qd)" 0 "$RC" "$T/$name.log"
+	assert_eq "$name: finished" finished "$(state_get "$S" run)"
+	assert_eq "$name: written" $((16 << 20)) "$(state_get "$S" host_bytes_written)"
+	assert_eq "$name: read" $((16 << 20)) "$(state_get "$S" host_bytes_read)"
+	assert_eq "$name: verify errors" 0 "$(errors_sum "$S")"
 	if grep -q "stopped answering" "$T/$name.log"; then
-		bad "$name: a stall was declared"
+		fail "$name: a stall was declared"
 	fi
 	rm -rf "$st"
 }
@@ -67,6 +67,6 @@ queue_depth = 1024
 cycles = 1
 EOC
 run_ssdt "$T/big.log" -c "$T/big.conf" --oneshot
-check_rc "1 GiB of buffers in a 1 GiB guest" 4 "$RC" "$T/big.log"
-check_contains "... the reason" "$(cat "$T/big.log")" "cannot allocate I/O buffers"
+assert_rc "1 GiB of buffers in a 1 GiB guest" 4 "$RC" "$T/big.log"
+assert_contains "... the reason" "$(cat "$T/big.log")" "cannot allocate I/O buffers"
 finish

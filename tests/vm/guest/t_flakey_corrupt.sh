@@ -48,13 +48,13 @@ max_error_events = 1000000
 max_bad_fraction = 100%
 EOC
 
-say "two flakey devices (up) over $NV: a = 16 MiB 4k blocks, b = 32 MiB 64k blocks"
+log "two flakey devices (up) over $NV: a = 16 MiB 4k blocks, b = 32 MiB 64k blocks"
 dm_create fa "$(up $A_SECT 0)"
 dm_create fb "$(up $B_SECT $B_START)"
 run_ssdt "$T/c1.log" -c "$T/c.conf" --oneshot
-check_rc "cycle 1 on both, clean" 0 "$RC" "$T/c1.log"
-check_eq "a: run" finished "$(state_get "$SA" run)"
-check_eq "b: run" finished "$(state_get "$SB" run)"
+assert_rc "cycle 1 on both, clean" 0 "$RC" "$T/c1.log"
+assert_eq "a: run" finished "$(state_get "$SA" run)"
+assert_eq "b: run" finished "$(state_get "$SB" run)"
 
 # intact COUNT: how many blocks of a region hold VALUE at byte IDX already
 # (those read back unchanged). Reads the backing namespace directly.
@@ -89,33 +89,33 @@ fmt = lambda c: ",".join("%s:%d" % kv for kv in sorted(c.items())) or "none"
 print("blocks", blocks); print("events", events); print("badoff", badoff)
 print("classes", fmt(classes)); print("first_bad_byte", fmt(fbb))
 print("bad_bytes", fmt(bb)); print("phases", fmt(phases))' "$4" "$5" >"$T/sum.$1"
-	info "$1: $(tr '\n' ' ' <"$T/sum.$1")"
+	note "$1: $(tr '\n' ' ' <"$T/sum.$1")"
 }
 sv() { awk -v k="$2" '$1 == k { print $2; exit }' "$T/sum.$1"; }
 
 # verify_round LABEL N VALUE: swap both tables to corrupt byte N, --verify
 verify_round() {
 	local label=$1 n=$2 val=$3 ia ib ca cb ea eb
-	say "$label: corrupt_bio_byte $n r $val 0 on both, then --verify"
+	log "$label: corrupt_bio_byte $n r $val 0 on both, then --verify"
 	ia=$(intact 0 $A_SECT $A_BS $((n - 1)) "$val")
 	ib=$(intact $B_START $B_SECT $B_BS $((n - 1)) "$val")
 	EXP_A=$((A_NBLK - ia)) EXP_B=$((B_NBLK - ib))
 	[ "$n" -gt $A_BS ] && EXP_A=0
 	[ "$n" -gt $B_BS ] && EXP_B=0
-	info "a: $ia of $A_NBLK blocks already hold $val at byte $((n - 1)): expect $EXP_A corrupt"
-	info "b: $ib of $B_NBLK blocks already hold $val at byte $((n - 1)): expect $EXP_B corrupt"
+	note "a: $ia of $A_NBLK blocks already hold $val at byte $((n - 1)): expect $EXP_A corrupt"
+	note "b: $ib of $B_NBLK blocks already hold $val at byte $((n - 1)): expect $EXP_B corrupt"
 	dm_swap fa "$(corrupt $A_SECT 0 "$n" "$val")"
 	dm_swap fb "$(corrupt $B_SECT $B_START "$n" "$val")"
 	ca=$(state_get "$SA" errors.corrupt) cb=$(state_get "$SB" errors.corrupt)
 	ea=$(stat -c %s "$EA") eb=$(stat -c %s "$EB")
 	run_ssdt "$T/$label.log" -c "$T/c.conf" --verify
 	if [ $((EXP_A + EXP_B)) -gt 0 ]; then
-		check_rc "$label: --verify (errors found)" 3 "$RC" "$T/$label.log"
+		assert_rc "$label: --verify (errors found)" 3 "$RC" "$T/$label.log"
 	else
-		check_rc "$label: --verify (clean)" 0 "$RC" "$T/$label.log"
+		assert_rc "$label: --verify (clean)" 0 "$RC" "$T/$label.log"
 	fi
-	check_eq "$label: a: errors.corrupt grew by" "$EXP_A" $(($(state_get "$SA" errors.corrupt) - ca))
-	check_eq "$label: b: errors.corrupt grew by" "$EXP_B" $(($(state_get "$SB" errors.corrupt) - cb))
+	assert_eq "$label: a: errors.corrupt grew by" "$EXP_A" $(($(state_get "$SA" errors.corrupt) - ca))
+	assert_eq "$label: b: errors.corrupt grew by" "$EXP_B" $(($(state_get "$SB" errors.corrupt) - cb))
 	findings "$label.a" "$EA" "$ea" $A_BS $A_NBLK
 	findings "$label.b" "$EB" "$eb" $B_BS $B_NBLK
 	dm_swap fa "$(up $A_SECT 0)"
@@ -126,20 +126,20 @@ verify_round() {
 # (corrupt blocks are never merged: one event per block)
 check_shape() {	# LABEL.X EXPECTED_BLOCKS [FIRST_BAD_BYTE BAD_BYTES]
 	local l=$1 ph
-	check_eq "$l: blocks in verify_error events" "$2" "$(sv "$l" blocks)"
+	assert_eq "$l: blocks in verify_error events" "$2" "$(sv "$l" blocks)"
 	[ "$2" -gt 0 ] || return 0
-	check_eq "$l: classes (class:blocks)" "corrupt:$2" "$(sv "$l" classes)"
-	check_eq "$l: events not at a block offset inside the span" 0 "$(sv "$l" badoff)"
+	assert_eq "$l: classes (class:blocks)" "corrupt:$2" "$(sv "$l" classes)"
+	assert_eq "$l: events not at a block offset inside the span" 0 "$(sv "$l" badoff)"
 	# the events of an on-demand verify pass carry the drive's schedule
 	# phase (idle for a finished drive), not "verify"
 	ph=$(sv "$l" phases)
 	case $ph in
-	"verify:"*|"idle:"*) ok "$l: phase of the events (phase:events): $ph" ;;
-	*) bad "$l: phase of the events (phase:events): $ph" ;;
+	"verify:"*|"idle:"*) pass_check "$l: phase of the events (phase:events): $ph" ;;
+	*) fail "$l: phase of the events (phase:events): $ph" ;;
 	esac
 	[ $# -ge 4 ] || return 0
-	check_eq "$l: first_bad_byte (value:blocks)" "$3:$2" "$(sv "$l" first_bad_byte)"
-	check_eq "$l: bad_bytes (value:blocks)" "$4:$2" "$(sv "$l" bad_bytes)"
+	assert_eq "$l: first_bad_byte (value:blocks)" "$3:$2" "$(sv "$l" first_bad_byte)"
+	assert_eq "$l: bad_bytes (value:blocks)" "$4:$2" "$(sv "$l" bad_bytes)"
 }
 
 # 1. a payload byte: byte 101 of the bio = byte 100 of each block
@@ -158,27 +158,27 @@ check_shape beyond4k.b $EXP_B 5000 1
 #    31, but the daemon compares only the payload, and only when the header's
 #    instance and offset are the expected ones: it can name no byte here.
 verify_round header 32 1
-check_eq "header.a: every block is hit" "$A_NBLK" "$EXP_A"
+assert_eq "header.a: every block is hit" "$A_NBLK" "$EXP_A"
 check_shape header.a $EXP_A
 check_shape header.b $EXP_B
 for x in a b; do
 	f=$(sv header.$x first_bad_byte) b=$(sv header.$x bad_bytes)
 	case $f in
-	31:*) ok "header.$x: first_bad_byte (value:blocks): $f" ;;
+	31:*) pass_check "header.$x: first_bad_byte (value:blocks): $f" ;;
 	*) note "header.$x: first_bad_byte (value:blocks) $f, bad_bytes $b: a header byte (31, the offset field) is not located (README: corrupt comes 'with the first differing byte')" ;;
 	esac
 done
 
-say "tables back up: the medium was never touched"
+log "tables back up: the medium was never touched"
 ca=$(state_get "$SA" errors.corrupt) cb=$(state_get "$SB" errors.corrupt)
 ea=$(stat -c %s "$EA") eb=$(stat -c %s "$EB")
 run_ssdt "$T/clean.log" -c "$T/c.conf" --verify
-check_eq "clean pass: a: errors.corrupt unchanged" "$ca" "$(state_get "$SA" errors.corrupt)"
-check_eq "clean pass: b: errors.corrupt unchanged" "$cb" "$(state_get "$SB" errors.corrupt)"
-check_eq "clean pass: new verify_error events" 0 \
+assert_eq "clean pass: a: errors.corrupt unchanged" "$ca" "$(state_get "$SA" errors.corrupt)"
+assert_eq "clean pass: b: errors.corrupt unchanged" "$cb" "$(state_get "$SB" errors.corrupt)"
+assert_eq "clean pass: new verify_error events" 0 \
     "$(( $(tail -c +$((ea + 1)) "$EA" | grep -c '"verify_error"') + $(tail -c +$((eb + 1)) "$EB" | grep -c '"verify_error"') ))"
 # README: --verify makes one pass "then exits with the same codes" as
 # --oneshot: 0 when all data verified clean. This pass found nothing.
-check_rc "--verify exit status of a clean pass (drives with errors from earlier passes)" 0 "$RC" "$T/clean.log"
+assert_rc "--verify exit status of a clean pass (drives with errors from earlier passes)" 0 "$RC" "$T/clean.log"
 
 finish

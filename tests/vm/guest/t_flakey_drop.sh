@@ -37,11 +37,11 @@ on_io_error = stop
 EOC
 }
 
-say "dm-flakey over $NV ($SECT sectors), up state"
+log "dm-flakey over $NV ($SECT sectors), up state"
 dm_create $DM "$UP"
-info "span 64 MiB: $NBLK blocks of 4k, static area [0, $SBYTES), dynamic area [$SBYTES, $((SBYTES + DBYTES)))"
+note "span 64 MiB: $NBLK blocks of 4k, static area [0, $SBYTES), dynamic area [$SBYTES, $((SBYTES + DBYTES)))"
 
-say "the backing namespace now has a holder: the daemon refuses it"
+log "the backing namespace now has a holder: the daemon refuses it"
 write_conf "$T/raw.conf" "$T/raw" <<EOC
 [drive:raw]
 device = $NV
@@ -53,84 +53,57 @@ max_error_events = 1000000
 max_bad_fraction = 100%
 EOC
 run_ssdt "$T/raw.log" -c "$T/raw.conf" --oneshot
-check_rc "--oneshot on the dm device's backing disk" 4 "$RC" "$T/raw.log"
-check_contains "refusal reason" "$(cat "$T/raw.log")" "has holders"
+assert_rc "--oneshot on the dm device's backing disk" 4 "$RC" "$T/raw.log"
+assert_contains "refusal reason" "$(cat "$T/raw.log")" "has holders"
 
-say "cycle 1, flakey up: clean"
+log "cycle 1, flakey up: clean"
 conf 1
 run_ssdt "$T/c1.log" -c "$T/fl.conf" --oneshot
-check_rc "cycle 1 --oneshot" 0 "$RC" "$T/c1.log"
+assert_rc "cycle 1 --oneshot" 0 "$RC" "$T/c1.log"
 show_state "$S"
-check_eq "run after cycle 1" finished "$(state_get "$S" run)"
-check_eq "cycles_done" 1 "$(state_get "$S" cycles_done)"
-check_eq "errors.stale after cycle 1" 0 "$(state_get "$S" errors.stale)"
+assert_eq "run after cycle 1" finished "$(state_get "$S" run)"
+assert_eq "cycles_done" 1 "$(state_get "$S" cycles_done)"
+assert_eq "errors.stale after cycle 1" 0 "$(state_get "$S" errors.stale)"
 H1=$(state_get "$S" host_bytes_written)
-check_eq "host_bytes_written after cycle 1" $((SBYTES + DBYTES)) "$H1"
+assert_eq "host_bytes_written after cycle 1" $((SBYTES + DBYTES)) "$H1"
 EV1=$(stat -c %s "$EV")
 
-say "swap the table to drop every write, cycles = 2"
+log "swap the table to drop every write, cycles = 2"
 dm_swap $DM "$DROP"
 conf 2
 run_ssdt "$T/c2.log" -c "$T/fl.conf" --oneshot
-check_rc "cycle 2 --oneshot (verify errors found)" 3 "$RC" "$T/c2.log"
+assert_rc "cycle 2 --oneshot (verify errors found)" 3 "$RC" "$T/c2.log"
 show_state "$S"
-check_eq "run after cycle 2" finished "$(state_get "$S" run)"
-check_eq "cycles_done" 2 "$(state_get "$S" cycles_done)"
-check_eq "host_bytes_written: the dropped writes count as written" \
+assert_eq "run after cycle 2" finished "$(state_get "$S" run)"
+assert_eq "cycles_done" 2 "$(state_get "$S" cycles_done)"
+assert_eq "host_bytes_written: the dropped writes count as written" \
     $((H1 + DBYTES)) "$(state_get "$S" host_bytes_written)"
-check_eq "errors.stale == the dynamic area's blocks" "$DBLK" "$(state_get "$S" errors.stale)"
+assert_eq "errors.stale == the dynamic area's blocks" "$DBLK" "$(state_get "$S" errors.stale)"
 for c in corrupt misdirected foreign unwritten io_error; do
-	check_eq "errors.$c" 0 "$(state_get "$S" errors.$c)"
+	assert_eq "errors.$c" 0 "$(state_get "$S" errors.$c)"
 done
 
 # the events of the second run only
 tail -c +$((EV1 + 1)) "$EV" >"$T/ev2.jsonl"
 ev_query "$T/ev2.jsonl" 0 cycle,phase,class,offset,blocks,expected_generation,found_generation,found_instance event=verify_error >"$T/findings"
-info "verify_error events of cycle 2: $(wc -l <"$T/findings")"
+note "verify_error events of cycle 2: $(wc -l <"$T/findings")"
 head -n 5 "$T/findings" | sed 's/^/     cycle phase class offset blocks exp found inst: /'
 INST=$(printf '%016x' "$(state_get "$S" instance)")
-python3 - "$T/findings" "$SBYTES" "$DBYTES" "$BS" "$INST" >"$T/verdict" <<'PY'
-import sys
-path, sb, db, bs, inst = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
-rows = [l.split() for l in open(path) if l.strip()]
-bad = []
-blocks = 0
-covered = []
-for cyc, ph, cls, off, n, exp, found, finst in rows:
-    off, n = int(off), int(n)
-    blocks += n
-    covered.append((off, off + n * bs))
-    if cls != "stale": bad.append("class %s at %d" % (cls, off))
-    if cyc != "2" or ph != "verify": bad.append("cycle/phase %s/%s at %d" % (cyc, ph, off))
-    if off % bs: bad.append("offset %d not a block offset" % off)
-    if off < sb or off + n * bs > sb + db: bad.append("offset %d (+%d blocks) outside the dynamic area" % (off, n))
-    if exp != "2" or found != "1": bad.append("expected/found generation %s/%s at %d" % (exp, found, off))
-    if finst != inst: bad.append("found_instance %s at %d" % (finst, off))
-covered.sort()
-pos, gaps = sb, 0
-for a, b in covered:
-    if a != pos: gaps += 1
-    pos = max(pos, b)
-print("blocks", blocks)
-print("end", pos)
-print("gaps", gaps)
-print("bad", len(bad))
-for b in bad[:5]: print("example", b.replace(" ", "_"))
-PY
+python3 "$GUEST_DIR/flakey_drop_findings.py" "$T/findings" "$SBYTES" "$DBYTES" "$BS" "$INST" >"$T/verdict"
 v() { awk -v k="$1" '$1 == k { print $2; exit }' "$T/verdict"; }
-check_eq "blocks in the stale events" "$DBLK" "$(v blocks)"
-check_eq "events that are not stale, gen 1 of our instance in cycle 2's verify, in the dynamic area" 0 "$(v bad)"
+assert_eq "blocks in the stale events" "$DBLK" "$(v blocks)"
+assert_eq "events that are not stale, gen 1 of our instance in cycle 2's verify, in the dynamic area" 0 "$(v bad)"
 grep '^example' "$T/verdict" | sed 's/^/     /'
-check_eq "the stale events cover the dynamic area without gaps (end)" $((SBYTES + DBYTES)) "$(v end)"
-check_eq "gaps between the stale events" 0 "$(v gaps)"
-check_num "phase_end write of cycle 2 reported" "$(ev_count "$T/ev2.jsonl" 0 event=phase_end what=write)" -eq 1
+assert_eq "the stale events cover the dynamic area without gaps (end)" $((SBYTES + DBYTES)) "$(v end)"
+assert_eq "gaps between the stale events" 0 "$(v gaps)"
+assert_eq "phase_end write of cycle 2 reported" 1 "$(ev_count "$T/ev2.jsonl" 0 event=phase_end what=write)"
 
-say "swap back to the up state: a --verify still finds the lost writes (they are on the medium)"
+log "swap back to the up state: a --verify still finds the lost writes (they are on the medium)"
 dm_swap $DM "$UP"
 ST0=$(state_get "$S" errors.stale)
 run_ssdt "$T/v.log" -c "$T/fl.conf" --verify
-check_rc "--verify" 3 "$RC" "$T/v.log"
-check_eq "errors.stale grew by the dynamic area again" $((ST0 + DBLK)) "$(state_get "$S" errors.stale)"
-check_eq "run after --verify" finished "$(state_get "$S" run)"
+assert_rc "--verify" 3 "$RC" "$T/v.log"
+assert_eq "errors.stale grew by the dynamic area again" $((ST0 + DBLK)) "$(state_get "$S" errors.stale)"
+assert_eq "run after --verify" finished "$(state_get "$S" run)"
 
 finish

@@ -23,7 +23,7 @@ ST=$T/state
 S=$ST/lw/state
 EV=$ST/lw/events.jsonl
 
-say "data ${DATA_MB} MiB and log on $NV; log-writes over them"
+log "data ${DATA_MB} MiB and log on $NV; log-writes over them"
 dm_create lwdata "0 $DSECT linear $NV 0"
 dm_create lwlog "0 $((SECT - DSECT)) linear $NV $DSECT"
 dd if=/dev/zero of=/dev/mapper/lwlog bs=1M count=1 oflag=direct status=none
@@ -47,7 +47,7 @@ EOC
 conf "$ST"
 
 # queue depth 1: a cycle long enough for many copies, however fast the host
-say "one cycle; the state copied and a mark set every moment"
+log "one cycle; the state copied and a mark set every moment"
 start_ssdt "$T/run.log" -c "$T/lw.conf" --oneshot
 # A copy stands for a power cut at its mark only if it was the state on
 # disk at that moment: the state file (replaced whole at each checkpoint)
@@ -56,88 +56,27 @@ start_ssdt "$T/run.log" -c "$T/lw.conf" --oneshot
 # set as soon as a new state appears, before the next flush completes as
 # a rule: then a state that claimed more than the last flush covered
 # would be caught. One Python loop, so that this is quick in a slow guest.
-python3 - "$SSDT_PID" "$S" "$EV" "$T/snap" <<'EOF' || bad "the copying loop failed"
-import os, shutil, subprocess, sys, time
-pid, state, events, snap = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
-n, good, seen = 0, [], None
-def alive():
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            return f.read().rsplit(") ", 1)[1][0] not in "ZX"
-    except OSError:
-        return False
-while alive():
-    try:
-        before = os.stat(state).st_ino
-    except OSError:
-        before = None
-    if before is None or before == seen:
-        time.sleep(0.005)
-        continue
-    seen = before
-    n += 1
-    subprocess.run(["dmsetup", "message", "lw", "0", "mark", "m%d" % n],
-                   check=True)
-    d = os.path.join(snap, str(n), "lw")
-    os.makedirs(d)
-    shutil.copy(state, os.path.join(d, "state"))
-    shutil.copy(events, os.path.join(d, "events.jsonl"))
-    if os.stat(state).st_ino == before:
-        good.append(n)
-    else:
-        shutil.rmtree(os.path.dirname(d))
-with open(os.path.join(snap, "good"), "w") as f:
-    f.writelines("%d\n" % g for g in good)
-EOF
+python3 "$GUEST_DIR/flush_replay_copy.py" "$SSDT_PID" "$S" "$EV" "$T/snap" || fail "the copying loop failed"
 wait_pid "$SSDT_PID" 5
-check_rc "the cycle" 0 "$RC" "$T/run.log"
-check_eq "cycle done" 1 "$(state_get "$S" cycles_done)"
-info "$(wc -l <"$T/snap/good") state copies kept; flushes sent: $(state_get "$S" flushes)"
+assert_rc "the cycle" 0 "$RC" "$T/run.log"
+assert_eq "cycle done" 1 "$(state_get "$S" cycles_done)"
+note "$(wc -l <"$T/snap/good") state copies kept; flushes sent: $(state_get "$S" flushes)"
 dmsetup remove --noudevsync lw || die "dmsetup remove lw"
 python3 "$LW" /dev/mapper/lwlog list >"$T/marks" || die "cannot read the log"
-info "marks in the log: $(wc -l <"$T/marks"), flushes logged: $(tail -n 1 "$T/marks" | awk '{ print $3 }')"
-check_num "flushes in the log >= flushes the state counts" \
-    "$(tail -n 1 "$T/marks" | awk '{ print $3 }')" -ge "$(state_get "$S" flushes)"
+note "marks in the log: $(wc -l <"$T/marks"), flushes logged: $(tail -n 1 "$T/marks" | awk '{ print $3 }')"
+assert_ge "flushes in the log >= flushes the state counts" \
+    "$(tail -n 1 "$T/marks" | awk '{ print $3 }')" "$(state_get "$S" flushes)"
 
 # The copies to check: the last of each phase, and two in the middle of
 # the write pass. Preferred are copies whose mark no flush preceded since
 # the state was saved (the log's flush count at the mark equals the
 # state's): there, a state that claimed more than the last completed
 # flush covered would meet a replay without those writes.
-python3 - "$T/snap" "$T/marks" >"$T/picks" <<'EOF'
-import os, sys
-root, marks = sys.argv[1], sys.argv[2]
-good = [int(l) for l in open(os.path.join(root, "good"))]
-flushes = {l.split()[0]: int(l.split()[2]) for l in open(marks)}
-def load(i):
-    s = {}
-    for l in open(os.path.join(root, str(i), "lw", "state")):
-        k, _, v = l.rstrip("\n").partition(" ")
-        s[k] = v
-    return s
-def tight(i, s):
-    return flushes["m%d" % i] == int(s.get("flushes", "0"))
-last, writes = {}, []
-for prefer in (False, True):	# a tight copy replaces a loose one
-    for i in good:
-        s = load(i)
-        if prefer and not tight(i, s):
-            continue
-        last[s["phase"]] = i
-        if prefer and s["phase"] == "write" and int(s["position"]) > 0:
-            writes.append(i)
-picks = set(last.values())
-if writes:
-    picks.update((writes[len(writes) // 3], writes[2 * len(writes) // 3]))
-for i in sorted(picks):
-    s = load(i)
-    print(i, s["phase"], s["position"], s["run"],
-          "tight" if tight(i, s) else "loose")
-EOF
-info "copies checked (copy phase position run tight|loose):"
+python3 "$GUEST_DIR/flush_replay_picks.py" "$T/snap" "$T/marks" >"$T/picks"
+note "copies checked (copy phase position run tight|loose):"
 sed 's/^/     /' "$T/picks"
-check_num "tight copies taken in the middle of the write pass" \
-    "$(awk '$2 == "write" && $3 > 0 && $5 == "tight"' "$T/picks" | wc -l)" -ge 1
+assert_ge "tight copies taken in the middle of the write pass" \
+    "$(awk '$2 == "write" && $3 > 0 && $5 == "tight"' "$T/picks" | wc -l)" 1
 
 # all_errors STATE: blocks found bad, every class
 all_errors() {
@@ -156,23 +95,23 @@ verify_at() {
 	conf "$T/v"
 	python3 "$LW" /dev/mapper/lwlog replay /dev/mapper/lwdata "m$c" \
 	    --seed "$c" --zero $((DSECT * 512)) "$@" >"$T/replay" ||
-	    { bad "$label: replay failed"; return 1; }
-	info "$label: $(tr '\n' ' ' <"$T/replay")"
+	    { fail "$label: replay failed"; return 1; }
+	note "$label: $(tr '\n' ' ' <"$T/replay")"
 	run_ssdt "$T/v.log" -c "$T/lw.conf" --verify
 }
 
 while read -r c phase pos run tight; do
 	verify_at "$c" "copy $c ($phase, position $pos)"
-	check_rc "copy $c ($phase at $pos): --verify after the power cut" 0 "$RC" "$T/v.log"
-	check_eq "copy $c: nothing found" 0 "$(all_errors "$T/v/lw/state")"
+	assert_rc "copy $c ($phase at $pos): --verify after the power cut" 0 "$RC" "$T/v.log"
+	assert_eq "copy $c: nothing found" 0 "$(all_errors "$T/v/lw/state")"
 done <"$T/picks"
 
-say "a drive that loses a flushed write is caught, at that block"
+log "a drive that loses a flushed write is caught, at that block"
 c=$(awk '$2 == "write" && $3 > 0 { print $1; exit }' "$T/picks")
 verify_at "$c" "copy $c, one flushed static write lost" --omit-in 0 "$SBYTES"
 OFF=$(awk '$1 == "omitted" { print $2 }' "$T/replay")
-check_rc "--verify finds it" 3 "$RC" "$T/v.log"
-check_eq "blocks found bad" 1 "$(all_errors "$T/v/lw/state")"
-check_eq "the finding is at the lost block" "$OFF" \
+assert_rc "--verify finds it" 3 "$RC" "$T/v.log"
+assert_eq "blocks found bad" 1 "$(all_errors "$T/v/lw/state")"
+assert_eq "the finding is at the lost block" "$OFF" \
     "$(ev_query "$T/v/lw/events.jsonl" 0 offset event=verify_error | tail -n 1)"
 finish

@@ -40,59 +40,59 @@ cycles = 0
 EOC
 SH=$ST/h/state SS=$ST/s/state
 
-say "two drives: h = /dev/mapper/h (linear over $NV), s = $SD"
+log "two drives: h = /dev/mapper/h (linear over $NV), s = $SD"
 start_ssdt "$T/d.log" -c "$T/h.conf"
 P=$SSDT_PID
 
-say "suspend h while it writes: its I/O hangs"
+log "suspend h while it writes: its I/O hangs"
 if wait_state "$SH" $P 60 's["phase"] == "write" and s["position"] > 2000'; then
-	info "h: $(state_get "$SH" phase) item $(state_get "$SH" position)"
+	note "h: $(state_get "$SH" phase) item $(state_get "$SH" position)"
 else
-	bad "h never reached its write pass"
+	fail "h never reached its write pass"
 fi
-dmsetup suspend h --noudevsync || bad "dmsetup suspend h failed"
+dmsetup suspend h --noudevsync || fail "dmsetup suspend h failed"
 t0=$(date +%s%N)
-info "dm h: $(dmsetup info -c --noheadings -o name,suspended h)"
+note "dm h: $(dmsetup info -c --noheadings -o name,suspended h)"
 if wait_state "$SH" $P 40 's["run"] != "running"'; then
 	ms=$((($(date +%s%N) - t0) / 1000000))
-	ok "h: no longer running ${ms} ms after the suspend"
-	check_num "h: failed no sooner than io_timeout (ms)" "$ms" -ge 5000
-	check_num "h: failed within io_timeout + 5 s (ms)" "$ms" -le 10000
+	pass_check "h: no longer running ${ms} ms after the suspend"
+	assert_ge "h: failed no sooner than io_timeout (ms)" "$ms" 5000
+	assert_le "h: failed within io_timeout + 5 s (ms)" "$ms" 10000
 else
-	bad "h: still running 40 s after its device stopped answering"
+	fail "h: still running 40 s after its device stopped answering"
 fi
 show_state "$SH"
-check_eq "h: run" failed "$(state_get "$SH" run)"
-check_contains "h: reason" "$(state_get "$SH" reason)" "stopped answering"
-check_eq "h: failed events" 1 "$(ev_count "$ST/h/events.jsonl" 0 event=failed)"
+assert_eq "h: run" failed "$(state_get "$SH" run)"
+assert_contains "h: reason" "$(state_get "$SH" reason)" "stopped answering"
+assert_eq "h: failed events" 1 "$(ev_count "$ST/h/events.jsonl" 0 event=failed)"
 
-say "the daemon and the other drive go on"
-if kill -0 $P 2>/dev/null; then ok "the daemon is still running"; else
-	bad "the daemon exited"; show_file "$T/d.log"; fi
+log "the daemon and the other drive go on"
+if kill -0 $P 2>/dev/null; then pass_check "the daemon is still running"; else
+	fail "the daemon exited"; show_file "$T/d.log"; fi
 timeout 5 "$SSDCTL" -s "$SOCK" status >"$T/status" 2>&1
-check_rc "ssdctl status answers within 5 s" 0 $? "$T/status"
+assert_rc "ssdctl status answers within 5 s" 0 $? "$T/status"
 sed 's/^/     | /' "$T/status"
-check_contains "ssdctl status: h failed" "$(grep '^h ' "$T/status")" "failed"
+assert_contains "ssdctl status: h failed" "$(grep '^h ' "$T/status")" "failed"
 progress s "$SS" $P
 
-say "resume h: the queued I/O completes; SIGTERM stops the daemon"
-dmsetup resume h --noudevsync || bad "dmsetup resume h failed"
+log "resume h: the queued I/O completes; SIGTERM stops the daemon"
+dmsetup resume h --noudevsync || fail "dmsetup resume h failed"
 sleep 1
 stop_ssdt $P "$T/d.log"
-check_eq "h after the stop" failed "$(state_get "$SH" run)"
-check_eq "s: errors" 0 "$(errors_sum "$SS")"
+assert_eq "h after the stop" failed "$(state_get "$SH" run)"
+assert_eq "s: errors" 0 "$(errors_sum "$SS")"
 grep -E 'answering|failed' "$T/d.log" | head -n 4 | sed 's/^/     log: /'
 
-say "--verify: h holds everything its checkpoint says it wrote"
+log "--verify: h holds everything its checkpoint says it wrote"
 run_ssdt "$T/v.log" -c "$T/h.conf" --verify
 # 4: h is still a failed drive, though it verifies clean
-check_rc "--verify (exit 4: a failed drive)" 4 "$RC" "$T/v.log"
-check_contains "--verify read all of h" "$(cat "$T/v.log")" "h: verify_now done"
+assert_rc "--verify (exit 4: a failed drive)" 4 "$RC" "$T/v.log"
+assert_contains "--verify read all of h" "$(cat "$T/v.log")" "h: verify_now done"
 for c in corrupt stale unwritten misdirected foreign io_error; do
-	check_eq "h: errors.$c after --verify" 0 "$(state_get "$SH" errors.$c)"
+	assert_eq "h: errors.$c after --verify" 0 "$(state_get "$SH" errors.$c)"
 done
-check_eq "h: verify_error events" 0 "$(ev_count "$ST/h/events.jsonl" 0 event=verify_error)"
-check_eq "h: verify_now events" 1 "$(ev_count "$ST/h/events.jsonl" 0 event=verify_now)"
+assert_eq "h: verify_error events" 0 "$(ev_count "$ST/h/events.jsonl" 0 event=verify_error)"
+assert_eq "h: verify_now events" 1 "$(ev_count "$ST/h/events.jsonl" 0 event=verify_now)"
 dmsetup remove h --noudevsync 2>/dev/null
 
 finish

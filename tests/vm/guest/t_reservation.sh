@@ -24,20 +24,20 @@ reservation = yes
 EOC
 }
 
-say "the emulated NVMe namespace has no reservations: refused"
+log "the emulated NVMe namespace has no reservations: refused"
 oncs=$(nvme id-ctrl /dev/nvme0 | awk '$1 == "oncs" { print $3 }')
-check_eq "ONCS bit 5 (reservations) of the emulated controller" 0 \
+assert_eq "ONCS bit 5 (reservations) of the emulated controller" 0 \
     $(((oncs >> 5) & 1))
 sha0=$(sha_mib /dev/nvme0n1)
 nv_conf "$T/nv.conf" "$T/nv"
 run_ssdt "$T/nv.log" -c "$T/nv.conf" --oneshot
-check_rc "--oneshot with reservation = yes on NVMe" 4 "$RC" "$T/nv.log"
-check_contains "refused: no reservations" \
+assert_rc "--oneshot with reservation = yes on NVMe" 4 "$RC" "$T/nv.log"
+assert_contains "refused: no reservations" \
     "$(ev_query "$T/nv/nv/events.jsonl" 0 reason event=refused)" \
     "reservation = yes: the device does not support persistent reservations"
-check_eq "first MiB of the namespace unchanged" "$sha0" "$(sha_mib /dev/nvme0n1)"
+assert_eq "first MiB of the namespace unchanged" "$sha0" "$(sha_mib /dev/nvme0n1)"
 
-say "a LIO disk with persistent reservations, through two ports"
+log "a LIO disk with persistent reservations, through two ports"
 C=/sys/kernel/config/target
 for m in target_core_mod target_core_file tcm_loop; do
 	modprobe "$m" || die "modprobe $m"
@@ -67,7 +67,7 @@ for i in $(seq 1 100); do
 	sleep 0.1
 done
 [ -b /dev/sdb ] && [ -b /dev/sdc ] || die "no /dev/sdb and /dev/sdc"
-check_contains "sdc reports persistent reservations" \
+assert_contains "sdc reports persistent reservations" \
     "$(sg_persist --in --report-capabilities /dev/sdc 2>&1)" \
     "Write Exclusive: 1"
 
@@ -83,7 +83,7 @@ reservation = $3
 EOC
 }
 
-say "the daemon on sdb holds a write exclusive reservation"
+log "the daemon on sdb holds a write exclusive reservation"
 scsi_conf "$T/r.conf" "$T/r" yes
 start_ssdt "$T/r.log" -c "$T/r.conf"
 P=$SSDT_PID
@@ -91,29 +91,29 @@ wait_state "$T/r/lio/state" "$P" 60 's["host_bytes_written"] > 0' ||
     { cat "$T/r.log"; die "the daemon never wrote sdb"; }
 key=$(sed -n 's/.*lio: reserved (write exclusive, key \(0x[0-9a-f]*\)).*/\1/p' \
     "$T/r.log")
-check_ne "the daemon logs its key" "" "$key"
+assert_ne "the daemon logs its key" "" "$key"
 rsv=$(sg_persist --in --read-reservation /dev/sdc 2>&1)
-info "$rsv"
-check_contains "sdc sees the reservation's key" "$rsv" \
+note "$rsv"
+assert_contains "sdc sees the reservation's key" "$rsv" \
     "Key=$(printf '0x%x' "$key")"
-check_contains "... of type Write Exclusive" "$rsv" "type: Write Exclusive"
+assert_contains "... of type Write Exclusive" "$rsv" "type: Write Exclusive"
 dd if=/dev/zero of=/dev/sdc bs=4k count=1 seek=8 oflag=direct \
     status=none 2>"$T/dd.err"
-check_ne "another port's write fails" 0 $?
-info "dd: $(cat "$T/dd.err")"
+assert_ne "another port's write fails" 0 $?
+note "dd: $(cat "$T/dd.err")"
 sleep 1
-check_eq "the daemon counts no I/O error" 0 \
+assert_eq "the daemon counts no I/O error" 0 \
     "$(state_get "$T/r/lio/state" errors.io_error)"
-check_eq "the daemon runs on" running "$(state_get "$T/r/lio/state" run)"
+assert_eq "the daemon runs on" running "$(state_get "$T/r/lio/state" run)"
 stop_ssdt "$P" "$T/r.log"
-check_contains "SIGTERM released the reservation" \
+assert_contains "SIGTERM released the reservation" \
     "$(sg_persist --in --read-reservation /dev/sdc 2>&1)" \
     "there is NO reservation held"
-check_contains "... and unregistered the key" \
+assert_contains "... and unregistered the key" \
     "$(sg_persist --in --read-keys /dev/sdc 2>&1)" \
     "there are NO registered reservation keys"
 
-say "another host reserves while a drive without reservation runs"
+log "another host reserves while a drive without reservation runs"
 scsi_conf "$T/r.conf" "$T/r" no
 start_ssdt "$T/n.log" -c "$T/r.conf"
 P=$SSDT_PID
@@ -125,22 +125,22 @@ sg_persist --out --register --param-sark=0xbad0 /dev/sdc >/dev/null 2>&1 ||
 sg_persist --out --reserve --param-rk=0xbad0 --prout-type=1 /dev/sdc \
     >/dev/null 2>&1 || die "sg_persist reserve"
 wait_state "$T/r/lio/state" "$P" 60 's["run"] == "failed"' ||
-    bad "the drive did not fail"
-check_contains "failed with the reason" \
+    fail "the drive did not fail"
+assert_contains "failed with the reason" \
     "$(state_get "$T/r/lio/state" reason)" \
     "reservation conflict: another host holds the drive"
-check_eq "no I/O error counted" 0 "$(state_get "$T/r/lio/state" errors.io_error)"
+assert_eq "no I/O error counted" 0 "$(state_get "$T/r/lio/state" errors.io_error)"
 stop_ssdt "$P" "$T/n.log"
 
-say "reservation = yes while another host holds it: refused"
+log "reservation = yes while another host holds it: refused"
 scsi_conf "$T/r.conf" "$T/r" yes
 run_ssdt "$T/c.log" -c "$T/r.conf" --oneshot
-check_rc "--oneshot refused" 4 "$RC" "$T/c.log"
-check_contains "refused naming the conflict" "$(cat "$T/c.log")" \
+assert_rc "--oneshot refused" 4 "$RC" "$T/c.log"
+assert_contains "refused naming the conflict" "$(cat "$T/c.log")" \
     "reservation = yes: reserve failed: reservation conflict: another host holds the drive"
-check_contains "the other host's reservation stands" \
+assert_contains "the other host's reservation stands" \
     "$(sg_persist --in --read-reservation /dev/sdc 2>&1)" "Key=0xbad0"
-check_contains "our key is unregistered again" \
+assert_contains "our key is unregistered again" \
     "$(sg_persist --in --read-keys /dev/sdc 2>&1)" \
     "1 registered reservation key"
 finish

@@ -31,105 +31,67 @@ smart_interval = 5s
 EOC
 CTL="$ROOT/ctl/ssdctl -s $S.sock"
 
-say "both drives run a cycle with SMART polled"
+log "both drives run a cycle with SMART polled"
 start_ssdt "$T/d.log" -c "$T/t.conf"
 wait_state "$S/nv/state" "$SSDT_PID" 180 's["run"] == "finished"' ||
-    bad "nv did not finish"
+    fail "nv did not finish"
 wait_state "$S/sata/state" "$SSDT_PID" 180 's["run"] == "finished"' ||
-    bad "sata did not finish"
+    fail "sata did not finish"
 sleep 1		# the reading of the last phase change
 $CTL --json smart nv >"$T/nv.json" 2>&1
-check_rc "ssdctl smart nv" 0 $? "$T/nv.json"
+assert_rc "ssdctl smart nv" 0 $? "$T/nv.json"
 $CTL --json smart sata >"$T/sata.json" 2>&1
-check_rc "ssdctl smart sata" 0 $? "$T/sata.json"
+assert_rc "ssdctl smart sata" 0 $? "$T/sata.json"
 nvme smart-log -o json /dev/nvme0 >"$T/ref-nv.json"
 smartctl --json -a /dev/sda >"$T/ref-sata.json"
 
-say "NVMe: the daemon's reading equals nvme smart-log"
-py_check "$T/nv.json" "$T/ref-nv.json" "$(state_get "$S/nv/state" \
-    host_bytes_written)" <<'PY'
-import json, sys
-ours = json.load(open(sys.argv[1]))["latest"]
-ref = json.load(open(sys.argv[2]))
-host = int(sys.argv[3])
-def cmp(label, a, b):
-    print(("ok" if a == b else "bad"), "%s: ssdtortured %r, nvme-cli %r" % (label, a, b))
-cmp("temperature (C)", ours["temperature_c"], int(ref["temperature"]) - 273)
-cmp("available spare", ours["available_spare"], int(ref["avail_spare"]))
-cmp("spare threshold", ours["spare_threshold"], int(ref["spare_thresh"]))
-cmp("percent used", int(ours["percent_used"]), int(ref["percent_used"]))
-cmp("critical warning", ours["critical_warning"], int(ref["critical_warning"]))
-cmp("media errors", ours["media_errors"], int(ref["media_errors"]))
-cmp("data units written", ours["data_units_written"], int(ref["data_units_written"]))
-cmp("power cycles", ours["power_cycles"], int(ref["power_cycles"]))
-cmp("serial", ours["serial"], "SSDTNVME0001")
-units = int(ref["data_units_written"])
-# everything on this namespace was written by the daemon in this test
-ok = abs(units * 512000 - host) <= host / 1000 + 512000
-print(("ok" if ok else "bad"), "data units written x 512000 = %d vs host_bytes_written %d" % (units * 512000, host))
-PY
+log "NVMe: the daemon's reading equals nvme smart-log"
+py_check "$GUEST_DIR/smart_nvme_ref.py" "$T/nv.json" "$T/ref-nv.json" \
+    "$(state_get "$S/nv/state" host_bytes_written)"
 
-say "SATA: the daemon's reading equals smartctl"
-py_check "$T/sata.json" "$T/ref-sata.json" <<'PY'
-import json, sys
-ours = json.load(open(sys.argv[1]))["latest"]
-ref = json.load(open(sys.argv[2]))
-def cmp(label, a, b):
-    print(("ok" if a == b else "bad"), "%s: ssdtortured %r, smartctl %r" % (label, a, b))
-cmp("model", ours["model"], ref["model_name"])
-cmp("serial", ours["serial"], ref["serial_number"])
-cmp("firmware", ours["firmware"], ref["firmware_version"])
-refattrs = {a["id"]: a for a in ref["ata_smart_attributes"]["table"]}
-attrs = {a["id"]: a for a in ours.get("attributes", [])}
-cmp("attribute ids", sorted(attrs), sorted(refattrs))
-for i, a in refattrs.items():
-    if i in attrs:
-        cmp("attribute %d %s value" % (i, a["name"]), attrs[i]["value"], a["value"])
-        cmp("attribute %d %s raw" % (i, a["name"]), attrs[i]["raw"], a["raw"]["value"])
-if 5 in refattrs:
-    cmp("reallocated", ours["reallocated"], refattrs[5]["raw"]["value"])
-PY
+log "SATA: the daemon's reading equals smartctl"
+py_check "$GUEST_DIR/smart_ata_ref.py" "$T/sata.json" "$T/ref-sata.json"
 
-say "ssdctl smart says where each figure came from"
+log "ssdctl smart says where each figure came from"
 $CTL smart nv >"$T/nv.txt" 2>&1
-check_rc "ssdctl smart nv (text)" 0 $? "$T/nv.txt"
+assert_rc "ssdctl smart nv (text)" 0 $? "$T/nv.txt"
 show_file "$T/nv.txt"
-check_contains "nv: percent used from the health log" \
+assert_contains "nv: percent used from the health log" \
     "$(grep 'percent used:' "$T/nv.txt")" "[NVMe SMART / Health log]"
-check_contains "nv: media errors from the health log" \
+assert_contains "nv: media errors from the health log" \
     "$(grep 'media errors:' "$T/nv.txt")" "[NVMe SMART / Health log]"
 $CTL smart sata >"$T/sata.txt" 2>&1
-check_rc "ssdctl smart sata (text)" 0 $? "$T/sata.txt"
+assert_rc "ssdctl smart sata (text)" 0 $? "$T/sata.txt"
 show_file "$T/sata.txt"
 # QEMU's disk is not in smartctl's database: standard attributes only
-check_eq "sata: in smartctl's database" false \
+assert_eq "sata: in smartctl's database" false \
     "$(python3 -c 'import json,sys; print(str(json.load(open(sys.argv[1]))["in_smartctl_database"]).lower())' "$T/ref-sata.json")"
-check_contains "sata: reallocated from attribute 5" \
+assert_contains "sata: reallocated from attribute 5" \
     "$(grep 'reallocated:' "$T/sata.txt")" "[attribute 5 Reallocated_Sector_Ct]"
-check_contains "sata: device written unknown, and why" \
+assert_contains "sata: device written unknown, and why" \
     "$(grep 'device written:' "$T/sata.txt")" "unknown (not in smartctl's database)"
-check_contains "sata: the JSON carries the sources" \
+assert_contains "sata: the JSON carries the sources" \
     "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["latest"]["sources"])' "$T/sata.json")" \
     "attribute 5 Reallocated_Sector_Ct"
 
-say "snapshots, events and status"
-check_num "smart.jsonl baseline lines (nv)" \
-    "$(grep -c '"why":"baseline"' "$S/nv/smart.jsonl")" -eq 1
-check_num "smart_baseline events (nv)" \
-    "$(ev_count "$S/nv/events.jsonl" 0 event=smart_baseline)" -eq 1
-check_num "smart_mismatch events (nv)" \
-    "$(ev_count "$S/nv/events.jsonl" 0 event=smart_mismatch)" -eq 0
+log "snapshots, events and status"
+assert_eq "smart.jsonl baseline lines (nv)" 1 \
+    "$(grep -c '"why":"baseline"' "$S/nv/smart.jsonl")"
+assert_eq "smart_baseline events (nv)" 1 \
+    "$(ev_count "$S/nv/events.jsonl" 0 event=smart_baseline)"
+assert_eq "smart_mismatch events (nv)" 0 \
+    "$(ev_count "$S/nv/events.jsonl" 0 event=smart_mismatch)"
 $CTL status >"$T/status.txt" 2>&1
 show_file "$T/status.txt"
-check_contains "status shows NVMe wear" "$(grep '^nv ' "$T/status.txt")" " 0% "
-check_contains "status shows NVMe temperature" "$(grep '^nv ' "$T/status.txt")" " 50C "
+assert_contains "status shows NVMe wear" "$(grep '^nv ' "$T/status.txt")" " 0% "
+assert_contains "status shows NVMe temperature" "$(grep '^nv ' "$T/status.txt")" " 50C "
 $CTL --json status nv | python3 -c '
 import json, sys
 s = json.load(sys.stdin)["drives"][0]["smart"]
 assert s is not None and s["temperature_c"] == 50 and s["critical_warning"] == 0, s
 ' >"$T/st.log" 2>&1
-check_rc "Status carries smart for nv" 0 $? "$T/st.log"
+assert_rc "Status carries smart for nv" 0 $? "$T/st.log"
 kill -TERM "$SSDT_PID"
 wait_pid "$SSDT_PID" 10
-check_rc "SIGTERM" 0 "$RC" "$T/d.log"
+assert_rc "SIGTERM" 0 "$RC" "$T/d.log"
 finish

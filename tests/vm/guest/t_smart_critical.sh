@@ -23,15 +23,15 @@ trim = no
 cycles = 1
 EOC
 
-say "a drive whose SMART says reliability degraded fails; the other goes on"
-check_eq "nvme-cli sees the warning" 4 "$(nvme_smart critical_warning)"
+log "a drive whose SMART says reliability degraded fails; the other goes on"
+assert_eq "nvme-cli sees the warning" 4 "$(nvme_smart critical_warning)"
 run_ssdt "$T/d.log" -c "$T/t.conf" --oneshot
-check_rc "--oneshot" 4 "$RC" "$T/d.log"
-check_eq "nv state" failed "$(state_get "$S/nv/state" run)"
-check_contains "nv reason" "$(state_get "$S/nv/state" reason)" \
+assert_rc "--oneshot" 4 "$RC" "$T/d.log"
+assert_eq "nv state" failed "$(state_get "$S/nv/state" run)"
+assert_contains "nv reason" "$(state_get "$S/nv/state" reason)" \
     "reliability degraded"
-check_num "smart_failed events" \
-    "$(ev_count "$S/nv/events.jsonl" 0 event=smart_failed)" -eq 1
-check_eq "sata state" finished "$(state_get "$S/sata/state" run)"
-check_num "sata cycles done" "$(state_get "$S/sata/state" cycles_done)" -eq 1
+assert_eq "smart_failed events" 1 \
+    "$(ev_count "$S/nv/events.jsonl" 0 event=smart_failed)"
+assert_eq "sata state" finished "$(state_get "$S/sata/state" run)"
+assert_eq "sata cycles done" 1 "$(state_get "$S/sata/state" cycles_done)"
 finish

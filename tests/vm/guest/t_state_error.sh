@@ -71,7 +71,7 @@ swap() {
 	    dmsetup suspend st --noudevsync --nolockfs &&
 	    dmsetup resume st --noudevsync ||
 	    die "swapping the table of st to '$1' failed"
-	info "dm st now: $(dmsetup table st)"
+	note "dm st now: $(dmsetup table st)"
 }
 
 # jst PYEXPR: an expression over `d`, drive a's `ssdctl --json status`
@@ -98,64 +98,64 @@ start_ssdt "$T/run.log" -c "$T/c.conf"
 P=$SSDT_PID
 wait_state "$S" $P 90 's["cycles_done"] >= 2' ||
     { show_file "$T/run.log"; die "the drive never completed two cycles"; }
-ok "two cycles done: $(state_get "$S" cycles_done)"
+pass_check "two cycles done: $(state_get "$S" cycles_done)"
 
-say "the state disk fails"
+log "the state disk fails"
 swap "0 $SECT error"
 if wait_st 30 "d['state'] == 'paused'"; then
 	out=$(ctl status a)
-	info "$(printf '%s' "$out" | grep -E 'state:|reason:|records:' | xargs)"
-	check_contains "ssdctl status: reason" "$out" "state directory: Input/output error"
-	check_contains "ssdctl status: records behind" "$out" "s behind, I/O error"
+	note "$(printf '%s' "$out" | grep -E 'state:|reason:|records:' | xargs)"
+	assert_contains "ssdctl status: reason" "$out" "state directory: Input/output error"
+	assert_contains "ssdctl status: records behind" "$out" "s behind, I/O error"
 	h1=$(jst "d['host_bytes_written']")
 	# the pages whose writeback failed are evicted, as memory pressure would
 	sync 2>/dev/null
 	echo 3 >/proc/sys/vm/drop_caches
 	sleep "$ERRS"
-	kill -0 "$P" 2>/dev/null && ok "the daemon lives on with its cache dropped" ||
+	kill -0 "$P" 2>/dev/null && pass_check "the daemon lives on with its cache dropped" ||
 	    die "the daemon died while the disk failed: $(tail -n 3 "$T/run.log")"
 	h2=$(jst "d['host_bytes_written']")
-	check_eq "no writes while paused (host_bytes_written)" "$h1" "$h2"
-	check_eq "still paused while the disk fails" paused "$(jst "d['state']")"
-	check_contains "an operator's resume waits for the records" \
+	assert_eq "no writes while paused (host_bytes_written)" "$h1" "$h2"
+	assert_eq "still paused while the disk fails" paused "$(jst "d['state']")"
+	assert_contains "an operator's resume waits for the records" \
 	    "$(ctl resume a)" "records are not written"
 else
-	bad "the drive did not pause: $(ctl status a | xargs)"
+	fail "the drive did not pause: $(ctl status a | xargs)"
 	show_file "$T/run.log"
 fi
 
-say "the state disk is back"
+log "the state disk is back"
 swap "0 $SECT linear $SD 0"
 if wait_st 30 "d['state'] == 'running' and d['records']['current']"; then
-	ok "the drive resumed by itself, records current"
+	pass_check "the drive resumed by itself, records current"
 else
-	bad "the drive did not resume: $(ctl status a | xargs)"
+	fail "the drive did not resume: $(ctl status a | xargs)"
 	show_file "$T/run.log"
 fi
-info "archive: $(grep -c 'cannot be read back' "$T/run.log") SIGBUS caught, $(grep -c 'readable again' "$T/run.log") taken up again"
+note "archive: $(grep -c 'cannot be read back' "$T/run.log") SIGBUS caught, $(grep -c 'readable again' "$T/run.log") taken up again"
 c=$(jst "d['cycles_done']")
-wait_st 60 "d['cycles_done'] >= $c + 1" || bad "no cycle done after the resume"
+wait_st 60 "d['cycles_done'] >= $c + 1" || fail "no cycle done after the resume"
 stop_ssdt $P "$T/run.log"
 
-say "the records, read from the disk"
+log "the records, read from the disk"
 umount "$T/mnt" || die "umount (state) failed"
 echo 3 >/proc/sys/vm/drop_caches
 mount -o errors=continue /dev/mapper/st "$T/mnt" || die "mount (state) again failed"
 show_state "$S"
-check_eq "events_bytes == the size of events.jsonl" "$(stat -c %s "$EV")" \
+assert_eq "events_bytes == the size of events.jsonl" "$(stat -c %s "$EV")" \
     "$(state_get "$S" events_bytes)"
 if out=$("$ROOT/tests/lib/event_seq.py" "$EV" "$(state_get "$S" cycles_done)" 2>&1); then
-	ok "phase and cycle events: $out"
+	pass_check "phase and cycle events: $out"
 else
-	bad "phase and cycle events: $out"
+	fail "phase and cycle events: $out"
 fi
-check_eq "paused event" 1 "$(ev_count "$EV" 0 event=paused 2>/dev/null \
+assert_eq "paused event" 1 "$(ev_count "$EV" 0 event=paused 2>/dev/null \
     "reason=state directory: Input/output error")"
-check_num "running events after the pause" "$(ev_count "$EV" 0 event=running 2>/dev/null)" -ge 1
-check_contains "the pause is logged" "$(cat "$T/run.log")" "the drive pauses until they are"
-check_contains "the resume is logged" "$(cat "$T/run.log")" \
+assert_ge "running events after the pause" "$(ev_count "$EV" 0 event=running 2>/dev/null)" 1
+assert_contains "the pause is logged" "$(cat "$T/run.log")" "the drive pauses until they are"
+assert_contains "the resume is logged" "$(cat "$T/run.log")" \
     "records are written again; the drive resumes"
 umount "$T/mnt"
 umount "$T/data"
-dmsetup remove st --noudevsync || bad "dmsetup remove st"
+dmsetup remove st --noudevsync || fail "dmsetup remove st"
 finish

@@ -57,7 +57,7 @@ on_io_error = stop
 EOC
 SN=$ST/n/state SS=$ST/s/state SL=$ST/l/state
 
-say "three drives: n = $NV (PCI $PCI), s = $SD, l = $LOOP on tmpfs"
+log "three drives: n = $NV (PCI $PCI), s = $SD, l = $LOOP on tmpfs"
 start_ssdt "$T/d.log" -c "$T/v.conf"
 P=$SSDT_PID
 
@@ -65,72 +65,72 @@ P=$SSDT_PID
 removed() {
 	local l=$1 st=$2 ev=$3 reason
 	if wait_state "$st" $P 60 's["run"] != "running"'; then
-		ok "$l: no longer running after the removal"
+		pass_check "$l: no longer running after the removal"
 	else
-		bad "$l: still running 60 s after the removal"
+		fail "$l: still running 60 s after the removal"
 		return
 	fi
 	show_state "$st"
-	check_eq "$l: run" failed "$(state_get "$st" run)"
+	assert_eq "$l: run" failed "$(state_get "$st" run)"
 	reason=$(state_get "$st" reason)
 	case $reason in
-	*vanished*) ok "$l: reason names the vanished device: $reason" ;;
-	*"I/O error"*) ok "$l: reason is an I/O error: $reason"
+	*vanished*) pass_check "$l: reason names the vanished device: $reason" ;;
+	*"I/O error"*) pass_check "$l: reason is an I/O error: $reason"
 		note "$l: the removal was reported as an I/O error, not as 'device vanished'" ;;
-	*) bad "$l: reason: $reason" ;;
+	*) fail "$l: reason: $reason" ;;
 	esac
-	check_eq "$l: failed events" 1 "$(ev_count "$ev" 0 event=failed)"
-	info "$l: io_error events by phase and errno: $(ev_query "$ev" 0 phase,errno,blocks \
+	assert_eq "$l: failed events" 1 "$(ev_count "$ev" 0 event=failed)"
+	note "$l: io_error events by phase and errno: $(ev_query "$ev" 0 phase,errno,blocks \
 	    event=verify_error class=io_error | awk '{ n[$1 " errno " $2] += $3 }
 	    END { for (k in n) printf "%s: %d blocks; ", k, n[k] }')"
 }
 
 alive() {	# LABEL
-	if kill -0 $P 2>/dev/null; then ok "$1: the daemon is still running"; else
-		bad "$1: the daemon exited"; show_file "$T/d.log"; fi
+	if kill -0 $P 2>/dev/null; then pass_check "$1: the daemon is still running"; else
+		fail "$1: the daemon exited"; show_file "$T/d.log"; fi
 	if [ -x "$SSDCTL" ]; then
 		"$SSDCTL" -s "$SOCK" status >"$T/status" 2>&1
-		check_rc "$1: ssdctl status" 0 $? "$T/status"
+		assert_rc "$1: ssdctl status" 0 $? "$T/status"
 		sed 's/^/     | /' "$T/status"
 	fi
 }
 
 
-say "remove the NVMe controller while n writes"
+log "remove the NVMe controller while n writes"
 if wait_state "$SN" $P 60 's["phase"] == "write" and s["position"] > 2000'; then
-	info "n: $(state_get "$SN" phase) item $(state_get "$SN" position); s: $(state_get "$SS" phase); l: $(state_get "$SL" phase)"
-	echo 1 >"/sys/bus/pci/devices/$PCI/remove" || bad "PCI remove of $PCI failed"
-	info "removed PCI $PCI"
+	note "n: $(state_get "$SN" phase) item $(state_get "$SN" position); s: $(state_get "$SS" phase); l: $(state_get "$SL" phase)"
+	echo 1 >"/sys/bus/pci/devices/$PCI/remove" || fail "PCI remove of $PCI failed"
+	note "removed PCI $PCI"
 else
-	bad "n never reached its write pass"
+	fail "n never reached its write pass"
 fi
 removed n "$SN" "$ST/n/events.jsonl"
-[ -e $NV ] && bad "$NV still exists" || ok "$NV is gone"
+[ -e $NV ] && fail "$NV still exists" || pass_check "$NV is gone"
 alive "after n vanished"
-check_eq "s: run" running "$(state_get "$SS" run)"
-check_eq "l: run" running "$(state_get "$SL" run)"
+assert_eq "s: run" running "$(state_get "$SS" run)"
+assert_eq "l: run" running "$(state_get "$SL" run)"
 progress s "$SS" $P
 progress l "$SL" $P
 
-say "delete the SATA disk while s verifies (the read path)"
+log "delete the SATA disk while s verifies (the read path)"
 if wait_state "$SS" $P 90 's["phase"] == "verify" and s["position"] > 1000'; then
-	info "s: $(state_get "$SS" phase) item $(state_get "$SS" position)"
+	note "s: $(state_get "$SS" phase) item $(state_get "$SS" position)"
 else
-	bad "s never reached a verify pass"
+	fail "s never reached a verify pass"
 fi
-echo 1 >/sys/block/sda/device/delete || bad "SCSI delete of sda failed"
+echo 1 >/sys/block/sda/device/delete || fail "SCSI delete of sda failed"
 removed s "$SS" "$ST/s/events.jsonl"
-[ -e $SD ] && bad "$SD still exists" || ok "$SD is gone"
+[ -e $SD ] && fail "$SD still exists" || pass_check "$SD is gone"
 alive "after s vanished"
-check_eq "l: run" running "$(state_get "$SL" run)"
+assert_eq "l: run" running "$(state_get "$SL" run)"
 progress l "$SL" $P
-check_eq "s: phase at the failure" verify "$(state_get "$SS" phase)"
+assert_eq "s: phase at the failure" verify "$(state_get "$SS" phase)"
 
-say "SIGTERM: the daemon stops within 5 s"
+log "SIGTERM: the daemon stops within 5 s"
 stop_ssdt $P "$T/d.log"
-check_eq "n after the stop" failed "$(state_get "$SN" run)"
-check_eq "s after the stop" failed "$(state_get "$SS" run)"
-check_eq "l: errors" 0 "$(errors_sum "$SL")"
+assert_eq "n after the stop" failed "$(state_get "$SN" run)"
+assert_eq "s after the stop" failed "$(state_get "$SS" run)"
+assert_eq "l: errors" 0 "$(errors_sum "$SL")"
 grep -E 'failed|vanish' "$T/d.log" | head -n 6 | sed 's/^/     log: /'
 
 finish
