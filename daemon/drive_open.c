@@ -29,7 +29,7 @@ state_init(struct drive *d, const struct layout *l)
 	d->st.instance |= 1;	/* never 0 */
 	snprintf(d->st.device, sizeof(d->st.device), "%s", d->conf.device);
 	snprintf(d->st.serial, sizeof(d->st.serial), "%s",
-	    d->tgt.serial[0] ? d->tgt.serial : "none");
+	    target_serial(&d->tgt));
 	d->st.lay = *l;
 	sched_init(&d->st, &d->conf);
 	d->st.created = (uint64_t)time(NULL);
@@ -177,7 +177,7 @@ state_claims(const char *sf, const struct drive *d, const struct target_id *id,
 	if (state_load(sf, &s, err, sizeof(err)) == -1)
 		return NULL;
 	if (by_serial)
-		return d->tgt.serial[0] != '\0' && strcmp(s.serial, "none") &&
+		return d->tgt.serial[0] != '\0' && strcmp(s.serial, SERIAL_NONE) &&
 		    strcmp(s.serial, d->tgt.serial) == 0 ? "serial" : NULL;
 	if (strcmp(s.device, d->conf.device) == 0)
 		return "path";
@@ -251,8 +251,8 @@ drive_prepare(struct drive *d)
 	if (safety_open(&d->conf, owned, d->st.instance, d->conf.block_size,
 	    &d->tgt, why, sizeof(why)) == -1)
 		return drive_refuse(d, why);
-	if (d->tgt.serial[0] != '\0')	/* the journal's SERIAL= from now on */
-		events_set_serial(&d->log, d->tgt.serial);
+	/* the journal's SERIAL= from now on */
+	events_set_serial(&d->log, target_serial(&d->tgt));
 	if (!owned && d->tgt.is_blockdev &&
 	    claimed_by_record(d, 1, why, sizeof(why)))
 		return drive_refuse(d, why);

@@ -41,7 +41,7 @@ plan_capacity(const struct drive_conf *d, uint64_t *cap, char *serial,
 		return -1;
 	}
 	snprintf(note, notelen, "block device, serial '%s'",
-	    serial[0] ? serial : "none");
+	    serial[0] ? serial : SERIAL_NONE);
 	return 0;
 }
 

@@ -381,12 +381,12 @@ check_identity(const struct drive_conf *d, int owned, uint64_t instance,
 	if (d->serial == NULL) {
 		snprintf(buf, sizeof(buf), "serial = is required for block "
 		    "devices; this one reports '%s'",
-		    t->serial[0] ? t->serial : "none");
+		    target_serial(t));
 		why_add(why, whylen, buf);
-	} else if (strcmp(d->serial, t->serial[0] ? t->serial : "none") != 0) {
+	} else if (strcmp(d->serial, target_serial(t)) != 0) {
 		snprintf(buf, sizeof(buf), "serial mismatch: configured '%s', "
 		    "device reports '%s'", d->serial,
-		    t->serial[0] ? t->serial : "none");
+		    target_serial(t));
 		why_add(why, whylen, buf);
 	}
 }

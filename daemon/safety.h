@@ -7,6 +7,10 @@
 
 #include "config.h"
 
+/* The word for a device without a serial: the `serial` key's value for one,
+ * the state's, the journal's SERIAL= and the metrics' label. */
+#define SERIAL_NONE	"none"
+
 struct target {
 	int		fd;		/* O_RDWR|O_DIRECT (|O_EXCL for block devices) */
 	int		is_blockdev;
@@ -21,6 +25,13 @@ struct target {
 	uint64_t	resv_key;	/* a reservation held; 0 = none */
 	const char	*resv_name;	/* ... for drive `resv_name` */
 };
+
+/* The target's serial, or SERIAL_NONE. */
+static inline const char *
+target_serial(const struct target *t)
+{
+	return t->serial[0] != '\0' ? t->serial : SERIAL_NONE;
+}
 
 /*
  * What a target is, whatever path names it: a block device by its device
