@@ -38,11 +38,6 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DAEMON=$ROOT/daemon/ssdtortured
 UTIL=$ROOT/bench/lib/bench_util.py
 
-REPS=5
-QUICK=0
-JSON_OUT=
-REPS_SET=0
-
 usage() {
 	cat <<EOF
 usage: $0 [-r N] [--quick] [--json[=FILE]]
@@ -55,26 +50,10 @@ usage: $0 [-r N] [--quick] [--json[=FILE]]
 EOF
 }
 
-while [ $# -gt 0 ]; do
-	case $1 in
-	-r) [ $# -ge 2 ] || { usage >&2; exit 2; }
-	    REPS=$2; REPS_SET=1; shift ;;
-	-r*) REPS=${1#-r}; REPS_SET=1 ;;
-	--quick) QUICK=1 ;;
-	--json) JSON_OUT=$PWD/bench-results.json ;;
-	--json=*) JSON_OUT=${1#--json=}
-	    case $JSON_OUT in /*) ;; *) JSON_OUT=$PWD/$JSON_OUT ;; esac ;;
-	-h|--help) usage; exit 0 ;;
-	*) usage >&2; exit 2 ;;
-	esac
-	shift
-done
-case $REPS in
-''|*[!0-9]*|0) echo "bench.sh: -r needs a positive count" >&2; exit 2 ;;
-esac
-if [ "$QUICK" = 1 ] && [ "$REPS_SET" = 0 ]; then
-	REPS=1
-fi
+BENCH_NAME=bench
+# shellcheck source=bench/lib/common.sh
+. "$ROOT/bench/lib/common.sh"
+bench_args 5 bench-results.json "$@"
 
 if [ "$QUICK" = 1 ]; then
 	SPAN4K=256M
@@ -95,9 +74,6 @@ RSSDIR=
 CHILD=
 RSS_PID=
 
-BENCH_NAME=bench
-# shellcheck source=bench/lib/common.sh
-. "$ROOT/bench/lib/common.sh"
 
 # shellcheck disable=SC2317  # called from the traps
 cleanup() {

@@ -48,11 +48,6 @@ BENCH_NAME=scale
 
 COUNTS="1 8 24"			# drives at once; the last is the full host
 NMAX=${COUNTS##* }
-REPS=3
-QUICK=0
-JSON_OUT=
-REPS_SET=0
-
 usage() {
 	cat <<EOF
 usage: $0 [-r N] [--quick] [--json[=FILE]]
@@ -64,25 +59,8 @@ usage: $0 [-r N] [--quick] [--json[=FILE]]
 EOF
 }
 
-while [ $# -gt 0 ]; do
-	case $1 in
-	-r) [ $# -ge 2 ] || { usage >&2; exit 2; }
-	    REPS=$2; REPS_SET=1; shift ;;
-	-r*) REPS=${1#-r}; REPS_SET=1 ;;
-	--quick) QUICK=1 ;;
-	--json) JSON_OUT=$PWD/scale-results.json ;;
-	--json=*) JSON_OUT=${1#--json=}
-	    case $JSON_OUT in /*) ;; *) JSON_OUT=$PWD/$JSON_OUT ;; esac ;;
-	-h|--help) usage; exit 0 ;;
-	*) usage >&2; exit 2 ;;
-	esac
-	shift
-done
-case $REPS in
-''|*[!0-9]*|0) die "-r needs a positive count" ;;
-esac
+bench_args 3 scale-results.json "$@"
 if [ "$QUICK" = 1 ]; then
-	[ "$REPS_SET" = 1 ] || REPS=1
 	SIZE=64M; CALLS=100
 else
 	SIZE=256M; CALLS=300

@@ -6,6 +6,33 @@
 msg() { printf '%s: %s\n' "${BENCH_NAME:-bench}" "$*" >&2; }
 die() { printf '%s: error: %s\n' "${BENCH_NAME:-bench}" "$*" >&2; exit 1; }
 
+# bench_args DEFAULT_REPS JSON_NAME ARG...: the options both scripts take
+# (usage: the caller's `usage`): REPS (1 under --quick unless -r is given),
+# QUICK, JSON_OUT (absolute; JSON_NAME under $PWD for a bare --json).
+bench_args() {
+	local set=0 json=$2
+	REPS=$1 QUICK=0 JSON_OUT=
+	shift 2
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-r) [ $# -ge 2 ] || { usage >&2; exit 2; }
+		    REPS=$2; set=1; shift ;;
+		-r*) REPS=${1#-r}; set=1 ;;
+		--quick) QUICK=1 ;;
+		--json) JSON_OUT=$PWD/$json ;;
+		--json=*) JSON_OUT=${1#--json=}
+		    case $JSON_OUT in /*) ;; *) JSON_OUT=$PWD/$JSON_OUT ;; esac ;;
+		-h|--help) usage; exit 0 ;;
+		*) usage >&2; exit 2 ;;
+		esac
+		shift
+	done
+	case $REPS in
+	''|*[!0-9]*|0) die "-r needs a positive count" ;;
+	esac
+	[ "$QUICK" = 0 ] || [ "$set" = 1 ] || REPS=1
+}
+
 # Stop a process we started: SIGTERM, up to ~10 s, then SIGKILL.
 stop_pid() {
 	local pid=$1
