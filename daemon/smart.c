@@ -288,7 +288,7 @@ smart_to_json(const struct smart *s)
 	ADD("critical_warning", json_object_new_int(s->critical_warning));
 	ADD("media_errors", opt_u64(s->has_media_errors, s->media_errors));
 	ADD("reallocated", opt_u64(s->has_reallocated, s->reallocated));
-	ADD("pending", opt_u64(s->has_reallocated, s->pending));
+	ADD("pending", opt_u64(s->has_pending, s->pending));
 	ADD("device_bytes_written", opt_u64(s->has_device_written,
 	    s->device_bytes_written));
 	ADD("device_bytes_read", opt_u64(s->has_device_read,

@@ -73,6 +73,7 @@ struct smart {
 	uint64_t	error_log_entries;
 	int		has_reallocated;
 	uint64_t	reallocated;		/* ATA 5 raw */
+	int		has_pending;
 	uint64_t	pending;		/* ATA 197 raw */
 	int		has_device_written;
 	uint64_t	device_bytes_written;	/* host writes as the drive counts them */

@@ -496,6 +496,7 @@ apply_error_attr(struct smart *s, const struct ata_ctx *c,
 		s->reallocated = count;
 		setsrc(s, FIG_REALLOCATED, "attribute 5 %s", sa->name);
 	} else if (sa->id == 197) {
+		s->has_pending = 1;
 		s->pending = count;
 		setsrc(s, FIG_PENDING, "attribute 197 %s", sa->name);
 	} else if (c->in_db && !s->has_media_errors &&

@@ -43,8 +43,8 @@ fig_has(const struct smart *s, enum smart_fig f)
 	case FIG_PERCENT_USED:		return s->has_percent_used;
 	case FIG_TEMPERATURE:		return s->has_temperature;
 	case FIG_MEDIA_ERRORS:		return s->has_media_errors;
-	case FIG_REALLOCATED:		/* FALLTHROUGH */
-	case FIG_PENDING:		return s->has_reallocated;
+	case FIG_REALLOCATED:		return s->has_reallocated;
+	case FIG_PENDING:		return s->has_pending;
 	case FIG_DEVICE_WRITTEN:	return s->has_device_written;
 	case FIG_DEVICE_READ:		return s->has_device_read;
 	case FIG_NAND_WRITTEN:		return s->has_nand_written;

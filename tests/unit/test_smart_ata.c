@@ -150,6 +150,7 @@ test_crucial_mx500(void **state)
 	/* 5 is Reallocate_NAND_Blk_Cnt here, 197 Current_Pending_ECC_Cnt */
 	assert_true(s.has_reallocated);
 	assert_int_equal(s.reallocated, 2);
+	assert_true(s.has_pending);
 	assert_int_equal(s.pending, 1);
 	assert_true(s.has_media_errors);
 	assert_int_equal(s.media_errors, 0);
@@ -616,6 +617,8 @@ check_qemu(const struct smart *s)
 	assert_int_equal(s->temperature_c, 31);
 	assert_true(s->has_reallocated);
 	assert_int_equal(s->reallocated, 0);
+	/* no attribute 197 in QEMU's table: pending is unknown, not 0 */
+	assert_false(s->has_pending);
 	assert_false(s->has_media_errors);
 	assert_false(s->has_device_written);
 	assert_false(s->has_device_read);
