@@ -93,7 +93,8 @@ struct smart {
 	int		nattrs;
 	struct smart_attr attrs[SMART_ATTR_MAX];
 	/* where each reported figure came from ("device statistics",
-	 * "attribute 241 Total_LBAs_Written", ...); "" when not reported */
+	 * "attribute 241 Total_LBAs_Written", ...); for one not reported,
+	 * why when it is known ("the drive has no attribute 197"), else "" */
 	char		src[SMART_FIG_N][SMART_SRC_LEN];
 	/* why the figures not reported are unknown, "" when no reason */
 	char		unknown_why[SMART_SRC_LEN];

@@ -789,6 +789,29 @@ finish_life(struct smart *s, const struct ata_ctx *c)
 	setsrc(s, FIG_PERCENT_USED, "%s", c->life_src);
 }
 
+/*
+ * The figures read whether or not smartctl knows the drive (attributes 5
+ * and 197, smartctl's temperature): when one is missing, the drive does
+ * not report it, whatever the reason given for the others.
+ */
+static void
+finish_standard(struct smart *s)
+{
+	static const struct {
+		enum smart_fig	 fig;
+		const char	*why;
+	} std[] = {
+		{ FIG_REALLOCATED, "the drive has no attribute 5" },
+		{ FIG_PENDING, "the drive has no attribute 197" },
+		{ FIG_TEMPERATURE, "the drive reports no temperature" },
+	};
+	size_t	i;
+
+	for (i = 0; i < sizeof(std) / sizeof(std[0]); i++)
+		if (s->src[std[i].fig][0] == '\0')
+			setsrc(s, std[i].fig, "%s", std[i].why);
+}
+
 int
 smart_from_ata_json(const char *json, size_t len, struct smart *s,
     char *err, size_t errlen)
@@ -817,6 +840,7 @@ smart_from_ata_json(const char *json, size_t len, struct smart *s,
 	decode_devstats(root, s, &c);
 	finish_life(s, &c);
 	finish_pages(s, &c);
+	finish_standard(s);
 	json_object_put(root);
 	return 0;
 }

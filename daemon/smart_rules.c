@@ -74,6 +74,8 @@ smart_sources_json(const struct smart *s)
 			snprintf(buf, sizeof(buf), "%s", s->src[f]);
 		else if (fig_has(s, f) && s->source == SMART_NVME)
 			snprintf(buf, sizeof(buf), "%s", nvme_source(f));
+		else if (!fig_has(s, f) && s->src[f][0] != '\0')
+			snprintf(buf, sizeof(buf), "unknown (%s)", s->src[f]);
 		else if (!fig_has(s, f) && s->unknown_why[0] != '\0')
 			snprintf(buf, sizeof(buf), "unknown (%s)",
 			    s->unknown_why);

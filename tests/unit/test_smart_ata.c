@@ -637,11 +637,25 @@ check_qemu(const struct smart *s)
 static void
 test_qemu_ide(void **state)
 {
-	struct smart	s;
+	struct smart	 s;
+	json_object	*src, *v;
 
 	(void)state;
 	decode_fixture("qemu_ide.json", &s);
 	check_qemu(&s);
+	/* 197 is read on any drive: its absence is the drive's, while the
+	 * vendor figures are unknown because smartctl does not know it */
+	src = smart_sources_json(&s);
+	assert_true(json_object_object_get_ex(src, "pending", &v));
+	assert_string_equal(json_object_get_string(v),
+	    "unknown (the drive has no attribute 197)");
+	assert_true(json_object_object_get_ex(src, "device_bytes_written", &v));
+	assert_string_equal(json_object_get_string(v),
+	    "unknown (not in smartctl's database)");
+	assert_true(json_object_object_get_ex(src, "reallocated", &v));
+	assert_string_equal(json_object_get_string(v),
+	    "attribute 5 Reallocated_Sector_Ct");
+	json_object_put(src);
 	decode_fixture("qemu_ide_x.json", &s);
 	check_qemu(&s);
 }
