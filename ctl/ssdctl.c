@@ -120,6 +120,21 @@ print_json(json_object *o)
 	    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 }
 
+/* A call whose reply only --json prints (the exit status says the rest). */
+static int
+call_quiet(struct ctx *x, const char *method, json_object *params)
+{
+	json_object	*r;
+	int		 rc;
+
+	if ((rc = call(x, method, params, &r)) != 0)
+		return rc;
+	if (x->json)
+		print_json(r);
+	json_object_put(r);
+	return 0;
+}
+
 /* status [DRIVE...]: a table, or everything about one drive. */
 static int
 cmd_status(struct ctx *x, int argc, char **argv)
@@ -169,15 +184,7 @@ cmd_status(struct ctx *x, int argc, char **argv)
 static int
 cmd_drive(struct ctx *x, const struct command *c, const char *drive)
 {
-	json_object	*r;
-	int		 rc;
-
-	if ((rc = call(x, c->method, drive_param(drive), &r)) != 0)
-		return rc;
-	if (x->json)
-		print_json(r);
-	json_object_put(r);
-	return 0;
+	return call_quiet(x, c->method, drive_param(drive));
 }
 
 /* smart DRIVE: everything the drive reports, with the change since the
@@ -269,17 +276,9 @@ cmd_graph(struct ctx *x, int argc, char **argv)
 static int
 cmd_reload(struct ctx *x, int argc, char **argv)
 {
-	json_object	*r;
-	int		 rc;
-
 	(void)argc;
 	(void)argv;
-	if ((rc = call(x, PROTO_INTERFACE ".Reload", NULL, &r)) != 0)
-		return rc;
-	if (x->json)
-		print_json(r);
-	json_object_put(r);
-	return 0;
+	return call_quiet(x, PROTO_INTERFACE ".Reload", NULL);
 }
 
 static int

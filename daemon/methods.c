@@ -132,17 +132,16 @@ m_status(struct req *r)
 	vl_reply(p, 0, &r->out->reply);
 }
 
+/*
+ * The answer of a lookup about one drive (its rc): `p` as the reply when
+ * 0, NoSuchDrive for -ENOENT, else the method's own error `err` with the
+ * drive (and the pass, unless it is -1). Takes `p`.
+ */
 static void
-m_smart(struct req *r)
+drive_answer(struct req *r, const char *drive, int rc, json_object *p,
+    const char *err, int pass)
 {
-	const char	*drive = param_string(r, "drive", 1);
-	json_object	*p;
-	int		 rc;
-
-	if (drive == NULL)
-		return;
-	p = json_object_new_object();
-	if ((rc = r->ops->smart(r->ops->arg, drive, p)) == 0) {
+	if (rc == 0) {
 		vl_reply(p, 0, &r->out->reply);
 		return;
 	}
@@ -153,7 +152,22 @@ m_smart(struct req *r)
 	}
 	p = json_object_new_object();
 	json_object_object_add(p, "drive", json_object_new_string(drive));
-	vl_error(PROTO_INTERFACE ".NoSmart", p, &r->out->reply);
+	if (pass != -1)
+		json_object_object_add(p, "pass", json_object_new_int(pass));
+	vl_error(err, p, &r->out->reply);
+}
+
+static void
+m_smart(struct req *r)
+{
+	const char	*drive = param_string(r, "drive", 1);
+	json_object	*p;
+
+	if (drive == NULL)
+		return;
+	p = json_object_new_object();
+	drive_answer(r, drive, r->ops->smart(r->ops->arg, drive, p), p,
+	    PROTO_INTERFACE ".NoSmart", -1);
 }
 
 static void
@@ -185,26 +199,15 @@ m_errors(struct req *r)
 {
 	const char	*drive = param_string(r, "drive", 1);
 	json_object	*p;
-	int		 pass = 0, res = 0, rc;
+	int		 pass = 0, res = 0;
 
 	if (drive == NULL || param_int(r, "pass", 1, INT32_MAX, &pass) == -1 ||
 	    param_int(r, "resolution", 1, PROTO_MAX_RESOLUTION, &res) == -1)
 		return;
 	p = json_object_new_object();
-	if ((rc = r->ops->errors(r->ops->arg, drive, (uint64_t)pass,
-	    (uint32_t)res, p)) == 0) {
-		vl_reply(p, 0, &r->out->reply);
-		return;
-	}
-	json_object_put(p);
-	if (rc == -ENOENT) {
-		no_such_drive(r, drive);
-		return;
-	}
-	p = json_object_new_object();
-	json_object_object_add(p, "drive", json_object_new_string(drive));
-	json_object_object_add(p, "pass", json_object_new_int(pass));
-	vl_error(PROTO_INTERFACE ".NoErrorMap", p, &r->out->reply);
+	drive_answer(r, drive, r->ops->errors(r->ops->arg, drive,
+	    (uint64_t)pass, (uint32_t)res, p), p,
+	    PROTO_INTERFACE ".NoErrorMap", pass);
 }
 
 /* Start, Stop, Pause, Resume and Verify: one drive, one command. */
