@@ -78,7 +78,10 @@ verify_readonly() {
 
 # ---------------------------------------------------------------- A
 log "A: kill -9 during the write pass, resume with --oneshot"
-SIZE=$((384 * 1024 * 1024))
+# the kill needs a checkpoint inside the write pass, whose position is the
+# durable mark (a flush a second, up to a second behind): a pass of several
+# seconds, also on a fast host
+SIZE=$((1024 * 1024 * 1024))
 layout $SIZE $BS 0.25
 ST=$T/state_a
 S=$ST/a/state
@@ -86,7 +89,7 @@ EV=$ST/a/events.jsonl
 write_conf "$T/a.conf" "$ST" <<EOF
 [drive:a]
 device = $T/a.img
-size = 384M
+size = 1G
 block_size = 4k
 order = random
 queue_depth = 32
