@@ -94,13 +94,7 @@ trap 'msg "interrupted"; cleanup; exit 130' INT
 trap 'msg "terminated"; cleanup; exit 143' TERM
 
 # ------------------------------------------------------------ preflight
-[ "$(id -u)" = 0 ] || die "must run as root (loop devices, O_EXCL opens)"
-for t in fio python3 losetup dd wipefs make; do
-	command -v "$t" >/dev/null || die "$t is not installed"
-done
-msg "building the daemon (make -C $ROOT)"
-make -s -C "$ROOT" daemon/ssdtortured >&2 || die "the build failed"
-[ -x "$DAEMON" ] || die "$DAEMON is missing"
+preflight
 
 need=$((NMAX * DEV_BYTES + (1 << 30)))
 shm_free=$(df -B1 --output=avail /dev/shm | tail -1)

@@ -33,6 +33,19 @@ bench_args() {
 	[ "$QUICK" = 0 ] || [ "$set" = 1 ] || REPS=1
 }
 
+# preflight: root, the tools both scripts use, the daemon ($ROOT, $DAEMON)
+# built.
+preflight() {
+	local t
+	[ "$(id -u)" = 0 ] || die "must run as root (loop devices, O_EXCL opens)"
+	for t in fio python3 losetup dd wipefs make; do
+		command -v "$t" >/dev/null || die "$t is not installed"
+	done
+	msg "building the daemon (make -C $ROOT)"
+	make -s -C "$ROOT" daemon/ssdtortured >&2 || die "the build failed"
+	[ -x "$DAEMON" ] || die "$DAEMON is missing"
+}
+
 # Stop a process we started: SIGTERM, up to ~10 s, then SIGKILL.
 stop_pid() {
 	local pid=$1
