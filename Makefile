@@ -49,7 +49,7 @@ COMMON_SRC	= common/units.c common/log.c common/proto.c
 CORE_SRC	= daemon/block.c daemon/perm.c daemon/layout.c daemon/state.c \
 		  daemon/config.c daemon/conf_keys.c daemon/smart_nvme.c daemon/smart_ata.c \
 		  daemon/wear_units.c daemon/smart_rules.c daemon/smart_run.c \
-		  daemon/dioalign.c daemon/statedir.c daemon/errmap.c \
+		  daemon/dioalign.c daemon/statedir.c daemon/errmap.c daemon/syncq.c \
 		  daemon/schedule.c $(wildcard daemon/phase_*.c)
 DAEMON_SRC	= daemon/main.c daemon/manager.c daemon/drive.c daemon/engine.c \
 		  daemon/safety.c daemon/events.c daemon/plan.c daemon/control.c \
@@ -58,7 +58,7 @@ DAEMON_SRC	= daemon/main.c daemon/manager.c daemon/drive.c daemon/engine.c \
 		  daemon/findings.c daemon/rates.c daemon/drive_cmd.c \
 		  daemon/drive_archive.c daemon/drive_open.c daemon/drive_job.c \
 		  daemon/archive.c daemon/mapguard.c \
-		  daemon/reserve.c daemon/view.c daemon/publish.c \
+		  daemon/reserve.c daemon/view.c daemon/publish.c daemon/checkpoint.c \
 		  $(wildcard daemon/metrics.c)
 COMMON_OBJ	= $(COMMON_SRC:%.c=$(O)%.o)
 CORE_OBJ	= $(CORE_SRC:%.c=$(O)%.o)

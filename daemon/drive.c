@@ -169,35 +169,6 @@ drive_notify(struct drive *d)
 		d->changed(d, d->changed_arg);
 }
 
-/* Write the checkpoint: events first (synced), then the state file. */
-void
-drive_checkpoint(struct drive *d)
-{
-	if (!d->active)
-		return;
-	findings_flush(d);
-	drive_errors_checkpoint(d);
-	/* the state never runs ahead of the events it records */
-	if (records_sync(d) == -1) {
-		records_failed(d, errno);
-		return;
-	}
-	d->st.events_bytes = d->log.size;
-	d->st.updated = (uint64_t)time(NULL);
-	if (state_save(d->state_path, &d->st) == -1) {
-		records_failed(d, errno);
-		if (!d->rec.save_warned)
-			drive_log(d, LOG_WARNING, errno,
-			    "cannot save state %s (will retry)", d->state_path);
-		d->rec.save_warned = 1;
-		return;
-	}
-	if (d->rec.save_warned)
-		drive_log(d, LOG_INFO, 0, "state saved again");
-	d->rec.save_warned = 0;
-	records_saved(d);
-}
-
 /* Fold one snapshot of the worker into the state. */
 static void
 drive_account(struct drive *d, const struct engine_stats *s)
@@ -393,9 +364,6 @@ drive_tick(struct drive *d)
 	}
 	drive_watch_stall(d);
 	rates_tick(d);
-	if (drive_job_active(d) || !records_current(d))
-		drive_checkpoint(d);
-	records_tick(d);
 }
 
 /* Fraction done and time left of the current phase. */

@@ -76,8 +76,13 @@ void		 drive_set_owner_check(struct drive *, drive_owner_fn);
 int		 drive_target_id(const struct drive *, struct target_id *);
 /* Safety checks, state load or creation, worker start; then run if asked. */
 int		 drive_activate(struct drive *, int schedule);
-/* Once a second: counters, findings, checkpoint, rates. */
+/* Once a second: counters, findings, rates... */
 void		 drive_tick(struct drive *);
+/* ...then the checkpoints of those that need one, synced together, and
+ * what the records' state asks (a pause, a resume). */
+void		 drives_checkpoint_tick(struct drive **, size_t);
+/* At exit: the checkpoints' sync queue. */
+void		 checkpoint_queue_free(void);
 void		 drive_status(const struct drive *, struct drive_status *);
 const char	*drive_name(const struct drive *);
 /* Path of the drive's events.jsonl. */

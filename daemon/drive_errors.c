@@ -38,10 +38,21 @@ map_open(struct drive *d, uint64_t pass, uint64_t keep, int on_demand)
 		    " (bad blocks are counted, not mapped)", pass);
 }
 
+/* The map of the pass running written and synced now. */
+static void
+map_sync(struct drive *d)
+{
+	int	fd;
+
+	if (drive_errors_checkpoint_begin(d, &fd) == 0)
+		(void)drive_errors_checkpoint_end(d, fd >= 0 &&
+		    fdatasync(fd) == -1 ? -errno : 0);
+}
+
 void
 drive_errors_begin(struct drive *d, int on_demand)
 {
-	drive_errors_checkpoint(d);	/* a scheduled pass stopped under it */
+	map_sync(d);	/* a scheduled pass stopped under it */
 	d->st.err_pass++;
 	d->em_runs = 0;
 	map_open(d, d->st.err_pass, 0, on_demand);
@@ -157,18 +168,28 @@ drive_errors_detail(struct drive *d, const struct finding *f)
 	return n < JOURNAL_DETAIL ? 1 : 2;
 }
 
-void
-drive_errors_checkpoint(struct drive *d)
+int
+drive_errors_checkpoint_begin(struct drive *d, int *fd)
 {
-	uint64_t	len;
-
+	*fd = -1;
 	if (!errmap_is_open(&d->emap))
-		return;
-	len = errmap_flush(&d->emap);
-	if (!d->em_on_demand) {
-		d->st.err_map_bytes = len;
+		return 0;
+	if (errmap_flush_begin(&d->emap, fd) == -1)
+		return -1;
+	if (!d->em_on_demand) {		/* what the sync is to make durable */
+		d->st.err_map_bytes = d->emap.size;
 		d->st.err_runs = d->em_runs;
 	}
+	return 0;
+}
+
+int
+drive_errors_checkpoint_end(struct drive *d, int res)
+{
+	if (!errmap_is_open(&d->emap))
+		return 0;
+	errmap_flush_end(&d->emap, res);
+	return d->emap.err != 0 ? -1 : 0;
 }
 
 struct listed {

@@ -18,6 +18,7 @@
 #include "schedule.h"
 #include "smart.h"
 #include "smart_read.h"
+#include "statedir.h"
 
 /* Where the phase (or on-demand pass) began, for its phase_end event. */
 struct drive_mark {
@@ -79,6 +80,23 @@ struct drive_records {
 	int		 save_warned;
 };
 
+/* A checkpoint between its steps (checkpoint.c). */
+enum ckpt_step { CKPT_NONE, CKPT_STAGED, CKPT_COMMITTED };
+
+struct drive_ckpt {
+	enum ckpt_step	 step;
+	int		 err;		/* the logs' errno: no state saved */
+	int		 state_err;	/* the state file's errno */
+	int		 log_fd, smart_fd, map_fd;	/* -1: nothing to sync */
+	int		 log_res, smart_res, map_res;	/* 0 or -errno */
+	int		 map_begun;	/* the map's flush awaits its end */
+	int		 staged;	/* `state` holds a new state file */
+	struct staged	 state;
+	/* the last checkpoint's directory sync succeeded: the spare is not
+	 * the state file on disk (statedir_stage); kept across checkpoints */
+	int		 spare_ok;
+};
+
 struct drive {
 	struct drive_conf conf;
 	char		 dir[PATH_MAX];
@@ -115,6 +133,7 @@ struct drive {
 	int		 em_on_demand;	/* the open map is an on-demand pass's */
 	struct drive_smart smart;
 	struct drive_records rec;
+	struct drive_ckpt ckpt;
 };
 
 /*
@@ -155,7 +174,8 @@ uint64_t	 wall_ms(void);
 int		 drive_job_active(const struct drive *);
 /* A job whose I/O is expected to complete: the stall watchdog's. */
 int		 drive_job_watched(const struct drive *);
-/* Write the checkpoint: events first (synced), then the state file. */
+/* checkpoint.c: write the checkpoint now: events first (synced), then
+ * the state file. */
 void		 drive_checkpoint(struct drive *);
 /* Fail the drive: it stays failed until an operator starts it again. */
 void		 drive_fail(struct drive *, const char *fmt, ...)
@@ -206,8 +226,14 @@ int		 drive_errors_detail(struct drive *, const struct finding *);
  * pass, summed up. */
 void		 drive_errors_phase_start(struct drive *);
 void		 drive_errors_phase_end(struct drive *, const char *what);
-/* Before the state is saved: the map synced, its length recorded. */
-void		 drive_errors_checkpoint(struct drive *);
+/*
+ * Before the state is saved: the map written and its length recorded in
+ * the state; fd the descriptor to fdatasync (-1: none). -1 when the map
+ * cannot be written (its err set): no state may be saved then. End takes
+ * the sync's result (0 or -errno): -1 when the map is not on disk.
+ */
+int		 drive_errors_checkpoint_begin(struct drive *, int *fd);
+int		 drive_errors_checkpoint_end(struct drive *, int res);
 /*
  * The pass ended (`whole`: every block was verified): summary events,
  * map closed. 1 and the reason when the bad blocks pass max_bad_fraction.
@@ -217,8 +243,6 @@ int		 drive_errors_end(struct drive *, int whole, char *why, size_t);
 /* records.c, for drive.c */
 void		 records_failed(struct drive *, int err);
 void		 records_saved(struct drive *);
-/* Write and sync the kept lines of events and smart.jsonl. */
-int		 records_sync(struct drive *);
 int		 records_current(const struct drive *);
 void		 records_tick(struct drive *);
 void		 records_status(const struct drive *, struct drive_status *);

@@ -376,18 +376,25 @@ errmap_add(struct errmap *m, uint64_t start, uint64_t n, enum blk_class cls)
 	m->has_pend = 1;
 }
 
-uint64_t
-errmap_flush(struct errmap *m)
+int
+errmap_flush_begin(struct errmap *m, int *fd)
 {
-	if (m->fd < 0)
-		return 0;
+	*fd = -1;
 	/* a later extent continuing this one is a record of its own, merged
 	 * again when the map is read */
 	errmap_put(m);
 	if ((m->rewrite && errmap_rewrite(m) == -1) || errmap_write(m) == -1)
-		return m->synced;
-	if (m->size > m->synced && fdatasync(m->fd) == -1) {
-		errmap_warn(m, "sync", errno);
+		return -1;
+	if (m->size > m->synced)
+		*fd = m->fd;
+	return 0;
+}
+
+uint64_t
+errmap_flush_end(struct errmap *m, int res)
+{
+	if (res < 0) {
+		errmap_warn(m, "sync", -res);
 		m->rewrite = 1;
 		return m->synced;
 	}
@@ -398,6 +405,19 @@ errmap_flush(struct errmap *m)
 	m->err = 0;
 	m->warned = 0;
 	return m->synced;
+}
+
+uint64_t
+errmap_flush(struct errmap *m)
+{
+	int	fd;
+
+	if (m->fd < 0)
+		return 0;
+	if (errmap_flush_begin(m, &fd) == -1)
+		return m->synced;
+	return errmap_flush_end(m, fd >= 0 && fdatasync(fd) == -1 ? -errno :
+	    0);
 }
 
 void

@@ -83,6 +83,15 @@ void	errmap_add(struct errmap *, uint64_t start, uint64_t n,
  * what it left unsure is written again at the next flush.
  */
 uint64_t errmap_flush(struct errmap *);
+/*
+ * errmap_flush in two steps, for a checkpoint that syncs many files at
+ * once: begin writes what is held and gives the descriptor to fdatasync
+ * (-1: nothing to sync), or -1 when a write failed (m->err; no end then);
+ * end takes the sync's result (0 or -errno) and returns the length synced.
+ * Only on an open map.
+ */
+int	 errmap_flush_begin(struct errmap *, int *fd);
+uint64_t errmap_flush_end(struct errmap *, int res);
 void	errmap_close(struct errmap *);
 int	errmap_is_open(const struct errmap *);
 

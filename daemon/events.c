@@ -384,10 +384,9 @@ events_add(struct eventlog *ev, int prio, const char *event, json_object *obj,
  * remounted (read-only, for a check) under a running daemon.
  */
 int
-events_sync(struct eventlog *ev)
+events_sync_begin(struct eventlog *ev, int *fd)
 {
-	int	rc, saved;
-
+	*fd = -1;
 	if (ev->fd < 0 && ev->rewrite && ev->path != NULL &&
 	    events_reopen(ev) == -1) {
 		events_warn(ev, errno);
@@ -395,19 +394,24 @@ events_sync(struct eventlog *ev)
 	}
 	if (events_flush(ev) == -1)
 		return -1;
+	*fd = ev->fd;		/* -1: closed with nothing unsynced */
+	return 0;
+}
+
+int
+events_sync_end(struct eventlog *ev, int res)
+{
 	if (ev->fd < 0)
-		return 0;	/* closed with nothing unsynced */
-	rc = fdatasync(ev->fd);
-	saved = errno;
-	if (rc == 0) {
+		return 0;
+	if (res == 0) {
 		ev->synced = ev->size;
 		ev->nunsynced = ev->unsynced_lines = 0;
 	}
 	events_close_fd(ev);
-	if (rc == -1) {
+	if (res < 0) {
 		ev->sync_failed = 1;
-		events_warn(ev, saved);
-		errno = saved;
+		events_warn(ev, -res);
+		errno = -res;
 		return -1;
 	}
 	if (ev->sync_failed) {
@@ -415,6 +419,18 @@ events_sync(struct eventlog *ev)
 		events_ok(ev, 0);
 	}
 	return 0;
+}
+
+int
+events_sync(struct eventlog *ev)
+{
+	int	fd;
+
+	if (events_sync_begin(ev, &fd) == -1)
+		return -1;
+	if (fd < 0)
+		return 0;
+	return events_sync_end(ev, fdatasync(fd) == -1 ? -errno : 0);
 }
 
 /* Read backwards from the end until `count` complete lines are held. */

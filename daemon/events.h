@@ -79,6 +79,14 @@ int	events_flush(struct eventlog *);
  * sync, the next one first writes again what the failed one left unsure.
  */
 int	events_sync(struct eventlog *);
+/*
+ * events_sync in two steps, for many logs synced at once (syncq.h):
+ * begin writes what is kept and gives the descriptor to fdatasync (-1:
+ * nothing to sync); end takes the sync's result (0 or -errno) and closes
+ * it. Begin returns -1 with errno when the writes failed (no end then).
+ */
+int	events_sync_begin(struct eventlog *, int *fd);
+int	events_sync_end(struct eventlog *, int res);
 /* The events kept or not yet synced reached their bound: the drive is to
  * pause. */
 int	events_full(const struct eventlog *);

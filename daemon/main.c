@@ -367,6 +367,7 @@ stop_all(struct daemon *dm)
 	for (i = 0; i < dm->ndrives; i++)
 		drive_free(dm->drives[i]);
 	free(dm->drives);
+	checkpoint_queue_free();
 	config_free(&dm->conf);
 	sd_event_unref(dm->ev);
 }

@@ -123,6 +123,7 @@ daemon_publish(struct daemon *dm)
 
 	for (i = 0; i < dm->ndrives; i++)
 		drive_tick(dm->drives[i]);
+	drives_checkpoint_tick(dm->drives, dm->ndrives);
 	archive_tick(dm);
 	metrics_tick(dm);
 	dm->ticks++;

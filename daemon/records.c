@@ -38,31 +38,6 @@ records_saved(struct drive *d)
 	d->rec.err = 0;
 }
 
-/*
- * Write and sync what is kept of both logs; -1 and errno on failure, also
- * when the error map's last flush (just before) failed.
- */
-int
-records_sync(struct drive *d)
-{
-	int	rc = 0, err = 0;
-
-	if (errmap_is_open(&d->emap) && d->emap.err != 0) {
-		rc = -1;
-		err = d->emap.err;
-	}
-	if (d->smart.log.path != NULL && events_sync(&d->smart.log) == -1) {
-		rc = -1;
-		err = errno;
-	}
-	if (events_sync(&d->log) == -1) {
-		rc = -1;
-		err = errno;
-	}
-	errno = err;
-	return rc;
-}
-
 /* Since when (monotonic ns) something is not on disk; 0: nothing. */
 static uint64_t
 behind_since(const struct drive *d)

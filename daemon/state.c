@@ -261,10 +261,20 @@ put_state(FILE *fp, void *arg)
 	return 0;
 }
 
+/* The drive's directory is 0750: group may read, as under the service's
+ * UMask=0027. */
+#define STATE_MODE	0640
+
 int
 state_save(const char *path, const struct dstate *s)
 {
-	/* the drive's directory is 0750: group may read, as under the
-	 * service's UMask=0027 */
-	return statedir_replace(path, 0640, put_state, (void *)s);
+	return statedir_replace(path, STATE_MODE, put_state, (void *)s);
+}
+
+int
+state_stage(struct staged *st, const char *path, const struct dstate *s,
+    int spare)
+{
+	return statedir_stage(st, path, STATE_MODE, spare, put_state,
+	    (void *)s);
 }

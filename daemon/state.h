@@ -7,6 +7,7 @@
 
 #include "block.h"
 #include "layout.h"
+#include "statedir.h"
 
 enum run_state {
 	RUN_RUNNING = 0,
@@ -70,5 +71,8 @@ int		 state_load(const char *path, struct dstate *,
 		    char *err, size_t errlen);
 /* Temp file, fsync, rename, fsync of the directory. */
 int		 state_save(const char *path, const struct dstate *);
+/* state_save in steps (statedir_stage): the batched checkpoint. */
+int		 state_stage(struct staged *, const char *path,
+		    const struct dstate *, int spare);
 
 #endif

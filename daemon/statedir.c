@@ -52,9 +52,12 @@ statedir_path(char *buf, size_t len, const char *drive_dir,
 	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
-/* "DIR/.BASE.XXXXXX" beside path; -1 with errno when too long. */
+/*
+ * "DIR/.BASE.SUFFIX" beside path: SUFFIX "XXXXXX" (mkostemp's) for a new
+ * temporary file, "spare" for the spare; -1 with errno when too long.
+ */
 static int
-temp_name(const char *path, char *buf, size_t len)
+side_name(const char *path, const char *suffix, char *buf, size_t len)
 {
 	const char	*slash = strrchr(path, '/');
 	int		 dl = slash ? (int)(slash - path + 1) : 0, r;
@@ -63,7 +66,7 @@ temp_name(const char *path, char *buf, size_t len)
 		errno = *path == '\0' ? ENOENT : EISDIR;
 		return -1;
 	}
-	r = snprintf(buf, len, "%.*s.%s.XXXXXX", dl, path, path + dl);
+	r = snprintf(buf, len, "%.*s.%s.%s", dl, path, path + dl, suffix);
 	if (r < 0 || (size_t)r >= len) {
 		errno = ENAMETOOLONG;
 		return -1;
@@ -71,29 +74,23 @@ temp_name(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-/* fsync the directory holding path (the rename's durability). */
+/* Open the directory holding path, for the fsync that makes a rename
+ * durable. */
 static int
-sync_dir(const char *path)
+open_dir(const char *path)
 {
 	char		 dir[PATH_MAX];
 	const char	*slash = strrchr(path, '/');
-	int		 fd, rc, saved;
 
 	if (slash == NULL)
 		snprintf(dir, sizeof(dir), ".");
 	else
 		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 :
 		    (int)(slash - path), path);
-	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
-		return -1;
-	rc = fsync(fd);
-	saved = errno;
-	close(fd);
-	errno = saved;
-	return rc == -1 && errno != EINVAL ? -1 : 0;
+	return open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 }
 
-/* The content into fp, flushed and fsynced; -1 with errno. */
+/* The content into fp and flushed to the kernel; -1 with errno. */
 static int
 fill_file(FILE *fp, int (*fill)(FILE *, void *), void *arg)
 {
@@ -103,41 +100,137 @@ fill_file(FILE *fp, int (*fill)(FILE *, void *), void *arg)
 			errno = EIO;
 		return -1;
 	}
-	return fsync(fileno(fp));
+	return 0;
+}
+
+/* Close and remove the temporary file, keeping errno. */
+static void
+drop_temp(struct staged *s)
+{
+	int	saved = errno;
+
+	if (s->fp != NULL)
+		fclose(s->fp);
+	else if (s->fd != -1)
+		close(s->fd);
+	unlink(s->tmp);
+	s->fp = NULL;
+	s->fd = -1;
+	errno = saved;
+}
+
+/* The temporary file: a new one, or the spare rewritten in place. */
+static int
+open_temp(struct staged *s, const char *path, mode_t mode)
+{
+	if (side_name(path, s->spare ? "spare" : "XXXXXX", s->tmp,
+	    sizeof(s->tmp)) == -1)
+		return -1;
+	if (!s->spare)
+		return s->fd = mkostemp(s->tmp, O_CLOEXEC);
+	return s->fd = open(s->tmp, O_WRONLY | O_CREAT | O_CLOEXEC |
+	    O_NOFOLLOW, mode);
+}
+
+int
+statedir_stage(struct staged *s, const char *path, mode_t mode, int spare,
+    int (*fill)(FILE *, void *), void *arg)
+{
+	memset(s, 0, sizeof(*s));
+	s->path = path;
+	s->spare = spare;
+	s->fd = s->dir_fd = -1;
+	if (open_temp(s, path, mode) == -1)
+		return -1;
+	if (fchmod(s->fd, mode) == -1 ||
+	    (s->fp = fdopen(s->fd, "w")) == NULL ||
+	    fill_file(s->fp, fill, arg) == -1 ||
+	    ftruncate(s->fd, ftello(s->fp)) == -1) {	/* the spare's rest */
+		drop_temp(s);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The spare swapped with path: no inode made or freed (on ext4 most of a
+ * checkpoint's cost); the old content is the next spare. Where the
+ * filesystem cannot swap, or path does not exist yet, a plain rename.
+ */
+static int
+put_in_place(const struct staged *s)
+{
+	if (s->spare && renameat2(AT_FDCWD, s->tmp, AT_FDCWD, s->path,
+	    RENAME_EXCHANGE) == 0)
+		return 0;
+	return rename(s->tmp, s->path);
+}
+
+int
+statedir_commit(struct staged *s)
+{
+	int	rc;
+
+	if (s->sync_res < 0) {
+		errno = -s->sync_res;
+		drop_temp(s);
+		return -1;
+	}
+	rc = fclose(s->fp);
+	s->fp = NULL;
+	s->fd = -1;
+	if (rc != 0 || put_in_place(s) == -1) {
+		drop_temp(s);
+		return -1;
+	}
+	s->dir_fd = open_dir(s->path);
+	return s->dir_fd == -1 ? -1 : 0;
+}
+
+int
+statedir_finish(struct staged *s)
+{
+	if (s->dir_fd != -1)
+		close(s->dir_fd);
+	s->dir_fd = -1;
+	/* a directory that cannot be synced (EINVAL) needs no sync */
+	if (s->dir_res < 0 && s->dir_res != -EINVAL) {
+		errno = -s->dir_res;
+		return -1;
+	}
+	return 0;
+}
+
+void
+statedir_abort(struct staged *s)
+{
+	if (s->fp != NULL || s->fd != -1)
+		drop_temp(s);
+	if (s->dir_fd != -1)
+		close(s->dir_fd);
+	s->dir_fd = -1;
 }
 
 int
 statedir_replace(const char *path, mode_t mode, int (*fill)(FILE *, void *),
     void *arg)
 {
-	char	 tmp[PATH_MAX];
-	FILE	*fp = NULL;
-	int	 fd, saved;
+	return statedir_replace_now(path, mode, 0, fill, arg);
+}
 
-	if (temp_name(path, tmp, sizeof(tmp)) == -1 ||
-	    (fd = mkostemp(tmp, O_CLOEXEC)) == -1)
+int
+statedir_replace_now(const char *path, mode_t mode, int spare,
+    int (*fill)(FILE *, void *), void *arg)
+{
+	struct staged	s;
+
+	if (statedir_stage(&s, path, mode, spare, fill, arg) == -1)
 		return -1;
-	if (fchmod(fd, mode) == -1 || (fp = fdopen(fd, "w")) == NULL ||
-	    fill_file(fp, fill, arg) == -1)
-		goto fail;
-	fd = -1;
-	if (fclose(fp) != 0) {
-		fp = NULL;
-		goto fail;
-	}
-	fp = NULL;
-	if (rename(tmp, path) == -1)
-		goto fail;
-	return sync_dir(path);
-fail:
-	saved = errno;
-	if (fp != NULL)
-		fclose(fp);
-	else if (fd != -1)
-		close(fd);
-	unlink(tmp);
-	errno = saved;
-	return -1;
+	s.sync_res = fsync(s.fd) == -1 ? -errno : 0;
+	if (statedir_commit(&s) == -1)
+		return -1;
+	s.dir_res = fsync(s.dir_fd) == -1 ? -errno : 0;
+	return statedir_finish(&s);
 }
 
 int

@@ -6,6 +6,7 @@
 #ifndef SSDT_STATEDIR_H
 #define SSDT_STATEDIR_H
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -37,6 +38,43 @@ int	statedir_path(char *buf, size_t len, const char *drive_dir,
  */
 int	statedir_replace(const char *path, mode_t mode,
 	    int (*fill)(FILE *, void *), void *arg);
+/* The same, through the spare when `spare` (see statedir_stage). */
+int	statedir_replace_now(const char *path, mode_t mode, int spare,
+	    int (*fill)(FILE *, void *), void *arg);
+
+/*
+ * The same in steps, for callers that sync many files at once (syncq.h):
+ * statedir_stage writes the temporary file; the caller fsyncs `fd` and
+ * puts the result (0 or -errno) in sync_res; statedir_commit renames it
+ * over `path` (or removes it when the sync failed) and opens the
+ * directory; the caller fsyncs `dir_fd` into dir_res; statedir_finish
+ * says whether the rename is durable. Each returns -1 with errno, and
+ * after a failure needs no more than statedir_abort, which is also what
+ * gives up between the steps.
+ *
+ * With `spare`, the temporary file is "DIR/.BASE.spare", rewritten in
+ * place and swapped with `path` (renameat2 RENAME_EXCHANGE), so that the
+ * old content becomes the next spare: no inode is made or freed. Only
+ * safe when the previous swap's directory sync succeeded in this process
+ * (the spare may otherwise still be `path` on disk); the caller keeps
+ * that rule.
+ */
+struct staged {
+	const char	*path;
+	char		 tmp[PATH_MAX];
+	FILE		*fp;
+	int		 spare;		/* tmp is the spare, swapped in */
+	int		 fd;		/* of the temporary file */
+	int		 sync_res;
+	int		 dir_fd;
+	int		 dir_res;
+};
+
+int	statedir_stage(struct staged *, const char *path, mode_t mode,
+	    int spare, int (*fill)(FILE *, void *), void *arg);
+int	statedir_commit(struct staged *);
+int	statedir_finish(struct staged *);
+void	statedir_abort(struct staged *);
 /* mkdir -p. */
 int	statedir_mkdirs(const char *path, mode_t mode);
 /*
