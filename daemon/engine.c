@@ -795,11 +795,33 @@ worker_init(struct engine *e)
 	return 0;
 }
 
+/*
+ * Workers run below the main loop: on a host whose CPUs the drives' I/O
+ * keeps busy (many fast drives), the loop still answers ssdctl and
+ * checkpoints on time, and it needs little CPU. Linux keeps a nice value
+ * per thread; the ring's kernel workers inherit it.
+ */
+#define WORKER_NICE	5
+
+static void
+worker_nice(void)
+{
+	int	n;
+
+	errno = 0;
+	n = getpriority(PRIO_PROCESS, (id_t)gettid());
+	if (n != -1 || errno == 0)
+		(void)setpriority(PRIO_PROCESS, (id_t)gettid(), n + WORKER_NICE);
+}
+
 static void *
 worker_main(void *arg)
 {
 	struct engine	*e = arg;
-	int		 err = worker_init(e);
+	int		 err;
+
+	worker_nice();
+	err = worker_init(e);
 
 	pthread_mutex_lock(&e->mu);
 	e->init_done = 1;
