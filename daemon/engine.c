@@ -83,6 +83,15 @@ struct engine {
 	struct slot	*slots;
 	uint32_t	*freelist;
 	uint32_t	 nfree;
+	/*
+	 * The clock is read once per round, not per I/O (a vDSO read is
+	 * not free on every host): slots queued since the last submission
+	 * get its time as their start, completions the time of the reap.
+	 */
+	uint32_t	*fresh;		/* slots queued, not yet submitted */
+	uint32_t	 nfresh;
+	uint64_t	 t_reap;	/* CLOCK_MONOTONIC at the last reap */
+	uint64_t	 wall;		/* CLOCK_REALTIME for the blocks of a round */
 	struct witem	*win;
 	uint64_t	 wsize;
 	struct engine_stats loc;
@@ -255,10 +264,17 @@ ring_submit(struct engine *e, unsigned wait)
 {
 	unsigned	pending = io_uring_sq_ready(&e->ring);
 	uint64_t	busy = atomic_load(&e->submitted) - atomic_load(&e->reaped);
+	uint64_t	t = 0;
+	uint32_t	i;
 	int		rc;
 
+	if (e->nfresh > 0 || (busy == 0 && pending > 0))
+		t = now_ns(CLOCK_MONOTONIC);
+	for (i = 0; i < e->nfresh; i++)
+		e->slots[e->fresh[i]].t_submit = t;
+	e->nfresh = 0;
 	if (busy == 0 && pending > 0)
-		atomic_store(&e->progress_ns, now_ns(CLOCK_MONOTONIC));
+		atomic_store(&e->progress_ns, t);
 	atomic_fetch_add(&e->submitted, pending);
 	rc = wait ? io_uring_submit_and_wait(&e->ring, wait) :
 	    io_uring_submit(&e->ring);
@@ -328,13 +344,13 @@ slot_start(struct engine *e, uint64_t seq)
 	if (e->job.kind == JOB_WRITE)
 		blk_encode(e->bufs + (size_t)idx * e->bs, e->bs,
 		    e->job.expect.instance, s->off, e->job.generation,
-		    now_ns(CLOCK_REALTIME));
-	s->t_submit = now_ns(CLOCK_MONOTONIC);
+		    e->wall);
 	if (slot_queue(e, idx) == -1) {
 		s->busy = 0;
 		e->freelist[e->nfree++] = idx;
 		return -1;
 	}
+	e->fresh[e->nfresh++] = idx;
 	return 0;
 }
 
@@ -406,7 +422,7 @@ static void
 slot_finish(struct engine *e, struct slot *s, uint32_t idx)
 {
 	struct witem	*w = &e->win[s->seq % e->wsize];
-	uint64_t	 lat = (now_ns(CLOCK_MONOTONIC) - s->t_submit) / 1000;
+	uint64_t	 lat = (e->t_reap - s->t_submit) / 1000;
 
 	e->loc.lat_sum_us += lat;
 	if (lat > e->loc.lat_max_us)
@@ -540,6 +556,7 @@ reap(struct engine *e)
 	struct io_uring_cqe	*cqe;
 	unsigned		 head, n = 0;
 
+	e->t_reap = now_ns(CLOCK_MONOTONIC);
 	io_uring_for_each_cqe(&e->ring, head, cqe) {
 		if (io_uring_cqe_get_data64(cqe) == FLUSH_TAG)
 			flush_done(e, cqe->res);
@@ -551,7 +568,7 @@ reap(struct engine *e)
 	io_uring_cq_advance(&e->ring, n);
 	if (n > 0) {
 		atomic_fetch_add(&e->reaped, n);
-		atomic_store(&e->progress_ns, now_ns(CLOCK_MONOTONIC));
+		atomic_store(&e->progress_ns, e->t_reap);
 	}
 }
 
@@ -603,9 +620,13 @@ fill_queue(struct engine *e, uint64_t *next, uint64_t *sub_bytes,
 {
 	const struct job *j = &e->job;
 	uint32_t	 qd = j->queue_depth < e->maxqd ? j->queue_depth : e->maxqd;
+	int		 first = 1;
 
 	while (*next < j->count && e->maxqd - e->nfree < qd &&
 	    *next < e->loc.position + e->wsize) {
+		if (first && j->kind == JOB_WRITE)
+			e->wall = now_ns(CLOCK_REALTIME);
+		first = 0;
 		if (slot_start(e, *next) == -1)
 			return 0;
 		(*next)++;
@@ -647,7 +668,7 @@ run_io(struct engine *e)
 		}
 		reap(e);
 		advance(e);
-		t = now_ns(CLOCK_MONOTONIC);
+		t = e->t_reap;
 		if (flush_due(e, t))
 			flush_start(e);
 		if (t - e->last_publish > PUBLISH_NS)
@@ -844,9 +865,10 @@ engine_alloc(struct engine *e)
 	}
 	e->slots = calloc(e->maxqd, sizeof(*e->slots));
 	e->freelist = calloc(e->maxqd, sizeof(*e->freelist));
+	e->fresh = calloc(e->maxqd, sizeof(*e->fresh));
 	e->win = calloc(e->wsize, sizeof(*e->win));
 	e->q = calloc(QUEUE_CAP, sizeof(*e->q));
-	if (!e->slots || !e->freelist || !e->win || !e->q)
+	if (!e->slots || !e->freelist || !e->fresh || !e->win || !e->q)
 		return -1;
 	for (i = 0; i < e->maxqd; i++)
 		e->freelist[i] = e->maxqd - 1 - i;
@@ -919,6 +941,7 @@ engine_free(struct engine *e)
 		close(e->efd);
 	free(e->slots);
 	free(e->freelist);
+	free(e->fresh);
 	free(e->win);
 	free(e->q);
 	pthread_mutex_destroy(&e->mu);
