@@ -46,6 +46,16 @@
 #define FLUSH_NS	1000000000ULL	/* one flush per checkpoint (1 s) */
 #define FLUSH_TAG	UINT64_MAX	/* user_data of the flush */
 #define FLUSH_TRIES	100		/* -EAGAIN / -EINTR in a row */
+/*
+ * On a fast device a round waits for a share of what is in flight
+ * (1/BATCH_DIV), so that the worker sleeps and wakes once per batch, not
+ * once per completion, while the device keeps the rest of its queue. A
+ * device is fast while a round's wait lasts less than BATCH_FAST_NS; on
+ * a slower one each completion is worth its wake-up, and a batch would
+ * hold the first completions back from their latency.
+ */
+#define BATCH_DIV	4
+#define BATCH_FAST_NS	100000ULL
 
 /* One I/O in flight. */
 struct slot {
@@ -74,12 +84,15 @@ struct engine {
 	int		 efd;
 	pthread_t	 thr;
 	struct engine	*next_abandoned;	/* main thread only */
+	unsigned	 seen_tail;	/* main thread only: engine_inflight */
+	uint64_t	 seen_ns;
 
 	/* worker-only */
 	struct io_uring	 ring;
 	unsigned char	*bufs;
 	size_t		 bufs_len;
 	int		 fixed_bufs;	/* registered; else plain buffers */
+	uint64_t	 t_wait;	/* when the last wait began */
 	struct slot	*slots;
 	uint32_t	*freelist;
 	uint32_t	 nfree;
@@ -269,7 +282,7 @@ ring_submit(struct engine *e, unsigned wait)
 	int		rc;
 
 	if (e->nfresh > 0 || (busy == 0 && pending > 0))
-		t = now_ns(CLOCK_MONOTONIC);
+		e->t_wait = t = now_ns(CLOCK_MONOTONIC);
 	for (i = 0; i < e->nfresh; i++)
 		e->slots[e->fresh[i]].t_submit = t;
 	e->nfresh = 0;
@@ -637,6 +650,18 @@ fill_queue(struct engine *e, uint64_t *next, uint64_t *sub_bytes,
 	return 0;
 }
 
+/* How many completions the next round waits for (see BATCH_DIV). */
+static unsigned
+batch_wait(const struct engine *e)
+{
+	unsigned	inflight = e->maxqd - e->nfree + (e->flush_busy != 0);
+
+	if (e->t_reap - e->t_wait >= BATCH_FAST_NS ||
+	    inflight < 2 * BATCH_DIV)
+		return 1;
+	return inflight / BATCH_DIV;
+}
+
 /* The submission/completion loop of a write or verify job. */
 static enum job_end
 run_io(struct engine *e)
@@ -659,7 +684,7 @@ run_io(struct engine *e)
 			continue;
 		}
 		tries = 0;
-		rc = ring_submit(e, 1);
+		rc = ring_submit(e, batch_wait(e));
 		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
 			log_drive(LOG_WARNING, e->name, e->serial, 0,
 			    "io_uring_submit: %s",
@@ -1058,12 +1083,26 @@ engine_abandon(struct engine *e)
 	abandoned = e;
 }
 
+/*
+ * A worker waiting for a batch of completions reaps none until the batch
+ * is complete; the completions the kernel has posted meanwhile are seen
+ * in the tail of the completion ring (written by the kernel only; the
+ * pointer to it is set before engine_start returns and kept until the
+ * worker quits).
+ */
 void
 engine_inflight(struct engine *e, uint64_t *n, uint64_t *since_ns)
 {
 	uint64_t	reaped = atomic_load(&e->reaped);
+	uint64_t	now = now_ns(CLOCK_MONOTONIC), p;
+	unsigned	tail = __atomic_load_n(e->ring.cq.ktail, __ATOMIC_ACQUIRE);
 
+	if (tail != e->seen_tail) {
+		e->seen_tail = tail;
+		e->seen_ns = now;
+	}
 	*n = atomic_load(&e->submitted) - reaped;
-	*since_ns = atomic_load(&e->waiting_main) ? now_ns(CLOCK_MONOTONIC) :
-	    atomic_load(&e->progress_ns);
+	p = atomic_load(&e->progress_ns);
+	*since_ns = atomic_load(&e->waiting_main) ? now :
+	    p > e->seen_ns ? p : e->seen_ns;
 }
