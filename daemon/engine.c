@@ -103,6 +103,8 @@ struct engine {
 	 */
 	uint32_t	*fresh;		/* slots queued, not yet submitted */
 	uint32_t	 nfresh;
+	uint32_t	*taken;		/* slots taken, not yet queued */
+	uint32_t	 ntaken;
 	uint64_t	 t_reap;	/* CLOCK_MONOTONIC at the last reap */
 	uint64_t	 wall;		/* CLOCK_REALTIME for the blocks of a round */
 	struct witem	*win;
@@ -343,9 +345,9 @@ slot_queue(struct engine *e, uint32_t idx)
 	return 0;
 }
 
-/* Take a free slot for item `seq`, fill it (writes) and queue it. */
-static int
-slot_start(struct engine *e, uint64_t seq)
+/* Take a free slot for item `seq` (filled and queued by slots_start). */
+static void
+slot_take(struct engine *e, uint64_t seq)
 {
 	uint32_t	 idx = e->freelist[--e->nfree];
 	struct slot	*s = &e->slots[idx];
@@ -354,17 +356,56 @@ slot_start(struct engine *e, uint64_t seq)
 	s->off = item_offset(e, seq);
 	s->done = 0;
 	s->busy = 1;
-	if (e->job.kind == JOB_WRITE)
-		blk_encode(e->bufs + (size_t)idx * e->bs, e->bs,
-		    e->job.expect.instance, s->off, e->job.generation,
-		    e->wall);
-	if (slot_queue(e, idx) == -1) {
-		s->busy = 0;
-		e->freelist[e->nfree++] = idx;
-		return -1;
+	e->taken[e->ntaken++] = idx;
+}
+
+/* Fill the blocks of the taken slots, several at a time (see blk_encode_many). */
+static void
+slots_encode(struct engine *e)
+{
+	enum { CHUNK = 16 };
+	void		*bufs[CHUNK];
+	uint64_t	 offs[CHUNK];
+	uint32_t	 i, k, n;
+
+	for (i = 0; i < e->ntaken; i += n) {
+		n = e->ntaken - i < CHUNK ? e->ntaken - i : CHUNK;
+		for (k = 0; k < n; k++) {
+			bufs[k] = e->bufs + (size_t)e->taken[i + k] * e->bs;
+			offs[k] = e->slots[e->taken[i + k]].off;
+		}
+		blk_encode_many(bufs, offs, n, e->bs, e->job.expect.instance,
+		    e->job.generation, e->wall);
 	}
-	e->fresh[e->nfresh++] = idx;
-	return 0;
+}
+
+/*
+ * Fill (writes) and queue the taken slots. Those that cannot be queued
+ * go back to the free list; the first item not queued, or UINT64_MAX.
+ */
+static uint64_t
+slots_start(struct engine *e)
+{
+	uint32_t	k, idx;
+	uint64_t	first = UINT64_MAX;
+
+	if (e->job.kind == JOB_WRITE && e->ntaken > 0) {
+		e->wall = now_ns(CLOCK_REALTIME);
+		slots_encode(e);
+	}
+	for (k = 0; k < e->ntaken; k++) {
+		idx = e->taken[k];
+		if (first == UINT64_MAX && slot_queue(e, idx) == 0) {
+			e->fresh[e->nfresh++] = idx;
+			continue;
+		}
+		if (first == UINT64_MAX)
+			first = e->slots[idx].seq;
+		e->slots[idx].busy = 0;
+		e->freelist[e->nfree++] = idx;
+	}
+	e->ntaken = 0;
+	return first;
 }
 
 /* Classify a block that was read completely. */
@@ -633,21 +674,26 @@ fill_queue(struct engine *e, uint64_t *next, uint64_t *sub_bytes,
 {
 	const struct job *j = &e->job;
 	uint32_t	 qd = j->queue_depth < e->maxqd ? j->queue_depth : e->maxqd;
-	int		 first = 1;
+	uint64_t	 unqueued;
+	int		 halted = 0;
 
 	while (*next < j->count && e->maxqd - e->nfree < qd &&
 	    *next < e->loc.position + e->wsize) {
-		if (first && j->kind == JOB_WRITE)
-			e->wall = now_ns(CLOCK_REALTIME);
-		first = 0;
-		if (slot_start(e, *next) == -1)
-			return 0;
+		slot_take(e, *next);
 		(*next)++;
 		*sub_bytes += e->bs;
-		if (job_halted(e, *sub_bytes, end))
-			return 1;
+		if ((halted = job_halted(e, *sub_bytes, end)))
+			break;
 	}
-	return 0;
+	if ((unqueued = slots_start(e)) != UINT64_MAX) {
+		/* no room in the ring: those items wait for the next round,
+		 * which tells again whether the job is to halt */
+		*sub_bytes -= (*next - unqueued) * e->bs;
+		*next = unqueued;
+		*end = JOB_DONE;
+		halted = 0;
+	}
+	return halted;
 }
 
 /* How many completions the next round waits for (see BATCH_DIV). */
@@ -891,9 +937,11 @@ engine_alloc(struct engine *e)
 	e->slots = calloc(e->maxqd, sizeof(*e->slots));
 	e->freelist = calloc(e->maxqd, sizeof(*e->freelist));
 	e->fresh = calloc(e->maxqd, sizeof(*e->fresh));
+	e->taken = calloc(e->maxqd, sizeof(*e->taken));
 	e->win = calloc(e->wsize, sizeof(*e->win));
 	e->q = calloc(QUEUE_CAP, sizeof(*e->q));
-	if (!e->slots || !e->freelist || !e->fresh || !e->win || !e->q)
+	if (!e->slots || !e->freelist || !e->fresh || !e->taken || !e->win ||
+	    !e->q)
 		return -1;
 	for (i = 0; i < e->maxqd; i++)
 		e->freelist[i] = e->maxqd - 1 - i;
@@ -967,6 +1015,7 @@ engine_free(struct engine *e)
 	free(e->slots);
 	free(e->freelist);
 	free(e->fresh);
+	free(e->taken);
 	free(e->win);
 	free(e->q);
 	pthread_mutex_destroy(&e->mu);
