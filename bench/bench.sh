@@ -5,22 +5,28 @@
 #
 # Target: a loop device with direct I/O over a file in /dev/shm (tmpfs),
 # filled once before anything is measured so that no run pays for tmpfs
-# page allocation. Rows (each tool does the same I/O):
+# page allocation. Rows (each tool does the same I/O, each block once):
 #   1  4 KiB random writes, QD32, over a 1 GiB span
-#   2  128 KiB sequential writes, QD8, over a 2 GiB span
-#   3  verify pass (read + check) of what row 2 wrote, 128 KiB, QD8
-# fio: io_uring, O_DIRECT, fixed buffers and registered files (when this
-# fio takes them), xxhash verify headers (rows 1-2: --do_verify=0; row 3:
-# the row 2 job with --verify_only=1). ssdtortured: one --oneshot run per
-# configuration (a fresh state dir every time); row 1 is the write phase
-# of the 4 KiB run, rows 2 and 3 the write and verify phases of the
+#   2  4 KiB reads of that span, QD32: ours the verify pass of row 1's
+#      run (read + check of every block, in block order, which is how
+#      the engine verifies a random pass); fio the same reads
+#   3  128 KiB sequential writes, QD8, over a 2 GiB span
+#   4  128 KiB sequential reads of that span, QD8: ours the verify pass
+#      of row 3's run; fio the same reads
+# fio is the floor of the work: io_uring, O_DIRECT, fixed buffers and
+# registered files (when this fio takes them), no verify option at all
+# (its write buffers are barely filled, its reads checked against
+# nothing). ssdtortured writes unique, incompressible blocks with
+# verification headers and checks every block it reads. One --oneshot run
+# per configuration (a fresh state dir every time); rows 1 and 2 are the
+# write and verify phases of the 4 KiB run, rows 3 and 4 those of the
 # 128 KiB run, from the phase_end events.
 #
 # Every measurement is repeated N times (fio and ssdtortured interleaved,
 # the order alternating) and the medians are reported: MB/s (1e6 bytes/s),
 # IOPS, CPU seconds per GiB and the ssdtortured/fio throughput ratio
-# (target >= 1.0; below 0.9 is flagged DEFECT); then the same table in
-# Markdown with the machine and the date.
+# (the goal is >= 1.0; below it is flagged "below goal"); then the same
+# table in Markdown with the machine and the date.
 #
 # Memory: the daemon's peak RSS (VmHWM) after a few seconds on a 1 TiB
 # sparse file and on a 1 GiB file, both on /var/tmp; the difference must
@@ -122,23 +128,24 @@ machine_meta
 meta reps "$REPS"
 meta quick "$QUICK"
 meta span1 "($SPAN4K span)"
-meta span2 "($SPAN128 span)"
+meta span2 "($SPAN4K span)"
 meta span3 "($SPAN128 span)"
+meta span4 "($SPAN128 span)"
 meta rss_secs "$RSS_SECS"
 
 # ------------------------------------------------------------------ fio
-# fio saves its verify state (local-JOB-N-verify.state) in the directory
-# it runs in: that is $WORK, never the caller's (often the checkout).
+# fio runs in $WORK, so that whatever it leaves behind is never in the
+# caller's directory (often the checkout).
 FIO=(env -C "$WORK" fio)
 FIO_BASE=(--filename="$LOOP" --ioengine=io_uring --direct=1 --offset=0
-    --verify=xxhash --output-format=json)
+    --output-format=json)
 FIO_REG=(--fixedbufs --registerfiles)
 if ! "${FIO[@]}" --name=probe "${FIO_BASE[@]}" "${FIO_REG[@]}" --rw=read \
-    --bs=4k --size=1M --verify=0 --output="$WORK/probe.json" >"$WORK/probe.err" 2>&1; then
+    --bs=4k --size=1M --output="$WORK/probe.json" >"$WORK/probe.err" 2>&1; then
 	msg "this fio refuses --fixedbufs/--registerfiles; running without them"
 	FIO_REG=()
 fi
-meta fio_opts "--ioengine=io_uring --direct=1 ${FIO_REG[*]} --verify=xxhash"
+meta fio_opts "--ioengine=io_uring --direct=1 ${FIO_REG[*]} (no verify)"
 
 # fio_run ROW REP NAME RW BS QD SIZE DDIR [extra options]
 fio_run() {
@@ -162,15 +169,14 @@ fio_run() {
 	    die "fio row $row moved $moved bytes, not $want"
 }
 
-fio_row1() {
-	fio_run 1 "$1" row1 randwrite 4k 32 "$SPAN4K" write --do_verify=0
+# fio_4k REP, fio_128k REP: the rows of one ssdtortured configuration
+fio_4k() {
+	fio_run 1 "$1" row1 randwrite 4k 32 "$SPAN4K" write
+	fio_run 2 "$1" row2 read 4k 32 "$SPAN4K" read
 }
-# Row 3 is the row 2 job with --verify_only=1; do_verify must be on for
-# fio to read anything then (with --do_verify=0 it reads nothing at all).
-fio_rows23() {
-	fio_run 2 "$1" row2 write 128k 8 "$SPAN128" write --do_verify=0
-	fio_run 3 "$1" row2 write 128k 8 "$SPAN128" read --do_verify=1 \
-	    --verify_only=1
+fio_128k() {
+	fio_run 3 "$1" row3 write 128k 8 "$SPAN128" write
+	fio_run 4 "$1" row4 read 128k 8 "$SPAN128" read
 }
 
 # ---------------------------------------------------------- ssdtortured
@@ -231,15 +237,13 @@ ssdt_run() {
 		cat "$out" >&2
 		die "ssdtortured ($cfg config, run $rep) exited with status $rc"
 	fi
-	if [ "$cfg" = 4k ]; then
-		line=$(python3 -B "$UTIL" events 1 "$rep" write "$ev") || die "events"
-		printf '%s\n' "$line" >> "$RES"
-	else
-		line=$(python3 -B "$UTIL" events 2 "$rep" write "$ev") || die "events"
-		l=$(python3 -B "$UTIL" events 3 "$rep" verify "$ev") || die "events"
-		printf '%s\n%s\n' "$line" "$l" >> "$RES"
-		line=$(printf '%s\n%s' "$line" "$l")
-	fi
+	local first=1
+	[ "$cfg" = 4k ] || first=3
+	line=$(python3 -B "$UTIL" events "$first" "$rep" write "$ev") || die "events"
+	l=$(python3 -B "$UTIL" events $((first + 1)) "$rep" verify "$ev") ||
+	    die "events"
+	printf '%s\n%s\n' "$line" "$l" >> "$RES"
+	line=$(printf '%s\n%s' "$line" "$l")
 	# whole-process CPU against the worker's, both phases of the run
 	local wsum bytes
 	wsum=$(python3 -B - "$ev" <<'EOF'
@@ -268,14 +272,14 @@ msg "$REPS repetition(s); spans $SPAN4K (4 KiB) and $SPAN128 (128 KiB)"
 for rep in $(seq "$REPS"); do
 	msg "repetition $rep/$REPS"
 	if [ $((rep % 2)) = 1 ]; then
-		fio_row1 "$rep"
+		fio_4k "$rep"
 		ssdt_run 4k "$rep"
 		ssdt_run 128k "$rep"
-		fio_rows23 "$rep"
+		fio_128k "$rep"
 	else
 		ssdt_run 4k "$rep"
-		fio_row1 "$rep"
-		fio_rows23 "$rep"
+		fio_4k "$rep"
+		fio_128k "$rep"
 		ssdt_run 128k "$rep"
 	fi
 done

@@ -55,47 +55,128 @@ blk_seed(uint64_t instance, uint64_t offset, uint64_t gen)
 	return mix64(instance ^ mix64(offset ^ mix64(gen)));
 }
 
-typedef uint64_t v2u64 __attribute__((vector_size(16)));
+/* The eight generator lanes of one payload: one 64-byte step. */
+typedef uint64_t v8u64 __attribute__((vector_size(64)));
 
-/* One xorshift64 step on two lanes. */
+/* One xorshift64 step on every lane. */
 #define XS(v) do { (v) ^= (v) << 13; (v) ^= (v) >> 7; (v) ^= (v) << 17; } while (0)
 
-/*
- * Eight xorshift64 lanes held in four 16-byte vectors (registers on any
- * x86-64): shifts and xors only, 64 bytes per step.
- */
-void
-blk_fill_payload(void *buf, uint32_t len, uint64_t seed)
+/* The lanes of a payload, from its seed. */
+static void
+lanes_init(uint64_t seed, uint64_t s[8])
 {
-	v2u64		 a, b, c, d;
-	unsigned char	*p = buf, tail[64];
-	uint64_t	 s[8];
-	uint32_t	 i;
-	int		 l;
+	int	l;
 
 	for (l = 0; l < 8; l++) {
 		seed = mix64(seed);
 		s[l] = seed | 1;
 	}
-	a = (v2u64){ s[0], s[1] };
-	b = (v2u64){ s[2], s[3] };
-	c = (v2u64){ s[4], s[5] };
-	d = (v2u64){ s[6], s[7] };
-	for (i = 0; i + 64 <= len; i += 64) {
-		XS(a); XS(b); XS(c); XS(d);
-		memcpy(p + i, &a, 16);
-		memcpy(p + i + 16, &b, 16);
-		memcpy(p + i + 32, &c, 16);
-		memcpy(p + i + 48, &d, 16);
+}
+
+/* Store one step; the last, partial one through a bounce buffer. */
+static inline __attribute__((always_inline)) void
+lanes_store(unsigned char *p, uint32_t i, uint32_t len, const v8u64 *v)
+{
+	unsigned char	tail[64];
+
+	if (i + 64 <= len) {
+		memcpy(p + i, v, 64);
+		return;
 	}
-	if (i < len) {
-		XS(a); XS(b); XS(c); XS(d);
-		memcpy(tail, &a, 16);
-		memcpy(tail + 16, &b, 16);
-		memcpy(tail + 32, &c, 16);
-		memcpy(tail + 48, &d, 16);
-		memcpy(p + i, tail, len - i);
+	memcpy(tail, v, 64);
+	memcpy(p + i, tail, len - i);
+}
+
+/*
+ * Eight xorshift64 lanes per payload, stored lane 0 first, 64 bytes per
+ * step: shifts and xors only. Each lane is a chain of dependent steps,
+ * so one payload leaves most of the core idle; `n` payloads generated
+ * side by side (NFILL at most) keep it busy, the bytes of each the same
+ * as alone, whatever the vector width the compiler gives the lanes.
+ */
+#define NFILL	4
+static inline __attribute__((always_inline)) void
+fill_side(unsigned char *const p[], unsigned n, uint32_t len,
+    const uint64_t s[][8])
+{
+	v8u64		v0, v1, v2, v3;
+	uint32_t	i;
+
+	memcpy(&v0, s[0], 64);
+	if (n > 1)
+		memcpy(&v1, s[1], 64);
+	if (n > 2)
+		memcpy(&v2, s[2], 64);
+	if (n > 3)
+		memcpy(&v3, s[3], 64);
+	for (i = 0; i < len; i += 64) {
+		XS(v0);
+		lanes_store(p[0], i, len, &v0);
+		if (n > 1) {
+			XS(v1);
+			lanes_store(p[1], i, len, &v1);
+		}
+		if (n > 2) {
+			XS(v2);
+			lanes_store(p[2], i, len, &v2);
+		}
+		if (n > 3) {
+			XS(v3);
+			lanes_store(p[3], i, len, &v3);
+		}
 	}
+}
+
+/* One instance per count, the count known at compile time. */
+#define FILL_VARIANTS(sfx)						\
+static void								\
+fill_##sfx(unsigned char *const p[], unsigned n, uint32_t len,		\
+    const uint64_t s[][8])						\
+{									\
+	switch (n) {							\
+	case 1: fill_side(p, 1, len, s); break;				\
+	case 2: fill_side(p, 2, len, s); break;				\
+	case 3: fill_side(p, 3, len, s); break;				\
+	default: fill_side(p, 4, len, s); break;			\
+	}								\
+}
+
+FILL_VARIANTS(base)
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) FILL_VARIANTS(avx2)
+__attribute__((target("avx512f"))) FILL_VARIANTS(avx512)
+#endif
+
+/* n (1 to NFILL) payloads of len bytes side by side. */
+static void
+fill_many(unsigned char *const p[], unsigned n, uint32_t len,
+    const uint64_t s[][8])
+{
+#if defined(__x86_64__)
+	/* flag reads, set once at load */
+	if (__builtin_cpu_supports("avx512f")) {
+		fill_avx512(p, n, len, s);
+		return;
+	}
+	if (__builtin_cpu_supports("avx2")) {
+		fill_avx2(p, n, len, s);
+		return;
+	}
+#endif
+	/* four SSE2 registers a payload: two side by side fill them all */
+	for (; n > 2; n -= 2, p += 2, s += 2)
+		fill_base(p, 2, len, s);
+	fill_base(p, n, len, s);
+}
+
+void
+blk_fill_payload(void *buf, uint32_t len, uint64_t seed)
+{
+	uint64_t	 s[1][8];
+	unsigned char	*p[1] = { buf };
+
+	lanes_init(seed, s[0]);
+	fill_many(p, 1, len, s);
 }
 
 #if defined(__x86_64__)
@@ -134,8 +215,9 @@ blk_checksum(const void *buf, uint32_t bs)
 	return h;
 }
 
-void
-blk_encode(void *buf, uint32_t bs, uint64_t instance, uint64_t offset,
+/* The header fields a block's checksum does not cover. */
+static void
+hdr_fill(void *buf, uint32_t bs, uint64_t instance, uint64_t offset,
     uint64_t gen, uint64_t time_ns)
 {
 	struct blk_hdr	*h = buf;
@@ -148,9 +230,37 @@ blk_encode(void *buf, uint32_t bs, uint64_t instance, uint64_t offset,
 	h->generation = gen;
 	h->write_time_ns = time_ns;
 	h->reserved = 0;
-	blk_fill_payload((unsigned char *)buf + BLK_HDR_SIZE,
-	    bs - BLK_HDR_SIZE, blk_seed(instance, offset, gen));
-	h->checksum = blk_checksum(buf, bs);
+}
+
+void
+blk_encode(void *buf, uint32_t bs, uint64_t instance, uint64_t offset,
+    uint64_t gen, uint64_t time_ns)
+{
+	blk_encode_many(&buf, &offset, 1, bs, instance, gen, time_ns);
+}
+
+void
+blk_encode_many(void *const bufs[], const uint64_t offsets[], unsigned n,
+    uint32_t bs, uint64_t instance, uint64_t gen, uint64_t time_ns)
+{
+	unsigned char	*p[NFILL];
+	uint64_t	 s[NFILL][8];
+	unsigned	 i, k, m;
+
+	for (i = 0; i < n; i += m) {
+		m = n - i < NFILL ? n - i : NFILL;
+		for (k = 0; k < m; k++) {
+			hdr_fill(bufs[i + k], bs, instance, offsets[i + k], gen,
+			    time_ns);
+			p[k] = (unsigned char *)bufs[i + k] + BLK_HDR_SIZE;
+			lanes_init(blk_seed(instance, offsets[i + k], gen),
+			    s[k]);
+		}
+		fill_many(p, m, bs - BLK_HDR_SIZE, s);
+		for (k = 0; k < m; k++)
+			((struct blk_hdr *)bufs[i + k])->checksum =
+			    blk_checksum(bufs[i + k], bs);
+	}
 }
 
 /* All bytes equal to `v`? */

@@ -46,6 +46,16 @@
 #define FLUSH_NS	1000000000ULL	/* one flush per checkpoint (1 s) */
 #define FLUSH_TAG	UINT64_MAX	/* user_data of the flush */
 #define FLUSH_TRIES	100		/* -EAGAIN / -EINTR in a row */
+/*
+ * On a fast device a round waits for a share of what is in flight
+ * (1/BATCH_DIV), so that the worker sleeps and wakes once per batch, not
+ * once per completion, while the device keeps the rest of its queue. A
+ * device is fast while a round's wait lasts less than BATCH_FAST_NS; on
+ * a slower one each completion is worth its wake-up, and a batch would
+ * hold the first completions back from their latency.
+ */
+#define BATCH_DIV	4
+#define BATCH_FAST_NS	100000ULL
 
 /* One I/O in flight. */
 struct slot {
@@ -74,15 +84,29 @@ struct engine {
 	int		 efd;
 	pthread_t	 thr;
 	struct engine	*next_abandoned;	/* main thread only */
+	unsigned	 seen_tail;	/* main thread only: engine_inflight */
+	uint64_t	 seen_ns;
 
 	/* worker-only */
 	struct io_uring	 ring;
 	unsigned char	*bufs;
 	size_t		 bufs_len;
 	int		 fixed_bufs;	/* registered; else plain buffers */
+	uint64_t	 t_wait;	/* when the last wait began */
 	struct slot	*slots;
 	uint32_t	*freelist;
 	uint32_t	 nfree;
+	/*
+	 * The clock is read once per round, not per I/O (a vDSO read is
+	 * not free on every host): slots queued since the last submission
+	 * get its time as their start, completions the time of the reap.
+	 */
+	uint32_t	*fresh;		/* slots queued, not yet submitted */
+	uint32_t	 nfresh;
+	uint32_t	*taken;		/* slots taken, not yet queued */
+	uint32_t	 ntaken;
+	uint64_t	 t_reap;	/* CLOCK_MONOTONIC at the last reap */
+	uint64_t	 wall;		/* CLOCK_REALTIME for the blocks of a round */
 	struct witem	*win;
 	uint64_t	 wsize;
 	struct engine_stats loc;
@@ -255,10 +279,17 @@ ring_submit(struct engine *e, unsigned wait)
 {
 	unsigned	pending = io_uring_sq_ready(&e->ring);
 	uint64_t	busy = atomic_load(&e->submitted) - atomic_load(&e->reaped);
+	uint64_t	t = 0;
+	uint32_t	i;
 	int		rc;
 
+	if (e->nfresh > 0 || (busy == 0 && pending > 0))
+		e->t_wait = t = now_ns(CLOCK_MONOTONIC);
+	for (i = 0; i < e->nfresh; i++)
+		e->slots[e->fresh[i]].t_submit = t;
+	e->nfresh = 0;
 	if (busy == 0 && pending > 0)
-		atomic_store(&e->progress_ns, now_ns(CLOCK_MONOTONIC));
+		atomic_store(&e->progress_ns, t);
 	atomic_fetch_add(&e->submitted, pending);
 	rc = wait ? io_uring_submit_and_wait(&e->ring, wait) :
 	    io_uring_submit(&e->ring);
@@ -314,9 +345,9 @@ slot_queue(struct engine *e, uint32_t idx)
 	return 0;
 }
 
-/* Take a free slot for item `seq`, fill it (writes) and queue it. */
-static int
-slot_start(struct engine *e, uint64_t seq)
+/* Take a free slot for item `seq` (filled and queued by slots_start). */
+static void
+slot_take(struct engine *e, uint64_t seq)
 {
 	uint32_t	 idx = e->freelist[--e->nfree];
 	struct slot	*s = &e->slots[idx];
@@ -325,17 +356,56 @@ slot_start(struct engine *e, uint64_t seq)
 	s->off = item_offset(e, seq);
 	s->done = 0;
 	s->busy = 1;
-	if (e->job.kind == JOB_WRITE)
-		blk_encode(e->bufs + (size_t)idx * e->bs, e->bs,
-		    e->job.expect.instance, s->off, e->job.generation,
-		    now_ns(CLOCK_REALTIME));
-	s->t_submit = now_ns(CLOCK_MONOTONIC);
-	if (slot_queue(e, idx) == -1) {
-		s->busy = 0;
-		e->freelist[e->nfree++] = idx;
-		return -1;
+	e->taken[e->ntaken++] = idx;
+}
+
+/* Fill the blocks of the taken slots, several at a time (see blk_encode_many). */
+static void
+slots_encode(struct engine *e)
+{
+	enum { CHUNK = 16 };
+	void		*bufs[CHUNK];
+	uint64_t	 offs[CHUNK];
+	uint32_t	 i, k, n;
+
+	for (i = 0; i < e->ntaken; i += n) {
+		n = e->ntaken - i < CHUNK ? e->ntaken - i : CHUNK;
+		for (k = 0; k < n; k++) {
+			bufs[k] = e->bufs + (size_t)e->taken[i + k] * e->bs;
+			offs[k] = e->slots[e->taken[i + k]].off;
+		}
+		blk_encode_many(bufs, offs, n, e->bs, e->job.expect.instance,
+		    e->job.generation, e->wall);
 	}
-	return 0;
+}
+
+/*
+ * Fill (writes) and queue the taken slots. Those that cannot be queued
+ * go back to the free list; the first item not queued, or UINT64_MAX.
+ */
+static uint64_t
+slots_start(struct engine *e)
+{
+	uint32_t	k, idx;
+	uint64_t	first = UINT64_MAX;
+
+	if (e->job.kind == JOB_WRITE && e->ntaken > 0) {
+		e->wall = now_ns(CLOCK_REALTIME);
+		slots_encode(e);
+	}
+	for (k = 0; k < e->ntaken; k++) {
+		idx = e->taken[k];
+		if (first == UINT64_MAX && slot_queue(e, idx) == 0) {
+			e->fresh[e->nfresh++] = idx;
+			continue;
+		}
+		if (first == UINT64_MAX)
+			first = e->slots[idx].seq;
+		e->slots[idx].busy = 0;
+		e->freelist[e->nfree++] = idx;
+	}
+	e->ntaken = 0;
+	return first;
 }
 
 /* Classify a block that was read completely. */
@@ -406,7 +476,7 @@ static void
 slot_finish(struct engine *e, struct slot *s, uint32_t idx)
 {
 	struct witem	*w = &e->win[s->seq % e->wsize];
-	uint64_t	 lat = (now_ns(CLOCK_MONOTONIC) - s->t_submit) / 1000;
+	uint64_t	 lat = (e->t_reap - s->t_submit) / 1000;
 
 	e->loc.lat_sum_us += lat;
 	if (lat > e->loc.lat_max_us)
@@ -540,6 +610,7 @@ reap(struct engine *e)
 	struct io_uring_cqe	*cqe;
 	unsigned		 head, n = 0;
 
+	e->t_reap = now_ns(CLOCK_MONOTONIC);
 	io_uring_for_each_cqe(&e->ring, head, cqe) {
 		if (io_uring_cqe_get_data64(cqe) == FLUSH_TAG)
 			flush_done(e, cqe->res);
@@ -551,7 +622,7 @@ reap(struct engine *e)
 	io_uring_cq_advance(&e->ring, n);
 	if (n > 0) {
 		atomic_fetch_add(&e->reaped, n);
-		atomic_store(&e->progress_ns, now_ns(CLOCK_MONOTONIC));
+		atomic_store(&e->progress_ns, e->t_reap);
 	}
 }
 
@@ -603,17 +674,38 @@ fill_queue(struct engine *e, uint64_t *next, uint64_t *sub_bytes,
 {
 	const struct job *j = &e->job;
 	uint32_t	 qd = j->queue_depth < e->maxqd ? j->queue_depth : e->maxqd;
+	uint64_t	 unqueued;
+	int		 halted = 0;
 
 	while (*next < j->count && e->maxqd - e->nfree < qd &&
 	    *next < e->loc.position + e->wsize) {
-		if (slot_start(e, *next) == -1)
-			return 0;
+		slot_take(e, *next);
 		(*next)++;
 		*sub_bytes += e->bs;
-		if (job_halted(e, *sub_bytes, end))
-			return 1;
+		if ((halted = job_halted(e, *sub_bytes, end)))
+			break;
 	}
-	return 0;
+	if ((unqueued = slots_start(e)) != UINT64_MAX) {
+		/* no room in the ring: those items wait for the next round,
+		 * which tells again whether the job is to halt */
+		*sub_bytes -= (*next - unqueued) * e->bs;
+		*next = unqueued;
+		*end = JOB_DONE;
+		halted = 0;
+	}
+	return halted;
+}
+
+/* How many completions the next round waits for (see BATCH_DIV). */
+static unsigned
+batch_wait(const struct engine *e)
+{
+	unsigned	inflight = e->maxqd - e->nfree + (e->flush_busy != 0);
+
+	if (e->t_reap - e->t_wait >= BATCH_FAST_NS ||
+	    inflight < 2 * BATCH_DIV)
+		return 1;
+	return inflight / BATCH_DIV;
 }
 
 /* The submission/completion loop of a write or verify job. */
@@ -638,7 +730,7 @@ run_io(struct engine *e)
 			continue;
 		}
 		tries = 0;
-		rc = ring_submit(e, 1);
+		rc = ring_submit(e, batch_wait(e));
 		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
 			log_drive(LOG_WARNING, e->name, e->serial, 0,
 			    "io_uring_submit: %s",
@@ -647,7 +739,7 @@ run_io(struct engine *e)
 		}
 		reap(e);
 		advance(e);
-		t = now_ns(CLOCK_MONOTONIC);
+		t = e->t_reap;
 		if (flush_due(e, t))
 			flush_start(e);
 		if (t - e->last_publish > PUBLISH_NS)
@@ -866,9 +958,12 @@ engine_alloc(struct engine *e)
 	}
 	e->slots = calloc(e->maxqd, sizeof(*e->slots));
 	e->freelist = calloc(e->maxqd, sizeof(*e->freelist));
+	e->fresh = calloc(e->maxqd, sizeof(*e->fresh));
+	e->taken = calloc(e->maxqd, sizeof(*e->taken));
 	e->win = calloc(e->wsize, sizeof(*e->win));
 	e->q = calloc(QUEUE_CAP, sizeof(*e->q));
-	if (!e->slots || !e->freelist || !e->win || !e->q)
+	if (!e->slots || !e->freelist || !e->fresh || !e->taken || !e->win ||
+	    !e->q)
 		return -1;
 	for (i = 0; i < e->maxqd; i++)
 		e->freelist[i] = e->maxqd - 1 - i;
@@ -941,6 +1036,8 @@ engine_free(struct engine *e)
 		close(e->efd);
 	free(e->slots);
 	free(e->freelist);
+	free(e->fresh);
+	free(e->taken);
 	free(e->win);
 	free(e->q);
 	pthread_mutex_destroy(&e->mu);
@@ -1057,12 +1154,26 @@ engine_abandon(struct engine *e)
 	abandoned = e;
 }
 
+/*
+ * A worker waiting for a batch of completions reaps none until the batch
+ * is complete; the completions the kernel has posted meanwhile are seen
+ * in the tail of the completion ring (written by the kernel only; the
+ * pointer to it is set before engine_start returns and kept until the
+ * worker quits).
+ */
 void
 engine_inflight(struct engine *e, uint64_t *n, uint64_t *since_ns)
 {
 	uint64_t	reaped = atomic_load(&e->reaped);
+	uint64_t	now = now_ns(CLOCK_MONOTONIC), p;
+	unsigned	tail = __atomic_load_n(e->ring.cq.ktail, __ATOMIC_ACQUIRE);
 
+	if (tail != e->seen_tail) {
+		e->seen_tail = tail;
+		e->seen_ns = now;
+	}
 	*n = atomic_load(&e->submitted) - reaped;
-	*since_ns = atomic_load(&e->waiting_main) ? now_ns(CLOCK_MONOTONIC) :
-	    atomic_load(&e->progress_ns);
+	p = atomic_load(&e->progress_ns);
+	*since_ns = atomic_load(&e->waiting_main) ? now :
+	    p > e->seen_ns ? p : e->seen_ns;
 }

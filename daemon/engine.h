@@ -108,7 +108,7 @@ int		 engine_busy(struct engine *);
 /*
  * I/Os the kernel has taken and not completed, and since when none has
  * completed (CLOCK_MONOTONIC ns): what tells a device that stopped
- * answering from a worker that has nothing in flight.
+ * answering from a worker that has nothing in flight. Main thread only.
  */
 void		 engine_inflight(struct engine *, uint64_t *n,
 		    uint64_t *since_ns);

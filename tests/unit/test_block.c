@@ -569,6 +569,92 @@ test_fill_prefix(void **state)
 	}
 }
 
+static uint64_t
+fnv1a(const unsigned char *p, size_t n)
+{
+	uint64_t	h = 0xcbf29ce484222325ULL;
+	size_t		i;
+
+	for (i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/*
+ * The payloads are part of the on-disk format: blocks written by an
+ * earlier build must compare the same (figures from the first
+ * generator, one payload at a time with SSE2 registers).
+ */
+static void
+test_payload_known(void **state)
+{
+	static const struct {
+		uint32_t	len;
+		uint64_t	fnv;
+	} kat[] = {
+		{ 64, 0x5914c253c8bc9e63ULL },
+		{ 4032, 0xe83ae2c682febe43ULL },
+		{ 131008, 0x9e095c9a44e05eb7ULL },
+		{ 1000, 0x3aefca61602f4c33ULL },
+		{ 1048512, 0x4827a1b98c4b0f43ULL },
+	};
+	unsigned char	*b = malloc(1 << 20);
+	size_t		 i;
+
+	(void)state;
+	assert_non_null(b);
+	for (i = 0; i < sizeof(kat) / sizeof(kat[0]); i++) {
+		blk_fill_payload(b, kat[i].len, INST + i);
+		assert_int_equal(fnv1a(b, kat[i].len), kat[i].fnv);
+	}
+	blk_encode(b, 4096, INST, 8192, 3, TIME);
+	assert_int_equal(fnv1a(b, 4096), 0x9696cbe3a9a32c5cULL);
+	free(b);
+}
+
+/*
+ * Blocks encoded together are the blocks encoded one by one, whatever
+ * their number (the generator runs several side by side, in groups).
+ */
+static void
+test_encode_many(void **state)
+{
+	enum { MAXN = 9 };
+	static const uint32_t	 bss[] = { 512, 4096, 131072 };
+	void			*many[MAXN];
+	unsigned char		*one;
+	uint64_t		 offs[MAXN];
+	struct blk_result	 r;
+	size_t			 i;
+	unsigned		 n, k;
+
+	(void)state;
+	for (i = 0; i < sizeof(bss) / sizeof(bss[0]); i++) {
+		one = malloc(bss[i]);
+		assert_non_null(one);
+		for (k = 0; k < MAXN; k++) {
+			many[k] = malloc(bss[i]);
+			assert_non_null(many[k]);
+			/* not adjacent, not in order */
+			offs[k] = (uint64_t)((k * 7 + 3) % MAXN) * 5 * bss[i];
+		}
+		for (n = 1; n <= MAXN; n++) {
+			blk_encode_many(many, offs, n, bss[i], INST, 9, TIME);
+			for (k = 0; k < n; k++) {
+				blk_encode(one, bss[i], INST, offs[k], 9, TIME);
+				assert_memory_equal(many[k], one, bss[i]);
+				assert_int_equal(check(many[k], bss[i], INST,
+				    offs[k], want_gen(9, 9), &r), BLK_OK);
+			}
+		}
+		for (k = 0; k < MAXN; k++)
+			free(many[k]);
+		free(one);
+	}
+}
+
 static void
 test_class_names(void **state)
 {
@@ -639,6 +725,8 @@ main(void)
 		cmocka_unit_test(test_payload_histogram),
 		cmocka_unit_test(test_payload_no_repeats),
 		cmocka_unit_test(test_fill_prefix),
+		cmocka_unit_test(test_encode_many),
+		cmocka_unit_test(test_payload_known),
 		cmocka_unit_test(test_class_names),
 		cmocka_unit_test(test_header_byte),
 	};

@@ -36,6 +36,8 @@ static struct {
 	unsigned	again_pct;	/* completion: -EAGAIN */
 	unsigned	flush_again;	/* the next N flushes: -EAGAIN */
 	int		flush_fail;	/* every flush: -EIO */
+	unsigned	hold_ms;	/* keep the next wait this long after it */
+	int		holding;	/* (atomic) a wait is being held */
 	unsigned	refused, shortened, againd;
 	unsigned	seed;
 } inj;
@@ -108,6 +110,16 @@ __wrap_io_uring_submit_and_wait(struct io_uring *ring, unsigned wait)
 		return rc;
 	rc = __real_io_uring_submit_and_wait(ring, wait);
 	edit_completions(ring);
+	if (inj.hold_ms > 0) {
+		/* a worker still in the kernel, waiting for more */
+		struct timespec	ts = { inj.hold_ms / 1000,
+			    (long)(inj.hold_ms % 1000) * 1000000 };
+
+		inj.hold_ms = 0;
+		__atomic_store_n(&inj.holding, 1, __ATOMIC_SEQ_CST);
+		nanosleep(&ts, NULL);
+		__atomic_store_n(&inj.holding, 0, __ATOMIC_SEQ_CST);
+	}
 	return rc;
 }
 
@@ -144,9 +156,9 @@ target_close(struct target *t)
 	unlink(t->path);
 }
 
-/* Run one job to its end; collect its findings' block count. */
+/* Follow a submitted job to its end; collect its findings' block count. */
 static enum job_end
-run(struct engine *e, const struct job *j, uint64_t *bad)
+finish(struct engine *e, const struct job *j, uint64_t *bad)
 {
 	struct engine_stats	st;
 	struct finding		f[64];
@@ -157,7 +169,6 @@ run(struct engine *e, const struct job *j, uint64_t *bad)
 
 	uint64_t		durable = j->start;
 
-	assert_int_equal(engine_submit(e, j), 0);
 	for (;;) {
 		n = engine_poll(e, &st, f, 64);
 		for (i = 0; i < n; i++)
@@ -176,6 +187,14 @@ run(struct engine *e, const struct job *j, uint64_t *bad)
 	last_st = st;
 	last_err = err;
 	return end;
+}
+
+/* Run one job to its end; collect its findings' block count. */
+static enum job_end
+run(struct engine *e, const struct job *j, uint64_t *bad)
+{
+	assert_int_equal(engine_submit(e, j), 0);
+	return finish(e, j, bad);
 }
 
 static void
@@ -395,6 +414,53 @@ test_flush_again(void **st)
 	target_close(&t);
 }
 
+static uint64_t
+mono_ns(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Completions the kernel has posted count as progress for the stall
+ * rule before the worker reaps them: a worker waiting for a batch of
+ * completions reaps none until the batch is complete.
+ */
+static void
+test_inflight_sees_completions(void **st)
+{
+	struct target	 t;
+	struct engine	*e;
+	struct job	 j;
+	char		 err[256];
+	uint64_t	 bad = 0, n, since, now;
+	struct timespec	 ts = { 0, 1000000 }, hold = { 0, 200000000 };
+
+	(void)st;
+	memset(&inj, 0, sizeof(inj));
+	inj.hold_ms = 600;
+	target_open(&t, 4096, 1024 * 4096);
+	e = engine_start(t.fd, "t", NULL, 4096, 32, err, sizeof(err));
+	assert_non_null(e);
+	job_base(&j, &t, 32);
+	j.kind = JOB_WRITE;
+	j.count = t.lay.static_blocks;
+	perm_init(&j.perm, j.count, 0, 1);
+	assert_int_equal(engine_submit(e, &j), 0);
+	while (!__atomic_load_n(&inj.holding, __ATOMIC_SEQ_CST))
+		nanosleep(&ts, NULL);
+	nanosleep(&hold, NULL);
+	engine_inflight(e, &n, &since);
+	now = mono_ns();
+	assert_true(n > 0);		/* none of them reaped yet */
+	assert_true(now - since < 100000000ULL);
+	assert_int_equal(finish(e, &j, &bad), JOB_DONE);
+	engine_free(e);
+	target_close(&t);
+}
+
 int
 main(void)
 {
@@ -404,6 +470,7 @@ main(void)
 		cmocka_unit_test(test_planted),
 		cmocka_unit_test(test_flush_fails),
 		cmocka_unit_test(test_flush_again),
+		cmocka_unit_test(test_inflight_sees_completions),
 	};
 
 	log_init("test_engine", 0);
