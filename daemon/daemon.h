@@ -45,7 +45,9 @@ void		 daemon_notify_status(const struct daemon *);
 void		 daemon_print_progress(const struct daemon *);
 /* --oneshot / --verify: leave the loop once every drive is settled. */
 void		 daemon_check_done(struct daemon *);
-int		 daemon_add_drive(struct daemon *, const struct drive_conf *);
+/* Add a drive and activate it; its I/O starts now when `schedule`. */
+int		 daemon_add_drive(struct daemon *, const struct drive_conf *,
+		    int schedule);
 struct drive	*daemon_find(const struct daemon *, const char *name);
 /* Stop workers, wait a bounded time, checkpoint. */
 void		 daemon_shutdown_drives(struct daemon *, struct drive **,

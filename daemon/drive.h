@@ -76,6 +76,8 @@ void		 drive_set_owner_check(struct drive *, drive_owner_fn);
 int		 drive_target_id(const struct drive *, struct target_id *);
 /* Safety checks, state load or creation, worker start; then run if asked. */
 int		 drive_activate(struct drive *, int schedule);
+/* Hand the worker the job of the current phase, if the drive runs. */
+void		 drive_schedule(struct drive *);
 /* Once a second: counters, findings, rates... */
 void		 drive_tick(struct drive *);
 /* ...then the checkpoints of those that need one, synced together, and

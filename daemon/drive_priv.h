@@ -151,8 +151,6 @@ json_object	*drive_ev_obj(struct drive *);
 void		 drive_set_run(struct drive *, enum run_state, const char *);
 /* Stop the worker's job (if any) and the idle timer; keep the position. */
 void		 drive_halt(struct drive *);
-/* Hand the worker the job of the current phase, if the drive runs. */
-void		 drive_schedule(struct drive *);
 /* Start the on-demand verify pass against what the drive holds now. */
 void		 drive_verify_start(struct drive *);
 /* Record the start of a phase, for its phase_end figures. */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -298,7 +299,11 @@ check_space(const struct daemon *dm)
 	records_space_check(dm->conf.state_dir, dm->drives, dm->ndrives, arch);
 }
 
-/* Create and start every configured drive. */
+/*
+ * Create and activate every configured drive, then start them: their I/O
+ * begins together, not one activation (safety checks, state, worker:
+ * tens of ms on a busy host) after the other.
+ */
 static void
 start_drives(struct daemon *dm)
 {
@@ -306,10 +311,13 @@ start_drives(struct daemon *dm)
 	size_t	i;
 
 	for (i = 0; i < dm->conf.ndrives; i++)
-		if (daemon_add_drive(dm, &dm->conf.drives[i]) == -1)
+		if (daemon_add_drive(dm, &dm->conf.drives[i], 0) == -1)
 			log_warn("drive %s", dm->conf.drives[i].name);
-	if (!dm->verify_only)
+	if (!dm->verify_only) {
+		for (i = 0; i < dm->ndrives; i++)
+			drive_schedule(dm->drives[i]);
 		return;
+	}
 	for (i = 0; i < dm->ndrives; i++)
 		if (drive_cmd_verify(dm->drives[i], err, sizeof(err)) == -1)
 			log_warnx("%s", err);
@@ -372,6 +380,31 @@ stop_all(struct daemon *dm)
 	sd_event_unref(dm->ev);
 }
 
+/*
+ * The main loop (checkpoints, ssdctl) needs little CPU but must get it on
+ * a host whose CPUs the drives' I/O keeps busy. Where allowed
+ * (CAP_SYS_NICE, or a unit's Nice=), it runs MAIN_BOOST below the nice it
+ * was started with, and the threads it starts inherit that: the I/O
+ * workers step back up by as much (engine.c), to the start nice, so they
+ * compete for CPU as fio's jobs would. Where not allowed, the workers
+ * alone step down: the loop still comes first, at some cost in
+ * throughput when the CPUs are saturated.
+ */
+#define MAIN_BOOST	5
+
+static void
+boost_main_thread(void)
+{
+	int	n;
+
+	errno = 0;
+	n = getpriority(PRIO_PROCESS, 0);
+	if (n == -1 && errno != 0)
+		return;
+	if (setpriority(PRIO_PROCESS, 0, n - MAIN_BOOST) == -1)
+		log_debug("main loop at nice %d (%s)", n, strerror(errno));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -396,6 +429,7 @@ main(int argc, char **argv)
 		config_free(&dm.conf);
 		return EXIT_CONFIG;
 	}
+	boost_main_thread();	/* before any thread is started */
 	dm.oneshot = o.oneshot;
 	dm.verify_only = o.verify;
 	dm.progress = o.progress;

@@ -137,9 +137,8 @@ owner_of(const struct drive *self, const char *path, char *who, size_t len,
 	return 0;
 }
 
-/* Add a drive and start it. */
 int
-daemon_add_drive(struct daemon *dm, const struct drive_conf *c)
+daemon_add_drive(struct daemon *dm, const struct drive_conf *c, int schedule)
 {
 	struct drive	**nd, *d;
 
@@ -153,7 +152,8 @@ daemon_add_drive(struct daemon *dm, const struct drive_conf *c)
 	dm->drives[dm->ndrives++] = d;
 	drive_set_owner_check(d, owner_of);
 	drive_hold(d, dm->verify_only);
-	drive_activate(d, !dm->verify_only);	/* a refusal is reported inside */
+	/* a refusal is reported inside */
+	drive_activate(d, schedule && !dm->verify_only);
 	return 0;
 }
 
@@ -181,7 +181,7 @@ reload_apply(struct daemon *dm, struct config *nc)
 				break;
 		if (j == dm->ndrives) {
 			log_info("reload: drive %s added", nc->drives[i].name);
-			if (daemon_add_drive(dm, &nc->drives[i]) == -1)
+			if (daemon_add_drive(dm, &nc->drives[i], 1) == -1)
 				log_warn("reload: drive %s", nc->drives[i].name);
 		}
 	}
