@@ -215,16 +215,9 @@ int
 statedir_replace(const char *path, mode_t mode, int (*fill)(FILE *, void *),
     void *arg)
 {
-	return statedir_replace_now(path, mode, 0, fill, arg);
-}
-
-int
-statedir_replace_now(const char *path, mode_t mode, int spare,
-    int (*fill)(FILE *, void *), void *arg)
-{
 	struct staged	s;
 
-	if (statedir_stage(&s, path, mode, spare, fill, arg) == -1)
+	if (statedir_stage(&s, path, mode, 0, fill, arg) == -1)
 		return -1;
 	s.sync_res = fsync(s.fd) == -1 ? -errno : 0;
 	if (statedir_commit(&s) == -1)

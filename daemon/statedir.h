@@ -38,9 +38,6 @@ int	statedir_path(char *buf, size_t len, const char *drive_dir,
  */
 int	statedir_replace(const char *path, mode_t mode,
 	    int (*fill)(FILE *, void *), void *arg);
-/* The same, through the spare when `spare` (see statedir_stage). */
-int	statedir_replace_now(const char *path, mode_t mode, int spare,
-	    int (*fill)(FILE *, void *), void *arg);
 
 /*
  * The same in steps, for callers that sync many files at once (syncq.h):
