@@ -22,10 +22,10 @@
 # Running host, with 1 and with 24 drives running endlessly on a fresh
 # state dir: start-up (exec to every drive running and every archive
 # created, librrd without rrdcached); then a few hundred Status calls, each
-# on a new connection as ssdctl makes them, 20 ms apart: p50 and p99, and
-# the slowest as the proxy of the main loop's longest block (the daemon
-# itself warns only past 2 s); VmRSS; memory per drive = (VmRSS with 24 -
-# with 1) / 23. Archive files are not in RSS.
+# on a new connection as ssdctl makes them, 20 ms apart: p50, p99 and the
+# slowest; the main loop's longest turn, which the daemon measures and says
+# at exit; VmRSS; memory per drive = (VmRSS with 24 - with 1) / 23.
+# Archive files are not in RSS.
 #
 # Every measurement is repeated N times (fio and ssdtortured interleaved,
 # the order alternating); medians are reported, with the ratios

@@ -54,6 +54,8 @@ struct archive {
 	size_t		 len;
 	int		 quit;
 	uint64_t	 dropped;
+	size_t		 creating;	/* creates queued or being made */
+	int		 stalled;	/* the writer cannot go on for now */
 	/* writer thread only */
 	int		 connected, down_warned;
 	time_t		 disk_retry;	/* local files: the disk refused an update */
@@ -512,6 +514,26 @@ step_run(void *arg)
 		s->rc = do_updates(s->a, s->o->file, s->vals, s->n);
 }
 
+/* A create was made, found, or failed (then it is held and retried). */
+static void
+create_settled(struct archive *a)
+{
+	pthread_mutex_lock(&a->mu);
+	a->creating--;
+	pthread_cond_broadcast(&a->cv);
+	pthread_mutex_unlock(&a->mu);
+}
+
+/* Whether the writer can go on, published for archive_wait_created. */
+static void
+set_stalled(struct archive *a, int stalled)
+{
+	pthread_mutex_lock(&a->mu);
+	a->stalled = stalled;
+	pthread_cond_broadcast(&a->cv);
+	pthread_mutex_unlock(&a->mu);
+}
+
 /*
  * Carry out a batch: creates one by one, updates grouped by file. Returns
  * what could not be sent because rrdcached went away, to be kept.
@@ -537,6 +559,8 @@ run_batch(struct archive *a, struct op *ops)
 			file_unreadable(a, o->file);
 		else if (st.rc == -1)
 			return o;	/* o and what follows stay */
+		if (o->kind == OP_CREATE)
+			create_settled(a);
 		while (o != g) {
 			next = o->next;
 			free(o);
@@ -597,7 +621,8 @@ writer_main(void *arg)
 		if (a->len == 0)
 			break;
 		pthread_mutex_unlock(&a->mu);
-		if (!ensure_connected(a)) {
+		set_stalled(a, !ensure_connected(a));
+		if (a->stalled) {		/* only this thread writes it */
 			pthread_mutex_lock(&a->mu);
 			if (a->quit)
 				break;	/* rrdcached away at exit: nothing to do */
@@ -753,6 +778,8 @@ enqueue(struct archive *a, struct op *o)
 		a->head = o;
 	a->tail = o;
 	a->len++;
+	if (o->kind == OP_CREATE)
+		a->creating++;
 	pthread_cond_signal(&a->cv);
 	pthread_mutex_unlock(&a->mu);
 }
@@ -782,6 +809,28 @@ void
 archive_update(struct archive *a, const char *file, const char *values)
 {
 	queue_op(a, OP_UPDATE, file, 0, values);
+}
+
+int
+archive_wait_created(struct archive *a, unsigned timeout_ms)
+{
+	struct timespec	ts;
+	int		done;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += timeout_ms / 1000;
+	ts.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&a->mu);
+	while (a->creating > 0 && !a->stalled &&
+	    pthread_cond_timedwait(&a->cv, &a->mu, &ts) != ETIMEDOUT)
+		;
+	done = a->creating == 0;
+	pthread_mutex_unlock(&a->mu);
+	return done;
 }
 
 json_object *

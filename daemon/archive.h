@@ -27,6 +27,12 @@ void		 archive_file(const struct archive *, const char *state_dir,
 /* Create the archive unless it exists (a different layout is an error). */
 void		 archive_open(struct archive *, const char *file,
 		    unsigned smart_heartbeat);
+/*
+ * Wait until every queued create is made, found or failed, the writer
+ * cannot go on (rrdcached away, the disk refusing), or timeout_ms passed.
+ * 1 when none is pending.
+ */
+int		 archive_wait_created(struct archive *, unsigned timeout_ms);
 /* Queue one update "TIME:v:v:...": never blocks. */
 void		 archive_update(struct archive *, const char *file,
 		    const char *values);

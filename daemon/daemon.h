@@ -14,6 +14,7 @@
 #include "config.h"
 #include "control.h"
 #include "drive.h"
+#include "loop.h"
 
 #define EXIT_CLEAN	0
 #define EXIT_CONFIG	1
@@ -37,6 +38,7 @@ struct daemon {
 	int		  stopping;
 	int		  started;	/* every drive was activated */
 	int		  lock_fd;	/* the state directory's lock, kept open */
+	struct loop_stats loop;
 };
 
 /* 0 clean, 3 a verify error, 4 a failed or refused drive. */
@@ -59,6 +61,8 @@ int		 daemon_reload(struct daemon *, json_object *errors);
  * archive, the metrics textfile, STATUS=, progress lines.
  */
 void		 daemon_publish(struct daemon *);
+/* Queue the create of the drive's archive unless done before. */
+void		 daemon_archive_open(struct daemon *, struct drive *);
 /* The control socket's view of the daemon (view.c). */
 void		 daemon_control_ops(struct daemon *, struct control_ops *);
 

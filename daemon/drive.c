@@ -26,17 +26,6 @@
 
 #define FINDINGS_BATCH	256
 
-
-
-uint64_t
-mono_ns(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 /* Wall clock in milliseconds: the idle deadline survives restarts. */
 uint64_t
 wall_ms(void)
@@ -46,7 +35,6 @@ wall_ms(void)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
-
 
 /* Every change of what the worker does goes through here. */
 void

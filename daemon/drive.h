@@ -102,8 +102,8 @@ int		 drive_smart_detail(const struct drive *, json_object *out);
  * drive is not open. */
 int		 drive_archive_values(const struct drive *, time_t now,
 		    char *buf, size_t len);
-/* The archive of this drive was opened (set once by the daemon). */
-int		 drive_archive_opened(struct drive *, int set);
+/* 1 the first time it is asked of an open drive: its archive is due. */
+int		 drive_archive_due(struct drive *);
 /* Seconds between SMART readings (for the archive's heartbeat). */
 uint64_t	 drive_smart_interval(const struct drive *);
 /* On hold, a drive runs only on-demand verify passes (--verify). */

@@ -75,11 +75,10 @@ drive_smart_interval(const struct drive *d)
 }
 
 int
-drive_archive_opened(struct drive *d, int set)
+drive_archive_due(struct drive *d)
 {
-	int	was = d->archived;
-
-	if (set)
-		d->archived = 1;
-	return was;
+	if (!d->active || d->archived)
+		return 0;
+	d->archived = 1;
+	return 1;
 }

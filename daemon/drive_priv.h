@@ -9,6 +9,7 @@
 
 #include <limits.h>
 
+#include "clock.h"
 #include "drive.h"
 #include "engine.h"
 #include "errmap.h"
@@ -165,7 +166,6 @@ void		 drive_job_ended(struct drive *, enum job_end, int err);
  */
 int		 drive_worker_new(struct drive *, struct engine **,
 		    sd_event_source **, char *err, size_t);
-uint64_t	 mono_ns(void);
 /* Wall clock in milliseconds: the idle deadline survives restarts. */
 uint64_t	 wall_ms(void);
 /* A job is running, or stopping (hung or not). */

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "events.h"
 #include "log.h"
 
@@ -34,15 +35,6 @@ struct kept_line {
 	size_t			 len;
 	char			 line[];
 };
-
-static uint64_t
-mono_ns(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 /* Close the file; what it was not synced for is to be written again. */
 static void

@@ -376,11 +376,43 @@ put_family(FILE *fp, const struct family *f, const struct view *v, size_t n)
 
 /* ---------------------------------------------------------------- file */
 
-/* The drives' views, for put_all. */
+/* The drives' views and the daemon's own figures, for put_all. */
 struct views {
 	const struct view	*v;
 	size_t			 n;
+	const struct loop_stats	*loop;
 };
+
+/* A figure of the daemon itself: no drive labels. */
+static void
+put_daemon(FILE *fp, const char *name, const char *type, const char *help,
+    const struct num *n)
+{
+	fprintf(fp, "# HELP %s %s\n# TYPE %s %s\n%s ", name, help, name, type,
+	    name);
+	put_num(fp, n);
+	fputc('\n', fp);
+}
+
+/* The main loop: how long clients and the tick could have waited. */
+static void
+put_loop(FILE *fp, const struct loop_stats *ls)
+{
+	struct num	n = { .kind = NUM_U64 };
+	char		help[128];
+
+	n.u = ls->turns;
+	put_daemon(fp, "ssdtorture_main_loop_turns_total", "counter",
+	    "Event sources the daemon's main loop dispatched", &n);
+	n.u = ls->slow;
+	snprintf(help, sizeof(help), "Turns of the main loop longer than %g s "
+	    "(a client or the tick waited that long)", LOOP_SLOW_NS / 1e9);
+	put_daemon(fp, "ssdtorture_main_loop_slow_turns_total", "counter",
+	    help, &n);
+	n = (struct num){ .kind = NUM_DBL, .d = (double)ls->max_ns / 1e9 };
+	put_daemon(fp, "ssdtorture_main_loop_longest_turn_seconds", "gauge",
+	    "The longest turn of the main loop since the daemon started", &n);
+}
 
 /* Every family into fp (statedir_replace checks the writes). */
 static int
@@ -391,11 +423,14 @@ put_all(FILE *fp, void *arg)
 
 	for (i = 0; i < sizeof(families) / sizeof(families[0]); i++)
 		put_family(fp, &families[i], vs->v, vs->n);
+	if (vs->loop != NULL)
+		put_loop(fp, vs->loop);
 	return 0;
 }
 
 int
-metrics_write(const char *path, struct drive *const *drives, size_t n)
+metrics_write(const char *path, struct drive *const *drives, size_t n,
+    const struct loop_stats *loop)
 {
 	struct view	*v;
 	struct views	 vs;
@@ -410,6 +445,7 @@ metrics_write(const char *path, struct drive *const *drives, size_t n)
 	}
 	vs.v = v;
 	vs.n = n;
+	vs.loop = loop;
 	/* node_exporter reads it, whatever the service's UMask */
 	rc = statedir_replace(path, 0644, put_all, &vs);
 	saved = errno;

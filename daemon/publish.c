@@ -73,6 +73,21 @@ daemon_print_progress(const struct daemon *dm)
 	fflush(stdout);
 }
 
+/* Queue the create of an open drive's archive, once per drive. */
+void
+daemon_archive_open(struct daemon *dm, struct drive *d)
+{
+	char		file[PATH_MAX + 64];
+	uint64_t	hb;
+
+	if (dm->arch == NULL || !drive_archive_due(d))
+		return;
+	archive_file(dm->arch, dm->conf.state_dir, drive_name(d), file,
+	    sizeof(file));
+	hb = drive_smart_interval(d) * 3;
+	archive_open(dm->arch, file, hb < 300 ? 300 : (unsigned)hb);
+}
+
 /* One archive update per drive, at most once a second. */
 static void
 archive_tick(struct daemon *dm)
@@ -80,7 +95,6 @@ archive_tick(struct daemon *dm)
 	char	file[PATH_MAX + 64], vals[512];
 	time_t	now = time(NULL);
 	size_t	i;
-	uint64_t hb;
 
 	if (dm->arch == NULL || now == dm->last_archive)
 		return;
@@ -90,12 +104,9 @@ archive_tick(struct daemon *dm)
 
 		if (drive_archive_values(d, now, vals, sizeof(vals)) == -1)
 			continue;
+		daemon_archive_open(dm, d);
 		archive_file(dm->arch, dm->conf.state_dir, drive_name(d), file,
 		    sizeof(file));
-		if (!drive_archive_opened(d, 1)) {
-			hb = drive_smart_interval(d) * 3;
-			archive_open(dm->arch, file, hb < 300 ? 300 : (unsigned)hb);
-		}
 		archive_update(dm->arch, file, vals);
 	}
 }
@@ -108,7 +119,7 @@ metrics_tick(struct daemon *dm)
 
 	if (path == NULL || dm->ticks % METRICS_EVERY != 0)
 		return;
-	if (metrics_write(path, dm->drives, dm->ndrives) == -1 &&
+	if (metrics_write(path, dm->drives, dm->ndrives, &dm->loop) == -1 &&
 	    !dm->metrics_warned++)
 		log_warnx("metrics: cannot write %s: %s%s", path,
 		    strerror(errno), errno == EROFS ? " (outside the state "

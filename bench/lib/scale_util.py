@@ -23,6 +23,7 @@ Result lines (tab-separated), as appended to the results file:
 import datetime
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -122,6 +123,7 @@ def wait_started(proc, sock, log, t0, limit=120.0):
             die("not started after %.0f s: %s" % (limit, sorted(seen)))
         try:
             drives = vl.status(sock)
+            now = time.monotonic() - t0     # the answer may have waited
             seen.setdefault("socket", now)
             if all(d["state"] == "running" for d in drives):
                 seen.setdefault("running", now)
@@ -152,15 +154,16 @@ def status_latencies(sock, calls):
     return sorted(lat)
 
 
-def longest_block(log):
-    """The longest block the daemon itself reported (it says so past 2 s)."""
-    worst = 0.0
+def main_loop(log):
+    """The daemon's own measure of its main loop, said at exit: the longest
+    turn (ms) and the turns longer than 100 ms."""
     with open(log, errors="replace") as f:
         for line in f:
-            if "the main loop was blocked for" in line:
-                worst = max(worst, float(line.split("blocked for ")[1]
-                                         .split()[0]))
-    return worst
+            m = re.search(r"main loop: \d+ turns, the longest ([0-9.]+) ms, "
+                          r"(\d+) longer than", line)
+            if m:
+                return float(m.group(1)), int(m.group(2))
+    die("the daemon did not report its main loop at exit (see %s)" % log)
 
 
 def cmd_live(args):
@@ -186,9 +189,9 @@ def cmd_live(args):
             proc.wait()
     p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
     print("live\t%s\t%s\t%.3f\t%.3f\t%.3f\t%.3f\t%.2f\t%.2f\t%.2f\t%d\t%d\t"
-          "%.1f" % (n, rep, seen["socket"], seen["running"], seen["archives"],
-                    seen["started"], med(lat), p99, lat[-1], len(lat), rss,
-                    longest_block(log)))
+          "%.1f\t%d" % ((n, rep, seen["socket"], seen["running"],
+                         seen["archives"], seen["started"], med(lat), p99,
+                         lat[-1], len(lat), rss) + main_loop(log)))
 
 
 # -------------------------------------------------------------------- report
@@ -206,7 +209,8 @@ def read_results(path):
                 k = ("socket_s", "running_s", "archives_s", "started_s",
                      "p50_ms", "p99_ms", "max_ms")
                 d = {"n": int(p[1]), "rep": int(p[2]), "calls": int(p[10]),
-                     "vmrss_kib": int(p[11]), "blocked_s": float(p[12])}
+                     "vmrss_kib": int(p[11]), "loop_max_ms": float(p[12]),
+                     "slow_turns": int(p[13])}
                 d.update({kk: float(v) for kk, v in zip(k, p[3:10])})
                 live.append(d)
             elif p[0] == "meta":
@@ -256,7 +260,8 @@ def summarize_live(live):
         out[n]["calls"] = sum(x["calls"] for x in xs)
         out[n]["p99_ms_worst"] = max(x["p99_ms"] for x in xs)
         out[n]["max_ms"] = max(x["max_ms"] for x in xs)
-        out[n]["blocked_s"] = max(x["blocked_s"] for x in xs)
+        out[n]["loop_max_ms"] = max(x["loop_max_ms"] for x in xs)
+        out[n]["slow_turns"] = max(x["slow_turns"] for x in xs)
     ns = sorted(out)
     per = float("nan")
     if len(ns) > 1:
@@ -276,15 +281,15 @@ def live_rows(live, per_drive):
     big, small = max(live), min(live)
     x = live[big]
     start = max(x["running_s"], x["archives_s"])
-    block_ms = max(x["max_ms"], x["blocked_s"] * 1000.0)
     rows = [
         ("ssdctl status with %d drives running, p50 / p99 / max (%d calls)" %
          (big, x["calls"]), "%.1f / %.1f / %.1f ms" % (
              x["p50_ms"], x["p99_ms_worst"], x["max_ms"]),
          "p99 < %.0f ms" % P99_LIMIT_MS, goal(x["p99_ms_worst"] < P99_LIMIT_MS)),
-        ("main loop's longest block (proxy: slowest status call; the "
-         "daemon's own warning past 2 s)", "%.1f ms" % block_ms,
-         "< %.0f ms" % BLOCK_LIMIT_MS, goal(block_ms < BLOCK_LIMIT_MS)),
+        ("main loop's longest turn with %d drives running (the daemon's "
+         "own measure, said at exit)" % big, "%.1f ms (%d turns over 100 ms)"
+         % (x["loop_max_ms"], x["slow_turns"]),
+         "< %.0f ms" % BLOCK_LIMIT_MS, goal(x["loop_max_ms"] < BLOCK_LIMIT_MS)),
         ("start-up of %d drives, fresh state dir, to every drive running "
          "and every archive created" % big,
          "%.2f s (socket %.2f s, started: %.2f s, running %.2f s, archives "

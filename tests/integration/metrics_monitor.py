@@ -23,6 +23,10 @@ TYPES = dict([(k, "counter") for k in COUNTERS] + [(k, "gauge") for k in GAUGES]
     (P + "write_bytes_per_second", "gauge"), (P + "read_bytes_per_second", "gauge"),
     (P + "verify_errors_total", "counter"), (P + "phase_progress_ratio", "gauge"),
     (P + "phase_info", "gauge"), (P + "state", "gauge")])
+# the daemon's own figures: one sample each, no labels
+LOOP = {P + "main_loop_turns_total": "counter",
+        P + "main_loop_slow_turns_total": "counter",
+        P + "main_loop_longest_turn_seconds": "gauge"}
 EXTRA = {P + "verify_errors_total": "class", P + "phase_info": "phase",
          P + "state": "state"}
 CLASSES = ["corrupt", "misdirected", "stale", "foreign", "unwritten", "io_error"]
@@ -62,6 +66,8 @@ def values(fams):
     for name, f in fams.items():
         if not name.startswith(P):
             complain("foreign family %s" % name)
+        if name in LOOP:
+            continue                # check_loop's
         for sname, labels, v in f.samples:
             want_labels = {"drive", "serial", "model"}
             if name in EXTRA:
@@ -91,6 +97,26 @@ def complete(text, drives):
                 complain("read: %s has %d series of drive %s, expected %d"
                          % (name, got, d, n))
     return fams
+
+def check_loop(fams, prev):
+    """The main loop's figures: unlabelled, sane, counters never going
+    back; a longest turn of 0.1 s or more is counted as slow. Returns them."""
+    got = {}
+    for name, typ in LOOP.items():
+        f = fams.get(name)
+        if f is None or f.type != typ or len(f.samples) != 1 or f.samples[0][1]:
+            complain("%s: missing, mistyped or labelled" % name); return prev
+        got[name] = f.samples[0][2]
+    turns, slow, longest = (got[P + "main_loop_" + k] for k in
+                            ("turns_total", "slow_turns_total", "longest_turn_seconds"))
+    if not (0 <= slow <= turns and 0 <= longest < 3600) or turns < 1:
+        complain("main loop: %d turns, %d slow, longest %r s" % (turns, slow, longest))
+    if longest > 0.1 and slow < 1:
+        complain("main loop: longest turn %r s, none counted slow" % longest)
+    for k, v in (prev or {}).items():
+        if got[k] < v:
+            complain("%s went backwards: %r -> %r" % (k, v, got[k]))
+    return got
 
 def check_version(fams, before, after, stale, prev):
     """One version against the statuses before it (None: unknown), after
@@ -178,6 +204,7 @@ hist = []                       # (time, status)
 last_ino, last_old_read, versions, reads = None, None, 0, 0
 first_seen = []
 prev_counts = None
+prev_loop = None
 pending = None                  # (fams, status before) awaiting a status after
 reached = until is None
 try:
@@ -196,6 +223,7 @@ try:
                 if t <= seen_at - 20:
                     stale = h
             prev_counts = check_version(fams, before, s, stale, prev_counts)
+            prev_loop = check_loop(fams, prev_loop)
             if until and any(l.get("drive") == until[0] and l.get("state") == until[1] and v == 1
                              for _, l, v in fams.get(P + "state", promcheck.Family("")).samples):
                 reached = True

@@ -49,6 +49,10 @@ eq("null reallocated", "ssdtorture_smart_reallocated_sectors_total" in fams, Fal
 eq("no SMART of b", [f for f in fams if "smart" in f and any(
     l["drive"] == "b" for _, l, _ in fams[f].samples)], [])
 eq("capacity", val("capacity_bytes", "a"), 2**40)
+for fam, want in (("main_loop_turns_total", 1000), ("main_loop_slow_turns_total", 2),
+                  ("main_loop_longest_turn_seconds", 0.123456789)):
+    f = fams.get("ssdtorture_" + fam)
+    eq(fam, [(l, v) for _, l, v in f.samples] if f else None, [({}, want)])
 for b in bad:
     print("  " + b)
 sys.exit(1 if bad else 0)

@@ -1,7 +1,8 @@
 #!/bin/bash
 # RRD archives read back by the real rrdtool: the layout (step, sources,
 # archives), values that match the daemon's own counters, updates that go
-# on in the same file after a restart, a file of another layout left alone,
+# on in the same file after a restart, a new host's archives made before
+# READY=1 (and before the drives' I/O), a file of another layout left alone,
 # and the same through a real rrdcached on a Unix socket and on 127.0.0.1,
 # including rrdcached going away and coming back.
 # run: timed
@@ -91,6 +92,31 @@ F=$(lastupdate "$RRD" flush_lat_us)
 note "flush latency of the last second: ${F:-none} us"
 assert_gt "a cache flush timed in the last seconds of writing" \
     "$(awk 'NR > 2 && $NF !~ /nan/ { n++ } END { print n + 0 }' "$T/fetch")" 0
+
+log "files: a new host's archives are made before READY=1 (and the drives' I/O)"
+ST3=$T/state3
+{ for n in n1 n2 n3; do drive_conf $n; done; } | write_conf "$T/n.conf" "$ST3"
+python3 - "$T/notify.sock" "$ST3" n1 n2 n3 >"$T/notify.out" 2>&1 <<'EOF2' &
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+open(sys.argv[1] + ".up", "w").close()
+s.settimeout(60)
+while b"READY=1" not in s.recv(4096).split(b"\n"):
+    pass
+print("at READY=1, missing:", " ".join(n for n in sys.argv[3:] if not
+      os.path.exists("%s/%s/%s.rrd" % (sys.argv[2], n, n))) or "none")
+EOF2
+LISTENER=$!
+for _ in $(seq 1 200); do [ -f "$T/notify.sock.up" ] && break; sleep 0.05; done
+export NOTIFY_SOCKET=$T/notify.sock
+start_ssdt "$T/n.log" -c "$T/n.conf"
+unset NOTIFY_SOCKET
+wait "$LISTENER"
+assert_file_contains "every archive there at READY=1" "$T/notify.out" \
+    "at READY=1, missing: none"
+kill -TERM "$SSDT_PID"; wait_exit "$SSDT_PID" 10
+assert_rc "the three-drive run exits" 0 "$RC" "$T/n.log"
 
 log "files: a restart goes on in the same file"
 sleep 2

@@ -8,7 +8,8 @@
 # read is a whole file, every version a new inode, no temp file remains.
 # Takes about a minute (the daemon writes the file every 15 s).
 # Then metrics.c alone on synthetic drives: label escaping, NaN/Inf, SMART
-# ratios and nulls, the refused state, no drives, failures.
+# ratios and nulls, the refused state, no drives (the main loop's figures
+# alone), failures. The main loop's figures are checked in every version.
 # run: timed
 # (tests/lib/jobs.sh; the bound: the file rewritten every 15 s, read back within that)
 . "$(dirname "$0")/lib.sh"
@@ -190,6 +191,7 @@ int
 main(int argc, char **argv)
 {
 	struct drive	 a, b, c, *v[3] = { &a, &b, &c };
+	struct loop_stats loop = { 1000, 2, 123456789 };
 
 	memset(&a, 0, sizeof(a));
 	b = c = a;
@@ -233,7 +235,8 @@ main(int argc, char **argv)
 	c.smart.known = 1;
 	SR(&c.smart, FIG_PERCENT_USED, 3);
 	SI(&c.smart, FIG_TEMPERATURE, 40);
-	if (metrics_write(argv[1], v, argc > 2 ? (size_t)atoi(argv[2]) : 3)) {
+	if (metrics_write(argv[1], v, argc > 2 ? (size_t)atoi(argv[2]) : 3,
+	    &loop)) {
 		printf("%s\n", strerrorname_np(errno));
 		return 1;
 	}
@@ -263,7 +266,11 @@ if grep -q '^ssdtorture_smart_percentage_used_ratio{drive="a".*} 2.55$' \
 	fail "percentage used not printed as 2.55"; fi
 "$T/drv" "$T/syn/empty.prom" 0 >"$T/drv.out" 2>&1
 assert_rc "no drives" 0 $? "$T/drv.out"
-assert_eq "no drives: an empty file" 0 "$(stat -c %s "$T/syn/empty.prom" 2>/dev/null)"
+assert_eq "no drives: no drive's sample" 0 "$(grep -c 'drive=' "$T/syn/empty.prom")"
+assert_eq "no drives: the main loop's three samples" \
+    "ssdtorture_main_loop_turns_total ssdtorture_main_loop_slow_turns_total ssdtorture_main_loop_longest_turn_seconds" \
+    "$(grep -v '^#' "$T/syn/empty.prom" | cut -d' ' -f1 | xargs)"
+validate "no drives" "$T/syn/empty.prom"
 assert_eq "a missing directory" ENOENT "$("$T/drv" "$T/syn/nodir/m.prom")"
 mkdir -p "$T/syn/isdir"
 assert_eq "a directory in the way" EISDIR "$("$T/drv" "$T/syn/isdir")"
