@@ -44,7 +44,7 @@ else
 O		:=
 endif
 
-COMMON_SRC	= common/units.c common/log.c common/proto.c
+COMMON_SRC	= common/units.c common/log.c common/proto.c common/lathist.c
 # leaves: no threads, no sd-event; unit-tested on their own
 CORE_SRC	= daemon/block.c daemon/perm.c daemon/layout.c daemon/state.c \
 		  daemon/config.c daemon/conf_keys.c daemon/smart_nvme.c daemon/smart_ata.c \
