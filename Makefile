@@ -44,7 +44,7 @@ else
 O		:=
 endif
 
-COMMON_SRC	= common/units.c common/log.c common/proto.c
+COMMON_SRC	= common/units.c common/log.c common/proto.c common/lathist.c
 # leaves: no threads, no sd-event; unit-tested on their own
 CORE_SRC	= daemon/block.c daemon/perm.c daemon/layout.c daemon/state.c \
 		  daemon/config.c daemon/conf_keys.c daemon/smart_nvme.c daemon/smart_ata.c \
@@ -131,10 +131,12 @@ $(O)tests/unit/test_events: tests/unit/test_events.c daemon/events.c \
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(UBSAN) -o $@ $^ $(LDLIBS) -lcmocka
 
 # The engine runs on a real file with failures injected into liburing's
-# submit calls and the completions they return (--wrap).
-ENGINE_WRAP	= -Wl,--wrap=io_uring_submit,--wrap=io_uring_submit_and_wait
+# submit calls and the completions they return (--wrap); rates.c turns
+# its latencies, seen through its clock_gettime, into the per-tick p99.
+ENGINE_WRAP	= -Wl,--wrap=io_uring_submit,--wrap=io_uring_submit_and_wait \
+		  -Wl,--wrap=clock_gettime
 $(O)tests/unit/test_engine: tests/unit/test_engine.c $(O)daemon/engine.o \
-    $(CORE_OBJ) $(COMMON_OBJ)
+    $(O)daemon/rates.o $(CORE_OBJ) $(COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(ENGINE_WRAP) $(LDLIBS) -lcmocka
 

@@ -30,9 +30,10 @@ struct drive_mark {
 /* Rates over the last tick, and the counters at its start (rates.c). */
 struct drive_rates {
 	uint64_t	 t, w, r, wops, rops, flushes;
-	uint64_t	 hist[LAT_BUCKETS];
+	struct lathist	 hist[LAT_NDIR];	/* the worker's, at the start */
 	double		 wbps, rbps, wiops, riops;
 	double		 lat_p99_us;	/* -1: no writes in the last tick */
+	double		 rlat_p99_us;	/* reads; -1: none (not published yet) */
 	double		 flush_lat_us;	/* -1: no flush completed in the last tick */
 };
 

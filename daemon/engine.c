@@ -462,29 +462,18 @@ io_failed(struct engine *e, struct slot *s, struct witem *w, int err)
 		e->fail_err = err;
 }
 
-/* Log2 bucket of a latency: the smallest b with lat < 2^b. */
-static unsigned
-lat_bucket(uint64_t us)
-{
-	unsigned	b = us == 0 ? 0 : 64 - (unsigned)__builtin_clzll(us);
-
-	return b < LAT_BUCKETS ? b : LAT_BUCKETS - 1;
-}
-
 /* Account a finished transfer of a slot. */
 static void
 slot_finish(struct engine *e, struct slot *s, uint32_t idx)
 {
 	struct witem	*w = &e->win[s->seq % e->wsize];
-	uint64_t	 lat = (e->t_reap - s->t_submit) / 1000;
+	int		 wr = e->job.kind == JOB_WRITE;
 
-	e->loc.lat_sum_us += lat;
-	if (lat > e->loc.lat_max_us)
-		e->loc.lat_max_us = lat;
-	if (e->job.kind == JOB_WRITE) {
+	lathist_record(&e->loc.lat[wr ? LAT_WRITE : LAT_READ],
+	    e->t_reap - s->t_submit);
+	if (wr) {
 		e->loc.bytes_written += e->bs;
 		e->loc.write_ops++;
-		e->loc.wlat_hist[lat_bucket(lat)]++;
 	} else {
 		e->loc.bytes_read += e->bs;
 		e->loc.read_ops++;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "block.h"
+#include "lathist.h"
 #include "layout.h"
 
 enum job_kind {
@@ -51,7 +52,8 @@ struct finding {
 	int		err;		/* io_error: errno */
 };
 
-#define LAT_BUCKETS	32	/* bucket b: latency < 2^b microseconds */
+/* The direction of an I/O, for engine_stats.lat[]. */
+enum lat_dir { LAT_WRITE, LAT_READ, LAT_NDIR };
 
 /* Counters of the worker: cumulative since engine_start, monotonic. */
 struct engine_stats {
@@ -69,15 +71,18 @@ struct engine_stats {
 	uint64_t	read_ops;
 	uint64_t	blocks_checked;
 	uint64_t	errors[BLK_NCLASS];
-	uint64_t	lat_sum_us;	/* summed completion latency */
-	uint64_t	lat_max_us;
 	uint64_t	cpu_ns;		/* worker thread CPU time */
-	uint64_t	wlat_hist[LAT_BUCKETS];	/* write latency, log2 of us */
 	uint64_t	flushes;	/* cache flushes completed */
 	uint64_t	flush_lat_last_us;	/* of the last completed flush */
 	uint64_t	flush_lat_max_us;
 	int		flush_err;	/* errno of a failed flush, else 0 */
 	int		running;	/* a job is in progress */
+	/*
+	 * Latency of each completed read and write, from the submission
+	 * that sent it to the reap that took it (the clocks of the round,
+	 * engine.c); last, for the counters above to share cache lines.
+	 */
+	struct lathist	lat[LAT_NDIR];
 };
 
 struct engine;

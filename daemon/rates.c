@@ -1,6 +1,6 @@
 /*
- * rates.c: a drive's throughput, IOPS, write latency and flush latency
- * over the last tick, and the stall rule of io_timeout.
+ * rates.c: a drive's throughput, IOPS, write and read latency and flush
+ * latency over the last tick, and the stall rule of io_timeout.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -8,25 +8,19 @@
 
 #include "drive_priv.h"
 
-/* 99th percentile of write latency since the last tick (bucket bound). */
+/*
+ * 99th percentile (us) of the latencies of one direction since the last
+ * tick (within the histogram's 1 %), -1 without any.
+ */
 static double
-p99_since(const struct drive *d)
+p99_since(const struct drive *d, enum lat_dir dir)
 {
-	uint64_t	n[LAT_BUCKETS], total = 0, acc = 0;
-	int		b;
+	struct lathist	delta;
 
-	for (b = 0; b < LAT_BUCKETS; b++) {
-		n[b] = d->last.wlat_hist[b] - d->rates.hist[b];
-		total += n[b];
-	}
-	if (total == 0)
+	lathist_delta(&delta, &d->last.lat[dir], &d->rates.hist[dir]);
+	if (delta.count == 0)
 		return -1;
-	for (b = 0; b < LAT_BUCKETS; b++) {
-		acc += n[b];
-		if (acc * 100 >= total * 99)
-			return (double)(1ULL << b);
-	}
-	return (double)(1ULL << (LAT_BUCKETS - 1));
+	return (double)lathist_percentile(&delta, 99) / 1e3;
 }
 
 void
@@ -38,6 +32,7 @@ rates_reset(struct drive *d)
 	d->rates.wops = d->st.write_ops;
 	d->rates.rops = d->st.read_ops;
 	d->rates.flushes = d->last.flushes;
+	d->rates.rlat_p99_us = -1;
 	d->rates.flush_lat_us = -1;
 }
 
@@ -53,7 +48,8 @@ rates_tick(struct drive *d)
 	d->rates.rbps = (double)(d->st.host_bytes_read - d->rates.r) / dt;
 	d->rates.wiops = (double)(d->st.write_ops - d->rates.wops) / dt;
 	d->rates.riops = (double)(d->st.read_ops - d->rates.rops) / dt;
-	d->rates.lat_p99_us = p99_since(d);
+	d->rates.lat_p99_us = p99_since(d, LAT_WRITE);
+	d->rates.rlat_p99_us = p99_since(d, LAT_READ);
 	d->rates.flush_lat_us = d->last.flushes == d->rates.flushes ? -1 :
 	    (double)d->last.flush_lat_last_us;
 	d->rates.flushes = d->last.flushes;
@@ -62,7 +58,7 @@ rates_tick(struct drive *d)
 	d->rates.r = d->st.host_bytes_read;
 	d->rates.wops = d->st.write_ops;
 	d->rates.rops = d->st.read_ops;
-	memcpy(d->rates.hist, d->last.wlat_hist, sizeof(d->rates.hist));
+	memcpy(d->rates.hist, d->last.lat, sizeof(d->rates.hist));
 }
 
 /*

@@ -4,15 +4,19 @@
  * give them: io_uring_submit and io_uring_submit_and_wait refuse with
  * -EAGAIN or -EBUSY, and completions come back short or as -EAGAIN
  * (edited in the completion ring before the engine reaps it). Linked
- * with --wrap for those two functions. Whatever is injected, a write
+ * with --wrap for those two functions, and for clock_gettime, to give
+ * I/Os the latency a test chooses. Whatever is injected, a write
  * pass and a verify pass must end done, count every byte once, and find
  * nothing on a healthy file, or exactly what was planted. A write job
  * flushes: its durable position never runs ahead of the completed one,
  * reaches the end only through a completed flush, and a failed flush
- * fails the job with nothing more claimed.
+ * fails the job with nothing more claimed. Latency is counted per
+ * direction, and the per-tick p99 of rates.c tells a device's latency
+ * within 1 % (latencies set here through the engine's clock).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,6 +29,7 @@
 #include <cmocka.h>
 #include <liburing.h>
 
+#include "drive_priv.h"
 #include "engine.h"
 #include "log.h"
 
@@ -37,6 +42,10 @@ static struct {
 	unsigned	flush_again;	/* the next N flushes: -EAGAIN */
 	int		flush_fail;	/* every flush: -EIO */
 	unsigned	hold_ms;	/* keep the next wait this long after it */
+	/* the k-th I/O completed takes slow_us + k * slow_step_us: a slow
+	 * device (0: as fast as it is) */
+	unsigned	slow_us, slow_step_us;
+	unsigned	nslow;		/* I/Os slowed so far */
 	int		holding;	/* (atomic) a wait is being held */
 	unsigned	refused, shortened, againd;
 	unsigned	seed;
@@ -50,6 +59,8 @@ int	__real_io_uring_submit(struct io_uring *);
 int	__real_io_uring_submit_and_wait(struct io_uring *, unsigned);
 int	__wrap_io_uring_submit(struct io_uring *);
 int	__wrap_io_uring_submit_and_wait(struct io_uring *, unsigned);
+int	__real_clock_gettime(clockid_t, struct timespec *);
+int	__wrap_clock_gettime(clockid_t, struct timespec *);
 
 static unsigned
 roll(void)
@@ -101,6 +112,54 @@ __wrap_io_uring_submit(struct io_uring *ring)
 	return rc != 0 ? rc : __real_io_uring_submit(ring);
 }
 
+/* Is a read or a write among the completions ready? */
+static int
+data_ready(struct io_uring *ring)
+{
+	struct io_uring_cqe	*cqe;
+	unsigned		 head;
+
+	io_uring_for_each_cqe(ring, head, cqe)
+		if (io_uring_cqe_get_data64(cqe) != UINT64_MAX)
+			return 1;
+	return 0;
+}
+
+/*
+ * The engine's clock, moved by the slow device. At a queue depth of 1
+ * the engine reads CLOCK_MONOTONIC for the I/O it submits just before
+ * the wait and for the reap just after it: the reap's read is made to
+ * say the submission's time plus the latency chosen, and the clock
+ * goes on from there (an offset to the real one, for every thread).
+ */
+static int64_t			mono_offset;
+static __thread uint64_t	mono_last, mono_submit;
+static __thread uint64_t	mono_due;	/* the next read: the reap's */
+
+int
+__wrap_clock_gettime(clockid_t clk, struct timespec *ts)
+{
+	int		rc = __real_clock_gettime(clk, ts);
+	int64_t		off;
+	uint64_t	t;
+
+	if (rc != 0 || clk != CLOCK_MONOTONIC)
+		return rc;
+	off = __atomic_load_n(&mono_offset, __ATOMIC_RELAXED);
+	t = (uint64_t)ts->tv_sec * 1000000000ULL + (uint64_t)ts->tv_nsec +
+	    (uint64_t)off;
+	if (mono_due != 0) {
+		off += (int64_t)(mono_submit + mono_due - t);
+		__atomic_store_n(&mono_offset, off, __ATOMIC_RELAXED);
+		t = mono_submit + mono_due;
+		mono_due = 0;
+	}
+	mono_last = t;
+	ts->tv_sec = (time_t)(t / 1000000000ULL);
+	ts->tv_nsec = (long)(t % 1000000000ULL);
+	return rc;
+}
+
 int
 __wrap_io_uring_submit_and_wait(struct io_uring *ring, unsigned wait)
 {
@@ -108,8 +167,12 @@ __wrap_io_uring_submit_and_wait(struct io_uring *ring, unsigned wait)
 
 	if (rc != 0)
 		return rc;
+	mono_submit = mono_last;
 	rc = __real_io_uring_submit_and_wait(ring, wait);
 	edit_completions(ring);
+	if (inj.slow_us > 0 && data_ready(ring))
+		mono_due = (inj.slow_us + (uint64_t)inj.nslow++ *
+		    inj.slow_step_us) * 1000;
 	if (inj.hold_ms > 0) {
 		/* a worker still in the kernel, waiting for more */
 		struct timespec	ts = { inj.hold_ms / 1000,
@@ -125,7 +188,7 @@ __wrap_io_uring_submit_and_wait(struct io_uring *ring, unsigned wait)
 
 /* ------------------------------------------------ a small target */
 
-struct target {
+struct tfile {
 	char		 path[64];
 	int		 fd;
 	struct layout	 lay;
@@ -133,7 +196,7 @@ struct target {
 };
 
 static void
-target_open(struct target *t, uint32_t bs, uint64_t span)
+target_open(struct tfile *t, uint32_t bs, uint64_t span)
 {
 	char	err[256];
 
@@ -150,7 +213,7 @@ target_open(struct target *t, uint32_t bs, uint64_t span)
 }
 
 static void
-target_close(struct target *t)
+target_close(struct tfile *t)
 {
 	close(t->fd);
 	unlink(t->path);
@@ -198,7 +261,7 @@ run(struct engine *e, const struct job *j, uint64_t *bad)
 }
 
 static void
-job_base(struct job *j, const struct target *t, uint32_t qd)
+job_base(struct job *j, const struct tfile *t, uint32_t qd)
 {
 	memset(j, 0, sizeof(*j));
 	j->lay = t->lay;
@@ -208,7 +271,7 @@ job_base(struct job *j, const struct target *t, uint32_t qd)
 
 /* The verify pass after cycle 1's random write pass. */
 static void
-verify_job(struct job *j, const struct target *t, uint32_t qd)
+verify_job(struct job *j, const struct tfile *t, uint32_t qd)
 {
 	job_base(j, t, qd);
 	j->kind = JOB_VERIFY;
@@ -222,7 +285,7 @@ verify_job(struct job *j, const struct target *t, uint32_t qd)
 
 /* Static fill, one random write pass, then a verify pass. */
 static uint64_t
-cycle(struct engine *e, const struct target *t, uint32_t qd)
+cycle(struct engine *e, const struct tfile *t, uint32_t qd)
 {
 	struct job	j;
 	uint64_t	bad = 0, dyn = layout_dynamic_blocks(&t->lay);
@@ -256,7 +319,7 @@ cycle(struct engine *e, const struct target *t, uint32_t qd)
 static void
 one(uint32_t bs, uint32_t qd, uint64_t nblocks)
 {
-	struct target		t;
+	struct tfile		t;
 	struct engine		*e;
 	struct engine_stats	st;
 	struct finding		f[1];
@@ -276,6 +339,9 @@ one(uint32_t bs, uint32_t qd, uint64_t nblocks)
 	assert_int_equal(st.bytes_read, t.lay.span_bytes);
 	assert_int_equal(st.blocks_checked, t.lay.nblocks);
 	assert_true(st.flushes >= 2);	/* at least one per write job */
+	/* every completion's latency, in its direction */
+	assert_int_equal(st.lat[LAT_WRITE].count, st.write_ops);
+	assert_int_equal(st.lat[LAT_READ].count, st.read_ops);
 	assert_int_equal(n, 0);		/* nothing left in flight */
 }
 
@@ -320,7 +386,7 @@ test_injected(void **st)
 static void
 test_planted(void **st)
 {
-	struct target	 t;
+	struct tfile	 t;
 	struct engine	*e;
 	struct job	 j;
 	char		 err[256];
@@ -351,7 +417,7 @@ test_planted(void **st)
 
 /* The static area's write job, alone. */
 static enum job_end
-static_job(struct engine *e, const struct target *t, uint64_t *bad)
+static_job(struct engine *e, const struct tfile *t, uint64_t *bad)
 {
 	struct job	j;
 
@@ -366,7 +432,7 @@ static_job(struct engine *e, const struct target *t, uint64_t *bad)
 static void
 test_flush_fails(void **st)
 {
-	struct target	 t;
+	struct tfile	 t;
 	struct engine	*e;
 	char		 err[256];
 	uint64_t	 bad = 0;
@@ -395,7 +461,7 @@ test_flush_fails(void **st)
 static void
 test_flush_again(void **st)
 {
-	struct target	 t;
+	struct tfile	 t;
 	struct engine	*e;
 	char		 err[256];
 	uint64_t	 bad = 0;
@@ -414,7 +480,8 @@ test_flush_again(void **st)
 	target_close(&t);
 }
 
-static uint64_t
+/* rates.c's clock (drive.c's in the daemon) */
+uint64_t
 mono_ns(void)
 {
 	struct timespec	ts;
@@ -431,7 +498,7 @@ mono_ns(void)
 static void
 test_inflight_sees_completions(void **st)
 {
-	struct target	 t;
+	struct tfile	 t;
 	struct engine	*e;
 	struct job	 j;
 	char		 err[256];
@@ -461,6 +528,90 @@ test_inflight_sees_completions(void **st)
 	target_close(&t);
 }
 
+/* The rates of a tick a second long that ends with snapshot s. */
+static void
+tick(struct drive *d, const struct engine_stats *s)
+{
+	d->last = *s;
+	d->rates.t = mono_ns() - 1000000000ULL;
+	rates_tick(d);
+}
+
+/*
+ * The p99 (us) the engine reported against the true one of the n
+ * latencies given: they grow with each I/O, so the value of rank
+ * ceil(0.99 n) is the one given to that I/O. Within 1 %, where a
+ * power-of-two bucket said 4096.
+ */
+static void
+assert_p99(double got, uint64_t n)
+{
+	double	want = inj.slow_us + (n * 99 + 99) / 100 * inj.slow_step_us -
+		    inj.slow_step_us;
+
+	assert_int_equal(inj.nslow, n);		/* one I/O per wait */
+	print_message("p99 %.0f us, of the I/Os %.0f us\n", got, want);
+	assert_true(fabs(got - want) <= want * 0.01);
+	inj.nslow = 0;
+}
+
+/*
+ * A device whose I/Os, one at a time, take 1 ms, 1.02 ms, ... 2.98 ms
+ * (the job ends before the periodic flush): the write p99 of the tick
+ * is the 99th of them within 1 %; reads of 2, 2.03 ... 4.97 ms likewise
+ * in the next tick, from their own histogram, whose sum and max are
+ * exact, in a tick without writes.
+ */
+static void
+test_p99_resolution(void **st)
+{
+	static struct drive	 d;
+	struct tfile		 t;
+	struct engine		*e;
+	struct job		 j;
+	char			 err[256];
+	uint64_t		 bad = 0;
+
+	(void)st;
+	memset(&inj, 0, sizeof(inj));
+	target_open(&t, 4096, 400 * 4096);	/* 100 static blocks */
+	e = engine_start(t.fd, "t", NULL, 4096, 1, err, sizeof(err));
+	assert_non_null(e);
+	job_base(&j, &t, 1);
+	j.kind = JOB_WRITE;
+	j.count = t.lay.static_blocks;
+	perm_init(&j.perm, j.count, 0, 1);
+	inj.slow_us = 1000;
+	inj.slow_step_us = 20;
+	assert_int_equal(run(e, &j, &bad), JOB_DONE);
+	/* 1 to 2.98 ms: 100 * 1 ms + 20 us * 4950 */
+	assert_int_equal(last_st.lat[LAT_WRITE].sum_ns, 199000000ULL);
+	assert_int_equal(last_st.lat[LAT_WRITE].max_ns, 2980000ULL);
+	tick(&d, &last_st);
+	assert_p99(d.rates.lat_p99_us, j.count);
+
+	job_base(&j, &t, 1);
+	j.kind = JOB_VERIFY;
+	j.count = t.lay.static_blocks;
+	j.expect.phase = PHASE_VERIFY;
+	j.expect.cycle = 1;
+	j.expect.static_done = 1;
+	inj.slow_us = 2000;
+	inj.slow_step_us = 30;
+	assert_int_equal(run(e, &j, &bad), JOB_DONE);
+	assert_int_equal(bad, 0);
+	assert_int_equal(last_st.lat[LAT_READ].count, j.count);
+	/* 100 reads from 2 to 4.97 ms: 100 * 2 ms + 30 us * 4950 */
+	assert_int_equal(last_st.lat[LAT_READ].sum_ns, 348500000ULL);
+	assert_int_equal(last_st.lat[LAT_READ].max_ns, 4970000ULL);
+	tick(&d, &last_st);
+	assert_p99(d.rates.rlat_p99_us, j.count);
+	assert_true(d.rates.lat_p99_us == -1);
+	inj.slow_us = 0;
+	engine_free(e);
+	target_close(&t);
+}
+
 int
 main(void)
 {
@@ -471,6 +622,7 @@ main(void)
 		cmocka_unit_test(test_flush_fails),
 		cmocka_unit_test(test_flush_again),
 		cmocka_unit_test(test_inflight_sees_completions),
+		cmocka_unit_test(test_p99_resolution),
 	};
 
 	log_init("test_engine", 0);
