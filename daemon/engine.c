@@ -36,6 +36,7 @@
 
 #include <liburing.h>
 
+#include "clock.h"
 #include "engine.h"
 #include "log.h"
 #include "reserve.h"
@@ -148,15 +149,6 @@ struct engine {
 	atomic_int	 stop_req;
 };
 
-static uint64_t
-now_ns(clockid_t clk)
-{
-	struct timespec	ts;
-
-	clock_gettime(clk, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 static void
 notify_main(struct engine *e)
 {
@@ -176,7 +168,7 @@ publish(struct engine *e)
 		e->local[e->nlocal++] = e->pend;
 		e->has_pend = 0;
 	}
-	e->loc.cpu_ns = now_ns(CLOCK_THREAD_CPUTIME_ID);
+	e->loc.cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	if (e->job.kind != JOB_WRITE)	/* reads and discards claim nothing */
 		e->loc.durable = e->loc.position;
 	pthread_mutex_lock(&e->mu);
@@ -186,7 +178,7 @@ publish(struct engine *e)
 			atomic_store(&e->waiting_main, 1);
 			notify_main(e);
 			pthread_cond_wait(&e->cv, &e->mu);
-			atomic_store(&e->progress_ns, now_ns(CLOCK_MONOTONIC));
+			atomic_store(&e->progress_ns, clock_ns(CLOCK_MONOTONIC));
 			atomic_store(&e->waiting_main, 0);
 		}
 		e->q[(e->qhead + e->qlen) % QUEUE_CAP] = e->local[i];
@@ -197,7 +189,7 @@ publish(struct engine *e)
 	if (e->nlocal > 0)
 		notify_main(e);
 	e->nlocal = 0;
-	e->last_publish = now_ns(CLOCK_MONOTONIC);
+	e->last_publish = clock_ns(CLOCK_MONOTONIC);
 }
 
 /*
@@ -284,7 +276,7 @@ ring_submit(struct engine *e, unsigned wait)
 	int		rc;
 
 	if (e->nfresh > 0 || (busy == 0 && pending > 0))
-		e->t_wait = t = now_ns(CLOCK_MONOTONIC);
+		e->t_wait = t = clock_ns(CLOCK_MONOTONIC);
 	for (i = 0; i < e->nfresh; i++)
 		e->slots[e->fresh[i]].t_submit = t;
 	e->nfresh = 0;
@@ -390,7 +382,7 @@ slots_start(struct engine *e)
 	uint64_t	first = UINT64_MAX;
 
 	if (e->job.kind == JOB_WRITE && e->ntaken > 0) {
-		e->wall = now_ns(CLOCK_REALTIME);
+		e->wall = clock_ns(CLOCK_REALTIME);
 		slots_encode(e);
 	}
 	for (k = 0; k < e->ntaken; k++) {
@@ -525,7 +517,7 @@ flush_start(struct engine *e)
 	io_uring_sqe_set_data64(sqe, FLUSH_TAG);
 	e->flush_busy = 1;
 	e->flush_pos = e->loc.position;
-	e->flush_t0 = now_ns(CLOCK_MONOTONIC);
+	e->flush_t0 = clock_ns(CLOCK_MONOTONIC);
 	return 0;
 }
 
@@ -533,7 +525,7 @@ flush_start(struct engine *e)
 static void
 flush_done(struct engine *e, int res)
 {
-	uint64_t	lat = (now_ns(CLOCK_MONOTONIC) - e->flush_t0) / 1000;
+	uint64_t	lat = (clock_ns(CLOCK_MONOTONIC) - e->flush_t0) / 1000;
 
 	e->flush_busy = 0;
 	if (res == -EINTR || res == -EAGAIN) {
@@ -599,7 +591,7 @@ reap(struct engine *e)
 	struct io_uring_cqe	*cqe;
 	unsigned		 head, n = 0;
 
-	e->t_reap = now_ns(CLOCK_MONOTONIC);
+	e->t_reap = clock_ns(CLOCK_MONOTONIC);
 	io_uring_for_each_cqe(&e->ring, head, cqe) {
 		if (io_uring_cqe_get_data64(cqe) == FLUSH_TAG)
 			flush_done(e, cqe->res);
@@ -750,7 +742,7 @@ discard_range(struct engine *e, uint64_t off, uint64_t len)
 	uint64_t	range[2] = { off, len };
 	int		rc, saved;
 
-	atomic_store(&e->progress_ns, now_ns(CLOCK_MONOTONIC));
+	atomic_store(&e->progress_ns, clock_ns(CLOCK_MONOTONIC));
 	atomic_fetch_add(&e->submitted, 1);
 	if (e->is_blockdev)
 		rc = ioctl(e->fd, BLKDISCARD, range);
@@ -759,7 +751,7 @@ discard_range(struct engine *e, uint64_t off, uint64_t len)
 		    FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len);
 	saved = errno;
 	atomic_fetch_add(&e->reaped, 1);
-	atomic_store(&e->progress_ns, now_ns(CLOCK_MONOTONIC));
+	atomic_store(&e->progress_ns, clock_ns(CLOCK_MONOTONIC));
 	errno = saved;
 	return rc;
 }
@@ -800,7 +792,7 @@ run_job(struct engine *e)
 	e->loc.flush_err = 0;
 	e->flush_busy = 0;
 	e->flush_again = 0;
-	e->flush_t0 = now_ns(CLOCK_MONOTONIC);
+	e->flush_t0 = clock_ns(CLOCK_MONOTONIC);
 	e->loc.running = 1;
 	memset(e->win, 0, e->wsize * sizeof(*e->win));
 	if (e->job.kind == JOB_VERIFY)
@@ -1154,7 +1146,7 @@ void
 engine_inflight(struct engine *e, uint64_t *n, uint64_t *since_ns)
 {
 	uint64_t	reaped = atomic_load(&e->reaped);
-	uint64_t	now = now_ns(CLOCK_MONOTONIC), p;
+	uint64_t	now = clock_ns(CLOCK_MONOTONIC), p;
 	unsigned	tail = __atomic_load_n(e->ring.cq.ktail, __ATOMIC_ACQUIRE);
 
 	if (tail != e->seen_tail) {

@@ -480,16 +480,6 @@ test_flush_again(void **st)
 	target_close(&t);
 }
 
-/* rates.c's clock (drive.c's in the daemon) */
-uint64_t
-mono_ns(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * Completions the kernel has posted count as progress for the stall
  * rule before the worker reaps them: a worker waiting for a batch of
