@@ -13,8 +13,11 @@
  *  - Block size: fio draws each size of a bssplit at random by its
  *    percentage. Here each direction keeps a smooth weighted round-robin
  *    (every size gains its weight, the largest total is chosen and pays
- *    the sum): each size's count is within 1 of its share, and in each
- *    direction, so that a direction's pattern never picks the sizes.
+ *    the sum): each size's count is within 1 of its share in each
+ *    direction, so within 2 over both. One round-robin for both would be
+ *    within 1 over both, but the direction's pattern (as regular as the
+ *    round-robin's) would pick each direction's sizes: a desktop worker's
+ *    writes came out 4 and 128 KiB, never 64 KiB.
  *  - Random or sequential: fio draws percentage_random per I/O and
  *    direction. Here an accumulator per direction and block size, so the
  *    random share is exact within each size and never tied to one.
