@@ -92,7 +92,7 @@ static const char *const family_names[PF_COUNT] = {
 	[PF_JESD219] = "jesd219",
 };
 
-/* Room for the expansion: the suite has 60 probes, a sweep 40 points. */
+/* Room for the expansion (test_probes counts what it makes). */
 #define TABLE_MAX	80
 #define POINTS_MAX	48
 
@@ -272,12 +272,11 @@ expand_bs_sweep(void)
 }
 
 static void
-expand_mixes(void)
+expand_mix_sweep(void)
 {
 	struct probe	p;
 	char		tit[16];
 	unsigned	r;
-	size_t		i;
 
 	size_title(SMALL_BS, tit, sizeof(tit));
 	for (r = 0; r <= 100; r += MIX_STEP) {
@@ -287,6 +286,13 @@ expand_mixes(void)
 		    "Read share %u %%: random %s, QD%u", r, tit, SWEEP_QD);
 		add(PF_MIX_SWEEP, &p);
 	}
+}
+
+static void
+add_mixes(void)
+{
+	struct probe	p;
+	size_t		i;
 
 	memset(&p, 0, sizeof(p));
 	snprintf(p.id, sizeof(p.id), "desktop");
@@ -322,7 +328,8 @@ build(void)
 	expand_seq_rand();
 	expand_qd_sweep();
 	expand_bs_sweep();
-	expand_mixes();
+	expand_mix_sweep();
+	add_mixes();
 }
 
 size_t
@@ -399,6 +406,26 @@ put(char *buf, size_t len, size_t *at, const char *fmt, ...)
 	return 0;
 }
 
+/* --bs=SIZE, or --bssplit=SIZE/WEIGHT:... */
+static int
+put_sizes(const struct probe *p, char *buf, size_t len, size_t *at)
+{
+	char		lbl[16];
+	unsigned	i;
+	int		bad;
+
+	bad = put(buf, len, at, p->nsplit == 1 ? " --bs=" : " --bssplit=");
+	for (i = 0; i < p->nsplit; i++) {
+		probe_size_label(p->split[i].size, lbl, sizeof(lbl));
+		if (p->nsplit == 1)
+			bad |= put(buf, len, at, "%s", lbl);
+		else
+			bad |= put(buf, len, at, "%s%s/%u", i ? ":" : "", lbl,
+			    p->split[i].weight);
+	}
+	return bad;
+}
+
 /*
  * fio's job of the probe. How fio issues the I/Os, and how probegen.c
  * matches it, is told there; what the options say:
@@ -410,8 +437,9 @@ put(char *buf, size_t len, size_t *at, const char *fmt, ...)
  *  - blockalign is left at fio's default, the smallest block size;
  *  - numjobs: the workers, each over the whole region; fio starts every
  *    job's sequential position at the region's start, probegen spreads
- *    them (the only probe with workers and sequential I/O, the desktop
- *    mix, forgets its start at its first random I/O).
+ *    them; the only probe with workers and sequential I/O, the desktop
+ *    mix, leaves its start at the first random I/O of each direction, so
+ *    the two differ in a worker's first few I/Os only.
  */
 int
 probe_fio_options(const struct probe *p, char *buf, size_t len)
@@ -423,7 +451,6 @@ probe_fio_options(const struct probe *p, char *buf, size_t len)
 	int		mixed = p->read_percent > 0 && p->read_percent < 100;
 	int		random = p->random_percent > 0;
 	size_t		at = 0;
-	char		lbl[16];
 	unsigned	i;
 	int		bad = 0;
 
@@ -434,15 +461,7 @@ probe_fio_options(const struct probe *p, char *buf, size_t len)
 	if (random && p->random_percent < 100)
 		bad |= put(buf, len, &at, " --percentage_random=%u",
 		    p->random_percent);
-	bad |= put(buf, len, &at, p->nsplit == 1 ? " --bs=" : " --bssplit=");
-	for (i = 0; i < p->nsplit; i++) {
-		probe_size_label(p->split[i].size, lbl, sizeof(lbl));
-		if (p->nsplit == 1)
-			bad |= put(buf, len, &at, "%s", lbl);
-		else
-			bad |= put(buf, len, &at, "%s%s/%u", i ? ":" : "",
-			    lbl, p->split[i].weight);
-	}
+	bad |= put_sizes(p, buf, len, &at);
 	for (i = 0; i < p->nzones; i++)
 		bad |= put(buf, len, &at, "%s%u/%u",
 		    i ? ":" : " --random_distribution=zoned:",

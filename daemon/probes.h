@@ -11,7 +11,7 @@
  *
  * The sweeps are expanded from their definitions. A sweep point whose
  * workload an earlier probe already measures is that probe, not a second
- * run of the same 40 seconds (4 KiB random read at QD4 is a row of the
+ * run of the same workload (4 KiB random read at QD4 is a row of the
  * random table, a point of the queue-depth, block-size and read-share
  * sweeps, and one probe); probe_family_points() lists a sweep whole.
  */
