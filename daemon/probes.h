@@ -1,0 +1,102 @@
+/*
+ * probes.h: the probes of a performance checkpoint's quick suite, one
+ * table (probes.c) that everything else reads: the checkpoint engine, the
+ * results files (keyed by the probe's id, for the drive's whole life),
+ * ssdctl's tables and graphs, and the fio job a test compares against.
+ *
+ * A probe is a workload: its read share, its random share, its block
+ * sizes (one, or a split by weight), the depth each worker keeps in
+ * flight, its workers, and where its random offsets fall (zones; none:
+ * uniform over the region). The I/Os it issues come from probegen.h.
+ *
+ * The sweeps are expanded from their definitions. A sweep point whose
+ * workload an earlier probe already measures is that probe, not a second
+ * run of the same workload (4 KiB random read at QD4 is a row of the
+ * random table, a point of the queue-depth, block-size and read-share
+ * sweeps, and one probe); probe_family_points() lists a sweep whole.
+ */
+#ifndef SSDT_PROBES_H
+#define SSDT_PROBES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PROBE_ID_MAX	32	/* bytes of an id, its NUL included */
+#define PROBE_TITLE_MAX	64
+#define PROBE_SPLIT_MAX	12	/* block sizes of a split (JESD219 has 12) */
+#define PROBE_ZONES_MAX	4
+
+/* The families of the suite, in the order the suite runs them. */
+enum probe_family {
+	PF_SEQ,		/* sequential read and write, large blocks, QD32 */
+	PF_RAND,	/* 4 KiB random read and write at QD1, QD4, QD32 */
+	PF_QD_SWEEP,	/* 4 KiB random read and write, QD 1..32 */
+	PF_BS_SWEEP,	/* QD4, 512 B..256 KiB, read/write, seq/random */
+	PF_MIX_SWEEP,	/* read share 0..100 %, 4 KiB random QD4 */
+	PF_DESKTOP,	/* the desktop mix */
+	PF_JESD219,	/* the JEDEC JESD219 enterprise mix */
+	PF_COUNT
+};
+
+/* One block size of a split and its weight (percent; a split sums to 100). */
+struct probe_bs {
+	uint32_t	size;		/* bytes */
+	uint32_t	weight;
+};
+
+/* A zone of the region: its share of the region and of the random accesses. */
+struct probe_zone {
+	uint32_t	region_percent;
+	uint32_t	access_percent;
+};
+
+struct probe {
+	char			id[PROBE_ID_MAX];	/* stable: a results key */
+	char			title[PROBE_TITLE_MAX];
+	enum probe_family	family;		/* the family that added it */
+	unsigned		read_percent;	/* of the I/Os, 0..100 */
+	unsigned		random_percent;	/* of the I/Os, 0..100 */
+	unsigned		nsplit;		/* 1: a single block size */
+	struct probe_bs		split[PROBE_SPLIT_MAX];
+	unsigned		queue_depth;	/* in flight per worker */
+	unsigned		workers;
+	unsigned		nzones;		/* 0: uniform over the region */
+	struct probe_zone	zones[PROBE_ZONES_MAX];	/* from the start */
+};
+
+/* The suite's probes, in the order it runs them. */
+size_t			 probe_count(void);
+/* The i-th probe; NULL from probe_count() on. */
+const struct probe	*probe_at(size_t i);
+/* The probe of an id; NULL for none. */
+const struct probe	*probe_find(const char *id);
+/* A family's short name ("qd-sweep"). */
+const char		*probe_family_name(enum probe_family);
+/*
+ * The points of a family in its order, each the probe that measures it
+ * (for a sweep, some were added by an earlier family): up to `cap` in
+ * `out`; returns how many the family has.
+ */
+size_t			 probe_family_points(enum probe_family,
+			    const struct probe **out, size_t cap);
+/* Do two probes run the same workload (ids and titles aside)? */
+int			 probe_same_workload(const struct probe *,
+			    const struct probe *);
+/*
+ * Seconds the suite takes with each probe measured for `probe_seconds`
+ * after a ramp of `probe_ramp` (the time shown before it starts).
+ */
+uint64_t		 probe_suite_seconds(uint64_t probe_seconds,
+			    uint64_t probe_ramp);
+/*
+ * The fio options of the job that runs the probe's workload (rw,
+ * rwmixread, percentage_random, bs or bssplit, random_distribution,
+ * norandommap, iodepth, numjobs): the caller adds the target, the region
+ * (--size), the engine and the time. 0, or -1 when `len` is too short.
+ */
+int			 probe_fio_options(const struct probe *, char *buf,
+			    size_t len);
+/* A block size as ids and fio write it: "512", "4k", "1536", "128k". */
+void			 probe_size_label(uint32_t size, char *buf, size_t len);
+
+#endif
