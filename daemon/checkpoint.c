@@ -7,34 +7,49 @@
  * the logs it counts are synced (it never runs ahead of its events), and
  * the checkpoint counts only once its directory is synced too.
  *
- * The queue belongs to the main thread, the only one that checkpoints.
+ * The tick's checkpoint is a batch in flight while the loop goes on
+ * (clients, workers): staged and its syncs sent; committed when they are
+ * answered and the directories' syncs sent; finished when those are. A
+ * log or error map under a sync in flight is not written to, synced or
+ * closed before the batch has ended (events.c and errmap.c wait through
+ * checkpoint_drain), and a drive's own checkpoint (a phase change, a
+ * stop) or its end drains the batch first: what a sync covers and what
+ * its answer says stay one thing.
+ *
+ * The queue and the batch belong to the main thread, the only one that
+ * checkpoints.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <time.h>
 
 #include "drive_priv.h"
 #include "syncq.h"
 
-static struct syncq	queue;
-static int		queue_ready;
+enum batch_step { B_IDLE, B_LOGS, B_DIRS };
+
+static struct {
+	struct syncq	  q;
+	int		  ready;
+	enum batch_step	  step;
+	struct drive	**dv;		/* the drives of the batch in flight */
+	size_t		  n, cap;
+	sd_event_source	 *src;		/* the queue's answers, watched */
+	int		  advancing;	/* batch_advance is on the stack */
+} batch;
 
 static struct syncq *
 ckpt_queue(void)
 {
-	if (!queue_ready)
-		syncq_init(&queue);
-	queue_ready = 1;
-	return &queue;
-}
-
-void
-checkpoint_queue_free(void)
-{
-	if (queue_ready)
-		syncq_free(&queue);
-	queue_ready = 0;
+	if (!batch.ready) {
+		syncq_init(&batch.q);
+		events_set_sync_waiter(checkpoint_drain);
+		errmap_set_sync_waiter(checkpoint_drain);
+	}
+	batch.ready = 1;
+	return &batch.q;
 }
 
 /* Step 1: the logs written and the new state beside the old; their syncs
@@ -132,34 +147,89 @@ ckpt_finish(struct drive *d)
 	records_saved(d);
 }
 
-/* The drives with `due` set checkpointed together; the others left. */
+/* One drive's checkpoint, here and now (the batch is idle). */
 static void
-ckpt_many(struct drive **dv, size_t n, const unsigned char *due)
+ckpt_one(struct drive *d)
 {
 	struct syncq	*q = ckpt_queue();
-	size_t		 i;
 
-	for (i = 0; i < n; i++)
-		if (due[i])
-			ckpt_stage(dv[i], q);
+	ckpt_stage(d, q);
 	syncq_run(q);
-	for (i = 0; i < n; i++)
-		if (due[i])
-			ckpt_commit(dv[i], q);
+	ckpt_commit(d, q);
 	syncq_run(q);
-	for (i = 0; i < n; i++)
-		if (due[i])
-			ckpt_finish(dv[i]);
+	ckpt_finish(d);
+}
+
+/* The batch's steps, as far as its syncs are answered (all, with `wait`). */
+static void
+batch_advance(int wait)
+{
+	size_t	i;
+
+	batch.advancing = 1;
+	while (batch.step != B_IDLE && syncq_reap(&batch.q, wait)) {
+		if (batch.step == B_LOGS) {
+			for (i = 0; i < batch.n; i++)
+				ckpt_commit(batch.dv[i], &batch.q);
+			batch.step = B_DIRS;
+			syncq_start(&batch.q);
+			continue;
+		}
+		batch.step = B_IDLE;	/* a finish may checkpoint a drive */
+		for (i = 0; i < batch.n; i++)
+			if (batch.dv[i]->ckpt.step == CKPT_COMMITTED)
+				ckpt_finish(batch.dv[i]);
+		batch.n = 0;
+	}
+	batch.advancing = 0;
+}
+
+void
+checkpoint_drain(void)
+{
+	if (!batch.advancing)	/* its own steps write nothing in flight */
+		batch_advance(1);
+}
+
+static int
+on_answers(sd_event_source *s, int fd, uint32_t revents, void *arg)
+{
+	(void)s;
+	(void)fd;
+	(void)revents;
+	(void)arg;
+	batch_advance(0);
+	return 0;
+}
+
+/* The queue's answers on the loop; 0 when they cannot be watched. */
+static int
+batch_watch(sd_event *ev)
+{
+	int	fd = syncq_fd(ckpt_queue());
+
+	if (batch.src != NULL)
+		return 1;
+	if (fd < 0 || sd_event_add_io(ev, &batch.src, fd, EPOLLIN,
+	    on_answers, NULL) < 0) {
+		batch.src = NULL;
+		return 0;
+	}
+	(void)sd_event_source_set_description(batch.src, "checkpoints");
+	return 1;
 }
 
 void
 drive_checkpoint(struct drive *d)
 {
-	unsigned char	due = 1;
-
-	/* inside a tick's checkpoint (step set), that one saves the state */
-	if (d->active && d->ckpt.step == CKPT_NONE)
-		ckpt_many(&d, 1, &due);
+	if (!d->active)
+		return;
+	checkpoint_drain();
+	if (d->ckpt.step == CKPT_COMMITTED && !batch.advancing)
+		ckpt_finish(d);		/* asked from another's finish */
+	/* inside a batch being staged (step set), that one saves the state */
+	if (d->ckpt.step == CKPT_NONE)
+		ckpt_one(d);
 }
 
 /* A running job moves the position every second; records behind are
@@ -170,21 +240,69 @@ ckpt_due(const struct drive *d)
 	return d->active && (drive_job_active(d) || !records_current(d));
 }
 
+/* Room for n drives in the batch; 0 when there is none. */
+static int
+batch_room(size_t n)
+{
+	struct drive	**dv;
+
+	if (n <= batch.cap)
+		return 1;
+	if ((dv = realloc(batch.dv, n * sizeof(*dv))) == NULL)
+		return 0;
+	batch.dv = dv;
+	batch.cap = n;
+	return 1;
+}
+
+/* Stage the due drives and send their syncs; the loop goes on. */
+static void
+batch_begin(struct drive **dv, size_t n)
+{
+	struct syncq	*q = ckpt_queue();
+	size_t		 i;
+
+	if (!batch_room(n)) {		/* one after the other, then */
+		for (i = 0; i < n; i++)
+			if (ckpt_due(dv[i]))
+				drive_checkpoint(dv[i]);
+		return;
+	}
+	batch.n = 0;
+	for (i = 0; i < n; i++)
+		if (ckpt_due(dv[i])) {
+			batch.dv[batch.n++] = dv[i];
+			ckpt_stage(dv[i], q);
+		}
+	if (batch.n == 0)
+		return;
+	batch.step = B_LOGS;
+	syncq_start(q);
+	/* without a watch on the answers, wait for them here */
+	batch_advance(!batch_watch(dv[0]->ev));
+}
+
 void
 drives_checkpoint_tick(struct drive **dv, size_t n)
 {
-	unsigned char	*due = calloc(n > 0 ? n : 1, 1);
-	size_t		 i;
+	size_t	i;
 
-	for (i = 0; i < n; i++)
-		if (due != NULL)
-			due[i] = ckpt_due(dv[i]);
-		else if (ckpt_due(dv[i]))	/* one after the other, then */
-			drive_checkpoint(dv[i]);
-	if (due != NULL)
-		ckpt_many(dv, n, due);
+	if (batch.step == B_IDLE)	/* else this second's is in flight */
+		batch_begin(dv, n);
 	for (i = 0; i < n; i++)
 		if (dv[i]->active)
 			records_tick(dv[i]);
-	free(due);
+}
+
+void
+checkpoint_queue_free(void)
+{
+	checkpoint_drain();
+	batch.src = sd_event_source_disable_unref(batch.src);
+	if (batch.ready)
+		syncq_free(&batch.q);
+	batch.ready = 0;
+	free(batch.dv);
+	batch.dv = NULL;
+	batch.n = batch.cap = 0;
 }

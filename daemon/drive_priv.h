@@ -174,8 +174,12 @@ int		 drive_job_active(const struct drive *);
 /* A job whose I/O is expected to complete: the stall watchdog's. */
 int		 drive_job_watched(const struct drive *);
 /* checkpoint.c: write the checkpoint now: events first (synced), then
- * the state file. */
+ * the state file (a batch in flight drained first). */
 void		 drive_checkpoint(struct drive *);
+/* The tick's batch of checkpoints in flight, ended here and now (its
+ * syncs waited for): before a drive's own checkpoint, its end, or a write
+ * to a file a sync in flight covers. */
+void		 checkpoint_drain(void);
 /* Fail the drive: it stays failed until an operator starts it again. */
 void		 drive_fail(struct drive *, const char *fmt, ...)
 		    __attribute__((format(printf, 2, 3)));

@@ -17,6 +17,23 @@
 #include "log.h"
 #include "statedir.h"
 
+/* Set by checkpoint.c on the main thread, the only one with maps. */
+static void	(*sync_waiter)(void);
+
+void
+errmap_set_sync_waiter(void (*fn)(void))
+{
+	sync_waiter = fn;
+}
+
+/* A flush of the map is in flight: let it end before touching the file. */
+static void
+sync_wait(const struct errmap *m)
+{
+	if (m->sync_busy && sync_waiter != NULL)
+		sync_waiter();
+}
+
 void
 errmap_path(char *buf, size_t len, const char *drive_dir, uint64_t pass)
 {
@@ -311,6 +328,7 @@ errmap_write(struct errmap *m)
 {
 	if (m->nbuf == 0)
 		return 0;
+	sync_wait(m);
 	if (unsynced_add(m, m->buf, m->nbuf) == -1) {
 		errmap_warn(m, "write", ENOMEM);
 		return -1;
@@ -380,6 +398,7 @@ int
 errmap_flush_begin(struct errmap *m, int *fd)
 {
 	*fd = -1;
+	sync_wait(m);
 	/* a later extent continuing this one is a record of its own, merged
 	 * again when the map is read */
 	errmap_put(m);
@@ -387,12 +406,14 @@ errmap_flush_begin(struct errmap *m, int *fd)
 		return -1;
 	if (m->size > m->synced)
 		*fd = m->fd;
+	m->sync_busy = *fd >= 0;
 	return 0;
 }
 
 uint64_t
 errmap_flush_end(struct errmap *m, int res)
 {
+	m->sync_busy = 0;
 	if (res < 0) {
 		errmap_warn(m, "sync", -res);
 		m->rewrite = 1;
@@ -423,6 +444,7 @@ errmap_flush(struct errmap *m)
 void
 errmap_close(struct errmap *m)
 {
+	sync_wait(m);
 	if (m->fd >= 0) {
 		errmap_flush(m);
 		close(m->fd);

@@ -58,6 +58,7 @@ struct errmap {
 	unsigned char	*unsynced;
 	size_t		 nunsynced, unsynced_cap;
 	int		 rewrite;
+	int		 sync_busy;	/* between flush_begin (an fd) and its end */
 	int		 err;		/* errno of the last failed flush, 0 */
 	int		 warned;
 	struct errmap_counts c;		/* the pass so far, pend included */
@@ -92,6 +93,8 @@ uint64_t errmap_flush(struct errmap *);
  */
 int	 errmap_flush_begin(struct errmap *, int *fd);
 uint64_t errmap_flush_end(struct errmap *, int res);
+/* As events_set_sync_waiter, for maps whose flush is in flight. */
+void	errmap_set_sync_waiter(void (*fn)(void));
 void	errmap_close(struct errmap *);
 int	errmap_is_open(const struct errmap *);
 

@@ -30,6 +30,23 @@ events_set_listener(events_listener_fn fn, void *arg)
 	listener_arg = arg;
 }
 
+/* Set by checkpoint.c on the main thread, the only one with logs. */
+static void			(*sync_waiter)(void);
+
+void
+events_set_sync_waiter(void (*fn)(void))
+{
+	sync_waiter = fn;
+}
+
+/* A sync of the file is in flight: let it end before touching the file. */
+static void
+sync_wait(const struct eventlog *ev)
+{
+	if (ev->sync_busy && sync_waiter != NULL)
+		sync_waiter();
+}
+
 struct kept_line {
 	struct kept_line	*next;
 	size_t			 len;
@@ -148,6 +165,7 @@ events_close(struct eventlog *ev)
 	struct log_fields	 lf = { ev->drive, ev->serial, NULL, -1, -1 };
 	struct kept_line	*k;
 
+	sync_wait(ev);
 	if (ev->nkept > 0 || ev->lost > 0)
 		log_fields(LOG_ERR, &lf, "%zu event%s not written to %s, "
 		    "%llu not kept (beyond the bound); all are in the journal",
@@ -225,6 +243,7 @@ write_line(struct eventlog *ev, const char *line, size_t len)
 {
 	ssize_t	n;
 
+	sync_wait(ev);
 	if (unsynced_room(ev, len) == -1)
 		return -1;
 	if (ev->fd < 0 && events_reopen(ev) == -1)
@@ -379,6 +398,7 @@ int
 events_sync_begin(struct eventlog *ev, int *fd)
 {
 	*fd = -1;
+	sync_wait(ev);
 	if (ev->fd < 0 && ev->rewrite && ev->path != NULL &&
 	    events_reopen(ev) == -1) {
 		events_warn(ev, errno);
@@ -387,12 +407,14 @@ events_sync_begin(struct eventlog *ev, int *fd)
 	if (events_flush(ev) == -1)
 		return -1;
 	*fd = ev->fd;		/* -1: closed with nothing unsynced */
+	ev->sync_busy = *fd >= 0;
 	return 0;
 }
 
 int
 events_sync_end(struct eventlog *ev, int res)
 {
+	ev->sync_busy = 0;
 	if (ev->fd < 0)
 		return 0;
 	if (res == 0) {

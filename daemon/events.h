@@ -35,6 +35,7 @@ struct eventlog {
 	size_t		 nunsynced, unsynced_cap, unsynced_lines;
 	int		 rewrite;	/* the bytes after `synced` are suspect */
 	int		 sync_failed;	/* the last sync failed */
+	int		 sync_busy;	/* between sync_begin (an fd) and its end */
 	/* copies: the configuration they come from is replaced on reload */
 	char		 drive[64];
 	char		 serial[128];	/* "" = unknown */
@@ -87,6 +88,12 @@ int	events_sync(struct eventlog *);
  */
 int	events_sync_begin(struct eventlog *, int *fd);
 int	events_sync_end(struct eventlog *, int res);
+/*
+ * Who ends a sync in flight: called before a log whose sync has begun and
+ * not ended is written to, synced again or closed, so that what the sync
+ * covers and what it says stay one thing (checkpoint.c).
+ */
+void	events_set_sync_waiter(void (*fn)(void));
 /* The events kept or not yet synced reached their bound: the drive is to
  * pause. */
 int	events_full(const struct eventlog *);

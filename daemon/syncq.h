@@ -4,8 +4,10 @@
  * after the other, 24 drives cost 48 or more journal commits in a row on
  * the loop that answers ssdctl. Queued here and sent together through an
  * io_uring, they run side by side and the filesystem folds them into a
- * few commits; the caller still waits for every one of them, so what a
- * checkpoint guarantees does not change.
+ * few commits. The caller may wait for them (syncq_run), or send them
+ * and go on, taking the answers as they come (syncq_start, syncq_reap
+ * when syncq_fd is readable); either way a result is known only once it
+ * is answered, so what a checkpoint guarantees does not change.
  */
 #ifndef SSDT_SYNCQ_H
 #define SSDT_SYNCQ_H
@@ -23,8 +25,10 @@ struct syncq_op {
 struct syncq {
 	struct io_uring	 ring;
 	int		 has_ring;	/* else one fsync after the other */
+	int		 efd;		/* signalled on each answer; -1: none */
 	struct syncq_op	*ops;
 	size_t		 n, cap;
+	size_t		 sent, done;	/* of ops[0..n) since syncq_start */
 };
 
 /* 0; the queue works (in order, without a ring) even when it fails. */
@@ -37,5 +41,19 @@ void	syncq_free(struct syncq *);
 void	syncq_add(struct syncq *, int fd, int datasync, int *res);
 /* Sync every queued fd, wait for all; the queue is empty after. */
 void	syncq_run(struct syncq *);
+/*
+ * Send the queued syncs and return; without a ring they are done here,
+ * one after the other. Nothing may be added until syncq_reap says 1.
+ */
+void	syncq_start(struct syncq *);
+/*
+ * Take the answers there are (with `wait`, until all are in) and send
+ * what the ring had no room for. 1 once every sync is answered (the
+ * queue is then empty), else 0.
+ */
+int	syncq_reap(struct syncq *, int wait);
+/* Readable when answers wait for syncq_reap; -1 when there is none to
+ * watch (then syncq_reap(q, 1) is the way). */
+int	syncq_fd(const struct syncq *);
 
 #endif

@@ -50,7 +50,12 @@ wait_state "$S" "$SSDT_PID" 60 's["flushes"] >= 3' ||
 "$CTL" -s "$ST.sock" --json status loop >"$T/st.json" ||
     fail "ssdctl status --json"
 "$CTL" -s "$ST.sock" status loop >"$T/st.txt" || fail "ssdctl status"
-sleep 1.5	# the metrics file is written every few seconds
+# the metrics file is rewritten every 15 s: wait for a version written
+# after a flush completed (the first may come before the first flush)
+for _ in $(seq 1 200); do
+	grep -qs 'ssdtorture_flush_latency_seconds{drive="loop"' "$PROM" && break
+	sleep 0.1
+done
 kill -TERM "$SSDT_PID"
 wait_exit "$SSDT_PID" 15
 assert_rc "daemon exits on SIGTERM" 0 "$RC" "$T/run.log"

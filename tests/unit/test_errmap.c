@@ -127,6 +127,52 @@ test_round_trip(void **state)
 	assert_memory_equal(m.c.extents, c.extents, sizeof(c.extents));
 }
 
+/* The flush in flight of test_flush_in_flight, and how often it was waited for. */
+static struct errmap	*inflight_map;
+static int		 inflight_fd, waited;
+
+static void
+end_inflight(void)
+{
+	waited++;
+	assert_int_equal(fdatasync(inflight_fd), 0);
+	errmap_flush_end(inflight_map, 0);
+}
+
+/*
+ * While a flush of the map is in flight (begun, not ended: the tick's
+ * batch), writing records or closing the map waits for it to end first:
+ * its answer marks as synced what it covered and nothing written after.
+ */
+static void
+test_flush_in_flight(void **state)
+{
+	struct errmap		m;
+	struct errmap_counts	c;
+	uint64_t		covered, b;
+
+	(void)state;
+	assert_int_equal(errmap_open(&m, dir, 6, 4096, 0), 0);
+	errmap_add(&m, 1, 1, BLK_CORRUPT);
+	assert_int_equal(errmap_flush_begin(&m, &inflight_fd), 0);
+	assert_true(inflight_fd >= 0);
+	covered = m.size;
+	inflight_map = &m;
+	waited = 0;
+	errmap_set_sync_waiter(end_inflight);
+	for (b = 10; b < 4000; b += 2)	/* enough records to be written */
+		errmap_add(&m, b, 1, BLK_STALE);
+	assert_int_equal(waited, 1);
+	assert_int_equal(m.synced, covered);
+	assert_true(m.size > covered);
+	errmap_close(&m);		/* flushes, nothing in flight: no wait */
+	assert_int_equal(waited, 1);
+	errmap_set_sync_waiter(NULL);
+	read_pass(6, &got, &c);
+	assert_int_equal(c.blocks[BLK_CORRUPT], 1);
+	assert_int_equal(c.blocks[BLK_STALE], 1995);
+}
+
 /* Every other block bad: still about 3 bytes a bad block. */
 static void
 test_dense_is_small(void **state)
@@ -226,6 +272,8 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_flush_in_flight, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_round_trip, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_dense_is_small, setup,

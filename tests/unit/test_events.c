@@ -333,6 +333,53 @@ test_failed_sync_rewritten(void **state)
 	events_close(&ev);
 }
 
+/* The sync in flight of test_sync_in_flight, and how often it was waited for. */
+static struct eventlog	*inflight_ev;
+static int		 inflight_fd, waited;
+
+static void
+end_inflight(void)
+{
+	waited++;
+	assert_int_equal(fdatasync(inflight_fd), 0);
+	assert_int_equal(events_sync_end(inflight_ev, 0), 0);
+}
+
+/*
+ * A line appended while a sync of the log is in flight (begun, not ended:
+ * the tick's batch) waits for that sync to end first, so that the sync's
+ * answer marks as synced what it covered and nothing after: the new line
+ * stays unsynced, and the file holds both lines once.
+ */
+static void
+test_sync_in_flight(void **state)
+{
+	struct eventlog	ev;
+	uint64_t	covered;
+
+	(void)state;
+	assert_int_equal(events_open(&ev, path, UINT64_MAX, "d", "s"), 0);
+	add(&ev, 1);
+	assert_int_equal(events_sync_begin(&ev, &inflight_fd), 0);
+	assert_true(inflight_fd >= 0);
+	covered = ev.size;
+	inflight_ev = &ev;
+	waited = 0;
+	events_set_sync_waiter(end_inflight);
+	add(&ev, 2);
+	assert_int_equal(waited, 1);
+	assert_int_equal(ev.synced, covered);
+	assert_true(ev.size > covered);
+	assert_int_equal(ev.unsynced_lines, 1);
+	add(&ev, 3);			/* nothing in flight: no wait */
+	assert_int_equal(waited, 1);
+	assert_int_equal(events_sync(&ev), 0);
+	assert_int_equal(ev.synced, ev.size);
+	assert_int_equal(whole_lines(), 3);
+	events_set_sync_waiter(NULL);
+	events_close(&ev);
+}
+
 /*
  * While syncs fail, the lines appended but not synced are held in memory:
  * they count towards the bound, so the drive pauses before it is reached.
@@ -416,6 +463,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_failed_cut_resume, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_kept_bound, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_sync_in_flight, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_failed_sync_rewritten,
 		    setup, teardown),

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -63,6 +64,56 @@ test_ring(void **state)
 	syncq_free(&q);
 }
 
+/*
+ * Sent without waiting, answers taken as the eventfd says they came: every
+ * result its own, none known before it is answered, the queue reusable.
+ */
+static void
+test_async(void **state)
+{
+	char		dir[] = "/tmp/ssdt_sq_XXXXXX", path[64];
+	struct syncq	q;
+	struct pollfd	pfd;
+	int		fd[NFILES], res[NFILES], i, rounds = 0, done = 0;
+
+	(void)state;
+	syncq_init(&q);
+	assert_true(syncq_fd(&q) >= 0);
+	assert_non_null(mkdtemp(dir));
+	for (i = 0; i < NFILES; i++) {
+		snprintf(path, sizeof(path), "%s/%d", dir, i);
+		fd[i] = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+		assert_true(fd[i] >= 0);
+		assert_int_equal(write(fd[i], "y\n", 2), 2);
+		unlink(path);
+		res[i] = 12345;
+		syncq_add(&q, fd[i], 0, &res[i]);
+	}
+	close(fd[3]);
+	syncq_start(&q);
+	for (i = 0; i < NFILES; i++)	/* sent, or waiting for room */
+		assert_true(res[i] == 1 || res[i] == 0 || res[i] == -EBADF);
+	while (!done) {
+		pfd = (struct pollfd){ syncq_fd(&q), POLLIN, 0 };
+		assert_int_equal(poll(&pfd, 1, 10000), 1);
+		done = syncq_reap(&q, 0);
+		rounds++;
+	}
+	for (i = 0; i < NFILES; i++)
+		assert_int_equal(res[i], i == 3 ? -EBADF : 0);
+	assert_int_equal(q.n, 0);
+	assert_true(rounds >= 1);
+	res[0] = 12345;
+	syncq_add(&q, fd[0], 1, &res[0]);
+	syncq_run(&q);
+	assert_int_equal(res[0], 0);
+	for (i = 0; i < NFILES; i++)
+		if (i != 3)
+			close(fd[i]);
+	rmdir(dir);
+	syncq_free(&q);
+}
+
 /* Without a ring (io_uring refused): the same results, one by one. */
 static void
 test_no_ring(void **state)
@@ -96,6 +147,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ring),
+		cmocka_unit_test(test_async),
 		cmocka_unit_test(test_no_ring),
 		cmocka_unit_test(test_empty),
 	};
