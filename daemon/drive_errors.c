@@ -172,11 +172,12 @@ int
 drive_errors_checkpoint_begin(struct drive *d, int *fd)
 {
 	*fd = -1;
-	if (!errmap_is_open(&d->emap))
+	if (!errmap_has_file(&d->emap))
 		return 0;
 	if (errmap_flush_begin(&d->emap, fd) == -1)
 		return -1;
-	if (!d->em_on_demand) {		/* what the sync is to make durable */
+	/* what the sync is to make durable (a retired map: its pass ended) */
+	if (!d->em_on_demand && !d->emap.retired) {
 		d->st.err_map_bytes = d->emap.size;
 		d->st.err_runs = d->em_runs;
 	}
@@ -186,7 +187,7 @@ drive_errors_checkpoint_begin(struct drive *d, int *fd)
 int
 drive_errors_checkpoint_end(struct drive *d, int res)
 {
-	if (!errmap_is_open(&d->emap))
+	if (!errmap_has_file(&d->emap))
 		return 0;
 	errmap_flush_end(&d->emap, res);
 	return d->emap.err != 0 ? -1 : 0;
@@ -292,7 +293,9 @@ drive_errors_end(struct drive *d, int whole, char *why, size_t len)
 
 	if (!errmap_is_open(&d->emap))
 		return 0;
-	errmap_flush(&d->emap);
+	/* written (the summary reads it), synced by the checkpoint that
+	 * records the pass's end, before it */
+	errmap_retire(&d->emap);
 	summarize(d);
 	if (whole)
 		fail = too_many_bad(d, why, len);
@@ -301,7 +304,6 @@ drive_errors_end(struct drive *d, int whole, char *why, size_t len)
 		d->st.err_map_bytes = 0;
 		d->st.err_runs = 0;
 	}
-	errmap_close(&d->emap);
 	return fail;
 }
 

@@ -207,6 +207,12 @@ errmap_read(const char *path, uint64_t limit, errmap_fn fn, void *arg,
 int
 errmap_is_open(const struct errmap *m)
 {
+	return m->fd >= 0 && !m->retired;
+}
+
+int
+errmap_has_file(const struct errmap *m)
+{
 	return m->fd >= 0;
 }
 
@@ -328,7 +334,6 @@ errmap_write(struct errmap *m)
 {
 	if (m->nbuf == 0)
 		return 0;
-	sync_wait(m);
 	if (unsynced_add(m, m->buf, m->nbuf) == -1) {
 		errmap_warn(m, "write", ENOMEM);
 		return -1;
@@ -382,7 +387,7 @@ errmap_add(struct errmap *m, uint64_t start, uint64_t n, enum blk_class cls)
 	int		 continues = start == last_end && m->c.blocks[cls] > 0 &&
 	    m->c.end[cls] == last_end;
 
-	if (m->fd < 0 || n == 0 || start < last_end)
+	if (m->fd < 0 || m->retired || n == 0 || start < last_end)
 		return;
 	count_extent(&m->c, &x, continues);
 	if (m->has_pend && continues) {
@@ -407,7 +412,26 @@ errmap_flush_begin(struct errmap *m, int *fd)
 	if (m->size > m->synced)
 		*fd = m->fd;
 	m->sync_busy = *fd >= 0;
+	m->sync_to = m->size;
 	return 0;
+}
+
+/* A flush answered: the bytes up to `to` are on disk; records written
+ * after it was sent stay to be synced. */
+static void
+synced_to(struct errmap *m, uint64_t to)
+{
+	size_t	n = (size_t)(to - m->synced);
+
+	if (n >= m->nunsynced) {	/* the common case holds nothing between */
+		free(m->unsynced);
+		m->unsynced = NULL;
+		m->nunsynced = m->unsynced_cap = 0;
+	} else {
+		memmove(m->unsynced, m->unsynced + n, m->nunsynced - n);
+		m->nunsynced -= n;
+	}
+	m->synced = to;
 }
 
 uint64_t
@@ -419,13 +443,22 @@ errmap_flush_end(struct errmap *m, int res)
 		m->rewrite = 1;
 		return m->synced;
 	}
-	m->synced = m->size;
-	free(m->unsynced);	/* the common case holds nothing between */
-	m->unsynced = NULL;
-	m->nunsynced = m->unsynced_cap = 0;
+	synced_to(m, m->sync_to);
 	m->err = 0;
 	m->warned = 0;
+	if (m->retired && m->synced == m->size && m->nbuf == 0) {
+		close(m->fd);	/* nothing left: closed without a sync */
+		m->fd = -1;
+	}
 	return m->synced;
+}
+
+void
+errmap_retire(struct errmap *m)
+{
+	errmap_put(m);
+	(void)errmap_write(m);	/* a failure is kept and written again */
+	m->retired = 1;
 }
 
 uint64_t
@@ -445,10 +478,9 @@ void
 errmap_close(struct errmap *m)
 {
 	sync_wait(m);
-	if (m->fd >= 0) {
-		errmap_flush(m);
+	errmap_flush(m);	/* may close a retired map it synced */
+	if (m->fd >= 0)
 		close(m->fd);
-	}
 	m->fd = -1;
 	free(m->unsynced);
 	m->unsynced = NULL;

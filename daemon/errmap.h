@@ -58,7 +58,10 @@ struct errmap {
 	unsigned char	*unsynced;
 	size_t		 nunsynced, unsynced_cap;
 	int		 rewrite;
+	int		 retired;	/* its pass ended: no more records, open
+					 * until a checkpoint has synced it */
 	int		 sync_busy;	/* between flush_begin (an fd) and its end */
+	uint64_t	 sync_to;	/* what that flush covers */
 	int		 err;		/* errno of the last failed flush, 0 */
 	int		 warned;
 	struct errmap_counts c;		/* the pass so far, pend included */
@@ -93,10 +96,21 @@ uint64_t errmap_flush(struct errmap *);
  */
 int	 errmap_flush_begin(struct errmap *, int *fd);
 uint64_t errmap_flush_end(struct errmap *, int res);
-/* As events_set_sync_waiter, for maps whose flush is in flight. */
+/* As events_set_sync_waiter, for maps whose flush is in flight (records
+ * written meanwhile are kept apart from what it covers). */
 void	errmap_set_sync_waiter(void (*fn)(void));
 void	errmap_close(struct errmap *);
+/* Taking records: open and not retired. */
 int	errmap_is_open(const struct errmap *);
+/*
+ * The pass ended: what is held is written (not synced) and the map takes
+ * no more records; it stays open for the next checkpoint to sync, and is
+ * closed once one has (errmap_flush_end). Waiting for no disk, the end of
+ * a pass does not hold up the main loop.
+ */
+void	errmap_retire(struct errmap *);
+/* A file is open (taking records, or retired and not synced yet). */
+int	errmap_has_file(const struct errmap *);
 
 /* One extent of a map being read; returns 0 to go on. */
 typedef int (*errmap_fn)(const struct errext *, void *arg);

@@ -111,6 +111,7 @@ events_reopen(struct eventlog *ev)
 	    0644);
 	if (ev->fd == -1)
 		return -1;
+	ev->fd_gen++;
 	if (ev->rewrite) {
 		if (events_rewrite(ev) == -1)
 			goto fail;
@@ -243,7 +244,6 @@ write_line(struct eventlog *ev, const char *line, size_t len)
 {
 	ssize_t	n;
 
-	sync_wait(ev);
 	if (unsynced_room(ev, len) == -1)
 		return -1;
 	if (ev->fd < 0 && events_reopen(ev) == -1)
@@ -408,20 +408,40 @@ events_sync_begin(struct eventlog *ev, int *fd)
 		return -1;
 	*fd = ev->fd;		/* -1: closed with nothing unsynced */
 	ev->sync_busy = *fd >= 0;
+	ev->sync_to = ev->size;
+	ev->sync_lines = ev->unsynced_lines;
+	ev->sync_gen = ev->fd_gen;
 	return 0;
+}
+
+/* A sync answered: the bytes up to `to` are on disk; those appended
+ * after it was sent stay to be synced. */
+static void
+synced_to(struct eventlog *ev, uint64_t to, size_t lines)
+{
+	size_t	n = (size_t)(to - ev->synced);
+
+	if (n > ev->nunsynced)		/* cannot be: [synced, size) is kept */
+		n = ev->nunsynced;
+	memmove(ev->unsynced, ev->unsynced + n, ev->nunsynced - n);
+	ev->nunsynced -= n;
+	ev->unsynced_lines -= lines < ev->unsynced_lines ? lines :
+	    ev->unsynced_lines;
+	ev->synced = to;
 }
 
 int
 events_sync_end(struct eventlog *ev, int res)
 {
+	int	same = ev->fd >= 0 && ev->fd_gen == ev->sync_gen;
+
 	ev->sync_busy = 0;
-	if (ev->fd < 0)
+	if (!same)	/* closed meanwhile: written again from `synced` */
 		return 0;
-	if (res == 0) {
-		ev->synced = ev->size;
-		ev->nunsynced = ev->unsynced_lines = 0;
-	}
-	events_close_fd(ev);
+	if (res == 0)
+		synced_to(ev, ev->sync_to, ev->sync_lines);
+	if (res < 0 || ev->size == ev->synced)
+		events_close_fd(ev);	/* else lines since stay for the next */
 	if (res < 0) {
 		ev->sync_failed = 1;
 		events_warn(ev, -res);

@@ -35,7 +35,16 @@ struct eventlog {
 	size_t		 nunsynced, unsynced_cap, unsynced_lines;
 	int		 rewrite;	/* the bytes after `synced` are suspect */
 	int		 sync_failed;	/* the last sync failed */
-	int		 sync_busy;	/* between sync_begin (an fd) and its end */
+	/*
+	 * A sync in flight (between sync_begin with an fd and its end): the
+	 * bytes and lines it covers, and the open of the file it was sent on
+	 * (lines appended meanwhile are not its; a file opened again since
+	 * may hold them rewritten after it was sent).
+	 */
+	int		 sync_busy;
+	uint64_t	 sync_to;
+	size_t		 sync_lines;
+	unsigned	 fd_gen, sync_gen;
 	/* copies: the configuration they come from is replaced on reload */
 	char		 drive[64];
 	char		 serial[128];	/* "" = unknown */
@@ -90,8 +99,8 @@ int	events_sync_begin(struct eventlog *, int *fd);
 int	events_sync_end(struct eventlog *, int res);
 /*
  * Who ends a sync in flight: called before a log whose sync has begun and
- * not ended is written to, synced again or closed, so that what the sync
- * covers and what it says stay one thing (checkpoint.c).
+ * not ended is synced again or closed (lines appended meanwhile are kept
+ * apart from what the sync covers), checkpoint.c.
  */
 void	events_set_sync_waiter(void (*fn)(void));
 /* The events kept or not yet synced reached their bound: the drive is to

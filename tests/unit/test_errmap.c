@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,8 +142,9 @@ end_inflight(void)
 
 /*
  * While a flush of the map is in flight (begun, not ended: the tick's
- * batch), writing records or closing the map waits for it to end first:
- * its answer marks as synced what it covered and nothing written after.
+ * batch), records written go on without waiting and are not the flush's:
+ * its answer marks as synced what it covered, the rest waits for the
+ * next. Closing the map waits for the flush in flight.
  */
 static void
 test_flush_in_flight(void **state)
@@ -150,27 +152,67 @@ test_flush_in_flight(void **state)
 	struct errmap		m;
 	struct errmap_counts	c;
 	uint64_t		covered, b;
+	int			fd;
 
 	(void)state;
 	assert_int_equal(errmap_open(&m, dir, 6, 4096, 0), 0);
 	errmap_add(&m, 1, 1, BLK_CORRUPT);
-	assert_int_equal(errmap_flush_begin(&m, &inflight_fd), 0);
-	assert_true(inflight_fd >= 0);
+	assert_int_equal(errmap_flush_begin(&m, &fd), 0);
+	assert_true(fd >= 0);
 	covered = m.size;
 	inflight_map = &m;
 	waited = 0;
 	errmap_set_sync_waiter(end_inflight);
 	for (b = 10; b < 4000; b += 2)	/* enough records to be written */
 		errmap_add(&m, b, 1, BLK_STALE);
-	assert_int_equal(waited, 1);
-	assert_int_equal(m.synced, covered);
+	assert_int_equal(waited, 0);
 	assert_true(m.size > covered);
-	errmap_close(&m);		/* flushes, nothing in flight: no wait */
+	assert_int_equal(errmap_flush_end(&m, fdatasync(fd) ? -errno : 0),
+	    covered);
+	assert_int_equal(m.nunsynced, m.size - covered);
+	b = errmap_flush(&m);		/* the rest, pending records too */
+	assert_int_equal(b, m.size);
+	assert_int_equal(m.nunsynced, 0);
+	errmap_add(&m, 5000, 3, BLK_CORRUPT);
+	assert_int_equal(errmap_flush_begin(&m, &inflight_fd), 0);
+	errmap_close(&m);		/* waits for the flush in flight */
 	assert_int_equal(waited, 1);
 	errmap_set_sync_waiter(NULL);
 	read_pass(6, &got, &c);
-	assert_int_equal(c.blocks[BLK_CORRUPT], 1);
+	assert_int_equal(c.blocks[BLK_CORRUPT], 4);
 	assert_int_equal(c.blocks[BLK_STALE], 1995);
+}
+
+/*
+ * A retired map (its pass ended) takes no more records, keeps its file
+ * open until a flush has synced it, and is then closed by that flush's
+ * end: the end of a pass waits for no disk.
+ */
+static void
+test_retire(void **state)
+{
+	struct errmap		m;
+	struct errmap_counts	c;
+	int			fd;
+
+	(void)state;
+	assert_int_equal(errmap_open(&m, dir, 7, 4096, 0), 0);
+	errmap_add(&m, 3, 2, BLK_CORRUPT);
+	errmap_retire(&m);
+	assert_false(errmap_is_open(&m));
+	assert_true(errmap_has_file(&m));
+	errmap_add(&m, 9, 1, BLK_STALE);	/* not taken */
+	read_pass(7, &got, &c);		/* written, before any sync */
+	assert_int_equal(c.blocks[BLK_CORRUPT], 2);
+	assert_int_equal(errmap_flush_begin(&m, &fd), 0);
+	assert_true(fd >= 0);
+	assert_int_equal(errmap_flush_end(&m, fdatasync(fd) ? -errno : 0),
+	    m.size);
+	assert_false(errmap_has_file(&m));	/* synced, then closed */
+	errmap_close(&m);
+	read_pass(7, &got, &c);
+	assert_int_equal(c.blocks[BLK_CORRUPT], 2);
+	assert_int_equal(c.blocks[BLK_STALE], 0);
 }
 
 /* Every other block bad: still about 3 bytes a bad block. */
@@ -274,6 +316,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_flush_in_flight, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(test_retire, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_round_trip, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_dense_is_small, setup,

@@ -346,38 +346,61 @@ end_inflight(void)
 }
 
 /*
- * A line appended while a sync of the log is in flight (begun, not ended:
- * the tick's batch) waits for that sync to end first, so that the sync's
- * answer marks as synced what it covered and nothing after: the new line
- * stays unsynced, and the file holds both lines once.
+ * Lines appended while a sync of the log is in flight (begun, not ended:
+ * the tick's batch) go on without waiting, and are not the sync's: its
+ * answer marks as synced what it covered, the rest waits for the next
+ * sync (the file stays open for it). A failed sync in flight has every
+ * line after the last good one written again, once, in order. Closing the
+ * log or beginning another sync waits for the one in flight.
  */
 static void
 test_sync_in_flight(void **state)
 {
 	struct eventlog	ev;
 	uint64_t	covered;
+	int		fd, i;
 
 	(void)state;
 	assert_int_equal(events_open(&ev, path, UINT64_MAX, "d", "s"), 0);
-	add(&ev, 1);
-	assert_int_equal(events_sync_begin(&ev, &inflight_fd), 0);
-	assert_true(inflight_fd >= 0);
-	covered = ev.size;
 	inflight_ev = &ev;
 	waited = 0;
 	events_set_sync_waiter(end_inflight);
+	add(&ev, 1);
+	assert_int_equal(events_sync_begin(&ev, &fd), 0);
+	assert_true(fd >= 0);
+	covered = ev.size;
 	add(&ev, 2);
-	assert_int_equal(waited, 1);
+	assert_int_equal(waited, 0);
+	assert_int_equal(events_sync_end(&ev, fdatasync(fd) ? -errno : 0), 0);
 	assert_int_equal(ev.synced, covered);
 	assert_true(ev.size > covered);
 	assert_int_equal(ev.unsynced_lines, 1);
-	add(&ev, 3);			/* nothing in flight: no wait */
-	assert_int_equal(waited, 1);
+	assert_true(ev.fd >= 0);	/* line 2 is the next sync's */
 	assert_int_equal(events_sync(&ev), 0);
 	assert_int_equal(ev.synced, ev.size);
-	assert_int_equal(whole_lines(), 3);
-	events_set_sync_waiter(NULL);
+	assert_int_equal(ev.fd, -1);
+
+	add(&ev, 3);			/* a failed sync in flight */
+	assert_int_equal(events_sync_begin(&ev, &fd), 0);
+	add(&ev, 4);
+	assert_int_equal(events_sync_end(&ev, -EIO), -1);
+	assert_int_equal(events_sync(&ev), 0);
+	assert_int_equal(whole_lines(), 4);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(event_number(i), i + 1);
+
+	add(&ev, 5);			/* another sync, or the end, waits */
+	assert_int_equal(events_sync_begin(&ev, &inflight_fd), 0);
+	assert_int_equal(events_sync_begin(&ev, &fd), 0);
+	assert_int_equal(waited, 1);
+	assert_int_equal(fd, -1);	/* the first covered it all */
+	add(&ev, 6);
+	assert_int_equal(events_sync_begin(&ev, &inflight_fd), 0);
+	events_set_sync_waiter(end_inflight);
 	events_close(&ev);
+	assert_int_equal(waited, 2);
+	events_set_sync_waiter(NULL);
+	assert_int_equal(whole_lines(), 6);
 }
 
 /*
