@@ -291,6 +291,7 @@ on_answers(sd_event_source *s, int fd, uint32_t revents, void *arg)
 	(void)fd;
 	(void)revents;
 	(void)arg;
+	syncq_ack(&batch.q);	/* also the signals of syncs waited for */
 	batch_advance(0);
 	return 0;
 }

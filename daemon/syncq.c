@@ -131,14 +131,21 @@ take_one(struct syncq *q, int wait)
 	return 1;
 }
 
+void
+syncq_ack(struct syncq *q)
+{
+	uint64_t	v;
+
+	if (q->efd >= 0)
+		(void)!read(q->efd, &v, sizeof(v));
+}
+
 int
 syncq_reap(struct syncq *q, int wait)
 {
-	uint64_t	v;
-	int		rc = 1;
+	int	rc = 1;
 
-	if (q->efd >= 0)
-		(void)!read(q->efd, &v, sizeof(v));	/* re-arm the watch */
+	syncq_ack(q);		/* answers after this read signal again */
 	while (q->done < q->n && rc == 1) {
 		if ((rc = take_one(q, wait)) == -1)
 			sync_rest(q);

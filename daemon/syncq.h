@@ -53,7 +53,10 @@ void	syncq_start(struct syncq *);
  */
 int	syncq_reap(struct syncq *, int wait);
 /* Readable when answers wait for syncq_reap; -1 when there is none to
- * watch (then syncq_reap(q, 1) is the way). */
+ * watch (then syncq_reap(q, 1) is the way). Every answer signals it, also
+ * those syncq_run waited for: the watcher takes each signal (syncq_ack)
+ * whether it reaps or not, or a level-triggered watch never rests. */
 int	syncq_fd(const struct syncq *);
+void	syncq_ack(struct syncq *);
 
 #endif

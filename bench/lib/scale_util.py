@@ -242,11 +242,14 @@ def summarize_agg(agg):
 
 
 def flatness(rows, key):
-    """max/min - 1 of the daemon's CPU s/GiB over the drive counts."""
+    """The daemon's CPU s/GiB over the drive counts: (max/min - 1, the
+    goal's spread; most/fewest - 1, signed: which way it goes)."""
     xs = [r["tools"]["ssdtortured"][key] for r in rows
           if "ssdtortured" in r["tools"]]
     xs = [x for x in xs if x == x and x > 0]
-    return max(xs) / min(xs) - 1 if len(xs) > 1 else float("nan")
+    if len(xs) < 2:
+        return float("nan"), float("nan")
+    return max(xs) / min(xs) - 1, xs[-1] / xs[0] - 1
 
 
 def summarize_live(live):
@@ -339,9 +342,10 @@ def print_text(rows, lrows, flat, meta):
           "(write and verify); worker = its I/O threads in the write phase, "
           "per GiB written.")
     print("ssdtortured CPU s/GiB from the fewest to the most drives: "
-          "whole process %+.0f %%, worker %+.0f %% (max/min - 1; goal "
-          "within %.0f %%)" % (flat[0] * 100, flat[1] * 100,
-                               FLAT_LIMIT * 100))
+          "whole process %+.0f %%, worker %+.0f %%; spread (max/min - 1) "
+          "%.0f %% and %.0f %% (goal within %.0f %%)" % (
+              flat[0][1] * 100, flat[1][1] * 100, flat[0][0] * 100,
+              flat[1][0] * 100, FLAT_LIMIT * 100))
     print()
     for fig, val, want, ok in lrows:
         print("%s:\n    %s  (goal %s) %s" % (fig, val, want, ok))
@@ -372,8 +376,10 @@ def print_markdown(rows, lrows, flat, meta):
                 "%.3f" % x["worker_s_per_gib"] if last else "", rt))
     print()
     print("CPU s/GiB of ssdtortured from the fewest to the most drives: "
-          "%+.0f %% (whole process), %+.0f %% (worker threads)." % (
-              flat[0] * 100, flat[1] * 100))
+          "%+.0f %% (whole process), %+.0f %% (worker threads); spread "
+          "(max/min - 1) %.0f %% and %.0f %%." % (
+              flat[0][1] * 100, flat[1][1] * 100, flat[0][0] * 100,
+              flat[1][0] * 100))
     if lrows:
         print()
         print("| Figure | Measured | Goal |")
@@ -399,7 +405,8 @@ def cmd_report(args):
                "quick": meta.get("quick") == "1",
                "size_per_drive": meta.get("size"),
                "repetitions": meta.get("reps"), "aggregate": rows,
-               "cpu_flatness": {"process": flat[0], "worker": flat[1]},
+               "cpu_flatness": {"process": flat[0][0], "worker": flat[1][0]},
+               "cpu_change": {"process": flat[0][1], "worker": flat[1][1]},
                "live": {str(k): v for k, v in lsum.items()},
                "rss_mib_per_drive": per_drive,
                "raw": {"aggregate": agg, "live": live}}

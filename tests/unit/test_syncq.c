@@ -107,6 +107,10 @@ test_async(void **state)
 	syncq_add(&q, fd[0], 1, &res[0]);
 	syncq_run(&q);
 	assert_int_equal(res[0], 0);
+	/* syncq_run's answers signalled too: once taken, the fd rests */
+	syncq_ack(&q);
+	pfd = (struct pollfd){ syncq_fd(&q), POLLIN, 0 };
+	assert_int_equal(poll(&pfd, 1, 0), 0);
 	for (i = 0; i < NFILES; i++)
 		if (i != 3)
 			close(fd[i]);
