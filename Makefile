@@ -78,7 +78,7 @@ CTL_BIN		= $(O)ctl/ssdctl
 SAN_CANARY	= $(O)tests/sanitize/canary
 
 UNIT_TESTS	= $(patsubst %.c,$(O)%,$(wildcard tests/unit/test_*.c))
-BENCH_BINS	= $(O)bench/genbench
+BENCH_BINS	= $(O)bench/genbench $(O)bench/probebench
 # libFuzzer targets: tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/corpus/NAME/,
 # linked with FUZZ_SRC_NAME (the code under test and what it calls).
 FUZZ_TARGETS	= control conn config state smart_ata smart_nvme
@@ -155,6 +155,11 @@ $(O)tests/unit/test_mapguard: tests/unit/test_mapguard.c \
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
 $(O)bench/genbench: bench/genbench.c $(O)daemon/block.o
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(O)bench/probebench: bench/probebench.c $(O)daemon/engine.o \
+    $(O)daemon/engine_probe.o $(CORE_OBJ) $(COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
 

@@ -2,8 +2,9 @@
  * engine.c: the per-drive I/O worker thread.
  *
  * One io_uring per drive, owned by its worker thread (created there, so
- * the ring can be single-issuer). Buffers are registered once; a job
- * writes or reads `count` items with up to queue_depth in flight.
+ * the ring can be single-issuer). Buffers are registered once (a probe
+ * job, engine_probe.c, puts its own in their place for its length); a
+ * job writes or reads `count` items with up to queue_depth in flight.
  * Completions arrive out of order; results are committed in item order
  * through a window ring, so the published position is a low-water mark:
  * every item below it is done, and the findings and counters published
