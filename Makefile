@@ -53,6 +53,7 @@ CORE_SRC	= daemon/block.c daemon/perm.c daemon/layout.c daemon/state.c \
 		  daemon/schedule.c daemon/probes.c daemon/probegen.c \
 		  $(wildcard daemon/phase_*.c)
 DAEMON_SRC	= daemon/main.c daemon/loop.c daemon/manager.c daemon/drive.c daemon/engine.c \
+		  daemon/engine_probe.c \
 		  daemon/safety.c daemon/events.c daemon/plan.c daemon/control.c \
 		  daemon/methods.c daemon/varlink.c daemon/smart.c \
 		  daemon/drive_smart.c daemon/drive_errors.c daemon/records.c \
@@ -77,7 +78,7 @@ CTL_BIN		= $(O)ctl/ssdctl
 SAN_CANARY	= $(O)tests/sanitize/canary
 
 UNIT_TESTS	= $(patsubst %.c,$(O)%,$(wildcard tests/unit/test_*.c))
-BENCH_BINS	= $(O)bench/genbench
+BENCH_BINS	= $(O)bench/genbench $(O)bench/probebench
 # libFuzzer targets: tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/corpus/NAME/,
 # linked with FUZZ_SRC_NAME (the code under test and what it calls).
 FUZZ_TARGETS	= control conn config state smart_ata smart_nvme
@@ -137,9 +138,15 @@ $(O)tests/unit/test_events: tests/unit/test_events.c daemon/events.c \
 ENGINE_WRAP	= -Wl,--wrap=io_uring_submit,--wrap=io_uring_submit_and_wait \
 		  -Wl,--wrap=clock_gettime
 $(O)tests/unit/test_engine: tests/unit/test_engine.c $(O)daemon/engine.o \
-    $(O)daemon/rates.o $(CORE_OBJ) $(COMMON_OBJ)
+    $(O)daemon/engine_probe.o $(O)daemon/rates.o $(CORE_OBJ) $(COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(ENGINE_WRAP) $(LDLIBS) -lcmocka
+
+# The probe jobs on a real file, through the engine (no wrapping).
+$(O)tests/unit/test_engine_probe: tests/unit/test_engine_probe.c \
+    $(O)daemon/engine.o $(O)daemon/engine_probe.o $(CORE_OBJ) $(COMMON_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
 # The SIGBUS guard on a mapping whose file was cut short.
 $(O)tests/unit/test_mapguard: tests/unit/test_mapguard.c \
@@ -148,6 +155,11 @@ $(O)tests/unit/test_mapguard: tests/unit/test_mapguard.c \
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
 $(O)bench/genbench: bench/genbench.c $(O)daemon/block.o
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(O)bench/probebench: bench/probebench.c $(O)daemon/engine.o \
+    $(O)daemon/engine_probe.o $(CORE_OBJ) $(COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
 

@@ -2,8 +2,9 @@
  * engine.c: the per-drive I/O worker thread.
  *
  * One io_uring per drive, owned by its worker thread (created there, so
- * the ring can be single-issuer). Buffers are registered once; a job
- * writes or reads `count` items with up to queue_depth in flight.
+ * the ring can be single-issuer). Buffers are registered once (a probe
+ * job, engine_probe.c, puts its own in their place for its length); a
+ * job writes or reads `count` items with up to queue_depth in flight.
  * Completions arrive out of order; results are committed in item order
  * through a window ring, so the published position is a low-water mark:
  * every item below it is done, and the findings and counters published
@@ -38,116 +39,9 @@
 
 #include "clock.h"
 #include "engine.h"
+#include "engine_priv.h"
 #include "log.h"
 #include "reserve.h"
-
-#define QUEUE_CAP	4096	/* findings waiting for the main thread */
-#define LOCAL_CAP	256	/* findings committed, not yet published */
-#define PUBLISH_NS	50000000ULL
-#define FLUSH_NS	1000000000ULL	/* one flush per checkpoint (1 s) */
-#define FLUSH_TAG	UINT64_MAX	/* user_data of the flush */
-#define FLUSH_TRIES	100		/* -EAGAIN / -EINTR in a row */
-/*
- * On a fast device a round waits for a share of what is in flight
- * (1/BATCH_DIV), so that the worker sleeps and wakes once per batch, not
- * once per completion, while the device keeps the rest of its queue. A
- * device is fast while a round's wait lasts less than BATCH_FAST_NS; on
- * a slower one each completion is worth its wake-up, and a batch would
- * hold the first completions back from their latency.
- */
-#define BATCH_DIV	4
-#define BATCH_FAST_NS	100000ULL
-
-/* One I/O in flight. */
-struct slot {
-	uint64_t	seq;
-	uint64_t	off;		/* byte offset of the block */
-	uint32_t	done;		/* bytes transferred so far */
-	uint64_t	t_submit;
-	int		busy;
-};
-
-/* The window entry of one item between submission and in-order commit. */
-struct witem {
-	int		done;
-	int		has_finding;
-	struct finding	f;
-};
-
-struct engine {
-	/* immutable after engine_start */
-	char		 name[64];
-	char		 serial[128];	/* for the journal; "" unknown */
-	int		 fd;
-	int		 is_blockdev;
-	uint32_t	 bs;
-	uint32_t	 maxqd;
-	int		 efd;
-	pthread_t	 thr;
-	struct engine	*next_abandoned;	/* main thread only */
-	unsigned	 seen_tail;	/* main thread only: engine_inflight */
-	uint64_t	 seen_ns;
-
-	/* worker-only */
-	struct io_uring	 ring;
-	unsigned char	*bufs;
-	size_t		 bufs_len;
-	int		 fixed_bufs;	/* registered; else plain buffers */
-	uint64_t	 t_wait;	/* when the last wait began */
-	struct slot	*slots;
-	uint32_t	*freelist;
-	uint32_t	 nfree;
-	/*
-	 * The clock is read once per round, not per I/O (a vDSO read is
-	 * not free on every host): slots queued since the last submission
-	 * get its time as their start, completions the time of the reap.
-	 */
-	uint32_t	*fresh;		/* slots queued, not yet submitted */
-	uint32_t	 nfresh;
-	uint32_t	*taken;		/* slots taken, not yet queued */
-	uint32_t	 ntaken;
-	uint64_t	 t_reap;	/* CLOCK_MONOTONIC at the last reap */
-	uint64_t	 wall;		/* CLOCK_REALTIME for the blocks of a round */
-	struct witem	*win;
-	uint64_t	 wsize;
-	struct engine_stats loc;
-	struct finding	 pend;		/* run being coalesced */
-	int		 has_pend;
-	struct finding	 local[LOCAL_CAP];
-	size_t		 nlocal;
-	uint64_t	 last_publish;
-	struct job	 job;
-	struct perm	 vperm;		/* verify: the pass permutation */
-	int		 fail_err;
-	int		 flush_busy;	/* a flush is queued or in flight */
-	uint64_t	 flush_pos;	/* the position it covers */
-	uint64_t	 flush_t0;	/* when it was sent */
-	unsigned	 flush_again;	/* -EAGAIN / -EINTR in a row */
-
-	/*
-	 * shared, lock-free: what the stall rule of the main thread reads.
-	 * In flight = submitted - reaped: I/Os the kernel took and has not
-	 * completed (a discard counts while its call runs). progress_ns is
-	 * the last completion, or the submission that ended an empty ring,
-	 * or the worker's return from waiting for the main thread.
-	 */
-	atomic_uint_fast64_t	 submitted;
-	atomic_uint_fast64_t	 reaped;
-	atomic_uint_fast64_t	 progress_ns;
-	atomic_int		 waiting_main;	/* for the main thread to drain */
-
-	/* shared, under mu */
-	pthread_mutex_t	 mu;
-	pthread_cond_t	 cv;
-	int		 init_done, init_err;
-	int		 have_job, job_running, job_ended, quit;
-	enum job_end	 end;
-	int		 end_err;
-	struct engine_stats pub;
-	struct finding	*q;
-	size_t		 qhead, qlen;
-	atomic_int	 stop_req;
-};
 
 static void
 notify_main(struct engine *e)
@@ -159,8 +53,8 @@ notify_main(struct engine *e)
 }
 
 /* Move local findings and counters to the shared snapshot atomically. */
-static void
-publish(struct engine *e)
+void
+engine_publish(struct engine *e)
 {
 	size_t	i;
 
@@ -201,9 +95,10 @@ int
 finding_continues(const struct finding *p, const struct finding *f,
     uint32_t bs)
 {
-	uint64_t	span = p->nblocks * bs;
+	uint64_t	span = p->nblocks * (p->unit ? p->unit : bs);
 
 	if (p->cls != f->cls || p->err != f->err || f->cls == BLK_CORRUPT ||
+	    p->unit != f->unit ||
 	    p->offset + span != f->offset ||
 	    p->expected_gen != f->expected_gen ||
 	    p->expected_unwritten != f->expected_unwritten ||
@@ -215,8 +110,8 @@ finding_continues(const struct finding *p, const struct finding *f,
 }
 
 /* Commit a finding in item order, merging runs of adjacent blocks. */
-static void
-commit_finding(struct engine *e, const struct finding *f)
+void
+engine_commit_finding(struct engine *e, const struct finding *f)
 {
 	struct finding	*p = &e->pend;
 
@@ -230,7 +125,7 @@ commit_finding(struct engine *e, const struct finding *f)
 	*p = *f;
 	e->has_pend = 1;
 	if (e->nlocal >= LOCAL_CAP - 1)
-		publish(e);
+		engine_publish(e);
 }
 
 /* Advance the low-water mark over items that are done. */
@@ -244,7 +139,7 @@ advance(struct engine *e)
 		if (!w->done)
 			break;
 		if (w->has_finding)
-			commit_finding(e, &w->f);
+			engine_commit_finding(e, &w->f);
 		w->done = w->has_finding = 0;
 		e->loc.position++;
 	}
@@ -266,8 +161,8 @@ item_offset(const struct engine *e, uint64_t seq)
  * counted in flight before the call, since the call may block in the
  * kernel: the stall rule must see them while it does.
  */
-static int
-ring_submit(struct engine *e, unsigned wait)
+int
+engine_ring_submit(struct engine *e, unsigned wait)
 {
 	unsigned	pending = io_uring_sq_ready(&e->ring);
 	uint64_t	busy = atomic_load(&e->submitted) - atomic_load(&e->reaped);
@@ -292,13 +187,13 @@ ring_submit(struct engine *e, unsigned wait)
 }
 
 /* A free SQE; a full submission queue is submitted first to make room. */
-static struct io_uring_sqe *
-ring_sqe(struct engine *e)
+struct io_uring_sqe *
+engine_ring_sqe(struct engine *e)
 {
 	struct io_uring_sqe	*sqe;
 
 	if ((sqe = io_uring_get_sqe(&e->ring)) == NULL) {
-		ring_submit(e, 0);
+		engine_ring_submit(e, 0);
 		sqe = io_uring_get_sqe(&e->ring);
 	}
 	return sqe;
@@ -329,7 +224,7 @@ slot_queue(struct engine *e, uint32_t idx)
 	struct io_uring_sqe	*sqe;
 	unsigned char		*buf = e->bufs + (size_t)idx * e->bs + s->done;
 
-	if ((sqe = ring_sqe(e)) == NULL)
+	if ((sqe = engine_ring_sqe(e)) == NULL)
 		return -1;
 	prep_rw(e, sqe, idx, buf, e->bs - s->done, s->off + s->done);
 	sqe->flags |= IOSQE_FIXED_FILE;
@@ -419,6 +314,7 @@ verify_block(struct engine *e, struct slot *s, struct witem *w,
 	w->f.cls = r.cls;
 	w->f.offset = s->off;
 	w->f.nblocks = 1;
+	w->f.unit = e->bs;
 	w->f.expected_gen = ex.has_gen ? ex.gen_hi : 0;
 	w->f.expected_unwritten = !ex.has_gen;
 	w->f.res = r;
@@ -437,6 +333,7 @@ io_failed(struct engine *e, struct slot *s, struct witem *w, int err)
 	w->f.cls = BLK_IO_ERROR;
 	w->f.offset = s->off;
 	w->f.nblocks = 1;
+	w->f.unit = e->bs;
 	w->f.err = err;
 	if (e->job.kind == JOB_WRITE)
 		w->f.expected_gen = e->job.generation;
@@ -509,7 +406,7 @@ flush_start(struct engine *e)
 {
 	struct io_uring_sqe	*sqe;
 
-	if ((sqe = ring_sqe(e)) == NULL)
+	if ((sqe = engine_ring_sqe(e)) == NULL)
 		return -1;
 	/* fdatasync: on a block device, a FLUSH to the drive */
 	io_uring_prep_fsync(sqe, 0, IORING_FSYNC_DATASYNC);
@@ -577,7 +474,7 @@ flush_final(struct engine *e)
 			e->fail_err = EAGAIN;
 			return;
 		}
-		rc = ring_submit(e, 1);
+		rc = engine_ring_submit(e, 1);
 		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
 			e->fail_err = -rc;
 		reap(e);
@@ -632,8 +529,8 @@ job_halted(struct engine *e, uint64_t submitted_bytes, enum job_end *end)
  * the submission (-EAGAIN, -EBUSY) or the ring had no room. That is us,
  * not the device: wait a moment and try again, for a bounded time.
  */
-static int
-ring_backoff(struct engine *e, unsigned *tries)
+int
+engine_ring_backoff(struct engine *e, unsigned *tries)
 {
 	struct timespec	ts = { 0, 1000000 };	/* 1 ms */
 
@@ -643,7 +540,7 @@ ring_backoff(struct engine *e, unsigned *tries)
 		e->fail_err = EAGAIN;
 		return -1;
 	}
-	ring_submit(e, 0);
+	engine_ring_submit(e, 0);
 	nanosleep(&ts, NULL);
 	return 0;
 }
@@ -677,12 +574,10 @@ fill_queue(struct engine *e, uint64_t *next, uint64_t *sub_bytes,
 	return halted;
 }
 
-/* How many completions the next round waits for (see BATCH_DIV). */
-static unsigned
-batch_wait(const struct engine *e)
+/* How many of `inflight` I/Os the next round waits for (see BATCH_DIV). */
+unsigned
+engine_batch_wait(const struct engine *e, unsigned inflight)
 {
-	unsigned	inflight = e->maxqd - e->nfree + (e->flush_busy != 0);
-
 	if (e->t_reap - e->t_wait >= BATCH_FAST_NS ||
 	    inflight < 2 * BATCH_DIV)
 		return 1;
@@ -706,12 +601,13 @@ run_io(struct engine *e)
 		if (e->nfree == e->maxqd && !e->flush_busy) {
 			if (halted || next >= j->count)
 				break;	/* nothing in flight and nothing left */
-			if (ring_backoff(e, &tries) == -1)
+			if (engine_ring_backoff(e, &tries) == -1)
 				break;
 			continue;
 		}
 		tries = 0;
-		rc = ring_submit(e, batch_wait(e));
+		rc = engine_ring_submit(e, engine_batch_wait(e,
+		    e->maxqd - e->nfree + (e->flush_busy != 0)));
 		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
 			log_drive(LOG_WARNING, e->name, e->serial, 0,
 			    "io_uring_submit: %s",
@@ -724,7 +620,7 @@ run_io(struct engine *e)
 		if (flush_due(e, t))
 			flush_start(e);
 		if (t - e->last_publish > PUBLISH_NS)
-			publish(e);
+			engine_publish(e);
 	}
 	flush_final(e);
 	if (e->fail_err != 0 && (end == JOB_DONE || end == JOB_BUDGET))
@@ -770,13 +666,13 @@ run_trim(struct engine *e)
 		off = seq * j->trim_chunk;
 		len = area - off < j->trim_chunk ? area - off : j->trim_chunk;
 		if (discard_range(e, j->base * e->bs + off, len) == -1) {
-			e->fail_err = errno;	/* before publish() can change it */
-			publish(e);
+			e->fail_err = errno;	/* before engine_publish() can change it */
+			engine_publish(e);
 			return e->fail_err == EOPNOTSUPP ? JOB_DONE : JOB_FAILED;
 		}
 		e->loc.bytes_trimmed += len;
 		e->loc.position = seq + 1;
-		publish(e);
+		engine_publish(e);
 	}
 	return JOB_DONE;
 }
@@ -798,10 +694,21 @@ run_job(struct engine *e)
 	if (e->job.kind == JOB_VERIFY)
 		layout_pass_perm(&e->job.lay, e->job.expect.instance,
 		    e->job.expect.cycle, e->job.expect.pass_random, &e->vperm);
-	publish(e);
-	end = e->job.kind == JOB_TRIM ? run_trim(e) : run_io(e);
+	engine_publish(e);
+	switch (e->job.kind) {
+	case JOB_TRIM:
+		end = run_trim(e);
+		break;
+	case JOB_PROBE_FILL:
+	case JOB_PROBE_RUN:
+	case JOB_PROBE_CHECK:
+		end = engine_run_probe(e);
+		break;
+	default:
+		end = run_io(e);
+	}
 	e->loc.running = 0;
-	publish(e);
+	engine_publish(e);
 	pthread_mutex_lock(&e->mu);
 	e->job_running = 0;
 	e->job_ended = 1;
@@ -816,8 +723,8 @@ run_job(struct engine *e)
  * the locked-memory limit will not hold them, plain buffers do the same
  * work at a little more CPU per I/O.
  */
-static void
-register_bufs(struct engine *e)
+void
+engine_register_bufs(struct engine *e)
 {
 	struct iovec	*iov;
 	struct rlimit	 rl;
@@ -850,21 +757,23 @@ static int
 worker_init(struct engine *e)
 {
 	struct io_uring_params	 p;
+	/* room for a probe's I/Os in flight too, whatever queue_depth says */
+	unsigned		 n = e->maxqd > engine_probe_inflight_max() ?
+				    e->maxqd : engine_probe_inflight_max();
 	int			 rc;
 
 	memset(&p, 0, sizeof(p));
 	p.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN;
-	if ((rc = io_uring_queue_init_params(e->maxqd, &e->ring, &p)) < 0) {
+	if ((rc = io_uring_queue_init_params(n, &e->ring, &p)) < 0) {
 		memset(&p, 0, sizeof(p));
-		if ((rc = io_uring_queue_init_params(e->maxqd, &e->ring,
-		    &p)) < 0)
+		if ((rc = io_uring_queue_init_params(n, &e->ring, &p)) < 0)
 			return -rc;
 	}
 	if ((rc = io_uring_register_files(&e->ring, &e->fd, 1)) < 0) {
 		io_uring_queue_exit(&e->ring);
 		return -rc;
 	}
-	register_bufs(e);
+	engine_register_bufs(e);
 	return 0;
 }
 
@@ -1021,6 +930,7 @@ engine_free(struct engine *e)
 	free(e->taken);
 	free(e->win);
 	free(e->q);
+	free(e->probe_pub);
 	pthread_mutex_destroy(&e->mu);
 	pthread_cond_destroy(&e->cv);
 	free(e);

@@ -12,11 +12,43 @@
 #include "block.h"
 #include "lathist.h"
 #include "layout.h"
+#include "probes.h"
 
 enum job_kind {
 	JOB_WRITE,	/* write blocks [base + map(seq)] with `generation` */
 	JOB_VERIFY,	/* read blocks base + seq and classify them */
-	JOB_TRIM	/* discard bytes [base*bs + seq*chunk ...] */
+	JOB_TRIM,	/* discard bytes [base*bs + seq*chunk ...] */
+	/* the probe jobs of a performance checkpoint (engine_probe.c) */
+	JOB_PROBE_FILL,	/* write the probe region once, sequentially, untimed */
+	JOB_PROBE_RUN,	/* one probe over the region: ramp, then measured */
+	JOB_PROBE_CHECK	/* read the probe region sequentially, check every unit */
+};
+
+/*
+ * What a probe job needs beyond the common fields (queue_depth: of fill
+ * and check; generation: what fill and run writes stamp;
+ * expect.instance: the drive's; continue_on_error; lay: the layout the
+ * region must lie in, outside the static area).
+ *
+ * A probe writes units of `unit` bytes (the device's logical block), each
+ * a block of block.h at its own offset; every unit it reads must be one
+ * with a generation in [gen_lo, gen_hi].
+ */
+struct probe_job {
+	const struct probe *probe;	/* run: the workload (probes.h) */
+	uint64_t	region_off;	/* bytes; a multiple of unit */
+	uint64_t	region_len;	/* bytes; a multiple of unit, > 0 */
+	uint32_t	unit;		/* the device's logical block size */
+	uint64_t	gen_lo, gen_hi;	/* what every unit read may hold */
+	/*
+	 * The write time stamped in every unit written; 0: the job's start.
+	 * The same for every probe job of a checkpoint, so that all writes
+	 * of a unit with one generation are the same bytes (engine_probe.c).
+	 */
+	uint64_t	stamp_ns;
+	uint64_t	ramp_ns;	/* run: not counted */
+	uint64_t	duration_ns;	/* run: measured, after the ramp */
+	uint64_t	seed;		/* run: of the workers' streams */
 };
 
 struct job {
@@ -32,6 +64,7 @@ struct job {
 	uint64_t	trim_chunk;	/* trim: bytes per discard call */
 	int		continue_on_error; /* on_io_error = continue */
 	uint32_t	queue_depth;
+	struct probe_job pj;		/* the probe jobs' */
 };
 
 enum job_end {
@@ -46,6 +79,9 @@ struct finding {
 	enum blk_class	cls;
 	uint64_t	offset;		/* byte offset of the first block */
 	uint64_t	nblocks;
+	/* bytes of each of the nblocks: the job's block size, or a probe
+	 * job's unit (0, in a finding made elsewhere: the block size) */
+	uint32_t	unit;
 	uint64_t	expected_gen;
 	int		expected_unwritten; /* unwritten was the (only) expectation */
 	struct blk_result res;		/* of the first block */
@@ -64,7 +100,8 @@ struct engine_stats {
 	 * a checkpoint may record as written.
 	 */
 	uint64_t	durable;
-	uint64_t	bytes_written;
+	uint64_t	bytes_written;	/* probes' included: host writes */
+	uint64_t	probe_bytes_written;	/* of them, the probe jobs' */
 	uint64_t	bytes_read;
 	uint64_t	bytes_trimmed;
 	uint64_t	write_ops;
@@ -83,6 +120,26 @@ struct engine_stats {
 	 * engine.c); last, for the counters above to share cache lines.
 	 */
 	struct lathist	lat[LAT_NDIR];
+};
+
+/*
+ * What a probe job measured, published once at its end. The figures are
+ * those of the measured window: a run's, from the end of its ramp to the
+ * deadline; a fill's or check's, the whole job. Errors are the units
+ * found bad over the whole job (ramp and drain included): a finding is
+ * one whenever it was made.
+ */
+struct probe_result {
+	char		id[PROBE_ID_MAX];	/* a run's probe; "" else */
+	enum job_kind	kind;
+	uint64_t	window_ns;	/* the measured window's length */
+	uint64_t	ops[LAT_NDIR];	/* completed in the window */
+	uint64_t	bytes[LAT_NDIR];
+	double		iops[LAT_NDIR];		/* ops / window */
+	double		bytes_per_sec[LAT_NDIR];
+	uint64_t	units_checked;	/* read and checked, whole job */
+	uint64_t	errors[BLK_NCLASS];	/* units, whole job */
+	struct lathist	lat[LAT_NDIR];	/* of the window's I/Os */
 };
 
 struct engine;
@@ -119,5 +176,10 @@ void		 engine_inflight(struct engine *, uint64_t *n,
 		    uint64_t *since_ns);
 /* After the job ended: how, and the errno of a fatal failure. */
 int		 engine_job_done(struct engine *, enum job_end *, int *err);
+/*
+ * After a probe job ended: its result, taken (a second call has none).
+ * 0, or -1 when no probe job has ended since the last one was taken.
+ */
+int		 engine_probe_result(struct engine *, struct probe_result *);
 
 #endif

@@ -1,0 +1,280 @@
+/*
+ * probebench.c: the probe engine (engine_probe.c) against fio running the
+ * same workload on the same target, for the two rows the issue sets a
+ * floor on: 4 KiB random write and 4 KiB random read at QD32
+ * (rand-write-4k-qd32, rand-read-4k-qd32).
+ *
+ * Target: a file on /dev/shm (tmpfs) opened with O_DIRECT, both tools on
+ * the same region of it, filled once by a probe fill job before anything
+ * is measured. Ours writes self-describing units and checks every unit it
+ * reads; fio (io_uring, O_DIRECT, fixed buffers, registered file, the
+ * options probe_fio_options() gives) verifies nothing. Each measurement
+ * has the same ramp and time for both; the pairs alternate which tool
+ * goes first. fio's writes destroy the units, so the region is filled
+ * again (untimed) after each write pair, before the reads.
+ *
+ * Printed: every run, then the medians, IOPS and ours/fio ratio per row
+ * (the goal: >= 1), and what a probe job costs besides its measured I/O
+ * (mapping and registering its buffers, and giving them back): the mean
+ * wall time of a run of no duration, whose one round of I/O (the slots'
+ * first reads) is included.
+ *
+ * -B gives fio batches as the engine takes them (iodepth_batch_submit
+ * and iodepth_batch_complete_min of a quarter of the queue depth, what
+ * engine.c's BATCH_DIV waits for on a fast device), where fio's default
+ * submits and reaps one I/O per call.
+ *
+ * Usage: probebench [-B] [-f FILE] [-s MiB] [-t SECONDS] [-r REPEATS]
+ * Exit status: 0 whatever the figures; 1 when a probe finds an error or
+ * fio fails; 2 on bad usage or setup.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "clock.h"
+#include "engine.h"
+#include "log.h"
+
+#define MiB		(1024ULL * 1024)
+#define RAMP_S		0.5
+#define NREP_MAX	15
+#define SETUP_JOBS	20
+
+static const char *const rows[] = { "rand-write-4k-qd32", "rand-read-4k-qd32" };
+
+static struct {
+	const char	*path;
+	uint64_t	 region;	/* bytes */
+	double		 secs;
+	int		 reps;
+	int		 batch;		/* -B */
+	int		 fd;
+	struct layout	 lay;
+	struct engine	*e;
+} B = { "/dev/shm/probebench.img", 256 * MiB, 3.0, 3, 0, -1, { 0 }, NULL };
+
+static void
+die(int rc, const char *msg)
+{
+	fprintf(stderr, "probebench: %s\n", msg);
+	exit(rc);
+}
+
+/* A probe job over the region (the static area is the first MiB). */
+static void
+job_of(struct job *j, enum job_kind k, const char *id, double secs)
+{
+	memset(j, 0, sizeof(*j));
+	j->kind = k;
+	j->lay = B.lay;
+	j->queue_depth = 32;
+	j->generation = 1;
+	j->expect.instance = 0xbe4c;
+	j->pj.region_off = MiB;
+	j->pj.region_len = B.region;
+	j->pj.unit = 4096;
+	j->pj.gen_lo = j->pj.gen_hi = 1;
+	j->pj.stamp_ns = 1;
+	j->pj.probe = id ? probe_find(id) : NULL;
+	j->pj.ramp_ns = id && secs > 0 ? (uint64_t)(RAMP_S * 1e9) : 0;
+	j->pj.duration_ns = (uint64_t)(secs * 1e9);
+	j->pj.seed = (uint64_t)mono_ns();
+}
+
+/* Run a job to its end; its result. Exits when it fails or finds errors. */
+static void
+run(const struct job *j, struct probe_result *r)
+{
+	struct engine_stats	st;
+	struct finding		f[64];
+	struct timespec		ts = { 0, 1000000 };
+	enum job_end		end;
+	int			err;
+	uint64_t		bad = 0;
+	size_t			i, n;
+
+	if (engine_submit(B.e, j) != 0)
+		die(2, "engine busy");
+	while (!engine_job_done(B.e, &end, &err))
+		nanosleep(&ts, NULL);
+	while ((n = engine_poll(B.e, &st, f, 64)) > 0)
+		for (i = 0; i < n; i++)
+			bad += f[i].nblocks;
+	if (end != JOB_DONE || bad != 0 || engine_probe_result(B.e, r) != 0) {
+		fprintf(stderr, "probebench: job %d: end %d (%s), %llu bad "
+		    "units\n", j->kind, end, strerror(err),
+		    (unsigned long long)bad);
+		exit(1);
+	}
+}
+
+/* fio's IOPS for the probe's workload (both directions summed). */
+static double
+fio_iops(const char *id)
+{
+	char		 opts[512], cmd[1536], *buf = NULL;
+	size_t		 len = 0;
+	FILE		*p;
+	struct json_object *o, *jobs, *job, *d, *v;
+	double		 iops = 0;
+	int		 k;
+
+	if (probe_fio_options(probe_find(id), opts, sizeof(opts)) != 0)
+		die(2, "fio options");
+	snprintf(cmd, sizeof(cmd), "fio --name=%s --filename=%s --offset=%llu "
+	    "--size=%llu --ioengine=io_uring --direct=1 --fixedbufs "
+	    "--registerfiles --time_based --ramp_time=%.0fms --runtime=%.0fms "
+	    "--output-format=json %s%s", id, B.path, (unsigned long long)MiB,
+	    (unsigned long long)B.region, RAMP_S * 1e3, B.secs * 1e3, opts,
+	    B.batch ? " --iodepth_batch_submit=8 "
+	    "--iodepth_batch_complete_min=8" : "");
+	if ((p = popen(cmd, "r")) == NULL)
+		die(2, "popen fio");
+	if (getdelim(&buf, &len, '\0', p) < 0 || pclose(p) != 0)
+		die(1, "fio failed");
+	o = json_tokener_parse(strchr(buf, '{') ? strchr(buf, '{') : buf);
+	if (o == NULL || !json_object_object_get_ex(o, "jobs", &jobs) ||
+	    (job = json_object_array_get_idx(jobs, 0)) == NULL)
+		die(1, "fio output");
+	for (k = 0; k < 2; k++)
+		if (json_object_object_get_ex(job, k ? "read" : "write", &d) &&
+		    json_object_object_get_ex(d, "iops", &v))
+			iops += json_object_get_double(v);
+	json_object_put(o);
+	free(buf);
+	return iops;
+}
+
+static double
+ours_iops(const char *id)
+{
+	struct job		j;
+	struct probe_result	r;
+
+	job_of(&j, JOB_PROBE_RUN, id, B.secs);
+	run(&j, &r);
+	return r.iops[LAT_READ] + r.iops[LAT_WRITE];
+}
+
+static void
+fill(void)
+{
+	struct job		j;
+	struct probe_result	r;
+
+	job_of(&j, JOB_PROBE_FILL, NULL, 0);
+	run(&j, &r);
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double
+median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* One pair of runs of a row, the order alternating with the repeat. */
+static void
+pair(int row, int rep, double *ours, double *fio)
+{
+	if (rep % 2 == 0)
+		*ours = ours_iops(rows[row]);
+	*fio = fio_iops(rows[row]);
+	if (rep % 2 != 0)
+		*ours = ours_iops(rows[row]);
+	printf("run %d %-20s ours %9.0f IOPS  fio %9.0f IOPS  ratio %.3f\n",
+	    rep + 1, rows[row], *ours, *fio, *ours / *fio);
+	fflush(stdout);
+}
+
+/* The mean wall time of a run of no duration of probe id: its fixed cost. */
+static void
+setup_cost(const char *id)
+{
+	struct job		j;
+	struct probe_result	r;
+	uint64_t		t0 = mono_ns();
+	int			i;
+
+	job_of(&j, JOB_PROBE_RUN, id, 0);
+	for (i = 0; i < SETUP_JOBS; i++)
+		run(&j, &r);
+	printf("a run of no duration of %s (its buffers mapped, registered, "
+	    "given back; one round of I/O): %.0f us\n", id,
+	    (double)(mono_ns() - t0) / SETUP_JOBS / 1e3);
+}
+
+static void
+setup(void)
+{
+	char	err[256];
+
+	B.fd = open(B.path, O_RDWR | O_CREAT | O_TRUNC | O_DIRECT | O_CLOEXEC,
+	    0600);
+	if (B.fd < 0 || ftruncate(B.fd, (off_t)(B.region + MiB)) != 0)
+		die(2, "cannot create the target (O_DIRECT on its filesystem?)");
+	if (layout_init(&B.lay, B.region + MiB, B.region + MiB, 128 * 1024,
+	    (double)MiB / (double)(B.region + MiB), err, sizeof(err)) != 0)
+		die(2, err);
+	if ((B.e = engine_start(B.fd, "bench", NULL, 128 * 1024, 32, err,
+	    sizeof(err))) == NULL)
+		die(2, err);
+}
+
+int
+main(int argc, char **argv)
+{
+	double	o[2][NREP_MAX], f[2][NREP_MAX], mo, mf;
+	int	c, rep, row;
+
+	while ((c = getopt(argc, argv, "Bf:s:t:r:")) != -1) {
+		switch (c) {
+		case 'B': B.batch = 1; break;
+		case 'f': B.path = optarg; break;
+		case 's': B.region = strtoull(optarg, NULL, 10) * MiB; break;
+		case 't': B.secs = atof(optarg); break;
+		case 'r': B.reps = atoi(optarg); break;
+		default: die(2, "usage: probebench [-B] [-f FILE] [-s MiB] "
+		    "[-t SECONDS] [-r REPEATS]");
+		}
+	}
+	if (B.reps < 1 || B.reps > NREP_MAX || B.secs <= 0 || B.region < MiB)
+		die(2, "bad arguments");
+	log_init("probebench", 0);
+	setup();
+	fill();
+	setup_cost("rand-read-4k-qd1");
+	setup_cost("seq-read-256k-qd32");
+	for (rep = 0; rep < B.reps; rep++) {
+		pair(0, rep, &o[0][rep], &f[0][rep]);
+		fill();		/* fio's writes are no units */
+		pair(1, rep, &o[1][rep], &f[1][rep]);
+	}
+	for (row = 0; row < 2; row++) {
+		mo = median(o[row], B.reps);
+		mf = median(f[row], B.reps);
+		printf("median %-20s ours %9.0f IOPS  fio %9.0f IOPS  ratio "
+		    "%.3f%s\n", rows[row], mo, mf, mo / mf,
+		    mo >= mf ? "" : "  (below goal)");
+	}
+	engine_free(B.e);
+	close(B.fd);
+	unlink(B.path);
+	return 0;
+}

@@ -1,0 +1,721 @@
+/*
+ * engine_probe.c: the probe jobs of a performance checkpoint, on the
+ * drive's I/O worker (engine.c), in its ring: fill the probe region, run
+ * one probe of probes.h over it, check it. Where the region lies is the
+ * caller's choice; the job only makes sure it was given and lies outside
+ * the static area.
+ *
+ * What is written. Every write, of any length at any offset, is a run of
+ * units of `unit` bytes (the device's logical block), each a block of
+ * block.h with that block size, the drive's instance, its own byte
+ * offset and the job's generation; so every byte a probe writes can be
+ * verified, and every read is checked unit by unit: each must be a valid
+ * block of this instance at its own offset, of a generation in
+ * [gen_lo, gen_hi]. A unit that is not is a finding like a verify pass's,
+ * through the same queue, counted the same way.
+ *
+ * Overlap. A run's I/Os in flight may overlap (random offsets, several
+ * workers), with no locking: every unit of one generation that the probe
+ * jobs of a checkpoint write carries the same stamp (probe_job.stamp_ns),
+ * so that any two writes of it are the same bytes. Whatever the order in
+ * which overlapping I/Os land, even where a read sees part of one write
+ * and part of another (a file in the page cache does not keep a sector
+ * whole), every unit is valid. The limit of this: a lost write (the
+ * device acknowledges it and keeps the unit's old content) is not
+ * detectable here, since the old content is as valid as the new; the
+ * cycles' verify passes, one generation per pass, are what find those.
+ *
+ * Nothing a probe writes is claimed durable (no cache flush, as fio
+ * sends none): a checkpoint cut short fills its region again.
+ *
+ * Slots. A run keeps workers x queue_depth slots in flight; slot i
+ * belongs to worker i / queue_depth and is refilled from that worker's
+ * stream (probegen.h) when it completes, as each of fio's jobs keeps its
+ * own queue. Fill and check keep the job's queue_depth slots, each the
+ * next piece of the region. Each slot has a buffer of the probe's
+ * largest size (fill and check: the largest of the table), allocated
+ * for the job and unmapped after it, so that a drive's memory outside
+ * checkpoints does not grow; registered with the ring in place of the
+ * cycle jobs' buffers for the job's length (see probe_bufs_register).
+ *
+ * The measured window. A run issues I/Os from its start; completions
+ * count from the end of the ramp to the first round at or past the
+ * deadline, where it stops issuing and drains what is in flight
+ * (checked, not counted). The clock is read once per round: the window
+ * opens at the ramp's end exactly and closes at that round's reap, and
+ * a completion counts by the round that reaps it (an error of at most
+ * one round at each end).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "clock.h"
+#include "engine_priv.h"
+#include "log.h"
+#include "probegen.h"
+#include "reserve.h"
+
+/* One I/O of a probe job. */
+struct pslot {
+	uint64_t	off;		/* byte offset on the device */
+	uint32_t	len;
+	uint32_t	done;		/* bytes transferred so far */
+	uint64_t	t_submit;
+	int		is_read;
+};
+
+/* A probe job's own state, allocated for the job (e->probe). */
+struct probe_state {
+	const struct probe_job *pj;
+	enum job_kind	 kind;
+	struct pslot	*slots;
+	uint32_t	 nslots;
+	uint32_t	 per_worker;	/* run: slots of each worker's stream */
+	uint32_t	 slot_bytes;	/* of each slot's buffer */
+	unsigned char	*bufs;
+	size_t		 bufs_len;
+	int		 fixed;		/* the slots' buffers are registered */
+	int		 swapped;	/* the cycle jobs' were, and are not now */
+	struct probegen	*gen;		/* run: one per worker */
+	uint32_t	*idle;		/* slots without an I/O */
+	uint32_t	 nidle;
+	uint32_t	*ready;		/* slots with an I/O not yet queued */
+	uint32_t	 nready;
+	uint32_t	*fresh;		/* queued since the last submission */
+	uint32_t	 nfresh;
+	uint64_t	 cursor;	/* fill, check: the region's next byte */
+	int		 exhausted;	/* fill, check: the cursor is at its end */
+	uint64_t	 stamp;		/* write time of the units written */
+	uint64_t	 t_ramp, t_deadline, t_stop;	/* CLOCK_MONOTONIC */
+	int		 counting;	/* this round's completions count */
+	int		 stopping;	/* issue nothing more */
+	struct probe_result *res;	/* handed to the main thread at the end */
+};
+
+/* Is the job's kind a run (timed, from a probe) rather than fill or check? */
+static int
+is_run(const struct probe_state *ps)
+{
+	return ps->kind == JOB_PROBE_RUN;
+}
+
+/* The largest block size of a probe. */
+static uint32_t
+probe_size_max(const struct probe *p)
+{
+	uint32_t	m = 0;
+	unsigned	i;
+
+	for (i = 0; i < p->nsplit; i++)
+		if (p->split[i].size > m)
+			m = p->split[i].size;
+	return m;
+}
+
+/* The largest block size of the table: fill's and check's I/O size. */
+static uint32_t
+table_size_max(void)
+{
+	uint32_t	m = 0, s;
+	size_t		i;
+
+	for (i = 0; i < probe_count(); i++)
+		if ((s = probe_size_max(probe_at(i))) > m)
+			m = s;
+	return m;
+}
+
+unsigned
+engine_probe_inflight_max(void)
+{
+	const struct probe	*p;
+	unsigned		 m = 0;
+	size_t			 i;
+
+	for (i = 0; i < probe_count(); i++) {
+		p = probe_at(i);
+		if (p->workers * p->queue_depth > m)
+			m = p->workers * p->queue_depth;
+	}
+	return m;
+}
+
+/*
+ * Is the job what a probe job must be? 0, or an errno with the reason
+ * logged: the region given, whole units, outside the static area and
+ * inside the layout; a run's probe applicable to it.
+ */
+static int
+probe_job_valid(const struct engine *e, const struct job *j)
+{
+	const struct probe_job	*pj = &j->pj;
+	uint64_t		 lo = j->lay.static_blocks * j->lay.block_size;
+	char			 why[200] = "";
+
+	if (pj->unit < BLK_MIN_SIZE || pj->unit > BLK_MAX_SIZE ||
+	    (pj->unit & (pj->unit - 1)) != 0)
+		snprintf(why, sizeof(why), "unit of %u B", pj->unit);
+	else if (pj->region_len == 0 || pj->region_off % pj->unit != 0 ||
+	    pj->region_len % pj->unit != 0 || pj->region_off < lo ||
+	    pj->region_off + pj->region_len > j->lay.span_bytes)
+		snprintf(why, sizeof(why), "region [%llu, +%llu) is not whole "
+		    "units inside [%llu, %llu)",
+		    (unsigned long long)pj->region_off,
+		    (unsigned long long)pj->region_len, (unsigned long long)lo,
+		    (unsigned long long)j->lay.span_bytes);
+	else if (j->kind == JOB_PROBE_RUN && (pj->probe == NULL ||
+	    pj->probe->workers * pj->probe->queue_depth >
+	    engine_probe_inflight_max()))
+		snprintf(why, sizeof(why), "no probe of the table");
+	else if (j->kind == JOB_PROBE_RUN)
+		(void)probegen_check(pj->probe, pj->region_len, pj->unit, why,
+		    sizeof(why));
+	else if (j->queue_depth == 0)
+		snprintf(why, sizeof(why), "queue depth 0");
+	if (why[0] == '\0')
+		return 0;
+	log_drive(LOG_WARNING, e->name, e->serial, 0, "probe job refused: %s",
+	    why);
+	return EINVAL;
+}
+
+/* The slots' buffers, page-aligned for O_DIRECT, and their lists. */
+static int
+state_alloc(struct probe_state *ps)
+{
+	uint32_t	i;
+
+	ps->bufs_len = (size_t)ps->nslots * ps->slot_bytes;
+	ps->bufs = mmap(NULL, ps->bufs_len, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (ps->bufs == MAP_FAILED) {
+		ps->bufs = NULL;
+		return -1;
+	}
+	ps->slots = calloc(ps->nslots, sizeof(*ps->slots));
+	ps->idle = calloc(ps->nslots, sizeof(*ps->idle));
+	ps->ready = calloc(ps->nslots, sizeof(*ps->ready));
+	ps->fresh = calloc(ps->nslots, sizeof(*ps->fresh));
+	ps->res = calloc(1, sizeof(*ps->res));
+	if (!ps->slots || !ps->idle || !ps->ready || !ps->fresh || !ps->res)
+		return -1;
+	for (i = 0; i < ps->nslots; i++)
+		ps->idle[i] = ps->nslots - 1 - i;	/* slot 0 taken first */
+	ps->nidle = ps->nslots;
+	return 0;
+}
+
+/* Each run worker's stream, from the job's seed. */
+static int
+state_gens(struct probe_state *ps)
+{
+	const struct probe	*p = ps->pj->probe;
+	char			 why[160];
+	unsigned		 w;
+
+	if ((ps->gen = calloc(p->workers, sizeof(*ps->gen))) == NULL)
+		return -1;
+	for (w = 0; w < p->workers; w++)
+		if (probegen_init(&ps->gen[w], p, ps->pj->region_len,
+		    ps->pj->unit, w, ps->pj->seed, why, sizeof(why)) < 0)
+			return -1;	/* probe_job_valid() said it was fine */
+	return 0;
+}
+
+/*
+ * Register the slots' buffers in place of the cycle jobs' (a ring has
+ * one table; probe_bufs_restore() puts theirs back). Without them the
+ * slots use plain buffers: the same I/O at a little more CPU.
+ */
+static void
+probe_bufs_register(struct engine *e, struct probe_state *ps)
+{
+	struct iovec	*iov;
+	uint32_t	 i;
+
+	if ((iov = calloc(ps->nslots, sizeof(*iov))) == NULL)
+		return;
+	for (i = 0; i < ps->nslots; i++) {
+		iov[i].iov_base = ps->bufs + (size_t)i * ps->slot_bytes;
+		iov[i].iov_len = ps->slot_bytes;
+	}
+	if (e->fixed_bufs)
+		ps->swapped = io_uring_unregister_buffers(&e->ring) == 0;
+	e->fixed_bufs = 0;
+	ps->fixed = io_uring_register_buffers(&e->ring, iov, ps->nslots) == 0;
+	free(iov);
+}
+
+static void
+probe_bufs_restore(struct engine *e, struct probe_state *ps)
+{
+	if (ps->fixed)
+		io_uring_unregister_buffers(&e->ring);
+	ps->fixed = 0;
+	if (ps->swapped)
+		engine_register_bufs(e);
+	ps->swapped = 0;
+}
+
+static void
+state_free(struct engine *e, struct probe_state *ps)
+{
+	probe_bufs_restore(e, ps);
+	if (ps->bufs != NULL)
+		munmap(ps->bufs, ps->bufs_len);
+	free(ps->slots);
+	free(ps->idle);
+	free(ps->ready);
+	free(ps->fresh);
+	free(ps->gen);
+	free(ps->res);
+	free(ps);
+	e->probe = NULL;
+}
+
+/* Set up the job's state; NULL on a lack of memory. */
+static struct probe_state *
+state_new(struct engine *e)
+{
+	const struct job	*j = &e->job;
+	struct probe_state	*ps;
+	uint32_t		 qd = j->queue_depth < e->maxqd ?
+				    j->queue_depth : e->maxqd;
+
+	if ((e->probe = ps = calloc(1, sizeof(*ps))) == NULL)
+		return NULL;
+	ps->pj = &j->pj;
+	ps->kind = j->kind;
+	if (is_run(ps)) {
+		ps->per_worker = j->pj.probe->queue_depth;
+		ps->nslots = j->pj.probe->workers * ps->per_worker;
+		ps->slot_bytes = probe_size_max(j->pj.probe);
+	} else {
+		ps->nslots = qd;
+		ps->slot_bytes = table_size_max();
+	}
+	/* whole pages: a slot's buffer is aligned for any device */
+	ps->slot_bytes = (ps->slot_bytes + 4095) / 4096 * 4096;
+	if (state_alloc(ps) < 0 || (is_run(ps) && state_gens(ps) < 0)) {
+		state_free(e, ps);
+		return NULL;
+	}
+	probe_bufs_register(e, ps);
+	return ps;
+}
+
+/* Give slot idx its next I/O; -1 when there is none. */
+static int
+next_io(struct probe_state *ps, uint32_t idx)
+{
+	struct pslot	*s = &ps->slots[idx];
+	struct probe_io	 io;
+	uint64_t	 left;
+
+	if (is_run(ps)) {
+		probegen_next(&ps->gen[idx / ps->per_worker], &io);
+		s->off = ps->pj->region_off + io.offset;
+		s->len = io.length;
+		s->is_read = io.is_read;
+	} else {
+		if ((left = ps->pj->region_len - ps->cursor) == 0) {
+			ps->exhausted = 1;
+			return -1;
+		}
+		s->off = ps->pj->region_off + ps->cursor;
+		s->len = left < ps->slot_bytes ? (uint32_t)left : ps->slot_bytes;
+		s->is_read = ps->kind == JOB_PROBE_CHECK;
+		ps->cursor += s->len;
+	}
+	s->done = 0;
+	return 0;
+}
+
+/* Fill the units of the write slots among ready[from..], in batches. */
+static void
+encode_ready(struct engine *e, struct probe_state *ps, uint32_t from)
+{
+	enum { CHUNK = 16 };	/* blk_encode_many() works NFILL at a time */
+	void		*bufs[CHUNK];
+	uint64_t	 offs[CHUNK];
+	const uint32_t	 unit = ps->pj->unit;
+	uint32_t	 k, u, n = 0;
+
+	for (k = from; k < ps->nready; k++) {
+		struct pslot	*s = &ps->slots[ps->ready[k]];
+		unsigned char	*b = ps->bufs + (size_t)ps->ready[k] *
+				    ps->slot_bytes;
+
+		for (u = 0; !s->is_read && u < s->len; u += unit) {
+			bufs[n] = b + u;
+			offs[n++] = s->off + u;
+			if (n == CHUNK) {
+				blk_encode_many(bufs, offs, n, unit,
+				    e->job.expect.instance, e->job.generation,
+				    ps->stamp);
+				n = 0;
+			}
+		}
+	}
+	if (n > 0)
+		blk_encode_many(bufs, offs, n, unit, e->job.expect.instance,
+		    e->job.generation, ps->stamp);
+}
+
+/* Give idle slots their next I/O, while the job issues any. */
+static void
+refill(struct engine *e, struct probe_state *ps)
+{
+	uint32_t	from = ps->nready, idx;
+
+	while (!ps->stopping && ps->nidle > 0) {
+		idx = ps->idle[ps->nidle - 1];
+		if (next_io(ps, idx) < 0)
+			break;
+		ps->nidle--;
+		ps->ready[ps->nready++] = idx;
+	}
+	encode_ready(e, ps, from);
+}
+
+/* Queue the (rest of the) transfer of a slot; -1 when the ring is full. */
+static int
+slot_queue(struct engine *e, struct probe_state *ps, uint32_t idx)
+{
+	struct pslot		*s = &ps->slots[idx];
+	struct io_uring_sqe	*sqe;
+	unsigned char		*buf = ps->bufs + (size_t)idx * ps->slot_bytes +
+				    s->done;
+	unsigned		 len = s->len - s->done;
+
+	if ((sqe = engine_ring_sqe(e)) == NULL)
+		return -1;
+	if (ps->fixed && s->is_read)
+		io_uring_prep_read_fixed(sqe, 0, buf, len, s->off + s->done,
+		    (int)idx);
+	else if (ps->fixed)
+		io_uring_prep_write_fixed(sqe, 0, buf, len, s->off + s->done,
+		    (int)idx);
+	else if (s->is_read)
+		io_uring_prep_read(sqe, 0, buf, len, s->off + s->done);
+	else
+		io_uring_prep_write(sqe, 0, buf, len, s->off + s->done);
+	sqe->flags |= IOSQE_FIXED_FILE;
+	io_uring_sqe_set_data64(sqe, idx);
+	return 0;
+}
+
+/* Queue the ready slots, in order, as far as the ring takes them. */
+static void
+queue_ready(struct engine *e, struct probe_state *ps)
+{
+	uint32_t	k;
+
+	for (k = 0; k < ps->nready; k++) {
+		if (slot_queue(e, ps, ps->ready[k]) < 0)
+			break;
+		ps->fresh[ps->nfresh++] = ps->ready[k];
+	}
+	memmove(ps->ready, ps->ready + k, (ps->nready - k) * sizeof(*ps->ready));
+	ps->nready -= k;
+}
+
+/* Commit a finding of `n` units from `off` of a probe job. */
+static void
+probe_finding(struct engine *e, struct probe_state *ps, enum blk_class cls,
+    uint64_t off, uint64_t n, const struct blk_result *r, int err)
+{
+	struct finding	f;
+
+	memset(&f, 0, sizeof(f));
+	f.cls = cls;
+	f.offset = off;
+	f.nblocks = n;
+	f.unit = ps->pj->unit;
+	f.expected_gen = ps->pj->gen_hi;
+	f.err = err;
+	if (r != NULL)
+		f.res = *r;
+	else {
+		f.res.cls = cls;
+		f.res.first_bad_byte = -1;
+	}
+	ps->res->errors[cls] += n;
+	engine_commit_finding(e, &f);
+}
+
+/* Check every unit a read brought. */
+static void
+check_units(struct engine *e, struct probe_state *ps, const struct pslot *s,
+    const unsigned char *buf)
+{
+	const struct probe_job	*pj = ps->pj;
+	struct blk_expect	 ex = { 1, pj->gen_lo, pj->gen_hi, 0 };
+	struct blk_result	 r;
+	uint32_t		 u;
+
+	for (u = 0; u < s->len; u += pj->unit)
+		if (blk_check(buf + u, pj->unit, e->job.expect.instance,
+		    s->off + u, &ex, &r) != BLK_OK)
+			probe_finding(e, ps, r.cls, s->off + u, 1, &r, 0);
+	ps->res->units_checked += s->len / pj->unit;
+}
+
+/* An I/O failed: a finding for all its units; a fatal one ends the job. */
+static void
+probe_io_failed(struct engine *e, struct probe_state *ps,
+    const struct pslot *s, int err)
+{
+	if (err == RESERVE_CONFLICT_ERRNO) {	/* another host's, not the drive's */
+		e->fail_err = err;
+		return;
+	}
+	probe_finding(e, ps, BLK_IO_ERROR, s->off, s->len / ps->pj->unit, NULL,
+	    err);
+	if (err == ENODEV || err == ENXIO || !e->job.continue_on_error)
+		e->fail_err = err;
+}
+
+/* A slot's transfer is complete: count it, check what a read brought. */
+static void
+slot_account(struct engine *e, struct probe_state *ps, uint32_t idx)
+{
+	struct pslot	*s = &ps->slots[idx];
+	int		 d = s->is_read ? LAT_READ : LAT_WRITE;
+	uint64_t	 lat = e->t_reap - s->t_submit;
+
+	lathist_record(&e->loc.lat[d], lat);
+	if (s->is_read) {
+		e->loc.bytes_read += s->len;
+		e->loc.read_ops++;
+		check_units(e, ps, s, ps->bufs + (size_t)idx * ps->slot_bytes);
+	} else {
+		e->loc.bytes_written += s->len;
+		e->loc.probe_bytes_written += s->len;
+		e->loc.write_ops++;
+	}
+	e->loc.position += s->len / ps->pj->unit;
+	if (!ps->counting)
+		return;
+	lathist_record(&ps->res->lat[d], lat);
+	ps->res->ops[d]++;
+	ps->res->bytes[d] += s->len;
+}
+
+/* One completion: retry, continue a short transfer, or finish the slot. */
+static void
+probe_complete(struct engine *e, struct probe_state *ps, uint32_t idx,
+    int res)
+{
+	struct pslot	*s = &ps->slots[idx];
+
+	if (res == -EINTR || res == -EAGAIN) {
+		if (slot_queue(e, ps, idx) == 0)
+			return;
+		res = -EIO;
+	}
+	if (res > 0 && s->done + (uint32_t)res < s->len) {
+		s->done += (uint32_t)res;	/* short transfer: go on */
+		if (slot_queue(e, ps, idx) == 0)
+			return;
+		res = -EIO;
+	}
+	if (res <= 0)
+		probe_io_failed(e, ps, s, res == 0 ? ENODATA : -res);
+	else
+		slot_account(e, ps, idx);
+	ps->idle[ps->nidle++] = idx;
+}
+
+/*
+ * The round's clock: whether its completions count (from the ramp's end
+ * to the first round at or past the deadline, which closes the window
+ * and stops the issuing).
+ */
+static void
+round_clock(struct probe_state *ps, uint64_t t)
+{
+	if (ps->t_stop != 0)
+		ps->counting = 0;
+	else if (t >= ps->t_deadline) {
+		ps->t_stop = t;
+		ps->stopping = 1;
+		ps->counting = 1;
+	} else
+		ps->counting = t >= ps->t_ramp;
+}
+
+/* Reap every available completion. */
+static void
+probe_reap(struct engine *e, struct probe_state *ps)
+{
+	struct io_uring_cqe	*cqe;
+	unsigned		 head, n = 0;
+
+	e->t_reap = clock_ns(CLOCK_MONOTONIC);
+	round_clock(ps, e->t_reap);
+	io_uring_for_each_cqe(&e->ring, head, cqe) {
+		probe_complete(e, ps, (uint32_t)io_uring_cqe_get_data64(cqe),
+		    cqe->res);
+		n++;
+	}
+	io_uring_cq_advance(&e->ring, n);
+	if (n > 0) {
+		atomic_fetch_add(&e->reaped, n);
+		atomic_store(&e->progress_ns, e->t_reap);
+	}
+}
+
+/* Submit what is queued and wait for a share of what is in flight. */
+static void
+probe_submit(struct engine *e, struct probe_state *ps)
+{
+	uint32_t	inflight = ps->nslots - ps->nidle - ps->nready, i;
+	uint64_t	t;
+	int		rc;
+
+	if (ps->nfresh > 0) {	/* the round's clock for what it sends */
+		e->t_wait = t = clock_ns(CLOCK_MONOTONIC);
+		for (i = 0; i < ps->nfresh; i++)
+			ps->slots[ps->fresh[i]].t_submit = t;
+		ps->nfresh = 0;
+	}
+	rc = engine_ring_submit(e, engine_batch_wait(e, inflight));
+	if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
+		log_drive(LOG_WARNING, e->name, e->serial, 0,
+		    "io_uring_submit: %s", strerror(-rc));
+		e->fail_err = -rc;
+	}
+}
+
+/* Should the job issue nothing more? Its end if so. */
+static int
+probe_halted(struct engine *e, struct probe_state *ps, enum job_end *end)
+{
+	if (e->fail_err != 0)
+		*end = JOB_FAILED;
+	else if (atomic_load_explicit(&e->stop_req, memory_order_relaxed))
+		*end = JOB_STOPPED;
+	else
+		return ps->stopping;
+	ps->stopping = 1;
+	return 1;
+}
+
+/* The submission/completion loop of a probe job. */
+static enum job_end
+probe_loop(struct engine *e, struct probe_state *ps)
+{
+	enum job_end	end = JOB_DONE;
+	unsigned	tries = 0;
+
+	for (;;) {
+		if (probe_halted(e, ps, &end) && ps->nready > 0) {
+			/* drawn, never sent: back to idle */
+			memcpy(ps->idle + ps->nidle, ps->ready,
+			    ps->nready * sizeof(*ps->ready));
+			ps->nidle += ps->nready;
+			ps->nready = 0;
+		}
+		refill(e, ps);
+		queue_ready(e, ps);
+		if (ps->nidle + ps->nready == ps->nslots) {
+			if (ps->nready == 0 && (ps->stopping || ps->exhausted))
+				break;	/* nothing in flight, nothing left */
+			if (engine_ring_backoff(e, &tries) == -1)
+				break;
+			continue;
+		}
+		tries = 0;
+		probe_submit(e, ps);
+		probe_reap(e, ps);
+		if (e->t_reap - e->last_publish > PUBLISH_NS)
+			engine_publish(e);
+	}
+	if (e->fail_err != 0)
+		end = JOB_FAILED;
+	return end;
+}
+
+/* The window's figures, and the result handed to the main thread. */
+static void
+probe_result_publish(struct engine *e, struct probe_state *ps)
+{
+	struct probe_result	*r = ps->res;
+	uint64_t		 end = ps->t_stop != 0 ? ps->t_stop : e->t_reap;
+	int			 d;
+
+	r->kind = ps->kind;
+	if (is_run(ps))
+		snprintf(r->id, sizeof(r->id), "%s", ps->pj->probe->id);
+	r->window_ns = end > ps->t_ramp ? end - ps->t_ramp : 0;
+	for (d = 0; d < LAT_NDIR; d++) {
+		if (r->window_ns == 0)
+			continue;
+		r->iops[d] = (double)r->ops[d] * 1e9 / (double)r->window_ns;
+		r->bytes_per_sec[d] = (double)r->bytes[d] * 1e9 /
+		    (double)r->window_ns;
+	}
+	pthread_mutex_lock(&e->mu);
+	free(e->probe_pub);	/* a result nobody took */
+	e->probe_pub = r;
+	pthread_mutex_unlock(&e->mu);
+	ps->res = NULL;
+}
+
+/* The job's clocks: a run's ramp and deadline; fill and check untimed. */
+static void
+probe_clocks(struct probe_state *ps)
+{
+	uint64_t	t0 = clock_ns(CLOCK_MONOTONIC);
+
+	ps->stamp = ps->pj->stamp_ns != 0 ? ps->pj->stamp_ns :
+	    clock_ns(CLOCK_REALTIME);
+	ps->t_ramp = is_run(ps) ? t0 + ps->pj->ramp_ns : t0;
+	ps->t_deadline = is_run(ps) ? ps->t_ramp + ps->pj->duration_ns :
+	    UINT64_MAX;
+	ps->counting = !is_run(ps) || ps->pj->ramp_ns == 0;
+}
+
+enum job_end
+engine_run_probe(struct engine *e)
+{
+	struct probe_state	*ps;
+	enum job_end		 end;
+
+	if ((e->fail_err = probe_job_valid(e, &e->job)) != 0)
+		return JOB_FAILED;
+	if ((ps = state_new(e)) == NULL) {
+		log_drive(LOG_WARNING, e->name, e->serial, ENOMEM,
+		    "probe job");
+		e->fail_err = ENOMEM;
+		return JOB_FAILED;
+	}
+	e->loc.position = 0;
+	probe_clocks(ps);
+	e->t_reap = e->t_wait = clock_ns(CLOCK_MONOTONIC);
+	end = probe_loop(e, ps);
+	probe_result_publish(e, ps);
+	state_free(e, ps);
+	return end;
+}
+
+int
+engine_probe_result(struct engine *e, struct probe_result *out)
+{
+	struct probe_result	*r;
+
+	pthread_mutex_lock(&e->mu);
+	r = e->probe_pub;
+	e->probe_pub = NULL;
+	pthread_mutex_unlock(&e->mu);
+	if (r == NULL)
+		return -1;
+	*out = *r;
+	free(r);
+	return 0;
+}
