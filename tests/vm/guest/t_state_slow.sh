@@ -1,14 +1,15 @@
 #!/bin/bash
 # A slow state disk: state_dir on ext4 over a device-mapper `delay` target
 # that holds every write and flush of /dev/sda for DELAY ms, so that each
-# checkpoint takes several DELAYs (an fsync is a journal commit of a few
-# writes in a row). The main loop does not wait for them: while a drive
-# runs through its phases (each phase change's checkpoint on disk before
-# its I/O begins, without the loop waiting for it),
-#   - ssdctl status answers within DELAY, every time (a loop that waited
-#     for a checkpoint keeps a call waiting several DELAYs);
+# checkpoint takes several DELAYs (two rounds of fsyncs, each a journal
+# commit of a few writes in a row: 6-7 s at 1 s, measured with the
+# checkpoints waited for on the loop). The main loop does not wait for
+# them: while a drive runs through its phases (each phase change's
+# checkpoint on disk before its I/O begins, without the loop waiting),
+#   - ssdctl status answers within 2 DELAYs, every time;
 #   - the daemon's own longest main-loop turn (metrics textfile) stays
-#     below DELAY;
+#     within 2 DELAYs: a single append can wait one DELAY in the kernel
+#     (its page under writeback), a checkpoint waited for takes more;
 #   - the records keep up: the drive is never paused for them, and the
 #     phase figures count the drive's time, not the wait for its state.
 # Still synchronous, and so kept out of this scenario by passes that
@@ -23,7 +24,7 @@ NV=/dev/nvme0n1
 [ -b $NV ] || die "$NV missing"
 SECT=$((64 * 2048))	# 64 MiB
 DELAY=${DELAY:-1000}	# ms every write and flush of the state disk waits
-LIMIT=$DELAY		# ms a status call or a loop turn may take at most
+LIMIT=$((2 * DELAY))	# ms a status call or a loop turn may take at most
 
 grep -qw ext4 /proc/filesystems || modprobe ext4 || die "modprobe ext4 failed"
 dm_create st "0 $SECT delay $SD 0 0 $SD 0 $DELAY"
