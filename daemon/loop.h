@@ -14,6 +14,8 @@ struct loop_stats {
 	uint64_t	turns;		/* event sources dispatched */
 	uint64_t	slow;		/* turns longer than LOOP_SLOW_NS */
 	uint64_t	max_ns;		/* the longest turn since start */
+	uint64_t	max_cpu_ns;	/* of it, on this thread's CPU: the rest
+					 * is waiting (the disk, or a CPU) */
 };
 
 /* sd_event_loop, timing each dispatch: the exit code, or a negative errno. */

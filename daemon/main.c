@@ -374,9 +374,10 @@ start_all(struct daemon *dm)
 static void
 log_loop(const struct loop_stats *ls)
 {
-	log_info("main loop: %" PRIu64 " turns, the longest %.1f ms, %" PRIu64
-	    " longer than %llu ms", ls->turns, (double)ls->max_ns / 1e6,
-	    ls->slow, LOOP_SLOW_NS / 1000000);
+	log_info("main loop: %" PRIu64 " turns, the longest %.1f ms (%.1f ms "
+	    "on the CPU), %" PRIu64 " longer than %llu ms", ls->turns,
+	    (double)ls->max_ns / 1e6, (double)ls->max_cpu_ns / 1e6, ls->slow,
+	    LOOP_SLOW_NS / 1000000);
 }
 
 /* The loop ended: drives checkpointed and stopped, everything freed. */
