@@ -36,8 +36,6 @@ static struct {
 	enum batch_step	  step;
 	struct drive	**dv;		/* the drives of the batch in flight */
 	size_t		  n, cap;
-	struct drive	**want;		/* asked for while one was in flight */
-	size_t		  nwant, capwant;
 	sd_event_source	 *src;		/* the queue's answers, watched */
 	int		  advancing;	/* batch_advance is on the stack */
 } batch;
@@ -60,10 +58,9 @@ static void
 ckpt_stage(struct drive *d, struct syncq *q)
 {
 	struct drive_ckpt	*c = &d->ckpt;
-	int			 spare_ok = c->spare_ok, hold = c->hold_start;
+	int			 spare_ok = c->spare_ok;
 
 	memset(c, 0, sizeof(*c));
-	c->hold_start = hold;		/* released by this one's finish */
 	c->log_fd = c->smart_fd = c->map_fd = -1;
 	c->step = CKPT_STAGED;
 	findings_flush(d);
@@ -124,7 +121,7 @@ ckpt_commit(struct drive *d, struct syncq *q)
 
 /* Step 3: what the checkpoint came to. */
 static void
-ckpt_result(struct drive *d)
+ckpt_finish(struct drive *d)
 {
 	struct drive_ckpt	*c = &d->ckpt;
 
@@ -150,17 +147,6 @@ ckpt_result(struct drive *d)
 	records_saved(d);
 }
 
-/* Step 3, and the job held for it goes (saved or not: the records' rule
- * pauses a drive whose state cannot be saved, as between phases). */
-static void
-ckpt_finish(struct drive *d)
-{
-	ckpt_result(d);
-	if (d->ckpt.hold_start) {
-		d->ckpt.hold_start = 0;
-		drive_phase_go(d);
-	}
-}
 
 /* One drive's checkpoint, here and now (the batch is idle). */
 static void
@@ -175,13 +161,17 @@ ckpt_one(struct drive *d)
 	ckpt_finish(d);
 }
 
-/* A running job moves the position every second; records behind are
- * retried every second; a checkpoint asked for is due. */
+/*
+ * A running job moves the position every second; records behind are
+ * retried every second; a log with lines not synced yet (its file is
+ * open only then) is synced, so that between checkpoints nothing in the
+ * state directory is held open for writing.
+ */
 static int
 ckpt_due(const struct drive *d)
 {
 	return d->active && (drive_job_active(d) || !records_current(d) ||
-	    d->ckpt.want);
+	    d->log.fd >= 0 || d->smart.log.fd >= 0);
 }
 
 /* Room for n drives in the batch; 0 when there is none. */
@@ -199,24 +189,6 @@ batch_room(size_t n)
 	return 1;
 }
 
-/* Forget the asked-for drives that were staged (or went inactive). */
-static void
-want_prune(void)
-{
-	size_t	i, k = 0;
-
-	for (i = 0; i < batch.nwant; i++) {
-		if (!batch.want[i]->active)
-			batch.want[i]->ckpt.want = 0;
-		if (batch.want[i]->ckpt.want)
-			batch.want[k++] = batch.want[i];
-		else if (batch.want[i]->ckpt.hold_start &&
-		    batch.want[i]->ckpt.step == CKPT_NONE)
-			batch.want[i]->ckpt.hold_start = 0;	/* inactive */
-	}
-	batch.nwant = k;
-}
-
 /*
  * Stage the due drives of dv and send their syncs; 0 when none was due.
  * Without room for them, they are checkpointed one after the other.
@@ -231,16 +203,14 @@ batch_send(struct drive **dv, size_t n)
 		for (i = 0; i < n; i++)
 			if (ckpt_due(dv[i]))
 				ckpt_one(dv[i]);
-		want_prune();
 		return 0;
 	}
 	batch.n = 0;
 	for (i = 0; i < n; i++)
 		if (ckpt_due(dv[i])) {
 			batch.dv[batch.n++] = dv[i];
-			ckpt_stage(dv[i], q);	/* clears want */
+			ckpt_stage(dv[i], q);
 		}
-	want_prune();
 	if (batch.n == 0)
 		return 0;
 	batch.step = B_LOGS;
@@ -248,10 +218,7 @@ batch_send(struct drive **dv, size_t n)
 	return 1;
 }
 
-/*
- * The batch's steps, as far as its syncs are answered (all, with `wait`),
- * then the next batch of the checkpoints asked for meanwhile.
- */
+/* The batch's steps, as far as its syncs are answered (all, with `wait`). */
 static void
 batch_advance(int wait)
 {
@@ -271,8 +238,6 @@ batch_advance(int wait)
 			if (batch.dv[i]->ckpt.step == CKPT_COMMITTED)
 				ckpt_finish(batch.dv[i]);
 		batch.n = 0;
-		if (batch.nwant > 0)
-			(void)batch_send(batch.want, batch.nwant);
 	}
 	batch.advancing = 0;
 }
@@ -326,46 +291,12 @@ drive_checkpoint(struct drive *d)
 		ckpt_one(d);
 }
 
-/* Remember d for the next batch; 0 when there is no room. */
-static int
-want_add(struct drive *d)
-{
-	struct drive	**w;
-	size_t		  cap = batch.capwant ? 2 * batch.capwant : 8;
-
-	if (d->ckpt.want)
-		return 1;
-	if (batch.nwant == batch.capwant) {
-		if ((w = realloc(batch.want, cap * sizeof(*w))) == NULL)
-			return 0;
-		batch.want = w;
-		batch.capwant = cap;
-	}
-	batch.want[batch.nwant++] = d;
-	d->ckpt.want = 1;
-	return 1;
-}
-
-void
-drive_checkpoint_soon(struct drive *d)
-{
-	if (!d->active)
-		return;
-	if (!batch_watch(d->ev) || !want_add(d)) {
-		drive_checkpoint(d);	/* nothing to take the answers: now */
-		return;
-	}
-	d->ckpt.hold_start = 1;
-	/* in a batch's own steps, it sends this one when it is done */
-	if (batch.step == B_IDLE && !batch.advancing)
-		(void)batch_send(batch.want, batch.nwant);
-}
-
 void
 drives_checkpoint_tick(struct drive **dv, size_t n)
 {
 	size_t	i;
 
+	batch_advance(0);	/* what came in, should the watch have missed it */
 	/* else this second's is in flight; without a watch, wait for it */
 	if (batch.step == B_IDLE && batch_send(dv, n))
 		batch_advance(!batch_watch(dv[0]->ev));
@@ -383,7 +314,6 @@ checkpoint_queue_free(void)
 		syncq_free(&batch.q);
 	batch.ready = 0;
 	free(batch.dv);
-	free(batch.want);
-	batch.dv = batch.want = NULL;
-	batch.n = batch.cap = batch.nwant = batch.capwant = 0;
+	batch.dv = NULL;
+	batch.n = batch.cap = 0;
 }

@@ -134,7 +134,7 @@ drive_free(struct drive *d)
 {
 	if (d == NULL)
 		return;
-	if (d->ckpt.step != CKPT_NONE || d->ckpt.want)
+	if (d->ckpt.step != CKPT_NONE)
 		checkpoint_drain();	/* a batch in flight holds its files */
 	drive_smart_stop(d);
 	sd_event_source_disable_unref(d->notify_src);

@@ -32,21 +32,6 @@ drive_mark_phase(struct drive *d)
 	drive_errors_phase_start(d);
 }
 
-/*
- * A phase held for its checkpoint (drive_checkpoint_soon) goes: its time
- * counts from now, so that its throughput is the drive's, not the state
- * disk's; its job is handed out.
- */
-void
-drive_phase_go(struct drive *d)
-{
-	const struct phase_kind	*k = sched_kind(d->st.prog.phase);
-
-	if (k != NULL && k->job != NULL)	/* a timed phase runs on the clock */
-		d->mark.t0 = mono_ns();
-	drive_schedule(d);
-}
-
 /* The phase_end event: bytes, time, throughput, CPU of the worker. */
 static void
 phase_end_event(struct drive *d, const char *what)
@@ -87,7 +72,7 @@ phase_started(struct drive *d)
 	    (long long)d->st.host_bytes_written, "cycle %" PRIu64 ": %s",
 	    d->st.prog.cycle, phase_name(d->st.prog.phase));
 	drive_smart_poll(d);	/* a reading at every phase change */
-	drive_checkpoint_soon(d);	/* its job starts once that is on disk */
+	drive_checkpoint(d);
 	drive_notify(d);
 }
 
@@ -186,7 +171,7 @@ drive_schedule(struct drive *d)
 	struct sched_step	s;
 
 	if (!d->active || drive_job_active(d) || d->st.run != RUN_RUNNING ||
-	    d->shutting_down || d->hold || d->ckpt.hold_start)
+	    d->shutting_down || d->hold)
 		return;
 	sched_next(&d->st, &d->conf, &j, &s);
 	if (s.move == MOVE_WAIT) {

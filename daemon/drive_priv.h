@@ -97,8 +97,6 @@ struct drive_ckpt {
 	/* the last checkpoint's directory sync succeeded: the spare is not
 	 * the state file on disk (statedir_stage); kept across checkpoints */
 	int		 spare_ok;
-	int		 want;		/* asked for (soon), not staged yet */
-	int		 hold_start;	/* the next job waits for this checkpoint */
 };
 
 struct drive {
@@ -178,14 +176,6 @@ int		 drive_job_watched(const struct drive *);
 /* checkpoint.c: write the checkpoint now: events first (synced), then
  * the state file (a batch in flight drained first). */
 void		 drive_checkpoint(struct drive *);
-/*
- * The same without waiting on the loop: the checkpoint joins the next
- * batch, and the drive's next job is held until it is on disk (a phase
- * change: the state says the new phase before its I/O begins).
- */
-void		 drive_checkpoint_soon(struct drive *);
-/* drive_job.c: the phase held for that checkpoint goes. */
-void		 drive_phase_go(struct drive *);
 /* The tick's batch of checkpoints in flight, ended here and now (its
  * syncs waited for): before a drive's own checkpoint, its end, or a write
  * to a file a sync in flight covers. */

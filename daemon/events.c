@@ -436,8 +436,15 @@ events_sync_end(struct eventlog *ev, int res)
 	int	same = ev->fd >= 0 && ev->fd_gen == ev->sync_gen;
 
 	ev->sync_busy = 0;
-	if (!same)	/* closed meanwhile: written again from `synced` */
-		return 0;
+	if (!same) {
+		/*
+		 * Closed meanwhile (an append failed): what the sync covered
+		 * is written again from `synced` and was not made durable by
+		 * it; the state that counts it waits for a sync that is.
+		 */
+		errno = res < 0 ? -res : EAGAIN;
+		return -1;
+	}
 	if (res == 0)
 		synced_to(ev, ev->sync_to, ev->sync_lines);
 	if (res < 0 || ev->size == ev->synced)
@@ -459,6 +466,10 @@ int
 events_sync(struct eventlog *ev)
 {
 	int	fd;
+
+	if (ev->sync_busy)	/* a checkpoint's sync is in flight: it, and
+				 * the next one, cover the log */
+		return 0;
 
 	if (events_sync_begin(ev, &fd) == -1)
 		return -1;

@@ -191,7 +191,8 @@ int
 main(int argc, char **argv)
 {
 	struct drive	 a, b, c, *v[3] = { &a, &b, &c };
-	struct loop_stats loop = { 1000, 2, 123456789 };
+	struct loop_stats loop = { .turns = 1000, .slow = 2,
+	    .max_ns = 123456789, .max_cpu_ns = 1000000 };
 
 	memset(&a, 0, sizeof(a));
 	b = c = a;
