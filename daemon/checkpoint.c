@@ -284,9 +284,8 @@ drive_checkpoint(struct drive *d)
 	if (!d->active)
 		return;
 	checkpoint_drain();
-	if (d->ckpt.step == CKPT_COMMITTED && !batch.advancing)
-		ckpt_finish(d);		/* asked from another's finish */
-	/* inside a batch being staged (step set), that one saves the state */
+	/* inside a batch being staged or finished (step set), that one saves
+	 * the state */
 	if (d->ckpt.step == CKPT_NONE)
 		ckpt_one(d);
 }

@@ -497,6 +497,12 @@ reap(struct engine *e)
 			    cqe->res);
 		n++;
 	}
+	engine_reaped(e, n);
+}
+
+void
+engine_reaped(struct engine *e, unsigned n)
+{
 	io_uring_cq_advance(&e->ring, n);
 	if (n > 0) {
 		atomic_fetch_add(&e->reaped, n);

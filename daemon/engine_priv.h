@@ -142,6 +142,8 @@ int			 engine_ring_submit(struct engine *, unsigned wait);
 struct io_uring_sqe	*engine_ring_sqe(struct engine *);
 /* Nothing queued and nothing in flight: wait a moment, boundedly. */
 int			 engine_ring_backoff(struct engine *, unsigned *tries);
+/* n completions taken from the ring at t_reap: progress for the stall rule. */
+void			 engine_reaped(struct engine *, unsigned n);
 /* How many of `inflight` I/Os the next round waits for. */
 unsigned		 engine_batch_wait(const struct engine *,
 			    unsigned inflight);

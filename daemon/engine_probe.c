@@ -563,11 +563,7 @@ probe_reap(struct engine *e, struct probe_state *ps)
 		    cqe->res);
 		n++;
 	}
-	io_uring_cq_advance(&e->ring, n);
-	if (n > 0) {
-		atomic_fetch_add(&e->reaped, n);
-		atomic_store(&e->progress_ns, e->t_reap);
-	}
+	engine_reaped(e, n);
 }
 
 /* Submit what is queued and wait for a share of what is in flight. */
