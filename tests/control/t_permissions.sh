@@ -46,6 +46,12 @@ note "uid $UID_T; gids: own $GID_T, socket $GID_SOCK, admin $GID_ADMIN"
 # The test user must reach the socket: a traversable directory.
 chmod 0711 "$T"
 mkdir -m 0777 "$T/sync"
+# ...and run the clients, whatever the mode of the checkout's parents
+# (a clone under mktemp's 0700 directory): copies in a readable place.
+mkdir -m 0755 "$T/bin"
+install -m 0755 "$VL" "$SSDCTL" "$T/bin/" || die "copy the clients to $T/bin"
+VL="$T/bin/$(basename "$VL")"
+SSDCTL="$T/bin/$(basename "$SSDCTL")"
 
 write_conf "socket_group = $SOCK_GROUP" "admin_group = $ADMIN_GROUP"
 start_daemon
@@ -215,7 +221,7 @@ with Conn(S) as c:
 print(json.dumps(r1)); print(json.dumps(r2)); print(json.dumps(r3))
 PY
 chmod 0644 "$T/sync/client.py"
-(cd / && env -i PATH=/usr/bin:/bin CT_DIR="$CT_DIR" "${SUPP[@]}" \
+(cd / && env -i PATH=/usr/bin:/bin CT_DIR="$T/bin" "${SUPP[@]}" \
     python3 "$T/sync/client.py" "$SOCK" "$T/sync" >"$T/sync/out" 2>&1) &
 client=$!
 BG_PIDS="$BG_PIDS $client"
