@@ -59,6 +59,7 @@ DAEMON_SRC	= daemon/main.c daemon/loop.c daemon/manager.c daemon/drive.c daemon/
 		  daemon/drive_smart.c daemon/drive_errors.c daemon/records.c \
 		  daemon/findings.c daemon/rates.c daemon/drive_cmd.c \
 		  daemon/drive_archive.c daemon/drive_open.c daemon/drive_job.c \
+		  daemon/drive_ckpt.c \
 		  daemon/archive.c daemon/mapguard.c \
 		  daemon/reserve.c daemon/view.c daemon/publish.c daemon/checkpoint.c \
 		  $(wildcard daemon/metrics.c)
@@ -85,7 +86,7 @@ FUZZ_TARGETS	= control conn config state smart_ata smart_nvme
 FUZZ_SRC_control = daemon/varlink.c daemon/methods.c common/proto.c
 FUZZ_SRC_conn	= daemon/control.c daemon/varlink.c daemon/methods.c \
 		  daemon/statedir.c common/proto.c common/log.c
-FUZZ_SRC_config	= daemon/config.c daemon/conf_keys.c common/units.c
+FUZZ_SRC_config	= daemon/config.c daemon/conf_keys.c daemon/probes.c common/units.c
 FUZZ_SRC_state	= daemon/state.c daemon/statedir.c daemon/layout.c \
 		  daemon/perm.c daemon/block.c common/proto.c
 FUZZ_SRC_smart_ata = daemon/smart_ata.c daemon/wear_units.c

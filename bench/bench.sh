@@ -199,6 +199,7 @@ write_conf() {	# FILE STATE_DIR SPAN BS ORDER QD
 state_dir = $2
 $SOCK_LINE
 [drive:bench]
+checkpoint = off
 device = $LOOP
 serial = none
 span = $3
@@ -321,6 +322,7 @@ rss_run() {
 state_dir = $RSSDIR/state
 ${SOCK_LINE:+socket = $RSSDIR/ctl.sock}
 [drive:bench]
+checkpoint = off
 device = $RSSDIR/big.img
 size = $size
 block_size = 128k

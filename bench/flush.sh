@@ -58,6 +58,7 @@ cat >"$WORK/c.conf" <<EOF
 state_dir = $WORK/state
 socket = $WORK/ctl.sock
 [drive:f]
+checkpoint = off
 device = $LOOP
 serial = none
 block_size = 128k

@@ -176,7 +176,7 @@ write_conf() {
 		printf '[daemon]\nstate_dir = %s\nsocket = %s\n' "$STATE/run" \
 		    "$WORK/ctl.sock"
 		for i in $(seq 0 $(($2 - 1))); do
-			printf '[drive:d%d]\ndevice = %s\nserial = none\n' "$i" \
+			printf '[drive:d%d]\ncheckpoint = off\ndevice = %s\nserial = none\n' "$i" \
 			    "${LOOPS[$i]}"
 			printf 'block_size = 128k\norder = sequential\n'
 			printf 'queue_depth = 8\nstatic_fraction = 0\n'

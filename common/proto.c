@@ -237,7 +237,7 @@ const char *const proto_state_names[PROTO_NSTATES] = {
 };
 
 const char *const proto_phase_names[PROTO_NPHASES] = {
-	"static", "write", "verify", "trim", "idle", "none"
+	"static", "write", "verify", "trim", "idle", "checkpoint", "none"
 };
 
 int

@@ -373,6 +373,30 @@ blk_check_blank(const void *buf, uint32_t bs, const struct blk_expect *e,
 	return r->cls = BLK_CORRUPT;
 }
 
+int
+blk_check_units(const void *buf, uint32_t bs, uint64_t instance,
+    uint64_t offset, const struct blk_expect *e)
+{
+	const unsigned char	*p = buf;
+	struct blk_expect	 ue;
+	struct blk_result	 r;
+	uint32_t		 u, unit = e->probe_unit;
+
+	if (unit < BLK_MIN_SIZE || unit > bs || bs % unit != 0)
+		return 0;
+	memset(&ue, 0, sizeof(ue));
+	ue.has_gen = 1;
+	ue.gen_lo = ue.gen_hi = e->probe_gen;
+	for (u = 0; u < bs; u += unit) {
+		/* a header of another size is no unit: spare blk_check's diff */
+		if (((const struct blk_hdr *)(p + u))->block_size != unit ||
+		    blk_check(p + u, unit, instance, offset + u, &ue, &r) !=
+		    BLK_OK)
+			return 0;
+	}
+	return 1;
+}
+
 void
 blk_corrupt_text(const struct blk_result *r, char *buf, size_t len)
 {

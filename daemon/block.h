@@ -44,6 +44,13 @@ struct blk_expect {
 	int		has_gen;
 	uint64_t	gen_lo, gen_hi;
 	int		allow_unwritten;
+	/*
+	 * Or, when probe_unit is not 0: a whole run of blocks of probe_unit
+	 * bytes, each at its own offset, of generation probe_gen (what a
+	 * performance checkpoint's probes write; blk_check_units).
+	 */
+	uint32_t	probe_unit;
+	uint64_t	probe_gen;
 };
 
 /* What was found in a block that is not ok. */
@@ -70,6 +77,13 @@ void		 blk_encode_many(void *const bufs[], const uint64_t offsets[],
 enum blk_class	 blk_check(const void *buf, uint32_t bs, uint64_t instance,
 		    uint64_t offset, const struct blk_expect *,
 		    struct blk_result *);
+/*
+ * A block of `bs` bytes that blk_check found bad: is it instead the run of
+ * probe units its expectation allows (every unit valid, at its own offset,
+ * of probe_gen)? 1 if so.
+ */
+int		 blk_check_units(const void *buf, uint32_t bs, uint64_t instance,
+		    uint64_t offset, const struct blk_expect *);
 /* What a corrupt block holds, in words ("garbage: no valid block header"). */
 void		 blk_corrupt_text(const struct blk_result *, char *, size_t);
 /* Fill the payload part only (exposed for the benchmark). */

@@ -1,5 +1,6 @@
 /*
- * checkpoint.c: a drive's checkpoint (its events and smart.jsonl synced,
+ * checkpoint.c: a drive's checkpoint (its events, smart.jsonl and
+ * checkpoints.jsonl synced,
  * then its state file replaced), in steps, so that the main loop's tick
  * syncs every drive's files at once (syncq.h) instead of one fsync after
  * the other. The order each drive's files reach the disk in is the same
@@ -61,7 +62,7 @@ ckpt_stage(struct drive *d, struct syncq *q)
 	int			 spare_ok = c->spare_ok;
 
 	memset(c, 0, sizeof(*c));
-	c->log_fd = c->smart_fd = c->map_fd = -1;
+	c->log_fd = c->smart_fd = c->map_fd = c->res_fd = -1;
 	c->step = CKPT_STAGED;
 	findings_flush(d);
 	if (drive_errors_checkpoint_begin(d, &c->map_fd) == -1)
@@ -71,10 +72,15 @@ ckpt_stage(struct drive *d, struct syncq *q)
 	if (d->smart.log.path != NULL &&
 	    events_sync_begin(&d->smart.log, &c->smart_fd) == -1)
 		c->err = errno;
+	if (d->results.path != NULL &&
+	    events_sync_begin(&d->results, &c->res_fd) == -1)
+		c->err = errno;
 	if (events_sync_begin(&d->log, &c->log_fd) == -1)
 		c->err = errno;
 	if (c->smart_fd >= 0)
 		syncq_add(q, c->smart_fd, 1, &c->smart_res);
+	if (c->res_fd >= 0)
+		syncq_add(q, c->res_fd, 1, &c->res_res);
 	if (c->log_fd >= 0)
 		syncq_add(q, c->log_fd, 1, &c->log_res);
 	if (c->map_fd >= 0)
@@ -82,6 +88,7 @@ ckpt_stage(struct drive *d, struct syncq *q)
 	if (c->err != 0)
 		return;		/* no state ahead of its events */
 	d->st.events_bytes = d->log.size;
+	d->st.ckpt_results_bytes = d->results.size;
 	d->st.updated = (uint64_t)time(NULL);
 	if (state_stage(&c->state, d->state_path, &d->st, spare_ok) == -1) {
 		c->state_err = errno;
@@ -103,6 +110,9 @@ ckpt_commit(struct drive *d, struct syncq *q)
 		c->err = d->emap.err;
 	if (c->smart_fd >= 0 &&
 	    events_sync_end(&d->smart.log, c->smart_res) == -1)
+		c->err = errno;
+	if (c->res_fd >= 0 &&
+	    events_sync_end(&d->results, c->res_res) == -1)
 		c->err = errno;
 	if (c->log_fd >= 0 && events_sync_end(&d->log, c->log_res) == -1)
 		c->err = errno;
@@ -171,7 +181,7 @@ static int
 ckpt_due(const struct drive *d)
 {
 	return d->active && (drive_job_active(d) || !records_current(d) ||
-	    d->log.fd >= 0 || d->smart.log.fd >= 0);
+	    d->log.fd >= 0 || d->smart.log.fd >= 0 || d->results.fd >= 0);
 }
 
 /* Room for n drives in the batch; 0 when there is none. */

@@ -15,6 +15,7 @@
 
 #include "block.h"
 #include "conf_priv.h"
+#include "probes.h"
 #include "proto.h"
 #include "units.h"
 
@@ -23,6 +24,7 @@ static const char *const order_words[] = { "sequential", "random", NULL };
 static const char *const on_error_words[] = { "stop", "continue", NULL };
 static const char *const smart_words[] = { "off", "auto", NULL };
 static const char *const bool_words[] = { "no", "yes", NULL };
+static const char *const checkpoint_words[] = { "off", "quick", NULL };
 
 /*
  * A key's field in a struct config or struct drive_conf. Integers are 4
@@ -326,18 +328,24 @@ p_count(struct parse *p, const struct conf_key *k, void *base, const char *v)
 	return -1;
 }
 
-/* A duration of at least `min` seconds. */
+/* A duration of at least `min` seconds, and at most `max` (0: no bound). */
 static int
 p_duration(struct parse *p, const struct conf_key *k, void *base,
     const char *v)
 {
 	uint64_t	s;
+	char		hi[32];
 
-	if (units_parse_duration(v, &s) == 0 && s >= k->min) {
+	if (units_parse_duration(v, &s) == 0 && s >= k->min &&
+	    (k->max == 0 || s <= k->max)) {
 		put_uint(k, base, s);
 		return 0;
 	}
-	if (k->min == 0)
+	if (k->max != 0 && units_parse_duration(v, &s) == 0 && s > k->max) {
+		fmt_duration(hi, sizeof(hi), k->max);
+		conf_err(p, p->line, "%s: '%s': expected a duration of at "
+		    "most %s", k->name, v, hi);
+	} else if (k->min == 0)
 		conf_err(p, p->line, "%s: '%s' is not a duration (%s)",
 		    k->name, v, k->note);
 	else
@@ -538,8 +546,23 @@ cmp_span(const struct conf_key *k, const void *a, const void *b)
 	    (x->span_percent < y->span_percent);
 }
 
+/* A selection of the checkpoint's probes (probes.h). */
+static int
+p_probes(struct parse *p, const struct conf_key *k, void *base,
+    const char *v)
+{
+	char	why[160];
+
+	if (probe_spec_check(v, why, sizeof(why)) == -1) {
+		conf_err(p, p->line, "%s: %s", k->name, why);
+		return -1;
+	}
+	return put_str(p, k, base, v);
+}
+
 static const struct conf_kind
 	kind_path = { p_path, show_str, cmp_str, 1 },
+	kind_probes = { p_probes, show_str, cmp_str, 1 },
 	kind_text = { p_text, show_str, cmp_str, 1 },
 	kind_group = { p_group, show_str, cmp_str, 1 },
 	kind_endpoint = { p_endpoint, show_str, cmp_str, 1 },
@@ -635,6 +658,21 @@ const struct conf_key conf_keys[] = {
 	    .def = "1m", .min = 1, .reload = CONF_LIVE },
 	{ DRIVE(reservation, reservation), .kind = &kind_bool, .def = "no",
 	    .reload = CONF_FIXED },
+	{ DRIVE(checkpoint, checkpoint), .kind = &kind_choice,
+	    .words = checkpoint_words, .def = "quick", .reload = CONF_LIVE },
+	{ DRIVE(checkpoint_every, checkpoint_every), .kind = &kind_bytes,
+	    .def = "10TB", .min = 1, .note = "e.g. 10TB, 500GB",
+	    .reload = CONF_LIVE },
+	{ DRIVE(checkpoint_region, checkpoint_region), .kind = &kind_size,
+	    .def = "32G", .min = 1 << 20, .note = "e.g. 32G, 1G",
+	    .reload = CONF_LIVE },
+	{ DRIVE(probe_seconds, probe_seconds), .kind = &kind_duration,
+	    .def = "40s", .min = 1, .max = 86400, .reload = CONF_LIVE },
+	{ DRIVE(probe_ramp, probe_ramp), .kind = &kind_duration, .def = "5s",
+	    .max = 3600, .note = "e.g. 5s, 0s", .reload = CONF_LIVE },
+	{ DRIVE(checkpoint_probes, checkpoint_probes), .kind = &kind_probes,
+	    .def = "all", .note = "ids, families or patterns",
+	    .reload = CONF_LIVE },
 	{ .name = NULL }
 };
 

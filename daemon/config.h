@@ -40,7 +40,17 @@ struct drive_conf {
 	uint64_t	 io_timeout;	/* seconds without a completion: failed */
 	uint64_t	 max_unrecorded; /* seconds records may lag: paused */
 	int		 reservation;	/* persistent reservation (block devices) */
+	/* performance checkpoints (phase_checkpoint.c) */
+	int		 checkpoint;	/* CKPT_OFF, CKPT_QUICK */
+	uint64_t	 checkpoint_every; /* host bytes between two */
+	uint64_t	 checkpoint_region; /* bytes probed, at most */
+	uint64_t	 probe_seconds;	/* measured, each probe */
+	uint64_t	 probe_ramp;	/* seconds before, not counted */
+	char		*checkpoint_probes; /* a selection (probes.h) */
 };
+
+/* What a checkpoint runs: the words of the key, in this order. */
+enum { CKPT_OFF, CKPT_QUICK };
 
 struct config {
 	char		*path;

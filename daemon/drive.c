@@ -126,6 +126,7 @@ drive_new(const struct drive_conf *c, const char *state_dir, sd_event *ev,
 	d->log.fd = -1;
 	d->emap.fd = -1;
 	d->smart.log.fd = -1;
+	d->results.fd = -1;
 	return d;
 }
 
@@ -147,6 +148,9 @@ drive_free(struct drive *d)
 	errmap_close(&d->emap);
 	events_close(&d->log);
 	events_close(&d->smart.log);
+	events_close(&d->results);
+	free(d->base);
+	free(d->seen);
 	sd_event_unref(d->ev);
 	conf_release(&d->conf);
 	free(d);
@@ -171,11 +175,22 @@ drive_account(struct drive *d, const struct engine_stats *s)
 	d->st.host_bytes_trimmed += s->bytes_trimmed - o->bytes_trimmed;
 	d->st.write_ops += s->write_ops - o->write_ops;
 	d->st.read_ops += s->read_ops - o->read_ops;
-	for (i = 1; i < BLK_NCLASS; i++)
-		d->st.errors[i] += s->errors[i] - o->errors[i];
+	for (i = 1; i < BLK_NCLASS; i++) {
+		/* a unit the checkpoint's probes read bad again counts once */
+		uint64_t n = s->errors[i] - o->errors[i];
+
+		n -= d->dup[i] < n ? d->dup[i] : n;
+		d->dup[i] = 0;
+		d->st.errors[i] += n;
+	}
 	d->st.flushes += s->flushes - o->flushes;
-	if (d->work == WORK_PHASE || d->work == WORK_VERIFY_NEXT)
+	if (d->work == WORK_PHASE || d->work == WORK_VERIFY_NEXT) {
+		/* a checkpoint's writes, the probes' and the region's rewrite */
+		if (d->st.prog.phase == PHASE_CHECKPOINT)
+			d->st.probe_bytes_written +=
+			    s->bytes_written - o->bytes_written;
 		sched_account(&d->st, s->durable, s->position);
+	}
 	d->last = *s;
 }
 
@@ -399,6 +414,7 @@ drive_status(const struct drive *d, struct drive_status *s)
 	s->flush_known = d->eng != NULL && d->last.flushes > 0;
 	s->flush_lat_sec = (double)d->last.flush_lat_last_us / 1e6;
 	s->flush_lat_max_sec = (double)d->last.flush_lat_max_us / 1e6;
+	s->probe_bytes_written = d->st.probe_bytes_written;
 	records_status(d, s);
 }
 

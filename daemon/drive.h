@@ -58,6 +58,7 @@ struct drive_status {
 	uint64_t	 records_behind_sec;
 	const char	*records_why;	/* "disk full", ...; "" when current */
 	uint64_t	 records_kept;	/* lines kept in memory */
+	uint64_t	 probe_bytes_written;	/* by checkpoints, all runs */
 };
 
 /*
@@ -96,6 +97,8 @@ void		 drive_smart_summary(const struct drive *,
 		    struct smart_summary *);
 /* ... as the Status object, NULL before the first read. */
 json_object	*drive_smart_status(const struct drive *);
+/* Performance checkpoints: the Status object (drive_ckpt.c). */
+json_object	*drive_ckpt_status(const struct drive *);
 /* Baseline, latest and their difference; -1 before the first read. */
 int		 drive_smart_detail(const struct drive *, json_object *out);
 /* One RRD update line "TIME:values..." (see rrd_layout.h); -1 when the
@@ -127,6 +130,8 @@ int		 drive_cmd_resume(struct drive *, char *err, size_t);
 int		 drive_cmd_stop(struct drive *, char *err, size_t);
 int		 drive_cmd_start(struct drive *, char *err, size_t);
 int		 drive_cmd_verify(struct drive *, char *err, size_t);
+/* A performance checkpoint at the drive's next cycle boundary. */
+int		 drive_cmd_checkpoint(struct drive *, char *err, size_t);
 /* New settings from a reload; layout keys may not change. */
 int		 drive_reconfigure(struct drive *, const struct drive_conf *,
 		    char *err, size_t);

@@ -1,6 +1,6 @@
 /*
  * drive_cmd.c: the operator's commands on a drive (also the control
- * socket's): pause, resume, stop, start, verify. Each is refused, with a
+ * socket's): pause, resume, stop, start, verify, checkpoint. Each is refused, with a
  * message, in a state it does not apply to.
  */
 #include <errno.h>
@@ -144,5 +144,28 @@ drive_cmd_verify(struct drive *d, char *err, size_t len)
 		engine_stop_job(d->eng);	/* starts when the job stopped */
 	} else
 		drive_verify_start(d);
+	return 0;
+}
+
+int
+drive_cmd_checkpoint(struct drive *d, char *err, size_t len)
+{
+	json_object	*o;
+
+	if (d->conf.checkpoint == CKPT_OFF) {
+		snprintf(err, len, "%s: cannot run a checkpoint: checkpoint = "
+		    "off in its configuration", d->conf.name);
+		errno = EBUSY;
+		return -1;
+	}
+	if (!d->active || d->st.run == RUN_FAILED || d->st.run == RUN_FINISHED)
+		return cmd_refuse(d, err, len, "run a checkpoint");
+	d->st.ckpt_asked = 1;
+	o = drive_ev_obj(d);
+	events_add(&d->log, LOG_NOTICE, "checkpoint_asked", o, -1,
+	    (long long)d->st.host_bytes_written, "performance checkpoint "
+	    "asked for: at the next cycle boundary");
+	drive_checkpoint(d);
+	drive_notify(d);
 	return 0;
 }

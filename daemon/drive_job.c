@@ -17,7 +17,6 @@
 #include "log.h"
 #include "reserve.h"
 
-static void	phase_done(struct drive *, enum job_end);
 
 /* Record the start of a phase, for its phase_end figures. */
 void
@@ -71,6 +70,8 @@ phase_started(struct drive *d)
 	events_add(&d->log, LOG_INFO, "phase_start", drive_ev_obj(d), -1,
 	    (long long)d->st.host_bytes_written, "cycle %" PRIu64 ": %s",
 	    d->st.prog.cycle, phase_name(d->st.prog.phase));
+	if (d->st.prog.phase == PHASE_CHECKPOINT)
+		drive_ckpt_started(d);
 	drive_smart_poll(d);	/* a reading at every phase change */
 	drive_checkpoint(d);
 	drive_notify(d);
@@ -136,7 +137,7 @@ on_idle_done(sd_event_source *s, uint64_t usec, void *arg)
 	k = sched_kind(d->st.prog.phase);
 	if (d->st.run != RUN_RUNNING || k == NULL || k->job != NULL)
 		return 0;
-	phase_done(d, JOB_DONE);
+	drive_phase_done(d, JOB_DONE);
 	drive_schedule(d);
 	return 0;
 }
@@ -184,6 +185,8 @@ drive_schedule(struct drive *d)
 	}
 	if (phase_verifies(d))
 		drive_errors_resume(d);	/* its map, cut back to the checkpoint */
+	if (d->st.prog.phase == PHASE_CHECKPOINT)
+		drive_ckpt_prepare(d, &j);
 	if (engine_submit(d->eng, &j) == -1) {
 		drive_fail(d, "cannot hand a job to the worker: %s",
 		    strerror(errno));
@@ -193,8 +196,8 @@ drive_schedule(struct drive *d)
 }
 
 /* The current phase ran to its end (or to the write budget). */
-static void
-phase_done(struct drive *d, enum job_end end)
+void
+drive_phase_done(struct drive *d, enum job_end end)
 {
 	struct sched_step	 s;
 	char			 why[512];
@@ -307,11 +310,15 @@ phase_job_ended(struct drive *d, enum job_end end, int err)
 {
 	switch (end) {
 	case JOB_DONE:
+		if (d->st.prog.phase == PHASE_CHECKPOINT) {
+			drive_ckpt_step_done(d);	/* a step of it */
+			break;
+		}
 		if (d->st.prog.phase == PHASE_TRIM && err != 0)
 			trim_unsupported(d);
 		/* FALLTHROUGH */
 	case JOB_BUDGET:
-		phase_done(d, end);
+		drive_phase_done(d, end);
 		break;
 	case JOB_STOPPED:
 		drive_checkpoint(d);

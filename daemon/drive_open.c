@@ -245,6 +245,8 @@ drive_prepare(struct drive *d)
 		return drive_refuse(d, why);
 	}
 	drive_open_events(d, owned ? d->st.events_bytes : UINT64_MAX);
+	drive_ckpt_open(d, owned ? d->st.ckpt_results_bytes : UINT64_MAX);
+	drive_ckpt_load(d);
 	if (drive_claimed(d, owned, why, sizeof(why)) ||
 	    (!owned && claimed_by_record(d, 0, why, sizeof(why))))
 		return drive_refuse(d, why);

@@ -89,14 +89,21 @@ struct drive_ckpt {
 	enum ckpt_step	 step;
 	int		 err;		/* the logs' errno: no state saved */
 	int		 state_err;	/* the state file's errno */
-	int		 log_fd, smart_fd, map_fd;	/* -1: nothing to sync */
-	int		 log_res, smart_res, map_res;	/* 0 or -errno */
+	int		 log_fd, smart_fd, map_fd, res_fd; /* -1: nothing to sync */
+	int		 log_res, smart_res, map_res, res_res; /* 0 or -errno */
 	int		 map_begun;	/* the map's flush awaits its end */
 	int		 staged;	/* `state` holds a new state file */
 	struct staged	 state;
 	/* the last checkpoint's directory sync succeeded: the spare is not
 	 * the state file on disk (statedir_stage); kept across checkpoints */
 	int		 spare_ok;
+};
+
+/* A probe's baseline: the first checkpoint that measured it (drive_ckpt.c). */
+struct ckpt_base {
+	uint64_t	 number;	/* 0: none yet */
+	double		 tput;		/* bytes a second, both directions */
+	double		 p999;		/* us, the higher direction's */
 };
 
 struct drive {
@@ -136,6 +143,14 @@ struct drive {
 	struct drive_smart smart;
 	struct drive_records rec;
 	struct drive_ckpt ckpt;
+	/* performance checkpoints (drive_ckpt.c) */
+	struct eventlog	 results;	/* checkpoints.jsonl, kept like events */
+	struct ckpt_base *base;		/* per probe of the table */
+	/* the bad units this checkpoint found (each counts once), and the
+	 * finds of units found before, to take off the worker's counts */
+	uint64_t	*seen;
+	size_t		 nseen;
+	uint64_t	 dup[BLK_NCLASS];
 };
 
 /*
@@ -250,6 +265,23 @@ int		 records_current(const struct drive *);
 void		 records_tick(struct drive *);
 void		 records_status(const struct drive *, struct drive_status *);
 int		 records_refuse_resume(const struct drive *, char *, size_t);
+
+/* drive_ckpt.c, for drive.c, drive_job.c and drive_open.c */
+/* Open checkpoints.jsonl cut to `keep` bytes; the baselines from it. */
+void		 drive_ckpt_open(struct drive *, uint64_t keep);
+void		 drive_ckpt_load(struct drive *);
+/* The checkpoint phase was entered: the unit, SMART then, its event. */
+void		 drive_ckpt_started(struct drive *);
+/* Before a step's job is handed out: probes the device cannot run passed
+ * over (recorded), `j` the job of the step that runs. */
+void		 drive_ckpt_prepare(struct drive *, struct job *j);
+/* A step's job is done: its result recorded, the next step or the end. */
+void		 drive_ckpt_step_done(struct drive *);
+/* A probe's finding: how many of its units this checkpoint found before
+ * (taken off the counts; all of them: no event either). */
+uint64_t	 drive_ckpt_found_before(struct drive *, const struct finding *);
+/* drive_job.c: the current phase ran to its end (or the write budget). */
+void		 drive_phase_done(struct drive *, enum job_end);
 
 /* drive_smart.c, for drive.c */
 void		 drive_smart_start(struct drive *, const struct drive_smart_ops *);

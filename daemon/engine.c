@@ -52,6 +52,13 @@ notify_main(struct engine *e)
 		log_drive(LOG_WARNING, e->name, e->serial, errno, "eventfd");
 }
 
+/* Does a job of this kind claim only what a flush made durable? */
+static int
+job_claims(enum job_kind k)
+{
+	return k == JOB_WRITE || k == JOB_PROBE_FILL;
+}
+
 /* Move local findings and counters to the shared snapshot atomically. */
 void
 engine_publish(struct engine *e)
@@ -63,7 +70,7 @@ engine_publish(struct engine *e)
 		e->has_pend = 0;
 	}
 	e->loc.cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-	if (e->job.kind != JOB_WRITE)	/* reads and discards claim nothing */
+	if (!job_claims(e->job.kind))	/* reads and discards claim nothing */
 		e->loc.durable = e->loc.position;
 	pthread_mutex_lock(&e->mu);
 	for (i = 0; i < e->nlocal; i++) {
@@ -306,6 +313,10 @@ verify_block(struct engine *e, struct slot *s, struct witem *w,
 
 	layout_expect(&e->job.lay, &e->job.expect, &e->vperm, blk, &ex);
 	e->loc.blocks_checked++;
+	/* a checkpoint's units first: cheaper than what a failed check does */
+	if (ex.probe_unit != 0 && blk_check_units(buf, e->bs,
+	    e->job.expect.instance, s->off, &ex))
+		return;
 	if (blk_check(buf, e->bs, e->job.expect.instance, s->off, &ex, &r) ==
 	    BLK_OK)
 		return;
@@ -459,16 +470,17 @@ flush_due(const struct engine *e, uint64_t now)
 }
 
 /*
- * At the end of a write job, nothing in flight: flush until all it did
- * is durable. After a fatal error the flush is not tried; the position
- * the last flush made durable is what a checkpoint records.
+ * At the end of a write job (or a probe fill), nothing in flight: flush
+ * until all it did is durable. After a fatal error the flush is not
+ * tried; the position the last flush made durable is what a checkpoint
+ * records.
  */
-static void
-flush_final(struct engine *e)
+void
+engine_flush_final(struct engine *e)
 {
 	int	rc;
 
-	while (e->job.kind == JOB_WRITE && e->fail_err == 0 &&
+	while (job_claims(e->job.kind) && e->fail_err == 0 &&
 	    (e->flush_busy || e->loc.position > e->loc.durable)) {
 		if (!e->flush_busy && flush_start(e) == -1) {
 			e->fail_err = EAGAIN;
@@ -628,7 +640,7 @@ run_io(struct engine *e)
 		if (t - e->last_publish > PUBLISH_NS)
 			engine_publish(e);
 	}
-	flush_final(e);
+	engine_flush_final(e);
 	if (e->fail_err != 0 && (end == JOB_DONE || end == JOB_BUDGET))
 		end = JOB_FAILED;
 	return end;

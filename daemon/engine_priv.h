@@ -155,5 +155,8 @@ void			 engine_register_bufs(struct engine *);
 enum job_end		 engine_run_probe(struct engine *);
 /* The most I/Os a probe keeps in flight: what the ring must hold. */
 unsigned		 engine_probe_inflight_max(void);
+/* engine.c: at the end of a write job or a probe fill, nothing else in
+ * flight, flush until what it wrote is durable (fail_err set if not). */
+void			 engine_flush_final(struct engine *);
 
 #endif

@@ -25,8 +25,10 @@
  * detectable here, since the old content is as valid as the new; the
  * cycles' verify passes, one generation per pass, are what find those.
  *
- * Nothing a probe writes is claimed durable (no cache flush, as fio
- * sends none): a checkpoint cut short fills its region again.
+ * A fill ends with a cache flush (its units are what the probes expect
+ * to read, power cut or not); a run's writes are not flushed (fio sends
+ * no flush either): any unit they leave behind, old or new, is the
+ * fill's bytes. A checkpoint cut short fills its region again.
  *
  * Slots. A run keeps workers x queue_depth slots in flight; slot i
  * belongs to worker i / queue_depth and is refilled from that worker's
@@ -454,7 +456,8 @@ check_units(struct engine *e, struct probe_state *ps, const struct pslot *s,
     const unsigned char *buf)
 {
 	const struct probe_job	*pj = ps->pj;
-	struct blk_expect	 ex = { 1, pj->gen_lo, pj->gen_hi, 0 };
+	struct blk_expect	 ex = { .has_gen = 1, .gen_lo = pj->gen_lo,
+				    .gen_hi = pj->gen_hi };
 	struct blk_result	 r;
 	uint32_t		 u;
 
@@ -695,6 +698,12 @@ engine_run_probe(struct engine *e)
 	probe_clocks(ps);
 	e->t_reap = e->t_wait = clock_ns(CLOCK_MONOTONIC);
 	end = probe_loop(e, ps);
+	if (end == JOB_DONE && e->job.kind == JOB_PROBE_FILL) {
+		/* the probes read the fill after a power cut too */
+		engine_flush_final(e);
+		if (e->fail_err != 0)
+			end = JOB_FAILED;
+	}
 	probe_result_publish(e, ps);
 	state_free(e, ps);
 	return end;

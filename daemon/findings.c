@@ -109,8 +109,9 @@ finding_write(struct drive *d, const struct finding *f)
 	    json_object_new_string(blk_class_name(f->cls)));
 	json_object_object_add(o, "offset", json_object_new_uint64(f->offset));
 	json_object_object_add(o, "blocks", json_object_new_uint64(f->nblocks));
-	json_object_object_add(o, "block_size",
-	    json_object_new_uint64(d->st.lay.block_size));
+	/* a probe's unit, or the cycle's block */
+	json_object_object_add(o, "block_size", json_object_new_uint64(
+	    f->unit != 0 ? f->unit : d->st.lay.block_size));
 	if (f->expected_unwritten)
 		json_object_object_add(o, "expected", json_object_new_string(
 		    "unwritten"));
@@ -149,6 +150,9 @@ findings_flush(struct drive *d)
 void
 findings_add(struct drive *d, const struct finding *f)
 {
+	if (d->st.prog.phase == PHASE_CHECKPOINT && d->work != WORK_VERIFY &&
+	    drive_ckpt_found_before(d, f) == f->nblocks)
+		return;		/* counted and told already */
 	drive_errors_map(d, f);
 	if (d->find.has_pend &&
 	    finding_continues(&d->find.pend, f, d->st.lay.block_size)) {

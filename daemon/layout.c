@@ -124,6 +124,12 @@ expect_dynamic(const struct layout *l, const struct progress *pr,
 	if (pr->phase == PHASE_TRIM ||
 	    (pr->phase == PHASE_IDLE && rel * l->block_size < pr->trimmed_bytes))
 		e->allow_unwritten = 1;
+	/* a checkpoint's probes may have written their units over it */
+	if (pr->probe_len != 0 && block * l->block_size >= pr->probe_off &&
+	    block * l->block_size < pr->probe_off + pr->probe_len) {
+		e->probe_unit = pr->probe_unit;
+		e->probe_gen = pr->probe_gen;
+	}
 }
 
 void

@@ -16,6 +16,7 @@ enum phase {
 	PHASE_VERIFY,		/* read and check static and dynamic areas */
 	PHASE_TRIM,		/* discard the dynamic area */
 	PHASE_IDLE,		/* rest */
+	PHASE_CHECKPOINT,	/* a performance checkpoint (phase_checkpoint.c) */
 	PHASE_NONE
 };
 
@@ -37,6 +38,15 @@ struct progress {
 	int		static_done;
 	int		prev_trimmed;	/* dynamic area discarded at the end of cycle-1 */
 	int		pass_random;	/* this cycle's write pass is a permutation */
+	/*
+	 * A performance checkpoint's region, while its blocks may hold the
+	 * probes' units (of probe_unit bytes, generation probe_gen) instead
+	 * of what the cycle wrote there: from the checkpoint's start until
+	 * the cycle's data is written back and flushed. 0: none.
+	 */
+	uint64_t	probe_off, probe_len;	/* bytes */
+	uint32_t	probe_unit;
+	uint64_t	probe_gen;
 };
 
 const char	*phase_name(enum phase);

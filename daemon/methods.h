@@ -23,7 +23,8 @@ struct peer {
 	int	fd;		/* to ask the kernel again (SO_PEERCRED) */
 };
 
-enum ctl_cmd { CMD_START, CMD_STOP, CMD_PAUSE, CMD_RESUME, CMD_VERIFY };
+enum ctl_cmd { CMD_START, CMD_STOP, CMD_PAUSE, CMD_RESUME, CMD_VERIFY,
+	CMD_CHECKPOINT };
 
 struct control_ops {
 	void	*arg;

@@ -7,6 +7,7 @@
  * family's id pattern and the labels of its sizes never change, and a new
  * probe is added after the existing ones of its family.
  */
+#include <fnmatch.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -376,6 +377,109 @@ probe_family_points(enum probe_family f, const struct probe **out,
 	return npoints[f];
 }
 
+/* Is `p` among the points of the family named `name`? -1: no such family. */
+static int
+family_has(const char *name, const struct probe *p)
+{
+	const struct probe	*pts[POINTS_MAX];
+	size_t			 f, i, n;
+
+	for (f = 0; f < PF_COUNT; f++) {
+		if (strcmp(family_names[f], name) != 0)
+			continue;
+		n = probe_family_points((enum probe_family)f, pts, POINTS_MAX);
+		for (i = 0; i < n; i++)
+			if (pts[i] == p)
+				return 1;
+		return 0;
+	}
+	return -1;
+}
+
+/* Does one word of a selection (id, family or pattern) take `p`? */
+static int
+word_has(const char *word, const struct probe *p)
+{
+	int	f;
+
+	if (strcmp(word, "all") == 0)
+		return 1;
+	if ((f = family_has(word, p)) != -1)
+		return f;
+	return fnmatch(word, p->id, 0) == 0;
+}
+
+/*
+ * Call fn for each word of a selection (words apart by commas or blanks)
+ * until it returns non-zero; that value, else 0.
+ */
+static int
+spec_words(const char *spec, int (*fn)(const char *word, void *arg),
+    void *arg)
+{
+	char		 word[PROBE_ID_MAX * 2];
+	const char	*s = spec;
+	size_t		 n;
+	int		 rc;
+
+	while (*s != '\0') {
+		s += strspn(s, ", \t");
+		if ((n = strcspn(s, ", \t")) == 0)
+			break;
+		snprintf(word, sizeof(word), "%.*s", (int)n, s);
+		if ((rc = fn(word, arg)) != 0)
+			return rc;
+		s += n;
+	}
+	return 0;
+}
+
+static int
+word_takes(const char *word, void *arg)
+{
+	return word_has(word, arg);
+}
+
+int
+probe_spec_has(const char *spec, const struct probe *p)
+{
+	return spec == NULL || spec_words(spec, word_takes, (void *)p) != 0;
+}
+
+struct spec_why {
+	char	*why;
+	size_t	 len;
+};
+
+/* A word that takes no probe: say which. */
+static int
+word_check(const char *word, void *arg)
+{
+	struct spec_why	*w = arg;
+	size_t		 i, n = probe_count();
+
+	for (i = 0; i < n; i++)
+		if (word_has(word, &table[i]))
+			return 0;
+	snprintf(w->why, w->len, "'%s' is no probe id, family or pattern of "
+	    "one (see ssdctl probes)", word);
+	return -1;
+}
+
+int
+probe_spec_check(const char *spec, char *why, size_t len)
+{
+	struct spec_why	w = { why, len };
+
+	if (spec_words(spec, word_check, &w) != 0)
+		return -1;
+	if (strspn(spec, ", \t") == strlen(spec)) {
+		snprintf(why, len, "no probe named");
+		return -1;
+	}
+	return 0;
+}
+
 uint64_t
 probe_suite_seconds(uint64_t probe_seconds, uint64_t probe_ramp)
 {
@@ -441,21 +545,28 @@ put_sizes(const struct probe *p, char *buf, size_t len, size_t *at)
  *    mix, leaves its start at the first random I/O of each direction, so
  *    the two differ in a worker's first few I/Os only.
  */
-int
-probe_fio_options(const struct probe *p, char *buf, size_t len)
+const char *
+probe_rw(const struct probe *p)
 {
 	static const char *const rw[2][3] = {
 		{ "write", "read", "rw" },
 		{ "randwrite", "randread", "randrw" },
 	};
 	int		mixed = p->read_percent > 0 && p->read_percent < 100;
+
+	return rw[p->random_percent > 0][mixed ? 2 : p->read_percent == 100];
+}
+
+int
+probe_fio_options(const struct probe *p, char *buf, size_t len)
+{
+	int		mixed = p->read_percent > 0 && p->read_percent < 100;
 	int		random = p->random_percent > 0;
 	size_t		at = 0;
 	unsigned	i;
 	int		bad = 0;
 
-	bad |= put(buf, len, &at, "--rw=%s",
-	    rw[random][mixed ? 2 : p->read_percent == 100]);
+	bad |= put(buf, len, &at, "--rw=%s", probe_rw(p));
 	if (mixed)
 		bad |= put(buf, len, &at, " --rwmixread=%u", p->read_percent);
 	if (random && p->random_percent < 100)

@@ -83,6 +83,16 @@ size_t			 probe_family_points(enum probe_family,
 int			 probe_same_workload(const struct probe *,
 			    const struct probe *);
 /*
+ * A selection of probes, as checkpoint_probes takes it: words apart by
+ * commas or blanks, each "all", a probe id, a family's name (its points,
+ * sweeps whole) or a shell pattern of ids ("rand-*-qd32"). Check: 0, or
+ * -1 with why (a word that takes no probe). Has: is the probe in it
+ * (NULL: all)?
+ */
+int			 probe_spec_check(const char *spec, char *why,
+			    size_t len);
+int			 probe_spec_has(const char *spec, const struct probe *);
+/*
  * Seconds the suite takes with each probe measured for `probe_seconds`
  * after a ramp of `probe_ramp` (the time shown before it starts).
  */
@@ -96,6 +106,8 @@ uint64_t		 probe_suite_seconds(uint64_t probe_seconds,
  */
 int			 probe_fio_options(const struct probe *, char *buf,
 			    size_t len);
+/* fio's word for the probe's directions and order ("randrw"). */
+const char		*probe_rw(const struct probe *);
 /* A block size as ids and fio write it: "512", "4k", "1536", "128k". */
 void			 probe_size_label(uint32_t size, char *buf, size_t len);
 

@@ -49,6 +49,9 @@ behind_since(const struct drive *d)
 	if (d->smart.log.kept_since != 0 &&
 	    (t == 0 || d->smart.log.kept_since < t))
 		t = d->smart.log.kept_since;
+	if (d->results.kept_since != 0 &&
+	    (t == 0 || d->results.kept_since < t))
+		t = d->results.kept_since;
 	return t;
 }
 
@@ -66,6 +69,8 @@ records_err(const struct drive *d)
 		return d->rec.err;
 	if (d->log.err != 0)
 		return d->log.err;
+	if (d->results.err != 0)
+		return d->results.err;
 	return d->smart.log.err != 0 ? d->smart.log.err : EIO;
 }
 
@@ -95,7 +100,8 @@ records_status(const struct drive *d, struct drive_status *s)
 	s->records_current = t == 0;
 	s->records_behind_sec = t == 0 ? 0 : (mono_ns() - t) / 1000000000ULL;
 	s->records_why = t == 0 ? "" : records_why(records_err(d));
-	s->records_kept = d->log.nkept + d->smart.log.nkept;
+	s->records_kept = d->log.nkept + d->smart.log.nkept +
+	    d->results.nkept;
 }
 
 /* Pause the drive's I/O until its records are on disk again. */
@@ -142,7 +148,7 @@ records_tick(struct drive *d)
 	}
 	if (d->rec.paused || d->st.run != RUN_RUNNING || t == 0)
 		return;
-	if (events_full(&d->log) ||
+	if (events_full(&d->log) || events_full(&d->results) ||
 	    mono_ns() - t >= d->conf.max_unrecorded * 1000000000ULL)
 		records_pause(d);
 }

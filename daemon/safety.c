@@ -293,7 +293,7 @@ check_signature(const char *dev, char *what, size_t len)
 static int
 block0_is_ours(int fd, uint32_t bs, uint64_t instance)
 {
-	struct blk_expect	 ex = { 1, 0, UINT64_MAX, 0 };
+	struct blk_expect	 ex = { .has_gen = 1, .gen_hi = UINT64_MAX };
 	struct blk_result	 r;
 	void			*buf;
 	int			 ours;

@@ -16,6 +16,7 @@ static const struct phase_kind *const kinds[] = {
 	&phase_static,
 	&phase_write,
 	&phase_verify,
+	&phase_checkpoint,
 	&phase_trim,
 	&phase_idle,
 };
@@ -264,6 +265,10 @@ sched_progress(const struct dstate *st, const struct drive_conf *c,
 	*eta = 0;
 	if (k == NULL)
 		return;
+	if (k->progress != NULL) {
+		k->progress(st, c, frac, eta);
+		return;
+	}
 	if (k->job == NULL) {
 		timed_progress(st, c, k, now_ms, frac, eta);
 		return;

@@ -20,6 +20,7 @@
 
 #include "config.h"
 #include "engine.h"
+#include "probes.h"
 #include "state.h"
 
 #define TRIM_CHUNK	(1ULL << 30)	/* bytes of one discard call */
@@ -73,11 +74,47 @@ struct phase_kind {
 	 */
 	int		(*done)(struct dstate *, const struct drive_conf *,
 			    enum job_end, struct sched_step *);
+	/* Its fraction done and seconds left, when neither its items nor
+	 * its deadline tell them; NULL: they do. */
+	void		(*progress)(const struct dstate *,
+			    const struct drive_conf *, double *frac,
+			    uint64_t *eta);
 };
 
 /* The kinds (phase_*.c); looked up through sched_kind(). */
 extern const struct phase_kind phase_static, phase_write, phase_verify,
-    phase_trim, phase_idle;
+    phase_checkpoint, phase_trim, phase_idle;
+
+/*
+ * A performance checkpoint (phase_checkpoint.c) is steps, one job each:
+ * fill its region, each probe of the suite in its order (the probe of
+ * step s is probe_at(s - 1); those checkpoint_probes leaves out are
+ * passed over), check the region, write the cycle's data back over it.
+ * The units the probes write are of a generation no cycle uses.
+ */
+#define CKPT_STEP_FILL		0
+#define CKPT_STEP_CHECK		(probe_count() + 1)
+#define CKPT_STEP_RESTORE	(probe_count() + 2)
+#define CKPT_GEN(n)		((1ULL << 62) | (n))
+
+/* Is a checkpoint due (at the next boundary after a whole write pass)? */
+int		 sched_ckpt_due(const struct dstate *, const struct drive_conf *);
+/* The region a checkpoint probes: offset and length in bytes. */
+void		 sched_ckpt_region(const struct dstate *,
+		    const struct drive_conf *, uint64_t *off, uint64_t *len);
+/* The probe a step runs; NULL for fill, check and restore. */
+const struct probe *sched_ckpt_probe(uint64_t step);
+/* Steps the checkpoint runs in all, and of them still to run (the
+ * current one included), with this configuration. */
+uint64_t	 sched_ckpt_steps(const struct drive_conf *);
+uint64_t	 sched_ckpt_steps_left(const struct dstate *,
+		    const struct drive_conf *);
+/*
+ * The current step ended: the state moves to the next one the
+ * configuration runs; 1 when there is one, 0 when the checkpoint is
+ * complete (counted; its region holds the cycle's data again).
+ */
+int		 sched_ckpt_next(struct dstate *, const struct drive_conf *);
 
 /* The kind of a phase; NULL for none. */
 const struct phase_kind *sched_kind(enum phase);

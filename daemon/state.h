@@ -18,6 +18,7 @@ enum run_state {
 };
 
 #define STATE_VERSION	1
+#define CKPT_UNKNOWN	UINT64_MAX	/* a SMART figure not known */
 
 struct dstate {
 	uint64_t	instance;
@@ -59,6 +60,23 @@ struct dstate {
 	uint64_t	err_verify_pass;
 	uint64_t	err_map_bytes;
 	uint64_t	err_runs;
+	/*
+	 * Performance checkpoints (phase_checkpoint.c): how many are done,
+	 * the step of the one running, one asked for at the next boundary;
+	 * when the last (or running) one began, in host bytes written and in
+	 * epoch seconds, with the SMART figures then (CKPT_UNKNOWN: not
+	 * known); the length of checkpoints.jsonl at this checkpoint; the
+	 * host bytes the checkpoints wrote.
+	 */
+	uint64_t	ckpt_done;
+	uint64_t	ckpt_step;
+	int		ckpt_asked;
+	uint64_t	ckpt_at;
+	uint64_t	ckpt_started;
+	uint64_t	ckpt_pu_x100;
+	uint64_t	ckpt_temp_x100;
+	uint64_t	ckpt_results_bytes;
+	uint64_t	probe_bytes_written;
 	char		reason[256];	/* why failed / finished / stopped */
 };
 

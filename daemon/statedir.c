@@ -25,6 +25,7 @@ static const char *const file_names[] = {
 	[STATEDIR_STATE] = "state",
 	[STATEDIR_EVENTS] = "events.jsonl",
 	[STATEDIR_SMART] = "smart.jsonl",
+	[STATEDIR_CHECKPOINTS] = "checkpoints.jsonl",
 	[STATEDIR_ERRMAPS] = "errors",
 	[STATEDIR_ARCHIVE] = "%s.rrd"
 };

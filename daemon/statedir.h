@@ -19,6 +19,7 @@ enum statedir_file {
 	STATEDIR_STATE,		/* the checkpoint */
 	STATEDIR_EVENTS,	/* events.jsonl */
 	STATEDIR_SMART,		/* smart.jsonl */
+	STATEDIR_CHECKPOINTS,	/* checkpoints.jsonl: the probes' results */
 	STATEDIR_ERRMAPS,	/* the directory of the passes' error maps */
 	STATEDIR_ARCHIVE	/* NAME.rrd, unless the archive is rrdcached's */
 };

@@ -72,6 +72,8 @@ status_object(const struct daemon *dm, const struct drive *d)
 	ADD("errors", e);
 	ADD("errors_total", json_object_new_uint64(s.errors_total));
 	ADD("smart", drive_smart_status(d));
+	ADD("checkpoint", drive_ckpt_status(d));
+	ADD("probe_bytes_written", json_object_new_uint64(s.probe_bytes_written));
 	ADD("records", records_object(&s));
 	if (dm->arch != NULL) {
 		char	file[PATH_MAX + 64];
@@ -114,6 +116,7 @@ op_command(void *arg, enum ctl_cmd cmd, const char *name, char *msg,
 		[CMD_PAUSE] = drive_cmd_pause,
 		[CMD_RESUME] = drive_cmd_resume,
 		[CMD_VERIFY] = drive_cmd_verify,
+		[CMD_CHECKPOINT] = drive_cmd_checkpoint,
 	};
 	struct daemon		*dm = arg;
 	struct drive		*d;

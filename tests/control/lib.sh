@@ -113,6 +113,7 @@ write_conf() {
 		cat <<EOF
 
 [drive:a]
+checkpoint = off
 device = $T/a.img
 size = 256M
 block_size = 128k
@@ -121,6 +122,7 @@ cycles = 0
 idle = 2s
 
 [drive:b]
+checkpoint = off
 device = $T/b.img
 size = 64M
 EOF

@@ -9,11 +9,13 @@ write_conf
 cat >>"$CONF" <<EOF
 
 [drive:c]
+checkpoint = off
 device = $T/c.img
 size = 64M
 block_size = 128k
 
 [drive:d]
+checkpoint = off
 device = $T/d.img
 size = 64M
 block_size = 128k

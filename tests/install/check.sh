@@ -42,7 +42,7 @@ left=$(cd "$D" && find . -type f | sort | tr '\n' ' ')
 # completion: drive names come from a running daemon
 B=$T/b
 mkdir -p "$B"
-printf '[daemon]\nstate_dir = %s/state\nsocket = %s/ctl.sock\n[drive:alpha]\ndevice = %s/a.img\nsize = 64M\nidle = 1m\ncycles = 1\n' \
+printf '[daemon]\nstate_dir = %s/state\nsocket = %s/ctl.sock\n[drive:alpha]\ncheckpoint = off\ndevice = %s/a.img\nsize = 64M\nidle = 1m\ncycles = 1\n' \
     "$B" "$B" "$B" >"$B/c.conf"
 daemon/ssdtortured -c "$B/c.conf" >"$B/log" 2>&1 &
 DPID=$!

@@ -17,6 +17,7 @@ trap '_rc=$?; [ -f "$T/.extra_pids" ] && xargs -r kill <"$T/.extra_pids" 2>/dev/
 drive_conf() {	# NAME
 	cat <<EOF2
 [drive:$1]
+checkpoint = off
 device = $T/$1.img
 size = 128M
 block_size = 128k

@@ -237,6 +237,7 @@ EV=$ST/h/events.jsonl
 hup_conf() {	# CYCLES BLOCK_SIZE [extra line]
 	write_conf "$T/hup.conf" "$ST" <<EOF
 [drive:h]
+checkpoint = off
 device = $T/h.img
 size = 32M
 block_size = $2

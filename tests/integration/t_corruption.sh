@@ -14,6 +14,7 @@ EV=$ST/a/events.jsonl
 conf_a() {	# CYCLES
 	write_conf "$T/a.conf" "$ST" <<EOF
 [drive:a]
+checkpoint = off
 device = $IMG
 size = 32M
 block_size = 4k
@@ -98,6 +99,7 @@ INST=$(hex16 "$(state_get "$S" instance)")
 IMG_B=$T/b.img
 write_conf "$T/b.conf" "$T/state_b" <<EOF
 [drive:b]
+checkpoint = off
 device = $IMG_B
 size = 32M
 block_size = 4k

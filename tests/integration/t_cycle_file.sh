@@ -11,6 +11,7 @@ layout $SIZE $BS $FRAC
 
 write_conf "$T/c.conf" "$ST" <<EOF
 [drive:a]
+checkpoint = off
 device = $IMG
 size = 64M
 block_size = 4k

@@ -16,6 +16,7 @@ log "loop device $DEV over a sparse 64 MiB file"
 
 write_conf "$T/c.conf" "$ST" <<EOF
 [drive:loop]
+checkpoint = off
 device = $DEV
 serial = none
 block_size = 4k

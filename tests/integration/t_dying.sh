@@ -24,6 +24,7 @@ EV=$ST/a/events.jsonl
 conf_a() {	# CYCLES MAX_BAD_FRACTION
 	write_conf "$T/a.conf" "$ST" <<EOF
 [drive:a]
+checkpoint = off
 device = $IMG
 size = 128M
 block_size = 4k
@@ -256,6 +257,7 @@ EV=$ST/b/events.jsonl
 conf_b() {	# CYCLES QUEUE_DEPTH
 	write_conf "$T/b.conf" "$ST" <<EOF
 [drive:b]
+checkpoint = off
 device = $IMG
 size = 256M
 block_size = 4k

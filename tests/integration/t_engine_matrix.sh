@@ -42,6 +42,7 @@ one() {
 	fi
 	write_conf "$T/$name.conf" "$st" <<EOF
 [drive:$name]
+checkpoint = off
 device = $dev
 serial = none
 size = $size
@@ -85,6 +86,7 @@ refused_bs() {
 	before=$(sha256sum <"$dev")
 	write_conf "$T/$name.conf" "$st" <<EOF
 [drive:$name]
+checkpoint = off
 device = $dev
 serial = none
 size = 8M
@@ -114,6 +116,7 @@ umount "$T/k4m"
 log "buffers the locked-memory limit cannot hold: plain buffers, same run"
 write_conf "$T/lim.conf" "$T/st-lim" <<EOF
 [drive:lim]
+checkpoint = off
 device = $T/lim.img
 size = 64M
 block_size = 1M

@@ -25,6 +25,7 @@ dev_flushes() { awk '{ print $16 }' "$SYS"; }
 write_conf "$T/c.conf" "$ST" <<EOF
 prometheus_textfile = $PROM
 [drive:loop]
+checkpoint = off
 device = $DEV
 serial = none
 block_size = 4k
@@ -34,6 +35,7 @@ trim = no
 idle = 0
 cycles = 0
 [drive:file]
+checkpoint = off
 device = $T/f.img
 size = 32M
 block_size = 4k

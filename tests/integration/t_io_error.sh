@@ -27,6 +27,7 @@ make_target() {
 conf() {
 	write_conf "$T/$1.conf" "$T/state_$1" <<EOF
 [drive:$1]
+checkpoint = off
 device = $DEV
 serial = none
 block_size = 4k

@@ -40,6 +40,7 @@ mountpoint -q "$MNT" || { show_file "$T/fs.log"; skip "cannot mount FUSE"; }
 
 write_conf "$T/a.conf" "$ST" <<EOF
 [drive:a]
+checkpoint = off
 device = $MNT/disk
 size = 16M
 block_size = 4k

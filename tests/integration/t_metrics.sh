@@ -34,6 +34,7 @@ mkdir -p "$PDIR"
 write_conf "$T/c.conf" "$ST" <<EOF
 prometheus_textfile = $PROM
 [drive:a]
+checkpoint = off
 device = $T/a.img
 size = 64M
 block_size = 4k
@@ -42,6 +43,7 @@ queue_depth = 32
 idle = 0
 cycles = 0
 [drive:b]
+checkpoint = off
 device = $T/b.img
 size = 128M
 block_size = 128k

@@ -24,7 +24,7 @@ ln "$T/f.img" "$T/f.hard"
 sections() {
 	local a
 	for a in "$@"; do
-		printf '[drive:%s]\ndevice = %s\nblock_size = 64k\nidle = 0\n' \
+		printf '[drive:%s]\ncheckpoint = off\ndevice = %s\nblock_size = 64k\nidle = 0\n' \
 		    "${a%%=*}" "${a#*=}"
 		case ${a#*=} in
 		/dev/*|*/loop.*) echo "serial = none" ;;

@@ -21,7 +21,7 @@ S=$T/st
 sections() {
 	local a
 	for a in "$@"; do
-		printf '[drive:%s]\ndevice = %s\nblock_size = 64k\nidle = 0\n' \
+		printf '[drive:%s]\ncheckpoint = off\ndevice = %s\nblock_size = 64k\nidle = 0\n' \
 		    "${a%%=*}" "${a#*=}"
 		case ${a#*=} in /dev/*|*/loop.*) echo "serial = none" ;; esac
 		echo

@@ -13,6 +13,7 @@ EV=$ST/f/events.jsonl
 SF=$ST/f/state
 write_conf "$T/a.conf" "$ST" <<EOF
 [drive:f]
+checkpoint = off
 device = $T/f.img
 size = 16M
 block_size = 64k

@@ -18,7 +18,7 @@ refused() {
 	shift 4
 	before=$(hash_backing "$back" "$dev")
 	{
-		printf '[drive:%s]\ndevice = %s\nblock_size = 4k\ncycles = 1\n' \
+		printf '[drive:%s]\ncheckpoint = off\ndevice = %s\nblock_size = 4k\ncycles = 1\n' \
 		    "$name" "$dev"
 		printf '%s\n' "$@"
 	} | write_conf "$T/$name.conf" "$st"
@@ -65,6 +65,7 @@ do_mount "$FSDEV" "$T/mnt"
 echo data >"$T/mnt/file" && sync
 write_conf "$T/rw.conf" "$T/st_rw" <<EOF
 [drive:rw]
+checkpoint = off
 device = $FSDEV
 serial = none
 block_size = 4k
@@ -120,7 +121,7 @@ refused_new() {
 	local name=$1 file=$2 needle=$3
 	shift 3
 	{
-		printf '[drive:%s]\ndevice = %s\nsize = 8M\nblock_size = 4k\n' \
+		printf '[drive:%s]\ncheckpoint = off\ndevice = %s\nsize = 8M\nblock_size = 4k\n' \
 		    "$name" "$file"
 		printf 'cycles = 1\n'
 		printf '%s\n' "$@"
@@ -158,12 +159,14 @@ log "a refused drive does not stop a good one"
 before=$(hash_backing "$T/data.img")
 write_conf "$T/mixed.conf" "$T/st_mixed" <<EOF
 [drive:bad]
+checkpoint = off
 device = $T/data.img
 size = 64M
 block_size = 4k
 cycles = 1
 
 [drive:good]
+checkpoint = off
 device = $T/good.img
 size = 32M
 block_size = 4k

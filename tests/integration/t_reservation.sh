@@ -11,9 +11,9 @@ new_loop "$T/loop.img"
 truncate -s 16M "$T/f.img"
 S=$T/st
 {
-	printf '[drive:l]\ndevice = %s\nserial = none\n' "$LOOPDEV"
+	printf '[drive:l]\ncheckpoint = off\ndevice = %s\nserial = none\n' "$LOOPDEV"
 	printf 'block_size = 64k\ncycles = 1\nidle = 0\nreservation = yes\n\n'
-	printf '[drive:f]\ndevice = %s\nblock_size = 64k\n' "$T/f.img"
+	printf '[drive:f]\ncheckpoint = off\ndevice = %s\nblock_size = 64k\n' "$T/f.img"
 	printf 'cycles = 1\nidle = 0\nreservation = yes\n'
 } | write_conf "$T/r.conf" "$S"
 

@@ -88,6 +88,7 @@ S=$ST/a/state
 EV=$ST/a/events.jsonl
 write_conf "$T/a.conf" "$ST" <<EOF
 [drive:a]
+checkpoint = off
 device = $T/a.img
 size = 1G
 block_size = 4k
@@ -131,6 +132,7 @@ S=$ST/b/state
 EV=$ST/b/events.jsonl
 write_conf "$T/b.conf" "$ST" <<EOF
 [drive:b]
+checkpoint = off
 device = $T/b.img
 size = 384M
 block_size = 4k
@@ -195,6 +197,7 @@ S=$ST/c/state
 EV=$ST/c/events.jsonl
 write_conf "$T/c.conf" "$ST" <<EOF
 [drive:c]
+checkpoint = off
 device = $T/c.img
 size = 256M
 block_size = 4k

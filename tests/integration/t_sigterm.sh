@@ -11,6 +11,7 @@ S=$ST/a/state
 EV=$ST/a/events.jsonl
 write_conf "$T/c.conf" "$ST" <<EOF
 [drive:a]
+checkpoint = off
 device = $T/a.img
 size = 128M
 block_size = 4k

@@ -24,6 +24,7 @@ state_dir = $ST
 socket = $SOCK
 
 [drive:a]
+checkpoint = off
 device = $T/a.img
 size = 16M
 block_size = 64k

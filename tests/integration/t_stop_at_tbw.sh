@@ -17,6 +17,7 @@ LIMIT_TB=$(python3 -c 'import sys; print("%.12fTB" % (int(sys.argv[1]) / 1e12))'
 conf() {	# STOP_AT_TBW
 	write_conf "$T/c.conf" "$ST" <<EOF
 [drive:a]
+checkpoint = off
 device = $T/a.img
 size = 64M
 block_size = 4k

@@ -31,7 +31,7 @@ blk_new(uint32_t bs, uint64_t inst, uint64_t off, uint64_t gen)
 static struct blk_expect
 want_gen(uint64_t lo, uint64_t hi)
 {
-	struct blk_expect	e = { 1, lo, hi, 0 };
+	struct blk_expect	e = { .has_gen = 1, .gen_lo = lo, .gen_hi = hi };
 
 	return e;
 }
@@ -276,7 +276,7 @@ test_unwritten(void **state)
 static void
 test_written_where_unwritten_expected(void **state)
 {
-	struct blk_expect	e = { 0, 0, 0, 1 };
+	struct blk_expect	e = { .allow_unwritten = 1 };
 	struct blk_result	r;
 	unsigned char		*b = blk_new(4096, INST, 0, 1);
 
@@ -699,6 +699,49 @@ test_header_byte(void **state)
 	free(b);
 }
 
+/*
+ * A block a checkpoint's probes wrote over: a run of units, each a block
+ * of its own at its own offset, of the checkpoint's generation.
+ */
+static void
+test_probe_units(void **state)
+{
+	const uint32_t		 bs = 4096, unit = 512;
+	const uint64_t		 inst = 0xabc, off = 1 << 20, gen = 7;
+	struct blk_expect	 e = { .has_gen = 1, .gen_lo = 3, .gen_hi = 3,
+				    .probe_unit = unit, .probe_gen = gen };
+	struct blk_result	 r;
+	unsigned char		*b = malloc(bs), *whole;
+	uint32_t		 u;
+
+	(void)state;
+	assert_non_null(b);
+	for (u = 0; u < bs; u += unit)
+		blk_encode(b + u, unit, inst, off + u, gen, TIME);
+	assert_int_equal(blk_check_units(b, bs, inst, off, &e), 1);
+	/* as a block of 4 KiB it is not one: the units are what allow it */
+	assert_int_not_equal(blk_check(b, bs, inst, off, &e, &r), BLK_OK);
+	/* one unit of another generation, at another offset, or damaged */
+	blk_encode(b + 3 * unit, unit, inst, off + 3 * unit, gen + 1, TIME);
+	assert_int_equal(blk_check_units(b, bs, inst, off, &e), 0);
+	blk_encode(b + 3 * unit, unit, inst, off + 2 * unit, gen, TIME);
+	assert_int_equal(blk_check_units(b, bs, inst, off, &e), 0);
+	blk_encode(b + 3 * unit, unit, inst, off + 3 * unit, gen, TIME);
+	b[3 * unit + 100] ^= 1;
+	assert_int_equal(blk_check_units(b, bs, inst, off, &e), 0);
+	b[3 * unit + 100] ^= 1;
+	assert_int_equal(blk_check_units(b, bs, inst, off, &e), 1);
+	/* no unit expected, or a block of the cycle's: not units */
+	e.probe_unit = 0;
+	assert_int_equal(blk_check_units(b, bs, inst, off, &e), 0);
+	e.probe_unit = unit;
+	whole = blk_new(bs, inst, off, 3);
+	assert_int_equal(blk_check_units(whole, bs, inst, off, &e), 0);
+	assert_int_equal(blk_check(whole, bs, inst, off, &e, &r), BLK_OK);
+	free(whole);
+	free(b);
+}
+
 int
 main(void)
 {
@@ -729,6 +772,7 @@ main(void)
 		cmocka_unit_test(test_payload_known),
 		cmocka_unit_test(test_class_names),
 		cmocka_unit_test(test_header_byte),
+		cmocka_unit_test(test_probe_units),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

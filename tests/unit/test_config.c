@@ -327,6 +327,21 @@ static const struct bad_value bad_values[] = {
 	{ "on_io_error = ignore", "on_io_error: 'ignore': expected stop or "
 	    "continue" },
 	{ "autostart = perhaps", "autostart: 'perhaps': expected yes or no" },
+	{ "checkpoint = full", "checkpoint: 'full': expected off or quick" },
+	{ "checkpoint_every = 10TiB", "checkpoint_every: '10TiB' is not a "
+	    "decimal byte count (e.g. 10TB, 500GB)" },
+	{ "checkpoint_region = 1K", "checkpoint_region: '1K' is not a size "
+	    "(e.g. 32G, 1G)" },
+	{ "probe_seconds = 0s", "probe_seconds: '0s': expected a duration of "
+	    "at least 1s" },
+	{ "probe_seconds = 2d", "probe_seconds: '2d': expected a duration of "
+	    "at most 1d" },
+	{ "probe_ramp = 2h", "probe_ramp: '2h': expected a duration of at "
+	    "most 1h" },
+	{ "checkpoint_probes = rand-read-4k-qd1, qd64",
+	    "checkpoint_probes: 'qd64' is no probe id, family or pattern of "
+	    "one (see ssdctl probes)" },
+	{ "checkpoint_probes = ,", "checkpoint_probes: no probe named" },
 	{ "colour = blue", "unknown key 'colour' in [drive:x]" },
 	{ "device = /dev/sdx", "duplicate key 'device'" },
 	{ "key without equals sign", "syntax error: expected 'key = value'" },

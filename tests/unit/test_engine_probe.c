@@ -169,7 +169,7 @@ run(const struct tgt *t, const struct job *j)
 static void
 assert_region(const struct tgt *t, uint64_t lo, uint64_t hi)
 {
-	struct blk_expect	 ex = { 1, lo, hi, 0 };
+	struct blk_expect	 ex = { .has_gen = 1, .gen_lo = lo, .gen_hi = hi };
 	struct blk_result	 r;
 	unsigned char		*b = malloc(MiB);
 	uint64_t		 o, u;

@@ -185,7 +185,7 @@ static void
 test_static_blocks(void **state)
 {
 	struct layout	l;
-	struct progress	pr = { INST, PHASE_STATIC, 0, 10, 0, 0, 0, 0, 1 };
+	struct progress	pr = { INST, PHASE_STATIC, 0, 10, 0, 0, 0, 0, 1, 0, 0, 0, 0 };
 	struct perm	pass;
 	uint64_t	b;
 
@@ -211,7 +211,7 @@ static void
 test_static_not_done_other_phase(void **state)
 {
 	struct layout	l;
-	struct progress	pr = { INST, PHASE_VERIFY, 1, 50, 75, 0, 0, 0, 1 };
+	struct progress	pr = { INST, PHASE_VERIFY, 1, 50, 75, 0, 0, 0, 1, 0, 0, 0, 0 };
 	struct perm	pass;
 
 	(void)state;
@@ -225,7 +225,7 @@ static void
 test_dynamic_cycle0(void **state)
 {
 	struct layout	l;
-	struct progress	pr = { INST, PHASE_STATIC, 0, 3, 0, 0, 0, 0, 1 };
+	struct progress	pr = { INST, PHASE_STATIC, 0, 3, 0, 0, 0, 0, 1, 0, 0, 0, 0 };
 	struct perm	pass;
 	uint64_t	b;
 
@@ -242,7 +242,7 @@ check_write_phase(uint64_t c, int prev_trimmed, int random, uint64_t pos)
 {
 	struct layout	l;
 	struct progress	pr = { INST, PHASE_WRITE, c, pos, pos, 0, 1,
-			    prev_trimmed, random };
+			    prev_trimmed, random, 0, 0, 0, 0 };
 	struct perm	pass;
 	uint64_t	s, b;
 
@@ -282,7 +282,7 @@ static void
 test_write_phase_uses_permutation(void **state)
 {
 	struct layout	l;
-	struct progress	pr = { INST, PHASE_WRITE, 3, 30, 30, 0, 1, 0, 1 };
+	struct progress	pr = { INST, PHASE_WRITE, 3, 30, 30, 0, 1, 0, 1, 0, 0, 0, 0 };
 	struct perm	pass;
 	struct blk_expect e;
 	uint64_t	b, exact = 0, rel_below = 0;
@@ -307,7 +307,7 @@ check_verify_phase(uint64_t c, int prev_trimmed, uint64_t written)
 {
 	struct layout	l;
 	struct progress	pr = { INST, PHASE_VERIFY, c, 10, written, 0, 1,
-			    prev_trimmed, 1 };
+			    prev_trimmed, 1, 0, 0, 0, 0 };
 	struct perm	pass;
 	uint64_t	s, b;
 
@@ -343,7 +343,7 @@ static void
 check_trim(enum phase ph, uint64_t trimmed_bytes)
 {
 	struct layout	l;
-	struct progress	pr = { INST, ph, 6, 0, 75, trimmed_bytes, 1, 0, 1 };
+	struct progress	pr = { INST, ph, 6, 0, 75, trimmed_bytes, 1, 0, 1, 0, 0, 0, 0 };
 	struct perm	pass;
 	uint64_t	b, rel;
 
@@ -375,7 +375,7 @@ test_trimmed_bytes_other_phases(void **state)
 {
 	struct layout	l;
 	struct progress	pr = { INST, PHASE_VERIFY, 6, 0, 75, 75ULL * BS, 1,
-			    0, 1 };
+			    0, 1, 0, 0, 0, 0 };
 	struct perm	pass;
 
 	(void)state;
@@ -556,6 +556,38 @@ test_simulated_faults(void **state)
 	free(sm.disk);
 }
 
+/*
+ * A checkpoint's region may hold its probes' units, and only the region:
+ * the blocks around it keep the cycle's expectation alone.
+ */
+static void
+test_probe_region(void **state)
+{
+	struct layout	l;
+	struct progress	pr = { INST, PHASE_CHECKPOINT, 2, 0, 75, 0, 1, 0, 0,
+			    30 * BS, 10 * BS, 512, 99 };
+	struct perm	pass;
+	struct blk_expect e;
+	uint64_t	b;
+
+	(void)state;
+	mk_layout(&l);
+	layout_pass_perm(&l, INST, 2, 0, &pass);
+	for (b = 0; b < l.nblocks; b++) {
+		e = expect(&l, &pr, &pass, b);
+		if (b >= 30 && b < 40) {
+			assert_int_equal(e.probe_unit, 512);
+			assert_int_equal(e.probe_gen, 99);
+		} else
+			assert_int_equal(e.probe_unit, 0);
+		/* the cycle's data is allowed everywhere (a rewrite's) */
+		assert_int_equal(e.gen_hi, b < 25 ? 0 : 2);
+	}
+	pr.probe_len = 0;		/* the checkpoint's rewrite is durable */
+	for (b = 0; b < l.nblocks; b++)
+		assert_int_equal(expect(&l, &pr, &pass, b).probe_unit, 0);
+}
+
 int
 main(void)
 {
@@ -576,6 +608,7 @@ main(void)
 		cmocka_unit_test(test_trimmed_bytes_other_phases),
 		cmocka_unit_test(test_simulated_schedule),
 		cmocka_unit_test(test_simulated_faults),
+		cmocka_unit_test(test_probe_region),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -315,6 +315,48 @@ test_fio_options(void **state)
 	    sizeof(small)), -1);
 }
 
+/* How many probes of the table a selection takes. */
+static size_t
+taken(const char *spec)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < probe_count(); i++)
+		n += (size_t)probe_spec_has(spec, probe_at(i));
+	return n;
+}
+
+/* checkpoint_probes: ids, families (sweeps whole), patterns, "all". */
+static void
+test_spec(void **state)
+{
+	const struct probe	*pts[64];
+	char			 why[160];
+	size_t			 n, i;
+
+	(void)state;
+	assert_int_equal(taken(NULL), probe_count());
+	assert_int_equal(taken("all"), probe_count());
+	assert_int_equal(taken("rand-read-4k-qd1"), 1);
+	assert_int_equal(taken("rand-read-4k-qd1, desktop,jesd219"), 3);
+	assert_int_equal(taken("rand-read-4k-qd1 rand-read-4k-qd1"), 1);
+	/* a family is its points, those an earlier family added included */
+	n = probe_family_points(PF_QD_SWEEP, pts, 64);
+	assert_int_equal(taken("qd-sweep"), n);
+	for (i = 0; i < n; i++)
+		assert_true(probe_spec_has("qd-sweep", pts[i]));
+	assert_int_equal(taken("seq-*"), 4);
+	assert_int_equal(probe_spec_check("rand-*-qd32, mix", why,
+	    sizeof(why)), 0);
+	assert_int_equal(probe_spec_check("rand-read-4k-qd1, nosuch", why,
+	    sizeof(why)), -1);
+	assert_non_null(strstr(why, "'nosuch'"));
+	assert_int_equal(probe_spec_check(" , ", why, sizeof(why)), -1);
+	assert_string_equal(probe_rw(probe_find("rand-read-4k-qd1")),
+	    "randread");
+	assert_string_equal(probe_rw(probe_find("desktop")), "randrw");
+}
+
 int
 main(void)
 {
@@ -330,6 +372,7 @@ main(void)
 		cmocka_unit_test(test_shares_sum),
 		cmocka_unit_test(test_suite_seconds),
 		cmocka_unit_test(test_fio_options),
+		cmocka_unit_test(test_spec),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -92,6 +92,8 @@ work(struct sim *m, const struct job *j, uint64_t stop_at)
 	uint64_t	pos, wrote = 0;
 	enum job_end	end = JOB_DONE;
 
+	if (j->count == 0 && stop_at == 0)
+		return JOB_STOPPED;	/* a probe's timed job, stopped */
 	for (pos = j->start; pos < j->count; pos++) {
 		if (pos == stop_at) {
 			end = JOB_STOPPED;
@@ -121,6 +123,19 @@ phase_end(struct sim *m, enum job_end end)
 	apply(m, &s);
 }
 
+/* A checkpoint's step ended: what drive_ckpt_step_done does. */
+static int
+ckpt_step(struct sim *m, const struct job *j)
+{
+	const struct probe	*p = sched_ckpt_probe(m->st.ckpt_step);
+
+	say(m, " %s", p != NULL ? p->id : j->kind == JOB_PROBE_FILL ? "fill" :
+	    j->kind == JOB_PROBE_CHECK ? "check" : "restore");
+	if (!sched_ckpt_next(&m->st, &m->c))
+		phase_end(m, JOB_DONE);
+	return 1;
+}
+
 /*
  * One turn of drive_schedule() and of the job it hands out; `stop_at`
  * stops the job there. 0 when the drive no longer runs.
@@ -142,7 +157,10 @@ turn(struct sim *m, uint64_t stop_at)
 		phase_end(m, JOB_DONE);
 		return 1;
 	case MOVE_RUN:
-		if ((end = work(m, &j, stop_at)) != JOB_STOPPED)
+		end = work(m, &j, stop_at);
+		if (end == JOB_DONE && m->st.prog.phase == PHASE_CHECKPOINT)
+			return ckpt_step(m, &j);
+		if (end != JOB_STOPPED)
 			phase_end(m, end);
 		return end != JOB_STOPPED;
 	default:
@@ -577,6 +595,162 @@ test_work_moves(void **state)
 	assert_string_equal(work_name(WORK_VERIFY_NEXT), "verify-next");
 }
 
+/* A drive that runs checkpoints of two probes, the region capped. */
+static void
+sim_ckpt(struct sim *m, uint64_t every)
+{
+	sim_init(m, 0.25);
+	m->c.checkpoint = CKPT_QUICK;
+	m->c.checkpoint_every = every;
+	m->c.checkpoint_region = 40 * BS;
+	m->c.checkpoint_probes = "rand-read-4k-qd1, desktop";
+	m->c.probe_seconds = 3;
+	m->c.probe_ramp = 1;
+}
+
+#define CKPT_LOG(c) " checkpoint" #c " fill rand-read-4k-qd1 desktop " \
+	"check restore"
+
+/*
+ * The baseline after the first write and verify; then one each time the
+ * host bytes pass a multiple of checkpoint_every, the checkpoints' own
+ * writes (here the region's rewrite) counted.
+ */
+static void
+test_checkpoint_milestones(void **state)
+{
+	struct sim	m;
+
+	(void)state;
+	sim_ckpt(&m, 250 * BS);
+	m.c.cycles = 4;
+	run_all(&m);
+	assert_string_equal(m.log, " write1 verify1" CKPT_LOG(1) " trim1 | "
+	    "idle1 write2 verify2 trim2 | idle2 write3 verify3" CKPT_LOG(3)
+	    " trim3 | idle3 write4 verify4 trim4 | finish(cycles reached)");
+	assert_int_equal(m.st.ckpt_done, 2);
+	assert_int_equal(m.st.ckpt_at, (25 + 3 * DYN + 40) * BS);
+	assert_int_equal(m.st.host_bytes_written, (25 + 4 * DYN + 80) * BS);
+	assert_int_equal(m.st.prog.probe_gen, CKPT_GEN(2));
+	assert_int_equal(m.st.prog.probe_len, 0);	/* the cycle's data back */
+	/* a phase_end for each checkpoint, not one per step */
+	assert_int_equal(m.reported, 1 + 4 * 3 + 3 + 2);
+}
+
+/* Off: none, whatever is asked; asked: one at the next boundary. */
+static void
+test_checkpoint_off_and_asked(void **state)
+{
+	struct sim	m;
+
+	(void)state;
+	sim_ckpt(&m, 1ULL << 50);
+	m.c.checkpoint = CKPT_OFF;
+	m.st.ckpt_asked = 1;
+	run_all(&m);
+	assert_string_equal(m.log, " write1 verify1 trim1 | idle1 write2 "
+	    "verify2 trim2 | finish(cycles reached)");
+	sim_ckpt(&m, 1ULL << 50);
+	m.c.cycles = 3;
+	while (m.st.prog.cycle < 2)
+		assert_true(turn(&m, NOSTOP));
+	m.st.ckpt_asked = 1;
+	assert_true(sched_ckpt_due(&m.st, &m.c));
+	run_all(&m);
+	assert_string_equal(m.log, " write1 verify1" CKPT_LOG(1) " trim1 | "
+	    "idle1 write2 verify2" CKPT_LOG(2) " trim2 | idle2 write3 verify3 "
+	    "trim3 | finish(cycles reached)");
+	assert_false(m.st.ckpt_asked);
+}
+
+/* The jobs of the steps: the region, the units, the probe, the rewrite. */
+static void
+test_checkpoint_jobs(void **state)
+{
+	struct sim		m;
+	struct sched_step	s;
+	struct job		j;
+	uint64_t		stamp;
+
+	(void)state;
+	sim_ckpt(&m, 1ULL << 50);
+	while (m.st.prog.phase != PHASE_CHECKPOINT)
+		assert_true(turn(&m, NOSTOP));
+	m.st.prog.probe_unit = 512;	/* the lifecycle's, from the device */
+	sched_next(&m.st, &m.c, &j, &s);
+	assert_int_equal(s.move, MOVE_RUN);
+	assert_int_equal(j.kind, JOB_PROBE_FILL);
+	assert_int_equal(j.pj.region_off, 25 * BS);	/* the dynamic area */
+	assert_int_equal(j.pj.region_len, 40 * BS);	/* capped */
+	assert_int_equal(j.pj.unit, 512);
+	assert_int_equal(j.pj.gen_lo, CKPT_GEN(1));
+	assert_int_equal(j.pj.gen_hi, CKPT_GEN(1));
+	stamp = j.pj.stamp_ns;
+	assert_true(stamp != 0);
+	assert_true(sched_ckpt_next(&m.st, &m.c));
+	sched_next(&m.st, &m.c, &j, &s);
+	assert_int_equal(j.kind, JOB_PROBE_RUN);
+	assert_string_equal(j.pj.probe->id, "rand-read-4k-qd1");
+	assert_int_equal(j.pj.duration_ns, 3000000000ULL);
+	assert_int_equal(j.pj.ramp_ns, 1000000000ULL);
+	assert_int_equal(j.pj.stamp_ns, stamp);	/* one stamp for all */
+	while (m.st.ckpt_step != CKPT_STEP_RESTORE)
+		assert_true(sched_ckpt_next(&m.st, &m.c));
+	m.st.prog.position = 7;		/* a rewrite stopped there goes on */
+	sched_next(&m.st, &m.c, &j, &s);
+	assert_int_equal(j.kind, JOB_WRITE);
+	assert_int_equal(j.base, 25);
+	assert_int_equal(j.count, 40);
+	assert_int_equal(j.start, 7);
+	assert_int_equal(j.generation, m.st.prog.cycle);
+	assert_int_equal(j.write_budget, 0);
+}
+
+/* A checkpoint stopped in a step runs that step again; progress by steps. */
+static void
+test_checkpoint_stop_resume(void **state)
+{
+	struct sim	m;
+	double		f;
+	uint64_t	eta;
+
+	(void)state;
+	sim_ckpt(&m, 1ULL << 50);
+	m.c.cycles = 1;
+	while (m.st.prog.phase != PHASE_CHECKPOINT)
+		assert_true(turn(&m, NOSTOP));
+	sched_progress(&m.st, &m.c, 0, 0, 0, m.now_ms, &f, &eta);
+	assert_float_equal(f, 0, 1e-9);
+	assert_int_equal(eta, 2 * (3 + 1));
+	assert_true(turn(&m, NOSTOP));		/* fill */
+	assert_string_equal(sched_ckpt_probe(m.st.ckpt_step)->id,
+	    "rand-read-4k-qd1");
+	assert_int_equal(sched_ckpt_steps(&m.c), 5);
+	sched_progress(&m.st, &m.c, 0, 0, 0, m.now_ms, &f, &eta);
+	assert_float_equal(f, 0.2, 1e-9);
+	assert_false(turn(&m, 0));		/* stopped in the probe */
+	assert_string_equal(sched_ckpt_probe(m.st.ckpt_step)->id,
+	    "rand-read-4k-qd1");
+	sched_resume(&m.st, &m.c);
+	run_all(&m);
+	assert_string_equal(m.log, " write1 verify1" CKPT_LOG(1)
+	    " trim1 | finish(cycles reached)");
+}
+
+/* A write pass cut by stop_at_tbw: no checkpoint over a mixed area. */
+static void
+test_checkpoint_cut_pass(void **state)
+{
+	struct sim	m;
+
+	(void)state;
+	sim_ckpt(&m, 1ULL << 50);
+	m.c.stop_at_tbw = (25 + 30) * BS;
+	run_all(&m);
+	assert_int_equal(m.st.ckpt_done, 0);
+	assert_null(strstr(m.log, "checkpoint"));
+}
+
 /* The on-demand pass reads everything, from the first block. */
 static void
 test_verify_job(void **state)
@@ -620,6 +794,11 @@ main(void)
 		cmocka_unit_test(test_run_moves),
 		cmocka_unit_test(test_work_moves),
 		cmocka_unit_test(test_verify_job),
+		cmocka_unit_test(test_checkpoint_milestones),
+		cmocka_unit_test(test_checkpoint_off_and_asked),
+		cmocka_unit_test(test_checkpoint_jobs),
+		cmocka_unit_test(test_checkpoint_stop_resume),
+		cmocka_unit_test(test_checkpoint_cut_pass),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

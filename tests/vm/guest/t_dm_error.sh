@@ -20,6 +20,7 @@ dm_create e "0 $SECT linear $NV 0"
 ST=$T/state
 write_conf "$T/stop.conf" "$ST" <<EOC
 [drive:e]
+checkpoint = off
 device = /dev/mapper/e
 serial = none
 span = 256M
@@ -34,6 +35,7 @@ max_bad_fraction = 100%
 on_io_error = stop
 
 [drive:s]
+checkpoint = off
 device = $SD
 serial = SSDTSATA0001
 span = 128M
@@ -105,6 +107,7 @@ dm_create c "0 $CSECT linear $NV 0"
 ST=$T/cstate
 write_conf "$T/cont.conf" "$ST" <<EOC
 [drive:c]
+checkpoint = off
 device = /dev/mapper/c
 serial = none
 block_size = 4k

@@ -20,6 +20,7 @@ one() {
 	local name=$1 dev=$2 serial=$3 bs=$4 qd=$5 st=$T/st-$1 S
 	write_conf "$T/$name.conf" "$st" <<EOC
 [drive:$name]
+checkpoint = off
 device = $dev
 serial = $serial
 span = 16M
@@ -59,6 +60,7 @@ dmsetup remove lin
 # buffers the guest cannot hold: refused at start with the reason
 write_conf "$T/big.conf" "$T/st-big" <<EOC
 [drive:big]
+checkpoint = off
 device = $NV
 serial = SSDTNVME0001
 span = 16M

@@ -24,6 +24,7 @@ corrupt() { echo "0 $1 flakey $NV $2 0 86400 5 corrupt_bio_byte $3 r $4 0"; }
 
 write_conf "$T/c.conf" "$ST" <<EOC
 [drive:a]
+checkpoint = off
 device = /dev/mapper/fa
 serial = none
 block_size = 4k
@@ -36,6 +37,7 @@ max_error_events = 1000000
 max_bad_fraction = 100%
 
 [drive:b]
+checkpoint = off
 device = /dev/mapper/fb
 serial = none
 block_size = 64k

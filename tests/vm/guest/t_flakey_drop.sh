@@ -22,6 +22,7 @@ EV=$ST/fl/events.jsonl
 conf() {	# CYCLES
 	write_conf "$T/fl.conf" "$ST" <<EOC
 [drive:fl]
+checkpoint = off
 device = $DEV
 serial = none
 span = 64M
@@ -44,6 +45,7 @@ note "span 64 MiB: $NBLK blocks of 4k, static area [0, $SBYTES), dynamic area [$
 log "the backing namespace now has a holder: the daemon refuses it"
 write_conf "$T/raw.conf" "$T/raw" <<EOC
 [drive:raw]
+checkpoint = off
 device = $NV
 serial = SSDTNVME0001
 span = 64M

@@ -32,6 +32,7 @@ dm_create lw "0 $DSECT log-writes /dev/mapper/lwdata /dev/mapper/lwlog"
 conf() {	# STATE_DIR
 	write_conf "$T/lw.conf" "$1" <<EOC
 [drive:lw]
+checkpoint = off
 device = /dev/mapper/lw
 serial = none
 span = 64M

@@ -18,6 +18,7 @@ ST=$T/state
 SOCK=$ST.sock
 write_conf "$T/h.conf" "$ST" <<EOC
 [drive:h]
+checkpoint = off
 device = /dev/mapper/h
 serial = none
 block_size = 4k
@@ -29,6 +30,7 @@ cycles = 0
 io_timeout = 5s
 
 [drive:s]
+checkpoint = off
 device = $SD
 serial = SSDTSATA0001
 span = 64M

@@ -12,6 +12,7 @@ layout $SPAN $BS $FRAC
 conf() {	# FILE STATE_DIR SERIAL
 	write_conf "$1" "$2" <<EOC
 [drive:nv]
+checkpoint = off
 device = $DEV
 serial = $3
 span = 96M

@@ -15,6 +15,7 @@ command -v sg_persist >/dev/null || die "sg_persist missing (sg3-utils)"
 nv_conf() {	# FILE STATE_DIR
 	write_conf "$1" "$2" <<EOC
 [drive:nv]
+checkpoint = off
 device = /dev/nvme0n1
 serial = SSDTNVME0001
 span = 16M
@@ -74,6 +75,7 @@ assert_contains "sdc reports persistent reservations" \
 scsi_conf() {	# FILE STATE_DIR RESERVATION
 	write_conf "$1" "$2" <<EOC
 [drive:lio]
+checkpoint = off
 device = /dev/sdb
 serial = none
 span = 16M

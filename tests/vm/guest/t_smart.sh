@@ -8,6 +8,7 @@
 S=$T/state
 write_conf "$T/t.conf" "$S" <<EOC
 [drive:nv]
+checkpoint = off
 device = /dev/nvme0n1
 serial = SSDTNVME0001
 span = 48M
@@ -20,6 +21,7 @@ cycles = 1
 smart_interval = 5s
 
 [drive:sata]
+checkpoint = off
 device = /dev/sda
 serial = SSDTSATA0001
 span = 32M

@@ -8,6 +8,7 @@
 S=$T/state
 write_conf "$T/t.conf" "$S" <<EOC
 [drive:nv]
+checkpoint = off
 device = /dev/nvme0n1
 serial = SSDTNVME0001
 span = 32M
@@ -15,6 +16,7 @@ block_size = 4k
 cycles = 1
 
 [drive:sata]
+checkpoint = off
 device = /dev/sda
 serial = SSDTSATA0001
 span = 16M

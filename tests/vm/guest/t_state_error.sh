@@ -53,6 +53,7 @@ state_dir = $ST
 socket = $SOCK
 
 [drive:a]
+checkpoint = off
 device = $T/data/a.img
 size = 16M
 block_size = 64k

@@ -72,12 +72,14 @@ socket = /run/ssdtorture/ssdtortured.sock
 socket_group = ssdtorture
 
 [drive:scratch]
+checkpoint = off
 device = /var/lib/ssdtorture/scratch.img
 size = 64M
 block_size = 128k
 idle = 2s
 
 [drive:bay0]
+checkpoint = off
 device = /dev/nvme0n1
 serial = SSDTNVME0001
 span = 48M
@@ -87,6 +89,7 @@ cycles = 2
 smart_interval = 5s
 
 [drive:sata0]
+checkpoint = off
 device = /dev/sda
 serial = SSDTSATA0001
 span = 32M

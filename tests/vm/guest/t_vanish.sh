@@ -21,6 +21,7 @@ ST=$T/state
 SOCK=$ST.sock
 write_conf "$T/v.conf" "$ST" <<EOC
 [drive:n]
+checkpoint = off
 device = $NV
 serial = SSDTNVME0001
 span = 256M
@@ -33,6 +34,7 @@ cycles = 2
 on_io_error = stop
 
 [drive:s]
+checkpoint = off
 device = $SD
 serial = SSDTSATA0001
 span = 128M
@@ -45,6 +47,7 @@ cycles = 2
 on_io_error = stop
 
 [drive:l]
+checkpoint = off
 device = $LOOP
 serial = none
 block_size = 64k

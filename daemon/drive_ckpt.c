@@ -1,0 +1,532 @@
+/*
+ * drive_ckpt.c: a drive's performance checkpoints (the phase is
+ * phase_checkpoint.c; this is what the lifecycle does around its steps):
+ * the device's unit and the SMART figures at its start, probes that
+ * cannot run on this device passed over with the reason, each probe's
+ * result as one line of checkpoints.jsonl compared with the drive's
+ * baseline (the first checkpoint that measured it), regressions as
+ * events, and the operator's request for one.
+ *
+ * A line is appended when its probe has ended and the state that counts
+ * it (the next step, the file's length) is saved after it: a crash before
+ * that save cuts the line off at the next start (the file is opened cut
+ * to the length the state knows) and the probe runs again; a line is
+ * never recorded half, nor twice.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <json-c/json.h>
+
+#include "drive_priv.h"
+#include "probegen.h"
+
+/* A probe flagged: throughput under this share of its baseline ... */
+#define FLAG_THROUGHPUT	0.8
+/* ... or its p99.9 latency over this multiple of it. */
+#define FLAG_LATENCY	2.0
+
+/* The percentiles of a direction's latency in a line, in order. */
+static const struct {
+	const char	*key;
+	double		 pct;
+} lat_keys[] = {
+	{ "p50", 50 }, { "p90", 90 }, { "p99", 99 }, { "p99.9", 99.9 },
+	{ "p99.99", 99.99 },
+};
+
+void
+drive_ckpt_open(struct drive *d, uint64_t keep)
+{
+	char	path[PATH_MAX + 32];
+
+	if (d->results.path != NULL)
+		return;
+	statedir_path(path, sizeof(path), d->dir, STATEDIR_CHECKPOINTS);
+	if (events_open(&d->results, path, keep, d->conf.name,
+	    d->conf.serial) == -1) {
+		drive_log(d, LOG_WARNING, errno, "cannot open %s", path);
+		events_close(&d->results);
+	}
+}
+
+/* A SMART figure of the latest reading, x100; CKPT_UNKNOWN when none. */
+static uint64_t
+smart_x100(const struct drive *d, int temperature)
+{
+	const struct smart	*s = &d->smart.latest;
+
+	if (!d->smart.have_latest)
+		return CKPT_UNKNOWN;
+	if (temperature)
+		return s->has_temperature && s->temperature_c >= 0 ?
+		    (uint64_t)s->temperature_c * 100 : CKPT_UNKNOWN;
+	return s->has_percent_used ?
+	    (uint64_t)llround(s->percent_used * 100) : CKPT_UNKNOWN;
+}
+
+static json_object *
+x100_json(uint64_t v)
+{
+	return v == CKPT_UNKNOWN ? NULL : json_object_new_double(v / 100.0);
+}
+
+/* The probes this checkpoint runs, and the time they take. */
+static void
+ckpt_plan(const struct drive *d, uint64_t *probes, uint64_t *sec)
+{
+	uint64_t	s;
+
+	*probes = 0;
+	for (s = CKPT_STEP_FILL + 1; s < CKPT_STEP_CHECK; s++)
+		*probes += (uint64_t)probe_spec_has(d->conf.checkpoint_probes,
+		    sched_ckpt_probe(s));
+	*sec = *probes * (d->conf.probe_seconds + d->conf.probe_ramp);
+}
+
+/*
+ * The bad units of the checkpoint: an open-addressing set of offsets + 1
+ * (0 is free), SEEN_CAP of them; once half full, later finds count as
+ * new (a drive that bad is failing anyway, and the memory stays bounded).
+ */
+#define SEEN_CAP	(1u << 16)
+
+/* Add a unit's offset; 1 when it was there already. */
+static int
+seen_add(struct drive *d, uint64_t off)
+{
+	size_t	i = (size_t)((off * 0x9e3779b97f4a7c15ULL) >> 48) % SEEN_CAP;
+
+	if (d->seen == NULL && (d->seen = calloc(SEEN_CAP,
+	    sizeof(*d->seen))) == NULL)
+		return 0;
+	for (; d->seen[i] != 0; i = (i + 1) % SEEN_CAP)
+		if (d->seen[i] == off + 1)
+			return 1;
+	if (d->nseen >= SEEN_CAP / 2)
+		return 0;
+	d->seen[i] = off + 1;
+	d->nseen++;
+	return 0;
+}
+
+uint64_t
+drive_ckpt_found_before(struct drive *d, const struct finding *f)
+{
+	uint64_t	i, n = 0;
+
+	for (i = 0; i < f->nblocks; i++)
+		n += (uint64_t)seen_add(d, f->offset + i * f->unit);
+	d->dup[f->cls] += n;
+	return n;
+}
+
+void
+drive_ckpt_started(struct drive *d)
+{
+	json_object	*o = drive_ev_obj(d);
+	uint64_t	 probes, sec;
+
+	d->st.prog.probe_unit = d->tgt.logical_block;
+	if (d->seen != NULL)
+		memset(d->seen, 0, SEEN_CAP * sizeof(*d->seen));
+	d->nseen = 0;
+	d->st.ckpt_pu_x100 = smart_x100(d, 0);
+	d->st.ckpt_temp_x100 = smart_x100(d, 1);
+	ckpt_plan(d, &probes, &sec);
+	json_object_object_add(o, "checkpoint",
+	    json_object_new_uint64(d->st.ckpt_done + 1));
+	json_object_object_add(o, "probes", json_object_new_uint64(probes));
+	json_object_object_add(o, "probe_seconds",
+	    json_object_new_uint64(sec));
+	json_object_object_add(o, "region_bytes",
+	    json_object_new_uint64(d->st.prog.probe_len));
+	events_add(&d->log, LOG_NOTICE, "checkpoint_start", o, -1,
+	    (long long)d->st.host_bytes_written, "checkpoint %" PRIu64 ": %"
+	    PRIu64 " probes over %.1f GiB, about %" PRIu64 " min of probes "
+	    "(plus a fill, a check and a rewrite of the region)",
+	    d->st.ckpt_done + 1, probes,
+	    (double)d->st.prog.probe_len / (1ULL << 30), (sec + 59) / 60);
+}
+
+/* The fields every line of a probe has: which checkpoint, which probe. */
+static json_object *
+line_identity(const struct drive *d, const struct probe *p)
+{
+	json_object	*o = json_object_new_object();
+
+#define ADD(k, v) json_object_object_add(o, k, v)
+	ADD("checkpoint", json_object_new_uint64(d->st.ckpt_done + 1));
+	ADD("time", json_object_new_uint64((uint64_t)time(NULL)));
+	ADD("started", json_object_new_uint64(d->st.ckpt_started));
+	ADD("host_bytes_written", json_object_new_uint64(d->st.ckpt_at));
+	ADD("probe_bytes_written",
+	    json_object_new_uint64(d->st.probe_bytes_written));
+	ADD("cycle", json_object_new_uint64(d->st.prog.cycle));
+	ADD("percent_used_start", x100_json(d->st.ckpt_pu_x100));
+	ADD("percent_used_end", x100_json(smart_x100(d, 0)));
+	ADD("temperature_start", x100_json(d->st.ckpt_temp_x100));
+	ADD("temperature_end", x100_json(smart_x100(d, 1)));
+	ADD("probe", json_object_new_string(p->id));
+	ADD("family", json_object_new_string(probe_family_name(p->family)));
+	ADD("title", json_object_new_string(p->title));
+	return o;
+}
+
+/* The probe's workload, as fio would be told it. */
+static void
+line_workload(json_object *o, const struct drive *d, const struct probe *p)
+{
+	json_object	*split, *pair;
+	unsigned	 i;
+
+	ADD("rw", json_object_new_string(probe_rw(p)));
+	if (p->nsplit == 1)
+		ADD("block_size", json_object_new_uint64(p->split[0].size));
+	else {
+		split = json_object_new_array();
+		for (i = 0; i < p->nsplit; i++) {
+			pair = json_object_new_array();
+			json_object_array_add(pair,
+			    json_object_new_uint64(p->split[i].size));
+			json_object_array_add(pair,
+			    json_object_new_uint64(p->split[i].weight));
+			json_object_array_add(split, pair);
+		}
+		ADD("split", split);
+	}
+	ADD("queue_depth", json_object_new_uint64(p->queue_depth));
+	ADD("workers", json_object_new_uint64(p->workers));
+	ADD("read_percent", json_object_new_uint64(p->read_percent));
+	ADD("random_percent", json_object_new_uint64(p->random_percent));
+	ADD("region_bytes", json_object_new_uint64(d->st.prog.probe_len));
+	ADD("unit", json_object_new_uint64(d->st.prog.probe_unit));
+}
+
+/* A direction's latency in microseconds; NULL when it did no I/O. */
+static json_object *
+lat_object(const struct lathist *h)
+{
+	json_object	*o;
+	size_t		 i;
+
+	if (h->count == 0)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "mean",
+	    json_object_new_double(lathist_mean(h) / 1e3));
+	for (i = 0; i < sizeof(lat_keys) / sizeof(lat_keys[0]); i++)
+		json_object_object_add(o, lat_keys[i].key,
+		    json_object_new_double((double)lathist_percentile(h,
+		    lat_keys[i].pct) / 1e3));
+	json_object_object_add(o, "max",
+	    json_object_new_double((double)h->max_ns / 1e3));
+	return o;
+}
+
+/* What the probe measured. */
+static void
+line_figures(json_object *o, const struct drive *d,
+    const struct probe_result *r)
+{
+	json_object	*cls = json_object_new_object();
+	uint64_t	 n = 0;
+	int		 i;
+
+	ADD("seconds", json_object_new_double((double)r->window_ns / 1e9));
+	ADD("ramp_seconds", json_object_new_double((double)d->conf.probe_ramp));
+	ADD("read_iops", json_object_new_double(r->iops[LAT_READ]));
+	ADD("write_iops", json_object_new_double(r->iops[LAT_WRITE]));
+	ADD("read_bytes_per_sec",
+	    json_object_new_double(r->bytes_per_sec[LAT_READ]));
+	ADD("write_bytes_per_sec",
+	    json_object_new_double(r->bytes_per_sec[LAT_WRITE]));
+	if (r->lat[LAT_READ].count > 0)
+		ADD("read_lat_us", lat_object(&r->lat[LAT_READ]));
+	if (r->lat[LAT_WRITE].count > 0)
+		ADD("write_lat_us", lat_object(&r->lat[LAT_WRITE]));
+	for (i = 1; i < BLK_NCLASS; i++) {
+		n += r->errors[i];
+		if (r->errors[i] != 0)
+			json_object_object_add(cls, blk_class_name(i),
+			    json_object_new_uint64(r->errors[i]));
+	}
+	ADD("errors", json_object_new_uint64(n));
+	ADD("error_classes", cls);
+}
+
+/* A number of a line, or `dflt`. */
+static double
+num(json_object *o, const char *k, double dflt)
+{
+	json_object	*v;
+
+	return json_object_object_get_ex(o, k, &v) && v != NULL &&
+	    (json_object_is_type(v, json_type_double) ||
+	    json_object_is_type(v, json_type_int)) ?
+	    json_object_get_double(v) : dflt;
+}
+
+/*
+ * The figures a probe is judged by, from its line (one rule for lines
+ * read back and lines being written): throughput, both directions
+ * together; the highest p99.9 of its directions (0: none).
+ */
+static void
+line_headline(json_object *line, double *tput, double *p999)
+{
+	static const char *const dirs[] = { "read_lat_us", "write_lat_us" };
+	json_object	*lat;
+	size_t		 i;
+	double		 v;
+
+	*tput = num(line, "read_bytes_per_sec", 0) +
+	    num(line, "write_bytes_per_sec", 0);
+	*p999 = 0;
+	for (i = 0; i < 2; i++)
+		if (json_object_object_get_ex(line, dirs[i], &lat) &&
+		    (v = num(lat, "p99.9", 0)) > *p999)
+			*p999 = v;
+}
+
+/* The table's index of a probe. */
+static size_t
+probe_index(const struct probe *p)
+{
+	return (size_t)(p - probe_at(0));
+}
+
+/* A line read back: the first of its probe is that probe's baseline. */
+static void
+base_take(struct drive *d, json_object *line)
+{
+	json_object		*id;
+	const struct probe	*p;
+	struct ckpt_base	*b;
+
+	if (!json_object_object_get_ex(line, "probe", &id) ||
+	    (p = probe_find(json_object_get_string(id))) == NULL ||
+	    json_object_object_get_ex(line, "skipped", NULL))
+		return;
+	b = &d->base[probe_index(p)];
+	if (b->number != 0)
+		return;
+	b->number = (uint64_t)num(line, "checkpoint", 0);
+	line_headline(line, &b->tput, &b->p999);
+}
+
+/* The baselines of the probes, from checkpoints.jsonl as it is now. */
+void
+drive_ckpt_load(struct drive *d)
+{
+	char		*buf = NULL;
+	size_t		 cap = 0;
+	FILE		*fp;
+	json_object	*line;
+
+	if (d->base == NULL &&
+	    (d->base = calloc(probe_count(), sizeof(*d->base))) == NULL)
+		return;
+	if (d->results.path == NULL ||
+	    (fp = fopen(d->results.path, "re")) == NULL)
+		return;
+	while (getline(&buf, &cap, fp) > 0)
+		if ((line = json_tokener_parse(buf)) != NULL) {
+			base_take(d, line);
+			json_object_put(line);
+		}
+	free(buf);
+	fclose(fp);
+}
+
+/* A regression, as an event. */
+static void
+regression_event(struct drive *d, const struct probe *p, uint64_t base,
+    const char *what, double ratio)
+{
+	json_object	*o = drive_ev_obj(d);
+
+	json_object_object_add(o, "checkpoint",
+	    json_object_new_uint64(d->st.ckpt_done + 1));
+	json_object_object_add(o, "probe", json_object_new_string(p->id));
+	json_object_object_add(o, "figure", json_object_new_string(what));
+	json_object_object_add(o, "vs_baseline", json_object_new_double(ratio));
+	json_object_object_add(o, "baseline", json_object_new_uint64(base));
+	events_add(&d->log, LOG_WARNING, "probe_regression", o, -1,
+	    (long long)d->st.host_bytes_written, "checkpoint %" PRIu64 ": %s: "
+	    "%s %.2f times its baseline (checkpoint %" PRIu64 ")",
+	    d->st.ckpt_done + 1, p->id, what, ratio, base);
+}
+
+/* Against the probe's baseline: ratios and flags; the first is it. */
+static void
+line_compare(json_object *o, struct drive *d, const struct probe *p)
+{
+	struct ckpt_base	*b = &d->base[probe_index(p)];
+	json_object		*vs, *flags = json_object_new_array();
+	double			 tput, p999, rt, rl;
+
+	line_headline(o, &tput, &p999);
+	ADD("flags", flags);
+	if (b->number == 0) {
+		b->number = d->st.ckpt_done + 1;
+		b->tput = tput;
+		b->p999 = p999;
+		return;
+	}
+	rt = b->tput > 0 ? tput / b->tput : 1;
+	rl = b->p999 > 0 ? p999 / b->p999 : 1;
+	ADD("baseline", json_object_new_uint64(b->number));
+	vs = json_object_new_object();
+	json_object_object_add(vs, "throughput", json_object_new_double(rt));
+	json_object_object_add(vs, "p99.9", json_object_new_double(rl));
+	ADD("vs_baseline", vs);
+	if (rt < FLAG_THROUGHPUT) {
+		json_object_array_add(flags, json_object_new_string("throughput"));
+		regression_event(d, p, b->number, "throughput", rt);
+	}
+	if (rl > FLAG_LATENCY) {
+		json_object_array_add(flags, json_object_new_string("latency"));
+		regression_event(d, p, b->number, "p99.9 latency", rl);
+	}
+}
+
+/* One line of checkpoints.jsonl, consumed. */
+static void
+line_append(struct drive *d, json_object *o)
+{
+	events_append(&d->results, json_object_to_json_string_ext(o,
+	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+}
+
+/* The probe of the step ended: its result, whole. */
+static void
+probe_recorded(struct drive *d, const struct probe *p)
+{
+	struct probe_result	 r;
+	json_object		*o;
+
+	if (engine_probe_result(d->eng, &r) == -1 || strcmp(r.id, p->id) != 0) {
+		drive_log(d, LOG_WARNING, 0, "checkpoint: no result of probe "
+		    "%s", p->id);
+		return;
+	}
+	o = line_identity(d, p);
+	line_workload(o, d, p);
+	line_figures(o, d, &r);
+	if (d->base != NULL)
+		line_compare(o, d, p);
+	drive_log(d, LOG_INFO, 0, "probe %s: %.0f read + %.0f write IOPS, "
+	    "%.1f MB/s", p->id, r.iops[LAT_READ], r.iops[LAT_WRITE],
+	    (r.bytes_per_sec[LAT_READ] + r.bytes_per_sec[LAT_WRITE]) / 1e6);
+	line_append(d, o);
+}
+
+/* A probe this device cannot run: its line says why. */
+static void
+probe_skipped(struct drive *d, const struct probe *p, const char *why)
+{
+	json_object	*o = line_identity(d, p);
+
+	line_workload(o, d, p);
+	ADD("skipped", json_object_new_string(why));
+	drive_log(d, LOG_INFO, 0, "probe %s passed over: %s", p->id, why);
+	line_append(d, o);
+}
+#undef ADD
+
+void
+drive_ckpt_prepare(struct drive *d, struct job *j)
+{
+	const struct probe	*p;
+	struct sched_step	 s;
+	char			 why[160];
+
+	if (d->st.prog.probe_unit == 0)	/* a state of an older version */
+		d->st.prog.probe_unit = j->pj.unit = d->tgt.logical_block;
+	while ((p = sched_ckpt_probe(d->st.ckpt_step)) != NULL &&
+	    probegen_check(p, d->st.prog.probe_len, d->st.prog.probe_unit,
+	    why, sizeof(why)) == -1) {
+		probe_skipped(d, p, why);
+		(void)sched_ckpt_next(&d->st, &d->conf);  /* check follows */
+		sched_next(&d->st, &d->conf, j, &s);
+	}
+}
+
+/* The checkpoint is complete. */
+static void
+ckpt_end_event(struct drive *d)
+{
+	json_object	*o = drive_ev_obj(d);
+	uint64_t	 sec = (uint64_t)time(NULL) - d->st.ckpt_started;
+
+	json_object_object_add(o, "checkpoint",
+	    json_object_new_uint64(d->st.ckpt_done));
+	json_object_object_add(o, "seconds", json_object_new_uint64(sec));
+	events_add(&d->log, LOG_NOTICE, "checkpoint_end", o, -1,
+	    (long long)d->st.host_bytes_written, "checkpoint %" PRIu64
+	    " done in %" PRIu64 " %s; ssdctl checkpoints %s compares it",
+	    d->st.ckpt_done, sec < 120 ? sec : (sec + 59) / 60,
+	    sec < 120 ? "s" : "min", d->conf.name);
+}
+
+void
+drive_ckpt_step_done(struct drive *d)
+{
+	const struct probe	*p = sched_ckpt_probe(d->st.ckpt_step);
+	struct probe_result	 r;
+
+	if (p != NULL)
+		probe_recorded(d, p);
+	else
+		(void)engine_probe_result(d->eng, &r);	/* none to keep */
+	if (sched_ckpt_next(&d->st, &d->conf)) {
+		drive_checkpoint(d);
+		drive_notify(d);
+		return;
+	}
+	ckpt_end_event(d);
+	drive_phase_done(d, JOB_DONE);
+}
+
+/* The word of the step running: "fill", a probe's id, "check", "restore". */
+static const char *
+step_word(const struct dstate *st)
+{
+	const struct probe	*p = sched_ckpt_probe(st->ckpt_step);
+
+	if (p != NULL)
+		return p->id;
+	return st->ckpt_step == CKPT_STEP_FILL ? "fill" :
+	    st->ckpt_step == CKPT_STEP_CHECK ? "check" : "restore";
+}
+
+json_object *
+drive_ckpt_status(const struct drive *d)
+{
+	json_object	*o = json_object_new_object();
+	const struct dstate *st = &d->st;
+	int		 in = st->prog.phase == PHASE_CHECKPOINT;
+	uint64_t	 n = sched_ckpt_steps(&d->conf), every;
+
+	every = d->conf.checkpoint_every;
+#define ADD(k, v) json_object_object_add(o, k, v)
+	ADD("number", json_object_new_uint64(st->ckpt_done + (uint64_t)in));
+	ADD("step", json_object_new_string(in ? step_word(st) : ""));
+	ADD("index", json_object_new_uint64(in ?
+	    n - sched_ckpt_steps_left(st, &d->conf) + 1 : 0));
+	ADD("steps", json_object_new_uint64(in ? n : 0));
+	ADD("pending", json_object_new_boolean(!in &&
+	    sched_ckpt_due(st, &d->conf)));
+	ADD("next_at_bytes", json_object_new_uint64(
+	    d->conf.checkpoint == CKPT_OFF ? 0 : st->ckpt_done == 0 ?
+	    st->host_bytes_written : (st->ckpt_at / every + 1) * every));
+#undef ADD
+	return o;
+}
