@@ -51,7 +51,7 @@ CORE_SRC	= daemon/block.c daemon/perm.c daemon/layout.c daemon/state.c \
 		  daemon/wear_units.c daemon/smart_rules.c daemon/smart_run.c \
 		  daemon/dioalign.c daemon/statedir.c daemon/errmap.c daemon/syncq.c \
 		  daemon/schedule.c daemon/probes.c daemon/probegen.c \
-		  $(wildcard daemon/phase_*.c)
+		  daemon/ckpt_read.c $(wildcard daemon/phase_*.c)
 DAEMON_SRC	= daemon/main.c daemon/loop.c daemon/manager.c daemon/drive.c daemon/engine.c \
 		  daemon/engine_probe.c \
 		  daemon/safety.c daemon/events.c daemon/plan.c daemon/control.c \

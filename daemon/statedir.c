@@ -26,7 +26,8 @@ static const char *const file_names[] = {
 	[STATEDIR_EVENTS] = "events.jsonl",
 	[STATEDIR_SMART] = "smart.jsonl",
 	[STATEDIR_ERRMAPS] = "errors",
-	[STATEDIR_ARCHIVE] = "%s.rrd"
+	[STATEDIR_ARCHIVE] = "%s.rrd",
+	[STATEDIR_CHECKPOINTS] = "checkpoints.jsonl"
 };
 
 int

@@ -20,7 +20,8 @@ enum statedir_file {
 	STATEDIR_EVENTS,	/* events.jsonl */
 	STATEDIR_SMART,		/* smart.jsonl */
 	STATEDIR_ERRMAPS,	/* the directory of the passes' error maps */
-	STATEDIR_ARCHIVE	/* NAME.rrd, unless the archive is rrdcached's */
+	STATEDIR_ARCHIVE,	/* NAME.rrd, unless the archive is rrdcached's */
+	STATEDIR_CHECKPOINTS	/* checkpoints.jsonl: performance results */
 };
 
 /* A drive's directory under the state directory; -1 when cut short. */

@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "ckpt_read.h"
 #include "daemon.h"
 #include "events.h"
 #include "log.h"
@@ -81,6 +82,9 @@ status_object(const struct daemon *dm, const struct drive *d)
 		ADD("archive", archive_json(dm->arch, file));
 	} else
 		ADD("archive", NULL);
+	/* no checkpoint has run: the daemon side fills these */
+	ADD("checkpoint", NULL);
+	ADD("probe_bytes_written", json_object_new_uint64(0));
 #undef ADD
 	return o;
 }
@@ -114,6 +118,7 @@ op_command(void *arg, enum ctl_cmd cmd, const char *name, char *msg,
 		[CMD_PAUSE] = drive_cmd_pause,
 		[CMD_RESUME] = drive_cmd_resume,
 		[CMD_VERIFY] = drive_cmd_verify,
+		[CMD_CHECKPOINT] = NULL,
 	};
 	struct daemon		*dm = arg;
 	struct drive		*d;
@@ -121,7 +126,10 @@ op_command(void *arg, enum ctl_cmd cmd, const char *name, char *msg,
 
 	if ((d = daemon_find(dm, name)) == NULL)
 		return -ENOENT;
-	if (fn[cmd](d, msg, msglen) == 0)
+	if (fn[cmd] == NULL)
+		snprintf(msg, msglen, "%s: this daemon runs no performance "
+		    "checkpoints", name);
+	else if (fn[cmd](d, msg, msglen) == 0)
 		return 0;
 	drive_status(d, &s);
 	snprintf(state, statelen, "%s", state_word(s.run, s.refused));
@@ -160,6 +168,30 @@ op_events(void *arg, const char *name, int count, json_object *events)
 		return -ENOENT;
 	drive_events_path(d, path, sizeof(path));
 	events_tail(path, count, events);
+	return 0;
+}
+
+/* Every results line of the drive's checkpoints.jsonl; a bad line is
+ * skipped (the file is read anew each call, so warned about each time). */
+static int
+op_checkpoints(void *arg, const char *name, json_object *probes)
+{
+	struct daemon		*dm = arg;
+	struct ckpt_skipped	 sk;
+	char			 dir[PATH_MAX], path[PATH_MAX + 32];
+
+	if (daemon_find(dm, name) == NULL)
+		return -ENOENT;
+	if (statedir_drive_dir(dir, sizeof(dir), dm->conf.state_dir,
+	    name) == -1 || statedir_path(path, sizeof(path), dir,
+	    STATEDIR_CHECKPOINTS) == -1)
+		return 0;
+	if (ckpt_read(path, probes, &sk) == -1)
+		log_warn("%s: cannot read %s", name, path);
+	else if (sk.lines > 0)
+		log_warnx("%s: %s: %zu line%s skipped, the first (line %zu): "
+		    "%s", name, path, sk.lines, sk.lines == 1 ? "" : "s",
+		    sk.first, sk.why);
 	return 0;
 }
 
@@ -216,6 +248,7 @@ daemon_control_ops(struct daemon *dm, struct control_ops *ops)
 	ops->events = op_events;
 	ops->smart = op_smart;
 	ops->errors = op_errors;
+	ops->checkpoints = op_checkpoints;
 	ops->reload = op_reload;
 	ops->authorize = op_authorize;
 }
