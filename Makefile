@@ -17,7 +17,7 @@ PKG_LIBS	:= $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # ssdctl links only what it uses: the journal (log.c), xxhash (block
 # headers of the error map), json-c, librrd (graphs)
 CTL_PKGS	= libsystemd libxxhash json-c librrd
-CTL_LIBS	:= $(shell pkg-config --libs $(CTL_PKGS) 2>/dev/null) -lm
+CTL_LIBS	:= $(shell pkg-config --libs $(CTL_PKGS) 2>/dev/null) -lm -pthread
 CPPFLAGS	+= -D_GNU_SOURCE -Icommon -Idaemon -Ictl
 CFLAGS		+= -std=c11 $(OPT) $(WARN) $(PKG_CFLAGS) -pthread
 LDLIBS		+= $(PKG_LIBS) -pthread -lm
@@ -67,9 +67,12 @@ CORE_OBJ	= $(CORE_SRC:%.c=$(O)%.o)
 DAEMON_OBJ	= $(DAEMON_SRC:%.c=$(O)%.o)
 
 CTL_SRC		= ctl/ssdctl.c ctl/client.c ctl/output.c ctl/graph.c \
-		  ctl/errgraph.c
-# the error map reader and the block classes, for graph --what errormap
-CTL_CORE_SRC	= daemon/errmap.c daemon/statedir.c daemon/block.c
+		  ctl/errgraph.c ctl/ckpt.c ctl/ckptgraph.c
+# the error map reader and the block classes, for graph --what errormap;
+# the checkpoint results reader and the probe table, for checkpoints,
+# probes and graph --what checkpoints
+CTL_CORE_SRC	= daemon/errmap.c daemon/statedir.c daemon/block.c \
+		  daemon/ckpt_read.c daemon/probes.c
 CTL_OBJ		= $(CTL_SRC:%.c=$(O)%.o)
 CTL_CORE_OBJ	= $(CTL_CORE_SRC:%.c=$(O)%.o)
 DAEMON_BIN	= $(O)daemon/ssdtortured
