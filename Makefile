@@ -157,6 +157,12 @@ $(O)tests/unit/test_mapguard: tests/unit/test_mapguard.c \
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
+# ssdctl's views of the checkpoint results, and its status output.
+$(O)tests/unit/test_ckpt_views: tests/unit/test_ckpt_views.c \
+    $(O)ctl/ckpt.o $(O)ctl/output.o $(CORE_OBJ) $(COMMON_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+
 $(O)bench/genbench: bench/genbench.c $(O)daemon/block.o
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
