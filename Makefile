@@ -17,7 +17,7 @@ PKG_LIBS	:= $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # ssdctl links only what it uses: the journal (log.c), xxhash (block
 # headers of the error map), json-c, librrd (graphs)
 CTL_PKGS	= libsystemd libxxhash json-c librrd
-CTL_LIBS	:= $(shell pkg-config --libs $(CTL_PKGS) 2>/dev/null) -lm
+CTL_LIBS	:= $(shell pkg-config --libs $(CTL_PKGS) 2>/dev/null) -lm -pthread
 CPPFLAGS	+= -D_GNU_SOURCE -Icommon -Idaemon -Ictl
 CFLAGS		+= -std=c11 $(OPT) $(WARN) $(PKG_CFLAGS) -pthread
 LDLIBS		+= $(PKG_LIBS) -pthread -lm
@@ -51,7 +51,7 @@ CORE_SRC	= daemon/block.c daemon/perm.c daemon/layout.c daemon/state.c \
 		  daemon/wear_units.c daemon/smart_rules.c daemon/smart_run.c \
 		  daemon/dioalign.c daemon/statedir.c daemon/errmap.c daemon/syncq.c \
 		  daemon/schedule.c daemon/probes.c daemon/probegen.c \
-		  $(wildcard daemon/phase_*.c)
+		  daemon/ckpt_read.c $(wildcard daemon/phase_*.c)
 DAEMON_SRC	= daemon/main.c daemon/loop.c daemon/manager.c daemon/drive.c daemon/engine.c \
 		  daemon/engine_probe.c \
 		  daemon/safety.c daemon/events.c daemon/plan.c daemon/control.c \
@@ -68,9 +68,12 @@ CORE_OBJ	= $(CORE_SRC:%.c=$(O)%.o)
 DAEMON_OBJ	= $(DAEMON_SRC:%.c=$(O)%.o)
 
 CTL_SRC		= ctl/ssdctl.c ctl/client.c ctl/output.c ctl/graph.c \
-		  ctl/errgraph.c
-# the error map reader and the block classes, for graph --what errormap
-CTL_CORE_SRC	= daemon/errmap.c daemon/statedir.c daemon/block.c
+		  ctl/errgraph.c ctl/ckpt.c ctl/ckptgraph.c
+# the error map reader and the block classes, for graph --what errormap;
+# the checkpoint results reader and the probe table, for checkpoints,
+# probes and graph --what checkpoints
+CTL_CORE_SRC	= daemon/errmap.c daemon/statedir.c daemon/block.c \
+		  daemon/ckpt_read.c daemon/probes.c
 CTL_OBJ		= $(CTL_SRC:%.c=$(O)%.o)
 CTL_CORE_OBJ	= $(CTL_CORE_SRC:%.c=$(O)%.o)
 DAEMON_BIN	= $(O)daemon/ssdtortured
@@ -152,6 +155,12 @@ $(O)tests/unit/test_engine_probe: tests/unit/test_engine_probe.c \
 # The SIGBUS guard on a mapping whose file was cut short.
 $(O)tests/unit/test_mapguard: tests/unit/test_mapguard.c \
     $(O)daemon/mapguard.o $(CORE_OBJ) $(COMMON_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+
+# ssdctl's views of the checkpoint results, and its status output.
+$(O)tests/unit/test_ckpt_views: tests/unit/test_ckpt_views.c \
+    $(O)ctl/ckpt.o $(O)ctl/output.o $(CORE_OBJ) $(COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 

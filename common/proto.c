@@ -13,11 +13,13 @@ const struct proto_method proto_methods[] = {
 	{ PROTO_INTERFACE, "Events", PROTO_READ, 1 },
 	{ PROTO_INTERFACE, "Smart", PROTO_READ, 0 },
 	{ PROTO_INTERFACE, "ErrorMap", PROTO_READ, 0 },
+	{ PROTO_INTERFACE, "Checkpoints", PROTO_READ, 0 },
 	{ PROTO_INTERFACE, "Start", PROTO_WRITE, 0 },
 	{ PROTO_INTERFACE, "Stop", PROTO_WRITE, 0 },
 	{ PROTO_INTERFACE, "Pause", PROTO_WRITE, 0 },
 	{ PROTO_INTERFACE, "Resume", PROTO_WRITE, 0 },
 	{ PROTO_INTERFACE, "Verify", PROTO_WRITE, 0 },
+	{ PROTO_INTERFACE, "Checkpoint", PROTO_WRITE, 0 },
 	{ PROTO_INTERFACE, "Reload", PROTO_WRITE, 0 },
 	{ NULL, NULL, PROTO_READ, 0 }
 };
@@ -82,7 +84,17 @@ const char proto_manager_idl[] =
 "  smart: ?object,\n""  # its records on disk; a drive paused for them resumes by itself\n"
 "  records: Records,\n"
 "  # the RRD archive: file, and the rrdcached address (\"\" for none)\n"
-"  archive: ?object\n"
+"  archive: ?object,\n"
+"  # performance checkpoints: number (done, or the one running), step\n"
+"  # (a probe id, \"fill\", \"check\", \"restore\"; \"\" when none runs),\n"
+"  # index and steps (the running one's step and their count), pending\n"
+"  # (one is asked for or due at the next cycle boundary), next_at_bytes\n"
+"  # (the host_bytes_written it is due at; 0: checkpoint = off); null\n"
+"  # when the drive has none\n"
+"  checkpoint: ?object,\n"
+"  # bytes the checkpoints' probes wrote over the drive's life (counted\n"
+"  # in host_bytes_written too)\n"
+"  probe_bytes_written: int\n"
 ")\n"
 "\n"
 "# All drives, or the one named.\n"
@@ -132,6 +144,12 @@ const char proto_manager_idl[] =
 "  truncated: bool\n"
 ")\n"
 "\n"
+"# The results of a drive's performance checkpoints: every line of its\n"
+"# checkpoints.jsonl, one object per probe per checkpoint, in file order\n"
+"# (ssdctl(8), checkpoints --json, lists the fields); empty when there\n"
+"# are none yet.\n"
+"method Checkpoints(drive: string) -> (probes: []object)\n"
+"\n"
 "# Start a stopped, failed or refused drive (safety checks run again).\n"
 "method Start(drive: string) -> ()\n"
 "# Stop a drive: it stays stopped across daemon restarts.\n"
@@ -140,6 +158,9 @@ const char proto_manager_idl[] =
 "method Resume(drive: string) -> ()\n"
 "# A read-only verify pass now, against what the drive should hold.\n"
 "method Verify(drive: string) -> ()\n"
+"# A performance checkpoint at the drive's next cycle boundary\n"
+"# (InvalidState when it cannot have one: checkpoint = off, failed, ...).\n"
+"method Checkpoint(drive: string) -> ()\n"
 "# Re-read the configuration; an invalid one is rejected and kept.\n"
 "method Reload() -> ()\n"
 "\n"

@@ -29,8 +29,11 @@
 #include <json-c/json.h>
 #include <rrd.h>
 
+#include "ckpt.h"
+#include "ckptgraph.h"
 #include "errgraph.h"
 #include "graph.h"
+#include "palette.h"
 #include "rrd_layout.h"
 
 /* Built with AddressSanitizer (make SANITIZE=1): gcc says so with
@@ -52,14 +55,6 @@
 #define MAX_SECONDS	(100L * 366 * 86400)
 #define HOT_C		70		/* typical throttling onset, deg C */
 
-#define BLUE		"#1F77B4"
-#define DARKBLUE	"#0D4A80"
-#define GREEN		"#2CA02C"
-#define DARKGREEN	"#176117"
-#define ORANGE		"#FF7F0E"
-#define RED		"#D62728"
-#define PURPLE		"#9467BD"
-#define DARKPURPLE	"#5B3A80"
 
 /* Data sources in archive order (rrd_layout.h). */
 #define DS_NAME(id, name, kind)	name,
@@ -69,7 +64,10 @@ static const char *const ds_name[] = { RRD_SOURCES(DS_NAME) };
 
 struct opts {
 	const char		*drive, *since, *until, *out, *rrd, *daemon;
-	const char		*map_dir;
+	const char		*map_dir, *state_dir;
+	const char		*probes[CKPTGRAPH_PROBES_MAX];
+	size_t			 nprobes;
+	int			 figure;	/* enum ckpt_figure; -1 none */
 	const struct kind	*kind;
 	int			 width, height, svg, help;
 };
@@ -107,7 +105,8 @@ struct kind {
 	unsigned	 mask;		/* its sources */
 	const char	*nodata;
 	void		(*build)(struct graph *);
-	int		(*own)(struct graph *);	/* draws it all (SVG) */
+	int		(*own)(struct graph *);	/* draws it all */
+	int		 svg_only;
 };
 
 static void	build_throughput(struct graph *);
@@ -118,26 +117,29 @@ static void	build_latency(struct graph *);
 static void	build_errors(struct graph *);
 static void	build_flush(struct graph *);
 static int	draw_errormap(struct graph *);
+static int	draw_checkpoints(struct graph *);
 
 static const struct kind kinds[] = {
 	{ "throughput", "throughput", 3600, BIT(DS_WBPS) | BIT(DS_RBPS),
-	    "no throughput recorded in this period", build_throughput, NULL },
+	    "no throughput recorded in this period", build_throughput, NULL, 0 },
 	{ "tbw", "total bytes written", 30 * 86400, BIT(DS_HOSTW),
-	    "no bytes written recorded in this period", build_tbw, NULL },
+	    "no bytes written recorded in this period", build_tbw, NULL, 0 },
 	{ "wear", "wear", 30 * 86400, BIT(DS_PUSED) | BIT(DS_SPARE),
-	    "no SMART wear readings in this period", build_wear, NULL },
+	    "no SMART wear readings in this period", build_wear, NULL, 0 },
 	{ "temperature", "temperature", 86400, BIT(DS_TEMP),
-	    "no temperature readings in this period", build_temperature, NULL },
+	    "no temperature readings in this period", build_temperature, NULL, 0 },
 	{ "latency", "p99 write latency", 3600, BIT(DS_LAT),
-	    "no latency recorded in this period", build_latency, NULL },
+	    "no latency recorded in this period", build_latency, NULL, 0 },
 	{ "errors", "media errors and write amplification", 30 * 86400,
 	    BIT(DS_MERR) | BIT(DS_WAF),
-	    "no SMART error readings in this period", build_errors, NULL },
+	    "no SMART error readings in this period", build_errors, NULL, 0 },
 	{ "flush", "cache flush latency", 3600, BIT(DS_FLUSH),
-	    "no cache flush recorded in this period", build_flush, NULL },
+	    "no cache flush recorded in this period", build_flush, NULL, 0 },
 	{ "errormap", "where verify passes found bad blocks", 0, 0, NULL,
-	    NULL, draw_errormap },
-	{ NULL, NULL, 0, 0, NULL, NULL, NULL }
+	    NULL, draw_errormap, 1 },
+	{ "checkpoints", "performance checkpoints", 0, 0, NULL, NULL,
+	    draw_checkpoints, 0 },
+	{ NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
 };
 
 /* ------------------------------------------------------------ arguments */
@@ -589,10 +591,10 @@ usage(FILE *fp, int full)
 	fprintf(fp, "usage: ssdctl graph DRIVE --what KIND -o FILE.png|FILE.svg"
 	    "\n\t[--since DURATION|TIME] [--until now|DURATION|TIME]\n"
 	    "\t[--width N] [--height N] [--rrd FILE] [--daemon ADDR]\n"
-	    "\t[--map-dir DIR]\nKIND:");
+	    "\t[--map-dir DIR] [--probe ID]... [--figure iops|mbps|p99|p99.9]"
+	    "\n\t[--state-dir DIR]\nKIND:");
 	for (k = kinds; k->name != NULL; k++)
-		fprintf(fp, " %s%s", k->name, k->own != NULL ? " (SVG only)" :
-		    "");
+		fprintf(fp, " %s%s", k->name, k->svg_only ? " (SVG only)" : "");
 	if (!full) {
 		fprintf(fp, "\n(ssdctl graph --help: more)\n");
 		return;
@@ -604,7 +606,12 @@ usage(FILE *fp, int full)
 	    "instead of asking the daemon; --daemon ADDR: read it through "
 	    "rrdcached (unix:/path or host:port)\n--map-dir DIR: draw the "
 	    "error maps of DIR/errors (a copy of a drive's state directory) "
-	    "instead of asking the daemon\n");
+	    "instead of asking the daemon\n--what checkpoints: --probe ID "
+	    "(repeated, up to %d; default: the 4 KiB random QD1/QD32 and "
+	    "128 KiB sequential reads and writes), --figure (default: each "
+	    "probe's headline, IOPS or MB/s), --state-dir DIR: read "
+	    "DIR/DRIVE/checkpoints.jsonl instead of asking the daemon\n",
+	    CKPTGRAPH_PROBES_MAX);
 }
 
 static const struct kind *
@@ -663,6 +670,17 @@ set_opt(struct opts *o, int ch, const char *arg, int quiet)
 	case 'r': o->rrd = arg; break;
 	case 'd': o->daemon = arg; break;
 	case 'm': o->map_dir = arg; break;
+	case 'S': o->state_dir = arg; break;
+	case 'P':
+		if (o->nprobes == CKPTGRAPH_PROBES_MAX)
+			what = "--probe: too many probes for one graph";
+		else
+			o->probes[o->nprobes++] = arg;
+		break;
+	case 'F':
+		if ((o->figure = ckpt_figure_parse(arg)) == -1)
+			what = "--figure: expected iops, mbps, p99 or p99.9";
+		break;
 	case 'o':
 		o->out = arg;
 		if ((o->svg = out_format(arg)) == -1)
@@ -701,6 +719,9 @@ parse_opts(int argc, char **argv, struct opts *o, int quiet)
 		{ "rrd", required_argument, NULL, 'r' },
 		{ "daemon", required_argument, NULL, 'd' },
 		{ "map-dir", required_argument, NULL, 'm' },
+		{ "state-dir", required_argument, NULL, 'S' },
+		{ "probe", required_argument, NULL, 'P' },
+		{ "figure", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -710,6 +731,7 @@ parse_opts(int argc, char **argv, struct opts *o, int quiet)
 	memset(o, 0, sizeof(*o));
 	o->width = 1000;
 	o->height = 450;
+	o->figure = -1;
 	if (av == NULL)
 		return -1;
 	av[0] = "ssdctl graph";
@@ -737,15 +759,20 @@ opts_problem(const struct opts *o)
 		what = "--what KIND is required";
 	else if (o->out == NULL)
 		what = "-o FILE.png|FILE.svg is required";
-	else if (o->kind->own != NULL && !o->svg)
+	else if (o->kind->svg_only && !o->svg)
 		what = "--what errormap draws SVG only: give -o FILE.svg";
 	else if (o->kind->own != NULL && (o->rrd != NULL ||
 	    o->daemon != NULL || o->since != NULL || o->until != NULL))
 		what = "--rrd, --daemon, --since and --until are for the "
 		    "archive; errormap draws every verify pass (--map-dir DIR: "
-		    "from a state directory)";
-	else if (o->kind->own == NULL && o->map_dir != NULL)
+		    "from a state directory), checkpoints every checkpoint "
+		    "(--state-dir DIR: from a state directory)";
+	else if (o->kind->own != draw_errormap && o->map_dir != NULL)
 		what = "--map-dir is for --what errormap";
+	else if (o->kind->own != draw_checkpoints && (o->state_dir != NULL ||
+	    o->nprobes > 0 || o->figure != -1))
+		what = "--state-dir, --probe and --figure are for --what "
+		    "checkpoints";
 	return what;
 }
 
@@ -766,7 +793,8 @@ graph_needs_daemon(int argc, char **argv)
 	struct opts	o;
 
 	return parse_opts(argc, argv, &o, 1) == 0 && !o.help &&
-	    opts_problem(&o) == NULL && o.rrd == NULL && o.map_dir == NULL;
+	    opts_problem(&o) == NULL && o.rrd == NULL && o.map_dir == NULL &&
+	    o.state_dir == NULL;
 }
 
 /* ------------------------------------------------------------ time */
@@ -1082,13 +1110,14 @@ common_opts(struct graph *g)
 {
 	static const char *const look[] = {
 		"--full-size-mode", "--disable-rrdtool-tag", "--border=0",
-		"--font=DEFAULT:8:DejaVu Sans",
-		"--font=TITLE:11:DejaVu Sans", "--font=LEGEND:8:DejaVu Sans Mono",
+		"--font=DEFAULT:" PAL_FONT_SIZE ":" PAL_FONT,
+		"--font=TITLE:" PAL_TITLE_SIZE ":" PAL_FONT,
+		"--font=LEGEND:" PAL_FONT_SIZE ":" PAL_FONT " Mono",
 		"--color=BACK#FFFFFF", "--color=CANVAS#FFFFFF",
 		"--color=SHADEA#FFFFFF", "--color=SHADEB#FFFFFF",
-		"--color=GRID#DDDDDD80", "--color=MGRID#BBBBBBA0",
-		"--color=FONT#222222", "--color=AXIS#666666",
-		"--color=ARROW#666666", "--color=FRAME#666666", NULL
+		"--color=GRID" PAL_GRID "80", "--color=MGRID#BBBBBBA0",
+		"--color=FONT" PAL_INK, "--color=AXIS" PAL_AXIS,
+		"--color=ARROW" PAL_AXIS, "--color=FRAME" PAL_AXIS, NULL
 	};
 	int	i;
 
@@ -1182,6 +1211,37 @@ draw_errormap(struct graph *g)
 		return EXIT_ERR;
 	}
 	return errgraph_draw(&in);
+}
+
+/* The checkpoint results, from the daemon or --state-dir: ckptgraph.c. */
+static int
+draw_checkpoints(struct graph *g)
+{
+	const struct opts	*o = g->o;
+	struct ckptgraph_in	 in = { .out = o->out, .svg = o->svg,
+	    .width = o->width, .height = o->height, .figure = o->figure,
+	    .nprobes = o->nprobes };
+	char			 t[1024];
+	int			 rc;
+
+	title_text(g, t, sizeof(t));
+	in.title = t;
+	memcpy(in.probes, o->probes, sizeof(in.probes));
+	if (o->state_dir != NULL) {
+		in.lines = json_object_new_array();
+		if (ckpt_load_dir(o->state_dir, o->drive, in.lines) == -1) {
+			json_object_put(in.lines);
+			return EXIT_ERR;
+		}
+	} else if (g->src == NULL || g->src->ckpt == NULL) {
+		fprintf(stderr, "ssdctl graph: no daemon to ask for the "
+		    "checkpoint results\n");
+		return EXIT_ERR;
+	} else if ((in.lines = g->src->ckpt(g->src->arg, o->drive)) == NULL)
+		return EXIT_ERR;
+	rc = ckptgraph_draw(&in);
+	json_object_put(in.lines);
+	return rc;
 }
 
 int

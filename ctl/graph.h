@@ -10,11 +10,14 @@
 
 #include "errgraph.h"
 
-/* What the daemon said of the drive, and how to ask it for error maps. */
+/* What the daemon said of the drive, and how to ask it for error maps
+ * and for the checkpoint results (the Checkpoints reply's probes, or NULL
+ * after a message). */
 struct graph_src {
 	json_object	*drive;
 	errgraph_fetch	 fetch;
 	void		*arg;
+	json_object	*(*ckpt)(void *arg, const char *drive);
 };
 
 /*

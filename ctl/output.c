@@ -95,19 +95,47 @@ state_of(json_object *d)
 	    str(d, "state");
 }
 
-/* "write 42.1%" or "verify* 3.0%" for an on-demand verify pass. */
+/* The status' checkpoint object when it names a running step, else NULL. */
+static json_object *
+checkpoint_step(json_object *d)
+{
+	json_object	*c;
+
+	if (!json_object_object_get_ex(d, "checkpoint", &c) ||
+	    !json_object_is_type(c, json_type_object) ||
+	    str(c, "step")[0] == '\0')
+		return NULL;
+	return c;
+}
+
+/*
+ * "write 42.1%", "verify* 3.0%" for an on-demand verify pass; in a
+ * performance checkpoint "checkpoint 14/63" (the step of the steps), and
+ * when full "checkpoint 3: rand-read-4k-qd32 (14/63) 42.1%".
+ */
 static void
-phase_text(json_object *d, char *buf, size_t len)
+phase_text(json_object *d, char *buf, size_t len, int full)
 {
 	const char	*st = str(d, "state");
+	json_object	*c = checkpoint_step(d);
 
 	if (state_is(st, PROTO_FINISHED) || state_is(st, PROTO_FAILED) ||
 	    boolean(d, "refused")) {
 		snprintf(buf, len, "-");
 		return;
 	}
-	snprintf(buf, len, "%s %5.1f%%", boolean(d, "verifying") ?
-	    "verify*" : str(d, "phase"), dbl(d, "phase_progress") * 100.0);
+	if (c != NULL && full)
+		snprintf(buf, len, "%s %" PRIu64 ": %s (%" PRIu64 "/%" PRIu64
+		    ") %.1f%%", str(d, "phase"), u64(c, "number"),
+		    str(c, "step"), u64(c, "index"), u64(c, "steps"),
+		    dbl(d, "phase_progress") * 100.0);
+	else if (c != NULL)
+		snprintf(buf, len, "%s %" PRIu64 "/%" PRIu64, str(d, "phase"),
+		    u64(c, "index"), u64(c, "steps"));
+	else
+		snprintf(buf, len, "%s %5.1f%%", boolean(d, "verifying") ?
+		    "verify*" : str(d, "phase"),
+		    dbl(d, "phase_progress") * 100.0);
 }
 
 /* "850.2 MB/s" */
@@ -155,7 +183,7 @@ output_status_table(FILE *fp, json_object *drives)
 		json_object *d = json_object_array_get_idx(drives, i);
 		uint64_t e = u64(d, "errors_total");
 
-		phase_text(d, ph, sizeof(ph));
+		phase_text(d, ph, sizeof(ph), 0);
 		if (u64(d, "eta_seconds") > 0)
 			units_fmt_duration(u64(d, "eta_seconds"), eta,
 			    sizeof(eta));
@@ -226,12 +254,36 @@ detail_records(FILE *fp, json_object *d)
 		    str(r, "why"), u64(r, "kept_lines"));
 }
 
+/*
+ * Between performance checkpoints: "checkpoint due" when one is asked for
+ * or due at the next cycle boundary, else where the next one is due;
+ * nothing without a checkpoint object or while one runs (the phase says).
+ */
+static void
+detail_checkpoint(FILE *fp, json_object *d)
+{
+	json_object	*c;
+	char		 a[40];
+
+	if (!json_object_object_get_ex(d, "checkpoint", &c) ||
+	    !json_object_is_type(c, json_type_object) ||
+	    checkpoint_step(d) != NULL)
+		return;
+	if (boolean(c, "pending"))
+		fprintf(fp, "  %-15s checkpoint due (at the next cycle "
+		    "boundary)\n", "checkpoints:");
+	else if (u64(c, "next_at_bytes") > 0)
+		fprintf(fp, "  %-15s %" PRIu64 " done, the next at %s written\n",
+		    "checkpoints:", u64(c, "number"), units_fmt_dec(u64(c,
+		    "next_at_bytes"), a, sizeof(a)));
+}
+
 void
 output_status_detail(FILE *fp, json_object *d)
 {
-	char	a[40], b[40], ph[40], eta[64];
+	char	a[40], b[40], ph[160], eta[64];
 
-	phase_text(d, ph, sizeof(ph));
+	phase_text(d, ph, sizeof(ph), 1);
 	fprintf(fp, "%s\n", str(d, "name"));
 	fprintf(fp, "  %-15s %s\n", "device:", str(d, "device"));
 	fprintf(fp, "  %-15s %s\n", "serial:", str(d, "serial"));
@@ -247,6 +299,7 @@ output_status_detail(FILE *fp, json_object *d)
 	else
 		eta[0] = '\0';
 	fprintf(fp, "  %-15s %s%s\n", "phase:", ph, eta);
+	detail_checkpoint(fp, d);
 	fprintf(fp, "  %-15s %" PRIu64 " (%" PRIu64 " done)\n", "cycle:",
 	    u64(d, "cycle"), u64(d, "cycles_done"));
 	fprintf(fp, "  %-15s %s of %s\n", "span:", units_fmt_bin(u64(d,

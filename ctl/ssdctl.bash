@@ -1,7 +1,7 @@
 # bash completion for ssdctl(8); drive names come from the running daemon.
 _ssdctl() {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-	local cmds="status start stop pause resume verify smart graph errors events reload version"
+	local cmds="status start stop pause resume verify checkpoint checkpoints probes smart graph errors events reload version"
 	local i cmd="" at=0 sock=""
 
 	for ((i = 1; i < COMP_CWORD; i++)); do
@@ -14,8 +14,15 @@ _ssdctl() {
 	case $prev in
 	-s|--socket|-o|--rrd)
 		COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	--state-dir|--map-dir)
+		COMPREPLY=($(compgen -d -- "$cur")); return ;;
 	--what)
-		COMPREPLY=($(compgen -W "throughput tbw wear temperature latency errors flush" -- "$cur"))
+		COMPREPLY=($(compgen -W "throughput tbw wear temperature latency errors flush errormap checkpoints" -- "$cur"))
+		return ;;
+	--figure)
+		COMPREPLY=($(compgen -W "iops mbps p99 p99.9" -- "$cur")); return ;;
+	--probe)
+		COMPREPLY=($(compgen -W "$(ssdctl probes 2>/dev/null | awk '{ print $1 }')" -- "$cur"))
 		return ;;
 	esac
 	if [[ -z $cmd ]]; then
@@ -27,14 +34,18 @@ _ssdctl() {
 	case $cmd in
 	status)
 		COMPREPLY=($(compgen -W "$drives" -- "$cur")) ;;
-	start|stop|pause|resume|verify|smart)
+	start|stop|pause|resume|verify|checkpoint|smart)
 		((COMP_CWORD == at + 1)) && COMPREPLY=($(compgen -W "$drives" -- "$cur")) ;;
 	events)
 		COMPREPLY=($(compgen -W "$drives -n -f" -- "$cur")) ;;
 	errors)
 		COMPREPLY=($(compgen -W "$drives --pass --json" -- "$cur")) ;;
+	checkpoints)
+		COMPREPLY=($(compgen -W "$drives --latency --json --state-dir" -- "$cur")) ;;
+	probes)
+		COMPREPLY=($(compgen -W "--fio" -- "$cur")) ;;
 	graph)
-		COMPREPLY=($(compgen -W "$drives --what --since --until -o --width --height --rrd --daemon --map-dir" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "$drives --what --since --until -o --width --height --rrd --daemon --map-dir --probe --figure --state-dir" -- "$cur")) ;;
 	esac
 }
 complete -F _ssdctl ssdctl

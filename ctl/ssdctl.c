@@ -12,9 +12,11 @@
 
 #include <json-c/json.h>
 
+#include "ckpt.h"
 #include "client.h"
 #include "graph.h"
 #include "output.h"
+#include "probes.h"
 #include "proto.h"
 
 #define EXIT_DAEMON	1
@@ -242,6 +244,38 @@ fetch_map(void *arg, uint64_t pass, uint32_t resolution, int *nomap)
 	return NULL;
 }
 
+/* A drive's checkpoint results from the daemon: the Checkpoints reply's
+ * probes, or NULL after a message. */
+static json_object *
+daemon_checkpoints(struct ctx *x, const char *drive)
+{
+	json_object	*r, *probes = NULL;
+
+	if (call(x, PROTO_INTERFACE ".Checkpoints", drive_param(drive),
+	    &r) != 0)
+		return NULL;
+	if (json_object_object_get_ex(r, "probes", &probes) &&
+	    json_object_is_type(probes, json_type_array))
+		probes = json_object_get(probes);
+	else {
+		fprintf(stderr, "ssdctl: Checkpoints: a reply without "
+		    "probes\n");
+		probes = NULL;
+	}
+	json_object_put(r);
+	return probes;
+}
+
+/* graph_src's ckpt: the results through the daemon. */
+static json_object *
+fetch_checkpoints(void *arg, const char *drive)
+{
+	struct map_fetch	*f = arg;
+
+	client_close(&f->x->cl);
+	return daemon_checkpoints(f->x, drive);
+}
+
 /* graph DRIVE --what ... -o FILE: from the archive the daemon names (or
  * its error maps), or from --rrd FILE / --map-dir DIR without asking the
  * daemon. */
@@ -249,7 +283,8 @@ static int
 cmd_graph(struct ctx *x, int argc, char **argv)
 {
 	struct map_fetch	 f = { x, argv[0] };
-	struct graph_src	 src = { NULL, fetch_map, &f };
+	struct graph_src	 src = { NULL, fetch_map, &f,
+				    fetch_checkpoints };
 	json_object		*r, *d;
 	int			 rc;
 
@@ -475,6 +510,116 @@ cmd_errors(struct ctx *x, int argc, char **argv)
 	return 0;
 }
 
+/* The results of a drive: from --state-dir DIR, else the daemon. */
+static json_object *
+load_checkpoints(struct ctx *x, const char *state_dir, const char *drive)
+{
+	json_object	*lines;
+
+	if (state_dir == NULL)
+		return daemon_checkpoints(x, drive);
+	lines = json_object_new_array();
+	if (ckpt_load_dir(state_dir, drive, lines) == -1) {
+		json_object_put(lines);
+		return NULL;
+	}
+	return lines;
+}
+
+static void
+checkpoints_usage(void)
+{
+	fprintf(stderr, "usage: ssdctl checkpoints DRIVE [--latency] "
+	    "[--json] [--state-dir DIR]\n");
+}
+
+/* checkpoints DRIVE [--latency] [--json] [--state-dir DIR] */
+static int
+cmd_checkpoints(struct ctx *x, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "latency", no_argument, NULL, 'l' },
+		{ "state-dir", required_argument, NULL, 'd' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char		*state_dir = NULL;
+	struct ckpt_grid	 g;
+	json_object		*lines;
+	int			 ch, latency = 0;
+
+	optind = 0;	/* re-initialise: options may follow DRIVE */
+	while ((ch = getopt_long(argc, argv, "jl", longopts, NULL)) != -1) {
+		if (ch == 'j')
+			x->json = 1;
+		else if (ch == 'l')
+			latency = 1;
+		else if (ch == 'd')
+			state_dir = optarg;
+		else {
+			checkpoints_usage();
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1) {
+		checkpoints_usage();
+		return EXIT_USAGE;
+	}
+	if ((lines = load_checkpoints(x, state_dir, argv[optind])) == NULL)
+		return EXIT_DAEMON;
+	if (x->json)
+		print_json(lines);
+	else if (json_object_array_length(lines) == 0)
+		printf("%s: no performance checkpoint yet\n", argv[optind]);
+	else if (ckpt_grid_build(lines, &g) == 0) {
+		ckpt_table(stdout, &g, latency);
+		ckpt_grid_free(&g);
+	} else
+		fprintf(stderr, "ssdctl: out of memory\n");
+	json_object_put(lines);
+	return 0;
+}
+
+/* probes [--fio]: the quick suite, or the fio options of each probe. */
+static int
+cmd_probes(struct ctx *x, int argc, char **argv)
+{
+	char			 fio[1024];
+	const struct probe	*p;
+	json_object		*all = json_object_new_array(), *o;
+	size_t			 i;
+	int			 with_fio = argc == 1;
+
+	if (argc == 1 && strcmp(argv[0], "--fio") != 0) {
+		fprintf(stderr, "usage: ssdctl probes [--fio]\n");
+		json_object_put(all);
+		return EXIT_USAGE;
+	}
+	for (i = 0; (p = probe_at(i)) != NULL; i++) {
+		if (probe_fio_options(p, fio, sizeof(fio)) == -1)
+			snprintf(fio, sizeof(fio), "?");
+		o = json_object_new_object();
+		json_object_object_add(o, "id", json_object_new_string(p->id));
+		json_object_object_add(o, "family", json_object_new_string(
+		    probe_family_name(p->family)));
+		json_object_object_add(o, "title",
+		    json_object_new_string(p->title));
+		json_object_object_add(o, "fio", json_object_new_string(fio));
+		json_object_array_add(all, o);
+		if (x->json)
+			continue;
+		if (with_fio)
+			printf("%-26s %s\n", p->id, fio);
+		else
+			printf("%-26s %-9s %s\n", p->id,
+			    probe_family_name(p->family), p->title);
+	}
+	if (x->json)
+		print_json(all);
+	json_object_put(all);
+	return 0;
+}
+
 static const struct command commands[] = {
 	{ "status", "[DRIVE...]", 0, 64, cmd_status, NULL,
 	    "drives at a glance; everything about one DRIVE" },
@@ -488,6 +633,12 @@ static const struct command commands[] = {
 	    "resume a paused drive" },
 	{ "verify", "DRIVE", 1, 1, NULL, PROTO_INTERFACE ".Verify",
 	    "a read-only verify pass now (retention check)" },
+	{ "checkpoint", "DRIVE", 1, 1, NULL, PROTO_INTERFACE ".Checkpoint",
+	    "a performance checkpoint at the next cycle boundary" },
+	{ "checkpoints", "DRIVE [--latency]", 1, 5, cmd_checkpoints, NULL,
+	    "performance by probe and checkpoint, change since the first" },
+	{ "probes", "[--fio]", 0, 1, cmd_probes, NULL,
+	    "the probes of a checkpoint; --fio: each one's fio options" },
 	{ "smart", "DRIVE", 1, 1, cmd_smart, NULL,
 	    "SMART and wear, with the change since the first reading" },
 	{ "graph", "DRIVE --what KIND -o FILE", 1, 32, cmd_graph, NULL,
@@ -522,7 +673,8 @@ usage(FILE *fp)
 static int
 own_opts(const struct command *c)
 {
-	return c->run == cmd_events || c->run == cmd_errors;
+	return c->run == cmd_events || c->run == cmd_errors ||
+	    c->run == cmd_checkpoints;
 }
 
 /* Global options; returns the index of the command. */

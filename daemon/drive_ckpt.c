@@ -23,6 +23,7 @@
 
 #include <json-c/json.h>
 
+#include "ckpt_read.h"
 #include "drive_priv.h"
 #include "probegen.h"
 
@@ -309,7 +310,8 @@ base_take(struct drive *d, json_object *line)
 	const struct probe	*p;
 	struct ckpt_base	*b;
 
-	if (!json_object_object_get_ex(line, "probe", &id) ||
+	if (ckpt_line_problem(line) != NULL ||
+	    !json_object_object_get_ex(line, "probe", &id) ||
 	    (p = probe_find(json_object_get_string(id))) == NULL ||
 	    json_object_object_get_ex(line, "skipped", NULL))
 		return;
@@ -320,7 +322,9 @@ base_take(struct drive *d, json_object *line)
 	line_headline(line, &b->tput, &b->p999);
 }
 
-/* The baselines of the probes, from checkpoints.jsonl as it is now. */
+/* The baselines of the probes, from checkpoints.jsonl as it is now, a
+ * line at a time (a file of years stays out of memory); lines ckpt_read
+ * would skip are skipped. */
 void
 drive_ckpt_load(struct drive *d)
 {

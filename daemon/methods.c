@@ -210,7 +210,27 @@ m_errors(struct req *r)
 	    PROTO_INTERFACE ".NoErrorMap", pass);
 }
 
-/* Start, Stop, Pause, Resume and Verify: one drive, one command. */
+/* Checkpoints: a long list, written out as the client reads it. */
+static void
+m_checkpoints(struct req *r)
+{
+	const char	*drive = param_string(r, "drive", 1);
+	json_object	*probes;
+
+	if (drive == NULL)
+		return;
+	probes = json_object_new_array();
+	if (r->ops->checkpoints(r->ops->arg, drive, probes) == -ENOENT) {
+		json_object_put(probes);
+		no_such_drive(r, drive);
+		return;
+	}
+	r->out->list = probes;
+	r->out->list_key = "probes";
+}
+
+/* Start, Stop, Pause, Resume, Verify and Checkpoint: one drive, one
+ * command. */
 static void
 drive_command(struct req *r, enum ctl_cmd cmd)
 {
@@ -243,6 +263,7 @@ static void m_stop(struct req *r) { drive_command(r, CMD_STOP); }
 static void m_pause(struct req *r) { drive_command(r, CMD_PAUSE); }
 static void m_resume(struct req *r) { drive_command(r, CMD_RESUME); }
 static void m_verify(struct req *r) { drive_command(r, CMD_VERIFY); }
+static void m_checkpoint(struct req *r) { drive_command(r, CMD_CHECKPOINT); }
 
 static void
 m_reload(struct req *r)
@@ -266,11 +287,13 @@ static const struct handler handlers[] = {
 	{ PROTO_INTERFACE ".Events", m_events },
 	{ PROTO_INTERFACE ".Smart", m_smart },
 	{ PROTO_INTERFACE ".ErrorMap", m_errors },
+	{ PROTO_INTERFACE ".Checkpoints", m_checkpoints },
 	{ PROTO_INTERFACE ".Start", m_start },
 	{ PROTO_INTERFACE ".Stop", m_stop },
 	{ PROTO_INTERFACE ".Pause", m_pause },
 	{ PROTO_INTERFACE ".Resume", m_resume },
 	{ PROTO_INTERFACE ".Verify", m_verify },
+	{ PROTO_INTERFACE ".Checkpoint", m_checkpoint },
 	{ PROTO_INTERFACE ".Reload", m_reload },
 	{ NULL, NULL }
 };

@@ -43,6 +43,10 @@ struct control_ops {
 	 * -ENOENT unknown drive, -ENODATA no such pass or map. */
 	int	(*errors)(void *arg, const char *drive, uint64_t pass,
 		    uint32_t resolution, json_object *out);
+	/* Append every line of the drive's checkpoint results (an empty
+	 * array when there are none yet); -ENOENT when unknown. */
+	int	(*checkpoints)(void *arg, const char *drive,
+		    json_object *probes);
 	/* 0, or -1 with the error lines appended to `errors`. */
 	int	(*reload)(void *arg, json_object *errors);
 	/* May this peer call a mutating method? Must fail closed. */

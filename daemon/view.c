@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "ckpt_read.h"
 #include "daemon.h"
 #include "events.h"
 #include "log.h"
@@ -166,6 +167,30 @@ op_events(void *arg, const char *name, int count, json_object *events)
 	return 0;
 }
 
+/* Every results line of the drive's checkpoints.jsonl; a bad line is
+ * skipped (the file is read anew each call, so warned about each time). */
+static int
+op_checkpoints(void *arg, const char *name, json_object *probes)
+{
+	struct daemon		*dm = arg;
+	struct ckpt_skipped	 sk;
+	char			 dir[PATH_MAX], path[PATH_MAX + 32];
+
+	if (daemon_find(dm, name) == NULL)
+		return -ENOENT;
+	if (statedir_drive_dir(dir, sizeof(dir), dm->conf.state_dir,
+	    name) == -1 || statedir_path(path, sizeof(path), dir,
+	    STATEDIR_CHECKPOINTS) == -1)
+		return 0;
+	if (ckpt_read(path, probes, &sk) == -1)
+		log_warn("%s: cannot read %s", name, path);
+	else if (sk.lines > 0)
+		log_warnx("%s: %s: %zu line%s skipped, the first (line %zu): "
+		    "%s", name, path, sk.lines, sk.lines == 1 ? "" : "s",
+		    sk.first, sk.why);
+	return 0;
+}
+
 static int
 op_reload(void *arg, json_object *errors)
 {
@@ -219,6 +244,7 @@ daemon_control_ops(struct daemon *dm, struct control_ops *ops)
 	ops->events = op_events;
 	ops->smart = op_smart;
 	ops->errors = op_errors;
+	ops->checkpoints = op_checkpoints;
 	ops->reload = op_reload;
 	ops->authorize = op_authorize;
 }

@@ -112,9 +112,11 @@ assert_eq "member: Events gives 3" 3 \
 asvl "${MEMBER[@]}" -- io.ssdtorture.Manager.Events '{"drive":"a","count":1}' --more 1
 assert_rc "member: Events with more (first reply)" 0 "$RC" "$OUT"
 assert_match "member: Events with more continues" '"continues": true' "$OUT"
+asvl "${MEMBER[@]}" -- io.ssdtorture.Manager.Checkpoints '{"drive":"a"}'
+assert_rc "member: Checkpoints (a reading method)" 0 "$RC" "$OUT"
 
 denied='{"error": "org.varlink.service.PermissionDenied", "parameters": {}}'
-for m in Pause Resume Stop Start Verify; do
+for m in Pause Resume Stop Start Verify Checkpoint; do
 	asvl "${MEMBER[@]}" -- "io.ssdtorture.Manager.$m" '{"drive":"a"}'
 	assert_eq "member: $m -> PermissionDenied" "$denied" "$OUT"
 done

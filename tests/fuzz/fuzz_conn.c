@@ -137,6 +137,14 @@ f_errors(void *arg, const char *drive, uint64_t pass, uint32_t resolution,
 	return known(drive) ? -ENODATA : -ENOENT;
 }
 
+static int
+f_checkpoints(void *arg, const char *drive, json_object *probes)
+{
+	(void)arg;
+	(void)probes;
+	return known(drive) ? 0 : -ENOENT;
+}
+
 /* A reload that removes bay2, as the daemon's does, inside a dispatch. */
 static int
 f_reload(void *arg, json_object *errors)
@@ -161,7 +169,7 @@ f_authorize(void *arg, const struct peer *p, const char *method)
 
 static const struct control_ops ops = {
 	.status = f_status, .command = f_command, .smart = f_smart,
-	.errors = f_errors, .events = f_events, .reload = f_reload, .authorize = f_authorize,
+	.errors = f_errors, .checkpoints = f_checkpoints, .events = f_events, .reload = f_reload, .authorize = f_authorize,
 };
 
 /* ------------------------------------------------ clients */

@@ -84,6 +84,16 @@ f_errors(void *arg, const char *drive, uint64_t pass, uint32_t resolution,
 }
 
 static int
+f_checkpoints(void *arg, const char *drive, json_object *probes)
+{
+	(void)arg;
+	if (!known(drive))
+		return -ENOENT;
+	json_object_array_add(probes, json_object_new_object());
+	return 0;
+}
+
+static int
 f_reload(void *arg, json_object *errors)
 {
 	(void)arg;
@@ -105,6 +115,7 @@ static const struct control_ops ops = {
 	.command = f_command,
 	.smart = f_smart,
 	.errors = f_errors,
+	.checkpoints = f_checkpoints,
 	.events = f_events,
 	.reload = f_reload,
 	.authorize = f_authorize,

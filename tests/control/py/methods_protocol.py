@@ -33,7 +33,8 @@ ok_reply(r, "GetInterfaceDescription(Manager)")
 idl = r.get("parameters", {}).get("description", "")
 check(isinstance(idl, str) and "interface io.ssdtorture.Manager" in idl,
       "Manager IDL names its interface", idl[:200])
-methods = ["Status", "Events", "Smart", "ErrorMap", "Start", "Stop", "Pause", "Resume", "Verify", "Reload"]
+methods = ["Status", "Events", "Smart", "ErrorMap", "Checkpoints", "Start", "Stop", "Pause", "Resume",
+           "Verify", "Checkpoint", "Reload"]
 for m in methods:
     check(re.search(r"^method %s\(" % m, idl, re.M), "Manager IDL declares method %s" % m)
 for e in ["NoSuchDrive", "InvalidState", "ReloadFailed", "MessageTooLarge"]:
@@ -281,6 +282,18 @@ r = call(S, M + "Pause", {"drive": "c"})
 check(is_error(r, "NoSuchDrive"), "Pause(c) -> NoSuchDrive", r)
 check(status(S, "a")["state"] == "running" and status(S, "b")["state"] == "running",
       "a and b untouched by adding and removing c")
+
+# ---- Checkpoints: the results of a drive (none on this short run), or
+# NoSuchDrive; the drive is required.
+r = call(S, M + "Checkpoints", {"drive": "a"})
+check(r.get("parameters", {}).get("probes") == [] and "error" not in r,
+      "Checkpoints(a) with no results yet -> probes []", r)
+r = call(S, M + "Checkpoints", {"drive": "c"})
+check(is_error(r, "NoSuchDrive"), "Checkpoints(c) -> NoSuchDrive", r)
+r = call(S, M + "Checkpoints", {})
+check(r.get("error") == SERVICE + ".InvalidParameter" and
+      r.get("parameters", {}).get("parameter") == "drive",
+      "Checkpoints() -> InvalidParameter(drive)", r)
 
 # ---- oneway: no reply, and the connection goes on
 with Conn(S) as c:

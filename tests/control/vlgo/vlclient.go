@@ -109,8 +109,8 @@ func descriptions(c *varlink.Connection, out string) {
 		for _, m := range parsed.Methods {
 			methods[m.Name] = m
 		}
-		for _, m := range []string{"Status", "Events", "Smart", "Start", "Stop",
-			"Pause", "Resume", "Verify", "Reload"} {
+		for _, m := range []string{"Status", "Events", "Smart", "Checkpoints", "Start",
+			"Stop", "Pause", "Resume", "Verify", "Checkpoint", "Reload"} {
 			check(methods[m] != nil, "the description declares "+m)
 		}
 		if ev := methods["Events"]; ev != nil {

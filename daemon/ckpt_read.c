@@ -1,0 +1,121 @@
+/* ckpt_read.c: a drive's checkpoint results file, line by line. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ckpt_read.h"
+
+const char *
+ckpt_line_problem(json_object *o)
+{
+	json_object	*v;
+
+	if (!json_object_is_type(o, json_type_object))
+		return "not a JSON object";
+	if (!json_object_object_get_ex(o, "checkpoint", &v) ||
+	    !json_object_is_type(v, json_type_int) ||
+	    json_object_get_int64(v) < 1 ||
+	    json_object_get_int64(v) == INT64_MAX)	/* json-c's clamp */
+		return "no checkpoint number";
+	if (!json_object_object_get_ex(o, "probe", &v) ||
+	    !json_object_is_type(v, json_type_string) ||
+	    json_object_get_string_len(v) == 0)
+		return "no probe id";
+	return NULL;
+}
+
+static void
+skip(struct ckpt_skipped *sk, size_t line, const char *why)
+{
+	if (sk->lines++ == 0) {
+		sk->first = line;
+		snprintf(sk->why, sizeof(sk->why), "%s", why);
+	}
+}
+
+/* One line (its newline removed): appended, or counted as skipped. */
+static void
+take(const char *text, size_t len, size_t line, json_object *arr,
+    struct ckpt_skipped *sk)
+{
+	json_tokener	*tok;
+	json_object	*o;
+	const char	*why;
+
+	if (len == 0)
+		return;			/* a blank line says nothing */
+	if (len > CKPT_LINE_MAX || strlen(text) != len) {
+		skip(sk, line, len > CKPT_LINE_MAX ? "line too long" :
+		    "a NUL byte");
+		return;
+	}
+	if ((tok = json_tokener_new()) == NULL) {
+		skip(sk, line, "out of memory");
+		return;
+	}
+	o = json_tokener_parse_ex(tok, text, (int)len);
+	/* the whole line is one value: "{...} junk" is no results line */
+	if (o == NULL || json_tokener_get_error(tok) != json_tokener_success ||
+	    json_tokener_get_parse_end(tok) != len)
+		why = "not JSON";
+	else
+		why = ckpt_line_problem(o);
+	json_tokener_free(tok);
+	if (why != NULL) {
+		json_object_put(o);
+		skip(sk, line, why);
+		return;
+	}
+	json_object_array_add(arr, o);
+}
+
+/*
+ * The next line into buf (at most CKPT_LINE_MAX bytes kept, its newline
+ * dropped); its whole length in *len. 0 at the end of the file.
+ */
+static int
+next_line(FILE *fp, char *buf, size_t *len)
+{
+	int	c, any = 0;
+
+	*len = 0;
+	while ((c = getc_unlocked(fp)) != EOF) {
+		any = 1;
+		if (c == '\n')
+			break;
+		if (*len < CKPT_LINE_MAX + 1)
+			buf[*len] = (char)c;
+		(*len)++;
+	}
+	buf[*len < CKPT_LINE_MAX + 1 ? *len : CKPT_LINE_MAX + 1] = '\0';
+	return any;
+}
+
+int
+ckpt_read(const char *path, json_object *arr, struct ckpt_skipped *sk)
+{
+	FILE	*fp;
+	char	*buf;
+	size_t	 len, line = 0;
+	int	 err;
+
+	memset(sk, 0, sizeof(*sk));
+	if ((fp = fopen(path, "re")) == NULL)
+		return errno == ENOENT ? 0 : -1;
+	if ((buf = malloc(CKPT_LINE_MAX + 2)) == NULL) {
+		fclose(fp);
+		return -1;
+	}
+	while (next_line(fp, buf, &len))
+		take(buf, len, ++line, arr, sk);
+	err = ferror(fp) ? errno : 0;
+	free(buf);
+	fclose(fp);
+	if (err != 0) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}

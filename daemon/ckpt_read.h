@@ -1,0 +1,39 @@
+/*
+ * ckpt_read.h: read a drive's performance checkpoint results
+ * (checkpoints.jsonl, one JSON object per probe per checkpoint) for the
+ * Checkpoints method, ssdctl's views offline and the reports.
+ *
+ * The file is data a person may have edited or a disk may have damaged:
+ * a line that is not a results object is skipped and counted, never
+ * trusted, so that one bad line costs that line only.
+ */
+#ifndef SSDT_CKPT_READ_H
+#define SSDT_CKPT_READ_H
+
+#include <stddef.h>
+
+#include <json-c/json.h>
+
+/* The longest line taken: a probe's line is about 1 KiB. */
+#define CKPT_LINE_MAX	(64 * 1024)
+
+/* What reading skipped: how many lines, and the first one's number. */
+struct ckpt_skipped {
+	size_t	lines;
+	size_t	first;		/* 1-based line number; 0: none */
+	char	why[64];	/* of the first */
+};
+
+/*
+ * Append each results line of `path` to `arr` as an object, in file
+ * order. A line is taken when it is at most CKPT_LINE_MAX bytes and a
+ * JSON object with an integer "checkpoint" from 1 and a string "probe";
+ * any other is skipped and counted in `sk`. A missing file is no results
+ * (0). -1 with errno when the file cannot be read.
+ */
+int	ckpt_read(const char *path, json_object *arr, struct ckpt_skipped *sk);
+
+/* Is `o` a results line as ckpt_read takes them? NULL, or why not. */
+const char *ckpt_line_problem(json_object *o);
+
+#endif
