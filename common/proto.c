@@ -58,7 +58,7 @@ const char proto_manager_idl[] =
 "  reason: string,\n"
 "  # the safety checks refused the device: nothing was written\n"
 "  refused: bool,\n"
-"  # static, write, verify, trim or idle\n"
+"  # static, write, verify, checkpoint, trim or idle\n"
 "  phase: string,\n"
 "  phase_progress: float,\n"
 "  eta_seconds: int,\n"
