@@ -125,6 +125,12 @@ reservation = yes
 max_error_events = 50
 max_bad_fraction = 5%
 max_unrecorded = 2m30s
+checkpoint = off
+checkpoint_every = 2TB
+checkpoint_region = 8G
+probe_seconds = 1m30s
+probe_ramp = 0s
+checkpoint_probes = rand, desktop
 EOF
 run_ssdt "$T/full.out" -c "$T/full.conf" -n
 assert_rc "-n on a file with every key" 0 "$RC" "$T/full.out"
