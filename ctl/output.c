@@ -308,6 +308,9 @@ output_status_detail(FILE *fp, json_object *d)
 	fprintf(fp, "  %-15s %s (%.6f TB)\n", "written:", units_fmt_dec(u64(d,
 	    "host_bytes_written"), a, sizeof(a)),
 	    (double)u64(d, "host_bytes_written") / 1e12);
+	if (u64(d, "probe_bytes_written") > 0)	/* of it, the checkpoints' */
+		fprintf(fp, "  %-15s %s\n", "by probes:", units_fmt_dec(u64(d,
+		    "probe_bytes_written"), a, sizeof(a)));
 	fprintf(fp, "  %-15s %s\n", "read:", units_fmt_dec(u64(d,
 	    "host_bytes_read"), a, sizeof(a)));
 	fprintf(fp, "  %-15s write %s, read %s\n", "throughput:",

@@ -499,7 +499,7 @@ drive_shutdown_end(struct drive *d)
 	drive_poll(d);
 	if (!drive_job_active(d))
 		events_add(&d->log, LOG_INFO, "shutdown", drive_ev_obj(d), -1,
-		    (long long)d->st.host_bytes_written, "checkpoint at %s "
+		    (long long)d->st.host_bytes_written, "state saved at %s "
 		    "item %" PRIu64, phase_name(d->st.prog.phase),
 		    d->st.prog.position);
 	drive_checkpoint(d);

@@ -1,6 +1,7 @@
 #!/bin/sh
 # make demo: ssdtortured in the foreground on a 1 GiB file-backed scratch
-# drive for about a minute. No real disk is touched.
+# drive for about a minute, a short performance checkpoint included. No
+# real disk is touched.
 set -eu
 
 DIR=${DEMO_DIR:-/var/tmp/ssdtorture-demo}
@@ -24,6 +25,11 @@ queue_depth = 16
 static_fraction = 0.25
 trim = yes
 idle = 0
+# a short performance checkpoint: four probes of 3 s each
+checkpoint_every = 4GB
+checkpoint_probes = seq-read-128k-qd32, rand-read-4k-qd1, rand-write-4k-qd32, desktop
+probe_seconds = 3s
+probe_ramp = 1s
 CONF
 
 echo "== configuration check (ssdtortured -n)"
@@ -42,6 +48,11 @@ for what in throughput tbw latency; do
 	    --rrd "$DIR/state/scratch/scratch.rrd" --what "$what" --since 2m \
 	    -o "$DIR/$what.png" && echo "  $DIR/$what.png"
 done
+"$(dirname "$0")/../ctl/ssdctl" graph scratch --state-dir "$DIR/state" \
+    --what checkpoints -o "$DIR/checkpoints.png" && echo "  $DIR/checkpoints.png"
+echo
+echo "== performance checkpoints (ssdctl checkpoints)"
+"$(dirname "$0")/../ctl/ssdctl" checkpoints scratch --state-dir "$DIR/state" || true
 echo
 echo "== last events"
 tail -n 8 "$DIR/state/scratch/events.jsonl" | sed 's/.*"message":"\([^"]*\)".*/  \1/'
