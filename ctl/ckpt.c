@@ -144,13 +144,19 @@ ckpt_format(double v, enum ckpt_figure f, char *buf, size_t len)
 void
 ckpt_tbw(double bytes, char *buf, size_t len)
 {
-	double	tb = bytes / 1e12;
+	double		 tb = bytes / 1e12, v = tb;
+	const char	*u = "TB";
 
-	if (!isfinite(tb) || tb < 0 || tb >= FIGURE_MAX)
+	if (!isfinite(tb) || tb < 0 || tb >= FIGURE_MAX) {
 		snprintf(buf, len, "? TB");
-	else
-		snprintf(buf, len, tb < 10 ? "%.2f TB" : tb < 100 ?
-		    "%.1f TB" : "%.0f TB", tb);
+		return;
+	}
+	if (tb < 1) {		/* early checkpoints apart: in GB */
+		v = bytes / 1e9;
+		u = "GB";
+	}
+	snprintf(buf, len, v < 10 ? "%.2f %s" : v < 100 ? "%.1f %s" :
+	    "%.0f %s", v, u);
 }
 
 void
@@ -473,7 +479,7 @@ ckpt_table(FILE *fp, const struct ckpt_grid *g, int latency)
 		    "then the latest %d; --json has them all)\n",
 		    g->numbers[1], g->numbers[g->ncols - CKPT_COLS],
 		    CKPT_COLS - 1);
-	fprintf(fp, "(columns: checkpoints at the TB written; CHANGE: the "
+	fprintf(fp, "(columns: checkpoints at the bytes written; CHANGE: the "
 	    "latest against the probe's baseline;\n !throughput: below 0.8x "
 	    "the baseline's, !latency: p99.9 above 2x; n/a: the probe could "
 	    "not run)\n");

@@ -77,6 +77,17 @@ x100_json(uint64_t v)
 	return v == CKPT_UNKNOWN ? NULL : json_object_new_double(v / 100.0);
 }
 
+/* A length of time in words: "45 s", "38 min". */
+static const char *
+minutes(uint64_t sec, char *buf, size_t len)
+{
+	if (sec < 120)
+		snprintf(buf, len, "%" PRIu64 " s", sec);
+	else
+		snprintf(buf, len, "%" PRIu64 " min", (sec + 59) / 60);
+	return buf;
+}
+
 /* The probes this checkpoint runs, and the time they take. */
 static void
 ckpt_plan(const struct drive *d, uint64_t *probes, uint64_t *sec)
@@ -132,6 +143,7 @@ drive_ckpt_started(struct drive *d)
 {
 	json_object	*o = drive_ev_obj(d);
 	uint64_t	 probes, sec;
+	char		 t[32];
 
 	d->st.prog.probe_unit = d->tgt.logical_block;
 	if (d->seen != NULL)
@@ -149,10 +161,10 @@ drive_ckpt_started(struct drive *d)
 	    json_object_new_uint64(d->st.prog.probe_len));
 	events_add(&d->log, LOG_NOTICE, "checkpoint_start", o, -1,
 	    (long long)d->st.host_bytes_written, "checkpoint %" PRIu64 ": %"
-	    PRIu64 " probes over %.1f GiB, about %" PRIu64 " min of probes "
-	    "(plus a fill, a check and a rewrite of the region)",
-	    d->st.ckpt_done + 1, probes,
-	    (double)d->st.prog.probe_len / (1ULL << 30), (sec + 59) / 60);
+	    PRIu64 " probes over %.1f GiB, %s of probes (plus a fill, a "
+	    "check and a rewrite of the region)", d->st.ckpt_done + 1, probes,
+	    (double)d->st.prog.probe_len / (1ULL << 30),
+	    minutes(sec, t, sizeof(t)));
 }
 
 /* The fields every line of a probe has: which checkpoint, which probe. */
@@ -469,15 +481,15 @@ ckpt_end_event(struct drive *d)
 {
 	json_object	*o = drive_ev_obj(d);
 	uint64_t	 sec = (uint64_t)time(NULL) - d->st.ckpt_started;
+	char		 t[32];
 
 	json_object_object_add(o, "checkpoint",
 	    json_object_new_uint64(d->st.ckpt_done));
 	json_object_object_add(o, "seconds", json_object_new_uint64(sec));
 	events_add(&d->log, LOG_NOTICE, "checkpoint_end", o, -1,
 	    (long long)d->st.host_bytes_written, "checkpoint %" PRIu64
-	    " done in %" PRIu64 " %s; ssdctl checkpoints %s compares it",
-	    d->st.ckpt_done, sec < 120 ? sec : (sec + 59) / 60,
-	    sec < 120 ? "s" : "min", d->conf.name);
+	    " done in %s; ssdctl checkpoints %s compares it",
+	    d->st.ckpt_done, minutes(sec, t, sizeof(t)), d->conf.name);
 }
 
 void

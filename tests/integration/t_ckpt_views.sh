@@ -38,7 +38,7 @@ assert_rc "checkpoints --state-dir" 0 $? "$T/table.err"
 t=$(cat "$T/table.txt")
 head1=$(head -1 "$T/table.txt")
 assert_match "heading: the first checkpoint, then the latest five" \
-    '^PROBE +UNIT +0\.00 TB +30\.0 TB +40\.0 TB +50\.0 TB +60\.0 TB +70\.0 TB +CHANGE$' "$head1"
+    '^PROBE +UNIT +0\.00 GB +30\.0 TB +40\.0 TB +50\.0 TB +60\.0 TB +70\.0 TB +CHANGE$' "$head1"
 assert_contains "footer: the hidden checkpoints" "$t" "checkpoints 2 to 3 not shown"
 # the generator's known values: rand-read-4k-qd32 at checkpoint 1, 26000
 # IOPS; rand-read-4k-qd1 (index 4), p99.9 120 us

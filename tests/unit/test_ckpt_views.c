@@ -102,7 +102,13 @@ test_format(void **st)
 	ckpt_format(-1, CKPT_IOPS, b, sizeof(b));
 	assert_string_equal(b, "?");
 	ckpt_tbw(0, b, sizeof(b));
-	assert_string_equal(b, "0.00 TB");
+	assert_string_equal(b, "0.00 GB");
+	ckpt_tbw(4.02e8, b, sizeof(b));
+	assert_string_equal(b, "0.40 GB");
+	ckpt_tbw(2.3e11, b, sizeof(b));
+	assert_string_equal(b, "230 GB");
+	ckpt_tbw(1e12, b, sizeof(b));
+	assert_string_equal(b, "1.00 TB");
 	ckpt_tbw(1e13, b, sizeof(b));
 	assert_string_equal(b, "10.0 TB");
 	ckpt_tbw(2.5e14, b, sizeof(b));
@@ -229,7 +235,7 @@ test_table(void **st)
 	}
 	t = table_text(arr, 0);
 	/* the first, then the latest five */
-	assert_non_null(strstr(t, "0.00 TB"));
+	assert_non_null(strstr(t, "0.00 GB"));
 	assert_null(strstr(t, "10.0 TB"));
 	assert_null(strstr(t, "20.0 TB"));
 	assert_non_null(strstr(t, "30.0 TB"));
