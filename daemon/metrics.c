@@ -201,6 +201,11 @@ static const struct family families[] = {
 	  .help = "Blocks found bad by verification, by class.",
 	  .get = get_errors, .xlabel = "class", .nx = BLK_NCLASS - 1,
 	  .xval = class_label },
+	STATUS("ssdtorture_probe_written_bytes_total", C, get_u64,
+	    probe_bytes_written, "Bytes the performance checkpoints wrote "
+	    "(counted in host_written too)."),
+	STATUS("ssdtorture_checkpoints_completed_total", C, get_u64,
+	    checkpoints_done, "Performance checkpoints completed."),
 	STATUS("ssdtorture_cycles_completed_total", C, get_u64, cycles_done,
 	    "Completed write, verify and trim cycles."),
 	STATUS("ssdtorture_cycle", G, get_u64, cycle,

@@ -16,13 +16,15 @@ until = sys.argv[9].split("=") if len(sys.argv) > 9 else None
 P = "ssdtorture_"
 COUNTERS = {P + "host_written_bytes_total": "host_bytes_written",
             P + "host_read_bytes_total": "host_bytes_read",
-            P + "cycles_completed_total": "cycles_done"}
+            P + "cycles_completed_total": "cycles_done",
+            P + "probe_written_bytes_total": "probe_bytes_written"}
 GAUGES = {P + "cycle": "cycle", P + "capacity_bytes": "capacity",
           P + "span_bytes": "span_bytes"}
 TYPES = dict([(k, "counter") for k in COUNTERS] + [(k, "gauge") for k in GAUGES] + [
     (P + "write_bytes_per_second", "gauge"), (P + "read_bytes_per_second", "gauge"),
     (P + "verify_errors_total", "counter"), (P + "phase_progress_ratio", "gauge"),
-    (P + "phase_info", "gauge"), (P + "state", "gauge")])
+    (P + "phase_info", "gauge"), (P + "state", "gauge"),
+    (P + "checkpoints_completed_total", "counter")])
 # the daemon's own figures: one sample each, no labels
 LOOP = {P + "main_loop_turns_total": "counter",
         P + "main_loop_slow_turns_total": "counter",
@@ -31,7 +33,7 @@ EXTRA = {P + "verify_errors_total": "class", P + "phase_info": "phase",
          P + "state": "state"}
 CLASSES = ["corrupt", "misdirected", "stale", "foreign", "unwritten", "io_error"]
 STATES = ["running", "paused", "stopped", "finished", "failed", "refused"]
-PHASES = ["static", "write", "verify", "trim", "idle", "none"]
+PHASES = ["static", "write", "verify", "trim", "idle", "checkpoint", "none"]
 SMART = {"percentage_used_ratio": "percent_used",
          "available_spare_ratio": "available_spare",
          "temperature_celsius": "temperature_c",
