@@ -541,8 +541,9 @@ drive_ckpt_status(const struct drive *d)
 	ADD("pending", json_object_new_boolean(!in &&
 	    sched_ckpt_due(st, &d->conf)));
 	ADD("next_at_bytes", json_object_new_uint64(
-	    d->conf.checkpoint == CKPT_OFF ? 0 : st->ckpt_done == 0 ?
-	    st->host_bytes_written : (st->ckpt_at / every + 1) * every));
+	    d->conf.checkpoint == CKPT_OFF || every == 0 ? 0 :
+	    st->ckpt_done == 0 ? st->host_bytes_written :
+	    (st->ckpt_at / every + 1) * every));
 #undef ADD
 	return o;
 }
