@@ -50,6 +50,7 @@ CORE_SRC	= daemon/block.c daemon/perm.c daemon/layout.c daemon/state.c \
 		  daemon/config.c daemon/conf_keys.c daemon/smart_nvme.c daemon/smart_ata.c \
 		  daemon/wear_units.c daemon/smart_rules.c daemon/smart_run.c \
 		  daemon/dioalign.c daemon/statedir.c daemon/errmap.c daemon/syncq.c \
+		  daemon/errmap_again.c \
 		  daemon/schedule.c daemon/probes.c daemon/probegen.c \
 		  daemon/ckpt_read.c $(wildcard daemon/phase_*.c)
 DAEMON_SRC	= daemon/main.c daemon/loop.c daemon/manager.c daemon/drive.c daemon/engine.c \

@@ -431,16 +431,19 @@ print_errors(json_object *r)
 {
 	json_object	*v, *ext, *counts;
 	size_t		 i;
-	int		 live;
+	int		 live, again;
 
 #define U(o, k)	(json_object_object_get_ex(o, k, &v) ? \
 	(unsigned long long)json_object_get_uint64(v) : 0ULL)
 	live = json_object_object_get_ex(r, "in_progress", &v) &&
 	    json_object_get_boolean(v);
+	again = json_object_object_get_ex(r, "again", &v) &&
+	    json_object_get_boolean(v);
 	printf("verify pass %llu of %llu%s, block size %llu: %llu bad "
-	    "block%s in %llu extent%s\n", U(r, "pass"), U(r, "passes"),
+	    "block%s%s in %llu extent%s\n", U(r, "pass"), U(r, "passes"),
 	    live ? " (in progress)" : "",
 	    U(r, "block_size"), U(r, "blocks"), U(r, "blocks") == 1 ? "" : "s",
+	    again ? " an earlier pass found bad too" : "",
 	    U(r, "extents_total"), U(r, "extents_total") == 1 ? "" : "s");
 	if (json_object_object_get_ex(r, "counts", &counts)) {
 		json_object_object_foreach(counts, k, n) {
@@ -467,39 +470,45 @@ print_errors(json_object *r)
 #undef U
 }
 
-/* errors DRIVE [--pass N] [--json] */
+#define ERRORS_USAGE	"usage: ssdctl errors DRIVE [--pass N] [--again] " \
+	"[--json] (N from 1)\n"
+
+/* errors DRIVE [--pass N] [--again] [--json] */
 static int
 cmd_errors(struct ctx *x, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "pass", required_argument, NULL, 'p' },
+		{ "again", no_argument, NULL, 'a' },
 		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 }
 	};
 	json_object	*p, *r;
 	char		*end;
 	long		 pass = 0;
-	int		 ch, rc;
+	int		 ch, rc, again = 0;
 
 	optind = 0;	/* re-initialise: options may follow DRIVE */
-	while ((ch = getopt_long(argc, argv, "p:j", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "p:aj", longopts, NULL)) != -1) {
 		if (ch == 'j')
 			x->json = 1;
+		else if (ch == 'a')
+			again = 1;
 		else if (ch != 'p' || (pass = strtol(optarg, &end, 10)) < 1 ||
 		    *end != '\0' || pass > INT32_MAX) {
-			fprintf(stderr, "usage: ssdctl errors DRIVE [--pass N] "
-			    "[--json] (N from 1)\n");
+			fputs(ERRORS_USAGE, stderr);
 			return EXIT_USAGE;
 		}
 	}
 	if (argc - optind != 1) {
-		fprintf(stderr, "usage: ssdctl errors DRIVE [--pass N] "
-		    "[--json]\n");
+		fputs(ERRORS_USAGE, stderr);
 		return EXIT_USAGE;
 	}
 	p = drive_param(argv[optind]);
 	if (pass > 0)
 		json_object_object_add(p, "pass", json_object_new_int((int)pass));
+	if (again)
+		json_object_object_add(p, "again", json_object_new_boolean(1));
 	if ((rc = call(x, PROTO_INTERFACE ".ErrorMap", p, &r)) != 0)
 		return rc;
 	if (x->json)
@@ -643,7 +652,7 @@ static const struct command commands[] = {
 	    "SMART and wear, with the change since the first reading" },
 	{ "graph", "DRIVE --what KIND -o FILE", 1, 32, cmd_graph, NULL,
 	    "draw the archive or the error maps (graph --help: the kinds)" },
-	{ "errors", "DRIVE [--pass N]", 1, 4, cmd_errors, NULL,
+	{ "errors", "DRIVE [--pass N] [--again]", 1, 5, cmd_errors, NULL,
 	    "bad blocks of a verify pass (the latest), as extents" },
 	{ "events", "DRIVE [-n N] [-f]", 1, 4, cmd_events, NULL,
 	    "the last N events (20); -f follows new ones" },

@@ -388,7 +388,7 @@ reply_end(struct reply *r)
 
 int
 drive_errors_json(struct drive *d, uint64_t pass, uint32_t resolution,
-    json_object *out)
+    int again, json_object *out)
 {
 	struct errmap_counts	 c;
 	struct reply		 r = { .arr = json_object_new_array(),
@@ -405,8 +405,10 @@ drive_errors_json(struct drive *d, uint64_t pass, uint32_t resolution,
 		pass = d->st.err_pass;
 	live = errmap_is_open(&d->emap) && d->emap.pass == pass;
 	errmap_path(path, sizeof(path), d->dir, pass);
-	if (pass == 0 || pass > d->st.err_pass || errmap_read(path, live ?
-	    d->emap.size : UINT64_MAX, reply_extent, &r, &c) == -1) {
+	if (pass == 0 || pass > d->st.err_pass || (again ?
+	    errmap_read_again(d->dir, pass, live ? d->emap.size : UINT64_MAX,
+	    reply_extent, &r, &c) : errmap_read(path, live ? d->emap.size :
+	    UINT64_MAX, reply_extent, &r, &c)) == -1) {
 		json_object_put(r.arr);
 		json_object_put(counts);
 		return -1;
@@ -421,6 +423,7 @@ drive_errors_json(struct drive *d, uint64_t pass, uint32_t resolution,
 	ADD("block_size", json_object_new_uint64(c.block_size));
 	ADD("span_bytes", json_object_new_uint64(d->st.lay.span_bytes));
 	ADD("in_progress", json_object_new_boolean(live));
+	ADD("again", json_object_new_boolean(again));
 	ADD("blocks", json_object_new_uint64(errmap_total(&c)));
 	ADD("counts", counts);
 	ADD("extents_total", json_object_new_uint64(r.n));

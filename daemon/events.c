@@ -423,7 +423,8 @@ synced_to(struct eventlog *ev, uint64_t to, size_t lines)
 
 	if (n > ev->nunsynced)		/* cannot be: [synced, size) is kept */
 		n = ev->nunsynced;
-	memmove(ev->unsynced, ev->unsynced + n, ev->nunsynced - n);
+	if (n > 0)	/* a log that was opened and never written has no copy */
+		memmove(ev->unsynced, ev->unsynced + n, ev->nunsynced - n);
 	ev->nunsynced -= n;
 	ev->unsynced_lines -= lines < ev->unsynced_lines ? lines :
 	    ev->unsynced_lines;

@@ -61,6 +61,22 @@ param_int(struct req *r, const char *name, int lo, int hi, int *val)
 	return 0;
 }
 
+/* An optional boolean parameter; -1 after an error reply. */
+static int
+param_bool(struct req *r, const char *name, int *val)
+{
+	json_object	*v;
+
+	if (!json_object_object_get_ex(r->call->params, name, &v) || v == NULL)
+		return 0;
+	if (!json_object_is_type(v, json_type_boolean)) {
+		vl_error_param(name, &r->out->reply);
+		return -1;
+	}
+	*val = json_object_get_boolean(v);
+	return 0;
+}
+
 static void
 no_such_drive(struct req *r, const char *drive)
 {
@@ -199,14 +215,15 @@ m_errors(struct req *r)
 {
 	const char	*drive = param_string(r, "drive", 1);
 	json_object	*p;
-	int		 pass = 0, res = 0;
+	int		 pass = 0, res = 0, again = 0;
 
 	if (drive == NULL || param_int(r, "pass", 1, INT32_MAX, &pass) == -1 ||
-	    param_int(r, "resolution", 1, PROTO_MAX_RESOLUTION, &res) == -1)
+	    param_int(r, "resolution", 1, PROTO_MAX_RESOLUTION, &res) == -1 ||
+	    param_bool(r, "again", &again) == -1)
 		return;
 	p = json_object_new_object();
 	drive_answer(r, drive, r->ops->errors(r->ops->arg, drive,
-	    (uint64_t)pass, (uint32_t)res, p), p,
+	    (uint64_t)pass, (uint32_t)res, again, p), p,
 	    PROTO_INTERFACE ".NoErrorMap", pass);
 }
 

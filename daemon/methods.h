@@ -39,10 +39,11 @@ struct control_ops {
 	int	(*events)(void *arg, const char *drive, int count,
 		    json_object *events);
 	/* The error map of a verify pass (0: the latest) into `out`, its
-	 * extents merged to `resolution` parts of the span (0: exact);
+	 * extents merged to `resolution` parts of the span (0: exact), only
+	 * the blocks an earlier pass found bad too when `again`;
 	 * -ENOENT unknown drive, -ENODATA no such pass or map. */
 	int	(*errors)(void *arg, const char *drive, uint64_t pass,
-		    uint32_t resolution, json_object *out);
+		    uint32_t resolution, int again, json_object *out);
 	/* Append every line of the drive's checkpoint results (an empty
 	 * array when there are none yet); -ENOENT when unknown. */
 	int	(*checkpoints)(void *arg, const char *drive,

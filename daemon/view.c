@@ -144,13 +144,14 @@ op_smart(void *arg, const char *name, json_object *out)
 
 static int
 op_errors(void *arg, const char *name, uint64_t pass, uint32_t resolution,
-    json_object *out)
+    int again, json_object *out)
 {
 	struct drive	*d;
 
 	if ((d = daemon_find(arg, name)) == NULL)
 		return -ENOENT;
-	return drive_errors_json(d, pass, resolution, out) == 0 ? 0 : -ENODATA;
+	return drive_errors_json(d, pass, resolution, again, out) == 0 ? 0 :
+	    -ENODATA;
 }
 
 static int

@@ -71,10 +71,11 @@ f_smart(void *arg, const char *drive, json_object *out)
 
 static int
 f_errors(void *arg, const char *drive, uint64_t pass, uint32_t resolution,
-    json_object *out)
+    int again, json_object *out)
 {
 	(void)arg;
 	(void)resolution;
+	(void)again;
 	if (!known(drive))
 		return -ENOENT;
 	if (pass > 3)

@@ -198,6 +198,30 @@ assert_contains "ssdctl errors --pass 2" "$(head -1 "$T/errors2.txt")" \
     "verify pass 2 of 4, block size 4096: 4304 bad blocks"
 "$CTL" -s "$ST.sock" errors a --pass 9 >/dev/null 2>&1
 assert_eq "ssdctl errors --pass 9 (no such pass)" 1 $?
+# --again: the blocks of a pass an earlier pass had bad too, against the
+# maps read here (errmap_blocks.py)
+for p in 2 3 4; do
+	for q in $(seq 1 $((p - 1))); do map_blocks "$q"; done |
+	    cut -d' ' -f1 | sort -u >"$T/earlier"	# join's order
+	map_blocks "$p" | sort -u | join - "$T/earlier" | sort -n -u \
+	    >"$T/want.again"
+	"$CTL" -s "$ST.sock" errors a --pass "$p" --again --json >"$T/again.json"
+	python3 -c 'import json,sys
+r = json.load(open(sys.argv[1]))
+assert r["again"] is True
+for e in r["extents"]:
+    for b in range(e["offset"] // 4096, e["offset"] // 4096 + e["blocks"]):
+        print(b, e["class"])' "$T/again.json" | sort -n -u >"$T/got.again"
+	if cmp -s "$T/want.again" "$T/got.again"; then pass_check; else
+		fail "errors --pass $p --again: not the blocks earlier maps had bad too"; fi
+	assert_eq "errors --pass $p --again: its count" "$(wc -l <"$T/want.again")" \
+	    "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["blocks"])' "$T/again.json")"
+done
+check "the static damage of pass 4 was found by pass 3 too: all again" \
+    test "$(wc -l <"$T/want.again")" -eq "$PLANTED"
+"$CTL" -s "$ST.sock" errors a --again >"$T/again.txt"
+assert_contains "ssdctl errors --again says what it lists" \
+    "$(head -1 "$T/again.txt")" "an earlier pass found bad too"
 assert_eq "status counts every bad block" "$(state_get "$S" errors.corrupt)" \
     "$("$CTL" -s "$ST.sock" --json status a | python3 -c 'import json,sys
 print(json.load(sys.stdin)["drives"][0]["errors"]["corrupt"])')"

@@ -310,6 +310,64 @@ test_torn_and_foreign(void **state)
 	assert_int_equal(errmap_open(&m, dir, 5, 512, UINT64_MAX), -1);
 }
 
+/* One pass's map: extents given as start, length, class triples. */
+static void
+write_pass(uint64_t pass, const uint64_t *v, size_t n)
+{
+	struct errmap	m;
+	size_t		i;
+
+	assert_int_equal(errmap_open(&m, dir, pass, 4096, 0), 0);
+	for (i = 0; i + 2 < n; i += 3)
+		errmap_add(&m, v[i], v[i + 1], (enum blk_class)v[i + 2]);
+	errmap_close(&m);
+}
+
+/*
+ * The blocks that fail again: the parts of a pass's extents that any
+ * earlier pass had bad, whatever its class there, each piece in the
+ * class of this pass; a pass without a map has none.
+ */
+static void
+test_again(void **state)
+{
+	static const uint64_t	p1[] = { 10, 10, BLK_CORRUPT, 100, 5,
+				    BLK_IO_ERROR };
+	static const uint64_t	p3[] = { 15, 10, BLK_STALE, 200, 1,
+				    BLK_CORRUPT };
+	static const uint64_t	p4[] = { 0, 30, BLK_CORRUPT, 98, 4,
+				    BLK_CORRUPT, 150, 60, BLK_UNWRITTEN };
+	struct errmap_counts	c;
+
+	(void)state;
+	write_pass(1, p1, 6);	/* pass 2 has no map */
+	write_pass(3, p3, 6);
+	write_pass(4, p4, 9);
+	memset(&got, 0, sizeof(got));
+	assert_int_equal(errmap_read_again(dir, 4, UINT64_MAX, collect, &got,
+	    &c), 0);
+	/* earlier: [10,25) (passes 1 and 3 joined), [100,105), [200,201) */
+	assert_int_equal(got.n, 3);
+	expect_ext(&got.x[0], 10, 15, BLK_CORRUPT);
+	expect_ext(&got.x[1], 100, 2, BLK_CORRUPT);
+	expect_ext(&got.x[2], 200, 1, BLK_UNWRITTEN);
+	assert_int_equal(c.blocks[BLK_CORRUPT], 17);
+	assert_int_equal(c.blocks[BLK_UNWRITTEN], 1);
+	assert_int_equal(errmap_total(&c), 18);
+	assert_int_equal(c.block_size, 4096);
+	memset(&got, 0, sizeof(got));
+	assert_int_equal(errmap_read_again(dir, 3, UINT64_MAX, collect, &got,
+	    &c), 0);
+	assert_int_equal(got.n, 1);
+	expect_ext(&got.x[0], 15, 5, BLK_STALE);
+	memset(&got, 0, sizeof(got));
+	assert_int_equal(errmap_read_again(dir, 1, UINT64_MAX, collect, &got,
+	    &c), 0);
+	assert_int_equal(got.n, 0);	/* nothing earlier */
+	assert_int_equal(errmap_read_again(dir, 2, UINT64_MAX, collect, &got,
+	    &c), -1);			/* no map of pass 2 */
+}
+
 int
 main(void)
 {
@@ -317,6 +375,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_flush_in_flight, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_retire, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_again, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_round_trip, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_dense_is_small, setup,

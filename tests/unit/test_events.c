@@ -503,6 +503,31 @@ test_identity_copied(void **state)
 	events_close(&ev);
 }
 
+/*
+ * A log opened (its file cut to what a checkpoint knew) and never written:
+ * its sync takes nothing off a copy it never had (under UBSan, a move of
+ * zero bytes from a null copy was the daemon's report).
+ */
+static void
+test_sync_never_written(void **state)
+{
+	struct eventlog	 ev;
+	int		 fd;
+	FILE		*fp;
+
+	(void)state;
+	assert_non_null(fp = fopen(path, "w"));
+	fputs("{\"a\":1}\n{\"b\":2}\n", fp);
+	fclose(fp);
+	assert_int_equal(events_open(&ev, path, 8, "d", ""), 0);
+	assert_int_equal(events_sync_begin(&ev, &fd), 0);
+	if (fd >= 0)
+		assert_int_equal(events_sync_end(&ev, 0), 0);
+	assert_int_equal(events_sync(&ev), 0);
+	assert_int_equal(ev.size, 8);
+	events_close(&ev);
+}
+
 int
 main(void)
 {
@@ -524,6 +549,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_unsynced_bound, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_tail, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sync_never_written, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_identity_copied, setup,
 		    teardown),
 	};
