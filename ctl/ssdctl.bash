@@ -39,7 +39,7 @@ _ssdctl() {
 	events)
 		COMPREPLY=($(compgen -W "$drives -n -f" -- "$cur")) ;;
 	errors)
-		COMPREPLY=($(compgen -W "$drives --pass --json" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "$drives --pass --again --json" -- "$cur")) ;;
 	checkpoints)
 		COMPREPLY=($(compgen -W "$drives --latency --json --state-dir" -- "$cur")) ;;
 	probes)
