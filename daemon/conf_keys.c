@@ -717,6 +717,33 @@ conf_free_strings(enum conf_section sec, void *base)
 		}
 }
 
+int
+config_drive_copy(struct drive_conf *dst, const struct drive_conf *src)
+{
+	const struct conf_key	*k;
+	char			**s;
+	int			 failed = 0;
+
+	*dst = *src;
+	for (k = conf_keys; k->name != NULL; k++) {
+		if (k->sec != CONF_DRIVE || !k->kind->owns)
+			continue;
+		s = field(k, dst);
+		/* after a failure the rest are left unowned: NULL */
+		if (*s != NULL && (failed || (*s = strdup(*s)) == NULL)) {
+			*s = NULL;
+			failed = 1;
+		}
+	}
+	return failed ? -1 : 0;
+}
+
+void
+config_drive_release(struct drive_conf *c)
+{
+	conf_free_strings(CONF_DRIVE, c);
+}
+
 void
 config_key_show(const struct conf_key *k, const void *base, char *b,
     size_t n)

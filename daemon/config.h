@@ -76,6 +76,12 @@ struct config {
  */
 int	config_load(const char *path, FILE *errf, struct config *out);
 void	config_free(struct config *);
+/*
+ * A drive's section copied with strings of its own (every key the table
+ * says owns one), and those freed: -1 when out of memory (then release).
+ */
+int	config_drive_copy(struct drive_conf *dst, const struct drive_conf *src);
+void	config_drive_release(struct drive_conf *);
 const struct drive_conf *config_find(const struct config *, const char *name);
 /*
  * Every key of the [daemon] section, or of a drive's, with its value as

@@ -85,24 +85,6 @@ drive_errors_total(const struct drive *d)
 	return s;
 }
 
-/* Copy a configuration, owning its strings. */
-static int
-conf_copy(struct drive_conf *dst, const struct drive_conf *src)
-{
-	*dst = *src;
-	dst->device = strdup(src->device);
-	dst->serial = src->serial ? strdup(src->serial) : NULL;
-	return dst->device == NULL || (src->serial && !dst->serial) ? -1 : 0;
-}
-
-static void
-conf_release(struct drive_conf *c)
-{
-	free(c->device);
-	free(c->serial);
-	c->device = c->serial = NULL;
-}
-
 struct drive *
 drive_new(const struct drive_conf *c, const char *state_dir, sd_event *ev,
     drive_changed_fn fn, void *arg)
@@ -111,11 +93,11 @@ drive_new(const struct drive_conf *c, const char *state_dir, sd_event *ev,
 
 	if ((d = calloc(1, sizeof(*d))) == NULL)
 		return NULL;
-	if (conf_copy(&d->conf, c) == -1 || statedir_drive_dir(d->dir,
+	if (config_drive_copy(&d->conf, c) == -1 || statedir_drive_dir(d->dir,
 	    sizeof(d->dir), state_dir, c->name) == -1 ||
 	    statedir_path(d->state_path, sizeof(d->state_path), d->dir,
 	    STATEDIR_STATE) == -1) {
-		conf_release(&d->conf);
+		config_drive_release(&d->conf);
 		free(d);
 		return NULL;
 	}
@@ -152,7 +134,7 @@ drive_free(struct drive *d)
 	free(d->base);
 	free(d->seen);
 	sd_event_unref(d->ev);
-	conf_release(&d->conf);
+	config_drive_release(&d->conf);
 	free(d);
 }
 
@@ -455,12 +437,12 @@ drive_reconfigure(struct drive *d, const struct drive_conf *c, char *err,
 		    "under test; old settings kept", d->conf.name, keys);
 		return -1;
 	}
-	if (conf_copy(&nc, c) == -1) {
-		conf_release(&nc);
+	if (config_drive_copy(&nc, c) == -1) {
+		config_drive_release(&nc);
 		snprintf(err, len, "out of memory");
 		return -1;
 	}
-	conf_release(&d->conf);
+	config_drive_release(&d->conf);
 	d->conf = nc;
 	if (d->active && d->st.run == RUN_FINISHED && stop_reached(d) == NULL) {
 		drive_set_run(d, RUN_RUNNING, "stop condition raised by reload");

@@ -71,8 +71,9 @@ answered() {
 	return 1
 }
 
-# stall LABEL MIN_S : stop the device; the drive must fail after MIN_S
-# (io_timeout) and within 7 s more, for the stall.
+# stall LABEL MIN_S [T0] : stop the device; the drive must fail after MIN_S
+# (io_timeout) and within 7 s more, for the stall; counted from T0 (ms)
+# when the device was stuck before (a start while it was).
 # Before a stop of a device that answers, the write rate (RMAX: the
 # fastest seen) for the bound on what the drive writes again.
 RMAX=0
@@ -87,7 +88,7 @@ stall() {
 			'BEGIN { r = (b - a) * 1000 / ms; printf "%d", (r > m ? r : m) }')
 	fi
 	touch "$FLAG"
-	t0=$(date +%s%3N)
+	t0=${3:-$(date +%s%3N)}
 	if wait_state "$S" "$SSDT_PID" $((TIMEOUT + 15)) 's["run"] != "running"'; then
 		ms=$(($(date +%s%3N) - t0))
 		note "$1: $(state_get "$S" run) after $ms ms"
@@ -138,10 +139,11 @@ stall second $TIMEOUT
 assert_eq "failed events" 2 "$(ev_count "$EV" 0 event=failed)"
 
 log "start while the worker is still stuck: a new worker, watched too"
+t_start=$(date +%s%3N)	# the new worker's I/O stalls from its start on
 ctl start a >"$T/start.out" 2>&1
 assert_rc "ssdctl start while stuck" 0 $? "$T/start.out"
 assert_file_contains "the stuck worker is left behind" "$T/d.log" "left behind"
-stall third $TIMEOUT
+stall third $TIMEOUT "$t_start"
 rm -f "$FLAG"
 answered 2 || fail "the new worker's job never ended"
 sleep 1		# the old worker's I/O completes too: it must count nothing
