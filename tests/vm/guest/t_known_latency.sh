@@ -90,6 +90,7 @@ assert_eq "the checkpoint's region where the layout puts it (bytes)" "$LEN" \
     "$(ev_query "$ST/kl/events.jsonl" 0 region_bytes event=checkpoint_start)"
 
 # ---------------------------------------------------------------- fio
+command -v fio >/dev/null || die "no fio in the host root (make deps installs it)"
 FIOOPTS=$("$SSDCTL" probes --fio) || die "ssdctl probes --fio"
 for p in "${PROBES[@]}"; do
 	opts=$(awk -v id="$p" '$1 == id { $1 = ""; print }' <<<"$FIOOPTS")
