@@ -72,8 +72,7 @@ if [ "$QUICK" = 1 ]; then
 else
 	SPAN=1G REGION=512M SECS=5 RAMP=1
 fi
-# The last probe of a checkpoint has no end to time it by (see poll.py
-# below): one runs after the rows, not compared, last in the suite.
+# Runs after the rows, not compared (last in the suite): see poll.py below.
 TAIL=jesd219
 BS=1M SF=0.25		# the cycle's blocks; the static area, a fraction
 DEV_BYTES=$(span_bytes "$SPAN")
@@ -199,9 +198,10 @@ EOF
 # follows on the main loop's next tick, too late to time anything by), so
 # the k-th time the file grows is the end of the k-th probe's window, a
 # drain of its queue after it; the device's bytes over the `seconds`
-# before it, per second, against the probe's. The last probe's line was
-# seen to land only as the daemon exits, after the region's check and
-# rewrite: hence the probe after the rows ($TAIL).
+# before it, per second, against the probe's. A probe runs after the
+# rows ($TAIL) so that no row is the last: once the last line's growth
+# went unseen (the poller stopped as the daemon exited), and a row's
+# window must not depend on that.
 cat > "$WORK/poll.py" <<'EOF'
 import os, signal, sys, time
 results, stat, out = sys.argv[1:4]
