@@ -101,7 +101,7 @@ FUZZ_SMOKE_TIME	?= 10
 FUZZ_TIME	?= 300
 
 .PHONY: all deps check check-fast check-build unit integration demo bench \
-	bench-scale \
+	bench-scale bench-ckptfio \
 	fuzz fuzz-smoke control vm man install-test stress sanitize \
 	sanitize-run \
 	clean install uninstall
@@ -256,6 +256,10 @@ bench: deps
 bench-scale: deps
 	@$(MAKE) --no-print-directory all
 	@bench/scale.sh
+
+bench-ckptfio: deps
+	@$(MAKE) --no-print-directory all
+	@bench/ckptfio.sh
 
 install: all
 	install -D -m 0755 $(DAEMON_BIN) $(DESTDIR)$(SBINDIR)/ssdtortured

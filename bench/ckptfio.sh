@@ -1,0 +1,367 @@
+#!/usr/bin/env bash
+#
+# ckptfio.sh: the figures of a performance checkpoint against fio running
+# the same workloads on the same device and region (issue 14: "right
+# figures", within 10 %).
+#
+# Target: a loop device of 512-byte sectors with direct I/O over a file in
+# /dev/shm (tmpfs), filled once before anything is measured (as
+# bench/bench.sh sets it up). Rows, each a probe of daemon/probes.h:
+#   rand-read-4k-qd1  rand-write-4k-qd1  rand-read-4k-qd32
+#   rand-write-4k-qd32  seq-read-128k-qd32  seq-write-128k-qd32
+#   bs-sweep-rand-read-512 (QD4)  desktop (the mix: 4 workers at QD1)
+# ssdtortured: one --oneshot run per repetition (a fresh state dir, one
+# cycle over the span, then the checkpoint with these probes:
+# checkpoint_probes), each probe ramped for RAMP s and measured for SECS s;
+# its figures from checkpoints.jsonl. fio: each row in turn, with the
+# options `ssdctl probes --fio` gives for the probe, on the checkpoint's
+# region (--offset = the static area's bytes, --size = its region_bytes),
+# io_uring, O_DIRECT, fixed buffers and registered files (when this fio
+# takes them; the probe engine registers its buffers too), the same
+# --ramp_time and --runtime, --group_reporting.
+#
+# The work is not the same: the probe engine writes units with headers
+# (offset, generation, checksum) in every 512 bytes it writes and checks
+# every unit it reads, and counts any bad one as an error; fio writes
+# buffers it barely fills and checks nothing it reads (no verify option
+# at all). Figures at or above fio's are the goal of the fast rows
+# (4 KiB QD32); figures within 10 % of it, the goal of all.
+#
+# Every measurement is repeated N times, the order alternating (odd
+# repetitions the daemon first, even ones fio first); printed per row:
+# the medians of the IOPS and MB/s (1e6 bytes/s) of each tool, the median
+# of the repetitions' ratios ssdtortured / fio (flagged when off by more
+# than 10 %) and their range (on a host other work shares, the range says
+# how far the medians can be trusted), and the probe's MB/s over the
+# device's own count of the bytes it moved (the loop device's stat, below:
+# a check of the probe's counting that does not depend on fio), then the
+# same table in Markdown with the machine and the date. A probe that
+# finds a bad unit fails the run.
+#
+# Usage: bench/ckptfio.sh [-r N] [--quick] [--json[=FILE]]
+# Needs root, fio, python3, losetup, ~1.2 GiB free in /dev/shm. Exits 0
+# whatever the figures, non-zero only when something fails to run.
+# Everything it creates is removed on exit, Ctrl-C included.
+
+set -u
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+DAEMON=$ROOT/daemon/ssdtortured
+SSDCTL=$ROOT/ctl/ssdctl
+
+usage() {
+	cat <<EOF
+usage: $0 [-r N] [--quick] [--json[=FILE]]
+  -r N          repetitions of every measurement (default 3); medians are
+                reported
+  --quick       smoke run: 1 repetition, a 256 MiB span, probes of 2 s
+  --json[=FILE] also write every run's figures as JSON (default FILE:
+                ./ckptfio-results.json)
+EOF
+}
+
+BENCH_NAME=ckptfio
+# shellcheck source=bench/lib/common.sh
+. "$ROOT/bench/lib/common.sh"
+bench_args 3 ckptfio-results.json "$@"
+
+ROWS=(rand-read-4k-qd1 rand-write-4k-qd1 rand-read-4k-qd32 rand-write-4k-qd32
+    seq-read-128k-qd32 seq-write-128k-qd32 bs-sweep-rand-read-512 desktop)
+if [ "$QUICK" = 1 ]; then
+	SPAN=256M REGION=128M SECS=2 RAMP=1
+else
+	SPAN=1G REGION=512M SECS=5 RAMP=1
+fi
+# Runs after the rows, not compared (last in the suite): see poll.py below.
+TAIL=jesd219
+BS=1M SF=0.25		# the cycle's blocks; the static area, a fraction
+DEV_BYTES=$(span_bytes "$SPAN")
+# the region: checkpoint_region bytes from the start of the dynamic area
+# (phase_checkpoint.c), which begins after the static area's blocks
+OFF=$(python3 -c 'import sys; n, bs, f = (int(sys.argv[1]), int(sys.argv[2]),
+    float(sys.argv[3])); print(int(n // bs * f) * bs)' "$DEV_BYTES" \
+    "$(span_bytes "$BS")" "$SF")
+
+# --------------------------------------------------------------- plumbing
+WORK=
+IMG=
+LOOP=
+CHILD=
+POLLER=
+
+# shellcheck disable=SC2317  # called from the traps
+cleanup() {
+	trap '' INT TERM
+	[ -n "$CHILD" ] && stop_pid "$CHILD"
+	[ -n "$POLLER" ] && stop_pid "$POLLER"
+	if [ -n "$LOOP" ]; then
+		losetup -d "$LOOP" 2>/dev/null ||
+		    { sleep 1; losetup -d "$LOOP" 2>/dev/null; } ||
+		    msg "could not detach $LOOP"
+	fi
+	[ -n "$IMG" ] && rm -f "$IMG"
+	[ -n "$WORK" ] && rm -rf "$WORK"
+	LOOP=''; IMG=''; WORK=''; CHILD=''; POLLER=''
+}
+trap cleanup EXIT
+trap 'msg "interrupted"; cleanup; exit 130' INT
+trap 'msg "terminated"; cleanup; exit 143' TERM
+
+# ------------------------------------------------------------ preflight
+preflight
+make -s -C "$ROOT" ctl/ssdctl >&2 || die "the build of ssdctl failed"
+shm_free=$(df -B1 --output=avail /dev/shm | tail -1)
+[ "$shm_free" -gt $((DEV_BYTES + (256 << 20))) ] ||
+    die "/dev/shm has $((shm_free >> 20)) MiB free; $((DEV_BYTES >> 20)) MiB needed"
+
+WORK=$(mktemp -d /tmp/ssdt-ckptfio.XXXXXX) || die "mktemp"
+RES=$WORK/results.tsv
+: > "$RES"
+IMG=$(mktemp /dev/shm/ssdt-ckptfio.XXXXXX.img) || die "mktemp in /dev/shm"
+truncate -s "$DEV_BYTES" "$IMG" || die "truncate $IMG"
+LOOP=$(losetup -f --show --direct-io=on --sector-size 512 "$IMG") ||
+    die "losetup failed"
+dio=$(cat "/sys/block/${LOOP#/dev/}/loop/dio" 2>/dev/null || echo "?")
+[ "$dio" = 1 ] || msg "warning: $LOOP does not do direct I/O (dio=$dio)"
+[ "$(blockdev --getss "$LOOP")" = 512 ] || die "$LOOP: sectors not of 512 bytes"
+msg "target: $LOOP over $IMG ($((DEV_BYTES >> 20)) MiB, 512 B sectors, dio=$dio)"
+msg "pre-filling $LOOP"
+dd if=/dev/zero of="$LOOP" bs=1M count=$((DEV_BYTES >> 20)) oflag=direct \
+    status=none || die "pre-fill of $LOOP failed"
+
+machine_meta
+meta reps "$REPS"
+meta window "ramp ${RAMP} s, measured ${SECS} s"
+meta region "$REGION at byte $OFF of a $SPAN loop device (512 B sectors)"
+
+# ------------------------------------------------------------------ fio
+FIO=(env -C "$WORK" fio)
+FIO_REG=(--fixedbufs --registerfiles)
+if ! "${FIO[@]}" --name=probe --filename="$LOOP" --ioengine=io_uring \
+    --direct=1 "${FIO_REG[@]}" --rw=read --bs=4k --size=1M \
+    --output="$WORK/probe.json" >"$WORK/probe.err" 2>&1; then
+	msg "this fio refuses --fixedbufs/--registerfiles; running without them"
+	FIO_REG=()
+fi
+meta fio_opts "--ioengine=io_uring --direct=1 ${FIO_REG[*]} (no verify)"
+FIOOPTS=$("$SSDCTL" probes --fio) || die "ssdctl probes --fio failed"
+
+# fio_row REP ROW LEN: one row; appends "res ROW fio REP IOPS BYTES/S"
+fio_row() {
+	local rep=$1 row=$2 len=$3 opts out=$WORK/fio-$2-$1.json line
+	opts=$(awk -v id="$row" '$1 == id { $1 = ""; print }' <<<"$FIOOPTS")
+	[ -n "$opts" ] || die "ssdctl probes --fio has no $row"
+	# shellcheck disable=SC2086  # the options are words
+	run_child "$WORK/fio.err" "${FIO[@]}" --name="$row" --filename="$LOOP" \
+	    --offset="$OFF" --size="$len" --ioengine=io_uring --direct=1 \
+	    "${FIO_REG[@]}" --time_based --runtime="$SECS" \
+	    --ramp_time="$RAMP" --group_reporting $opts \
+	    --output-format=json --output="$out" ||
+	    { cat "$WORK/fio.err" >&2; die "fio $row (run $rep) failed"; }
+	line=$(python3 -B - "$out" <<'EOF'
+import json, sys
+f = json.load(open(sys.argv[1]))
+io = sum(j[d]["iops"] for j in f["jobs"] for d in ("read", "write"))
+bw = sum(j[d]["bw_bytes"] for j in f["jobs"] for d in ("read", "write"))
+print("%.3f\t%.1f" % (io, bw))
+EOF
+) || die "fio $row: unusable output"
+	printf 'res\t%s\tfio\t%s\t%s\n' "$row" "$rep" "$line" >> "$RES"
+	printf '%s\n' "$line" | awk -F'\t' -v r="$row" '
+	    { printf "ckptfio:   %-24s fio          %9.0f IOPS %8.1f MB/s\n", r, $1, $2 / 1e6 }' >&2
+}
+
+# ---------------------------------------------------------- ssdtortured
+cat > "$WORK/ckpt.conf" <<EOF
+[daemon]
+state_dir = $WORK/state
+socket = $WORK/ctl.sock
+[drive:bench]
+device = $LOOP
+serial = none
+span = $SPAN
+block_size = $BS
+static_fraction = $SF
+cycles = 1
+trim = no
+idle = 0
+checkpoint_region = $REGION
+probe_seconds = ${SECS}s
+probe_ramp = ${RAMP}s
+checkpoint_probes = $(IFS=,; echo "${ROWS[*]}"),$TAIL
+EOF
+
+# The loop device's own count of the bytes each probe moved: poll.py
+# notes, every 5 ms, the time, the length of checkpoints.jsonl and the
+# device's sectors read and written (/sys/block/NAME/stat). The daemon
+# appends a probe's line as soon as the probe has ended (its state file
+# follows on the main loop's next tick, too late to time anything by), so
+# the k-th time the file grows is the end of the k-th probe's window, a
+# drain of its queue after it; the device's bytes over the `seconds`
+# before it, per second, against the probe's. A probe runs after the
+# rows ($TAIL) so that no row is the last: once the last line's growth
+# went unseen (the poller stopped as the daemon exited), and a row's
+# window must not depend on that.
+cat > "$WORK/poll.py" <<'EOF'
+import os, signal, sys, time
+results, stat, out = sys.argv[1:4]
+stop = []
+signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
+with open(out, "w") as f:
+    while True:
+        try:
+            size = os.stat(results).st_size
+        except OSError:
+            size = 0
+        v = open(stat).read().split()
+        f.write("%.6f %d %d\n" % (time.monotonic(), size, int(v[2]) + int(v[6])))
+        if stop:
+            break
+        time.sleep(0.005)
+EOF
+# The poller runs real-time (it sleeps between samples): on a busy host
+# a normal process can wait for a CPU for milliseconds.
+RT=(chrt -f 1)
+"${RT[@]}" true 2>/dev/null || { RT=(); msg "warning: chrt -f refused; the poller runs as a normal process"; }
+
+# ssdt_rep REP: one --oneshot run; appends a res line per row. Sets LEN
+# (the region's bytes, as the checkpoint recorded them).
+ssdt_rep() {
+	local rep=$1 rc out=$WORK/ssdt-$1.log ck=$WORK/state/bench/checkpoints.jsonl
+	local poll=$WORK/poll-$1.txt
+	for _ in 1 2 3; do
+		rm -rf "$WORK/state"
+		"${RT[@]}" python3 -B "$WORK/poll.py" "$ck" \
+		    "/sys/block/${LOOP#/dev/}/stat" "$poll" &
+		POLLER=$!
+		run_child "$out" "$DAEMON" -c "$WORK/ckpt.conf" --oneshot
+		rc=$?
+		stop_pid "$POLLER"
+		POLLER=
+		[ "$rc" = 0 ] && break
+		if grep -q 'signature' "$out"; then
+			msg "the daemon refused a signature on $LOOP; wipefs -a"
+			wipefs -a -q "$LOOP"
+		elif grep -q 'exclusive open failed' "$out"; then
+			sleep 1
+		else
+			break
+		fi
+	done
+	[ "$rc" = 0 ] || { cat "$out" >&2; die "ssdtortured (run $rep) exited $rc"; }
+	python3 -B - "$ck" "$rep" "$poll" "${ROWS[@]}" >> "$RES" <<'EOF' ||
+import json, sys
+ck, rep, poll = sys.argv[1], sys.argv[2], sys.argv[3]
+lines = [json.loads(ln) for ln in open(ck)]
+# the device's bytes/s over each probe's window, in the lines' order
+marks = [tuple(map(float, ln.split())) for ln in open(poll)]
+ends = [i for i in range(1, len(marks)) if marks[i][1] > marks[i - 1][1]]
+if len(ends) < len(lines) - 1:
+    sys.exit("checkpoints.jsonl grew %d times, %d lines: %s" % (len(ends),
+             len(lines), " ".join("%.3f:%d" % marks[k][:2] for k in [0] + ends)))
+dev = []
+for i, o in zip(ends, lines):
+    t1 = marks[i][0]
+    j = i
+    while j > 0 and marks[j][0] > t1 - o.get("seconds", 0):
+        j -= 1
+    dt = t1 - marks[j][0]
+    dev.append((marks[i][2] - marks[j][2]) * 512 / dt if dt > 0 else 0)
+by = {o["probe"]: (o, d) for o, d in zip(lines, dev)}
+for p in sys.argv[4:]:
+    o, d = by.get(p, (None, 0))
+    if o is None or "skipped" in o:
+        sys.exit("%s: not measured (%s)" % (p, o and o.get("skipped")))
+    if o["errors"]:
+        sys.exit("%s: %d units found bad" % (p, o["errors"]))
+    print("res\t%s\tssdtortured\t%s\t%.3f\t%.1f\t%.1f" % (p, rep,
+          o["read_iops"] + o["write_iops"],
+          o["read_bytes_per_sec"] + o["write_bytes_per_sec"], d))
+print("meta\tregion_bytes\t%d" % lines[-1]["region_bytes"])
+EOF
+	    die "ssdtortured (run $rep): $ck unusable"
+	LEN=$(awk -F'\t' '$2 == "region_bytes" { v = $3 } END { print v }' "$RES")
+	awk -F'\t' -v rep="$rep" '$1 == "res" && $3 == "ssdtortured" && $4 == rep {
+	    printf "ckptfio:   %-24s ssdtortured  %9.0f IOPS %8.1f MB/s (the device: %.1f)\n",
+	    $2, $5, $6 / 1e6, $7 / 1e6 }' "$RES" >&2
+}
+
+fio_rep() {
+	local row
+	for row in "${ROWS[@]}"; do
+		fio_row "$1" "$row" "$LEN"
+	done
+}
+
+# ----------------------------------------------------------- the rounds
+msg "$REPS repetition(s) of ${#ROWS[@]} rows, ramp ${RAMP} s, measured ${SECS} s"
+# fio needs the region's length, which the first daemon run gives
+LEN=
+for rep in $(seq "$REPS"); do
+	msg "repetition $rep/$REPS"
+	if [ $((rep % 2)) = 1 ] || [ -z "$LEN" ]; then
+		ssdt_rep "$rep"
+		fio_rep "$rep"
+	else
+		fio_rep "$rep"
+		ssdt_rep "$rep"
+	fi
+done
+
+# --------------------------------------------------------------- report
+python3 -B - "$RES" "${JSON_OUT:-}" "${ROWS[@]}" <<'EOF' || die "report failed"
+import json, statistics, sys
+res, meta = {}, {}
+for ln in open(sys.argv[1]):
+    f = ln.rstrip("\n").split("\t")
+    if f[0] == "meta":
+        meta[f[1]] = f[2]
+    elif f[0] == "res":
+        res.setdefault((f[1], f[2]), {})[int(f[3])] = tuple(map(float, f[4:]))
+rows = sys.argv[3:]
+med = statistics.median
+table = []
+for r in rows:
+    o, x = res[(r, "ssdtortured")], res[(r, "fio")]
+    ratios = sorted(o[k][0] / x[k][0] for k in o if k in x and x[k][0] > 0)
+    bw = [o[k][1] / x[k][1] for k in o if k in x and x[k][1] > 0]
+    dv = sorted(v[1] / v[2] for v in o.values() if v[2] > 0)
+    table.append((r, med(v[0] for v in o.values()), med(v[0] for v in x.values()),
+                  med(ratios), "%.2f..%.2f" % (ratios[0], ratios[-1]),
+                  med(v[1] for v in o.values()) / 1e6,
+                  med(v[1] for v in x.values()) / 1e6, med(bw),
+                  med(dv), "%.2f..%.2f" % (dv[0], dv[-1])))
+flag = lambda q: "" if abs(q - 1) <= 0.10 else "  off by more than 10 %"
+head = ("probe", "ssdtortured IOPS", "fio IOPS", "ratio", "ratios",
+        "ssdtortured MB/s", "fio MB/s", "ratio", "/device", "range")
+print("%-24s %16s %10s %6s %11s %16s %9s %6s %7s %11s" % head)
+for t in table:
+    print("%-24s %16.0f %10.0f %6.3f %11s %16.1f %9.1f %6.3f %7.3f %11s%s" % (
+          t + (flag(t[3]),)))
+machine = "%s, %s cores, Linux %s, %s; %s" % (meta.get("cpu"), meta.get("nproc"),
+          meta.get("kernel"), meta.get("fio_version"), meta.get("date"))
+print()
+print("Markdown (%s repetition(s): medians, and the range of the ratios; %s; "
+      "%s; fio %s):" % (meta.get("reps"), meta.get("window"),
+      meta.get("region"), meta.get("fio_opts")))
+print()
+print("| " + " | ".join(head) + " |")
+print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+for t in table:
+    print("| `%s` | %.0f | %.0f | %.3f | %s | %.1f | %.1f | %.3f | %.3f | %s |" % t)
+print()
+print("Machine:", machine)
+if sys.argv[2]:
+    with open(sys.argv[2], "w") as f:
+        json.dump({"meta": meta, "rows": [dict(zip(("probe", "ssdt_iops",
+                   "fio_iops", "iops_ratio", "iops_ratios", "ssdt_mbps",
+                   "fio_mbps", "mbps_ratio", "vs_device", "vs_device_range"),
+                   t)) for t in table],
+                   "runs": [{"probe": k[0], "tool": k[1], "rep": rep,
+                             "iops": v[0], "bytes_per_sec": v[1],
+                             "device_bytes_per_sec": v[2] if len(v) > 2 else None}
+                            for k, d in sorted(res.items())
+                            for rep, v in sorted(d.items())]}, f, indent=1)
+    print("JSON:", sys.argv[2])
+EOF
+exit 0
