@@ -128,6 +128,22 @@ assert_eq "... --json holds the 5 lines taken" 5 \
 "$CTL" graph d --what checkpoints --state-dir "$BAD" --probe rand-read-4k-qd1 -o "$T/bad.png" >"$T/g.err" 2>&1
 rc=$?
 check "... the graph draws or refuses, never crashes (rc $rc)" test "$rc" -le 1
+# a probe id made to run commands in the plotting script: a title only
+EVIL="x\`touch $T/pwned\`'\\\"; system(\\\"touch $T/pwned\\\") #"
+mkdir -p "$BAD/e"
+python3 - "$OFF/d/checkpoints.jsonl" "$EVIL" >"$BAD/e/checkpoints.jsonl" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    if o["probe"] == "rand-read-4k-qd1":
+        o["probe"] = sys.argv[2]
+    print(json.dumps(o))
+PY
+"$CTL" graph e --what checkpoints --state-dir "$BAD" --probe "$EVIL" \
+    -o "$T/evil.svg" >"$T/evil.err" 2>&1
+assert_rc "a hostile probe id: drawn" 0 $? "$T/evil.err"
+check "... as a title, nothing run" test ! -e "$T/pwned"
+assert_file_contains "... the title in the picture" "$T/evil.svg" "system("
 "$CTL" checkpoints nosuch --state-dir "$BAD" >"$T/none.txt" 2>&1
 assert_rc "a drive without results" 0 $? "$T/none.txt"
 assert_file_contains "... says so" "$T/none.txt" "no performance checkpoint yet"

@@ -14,6 +14,9 @@
 #    workers, 2 % above at most, FLIGHT_TOL below at most (time a slot
 #    spends between its completion and its next submission);
 #  - no unit found bad;
+#  - the rows besides 4 KiB: 512 B random reads at QD4 (the device's
+#    logical block is 512 B) and the desktop mix (4 workers at QD1, 4, 64
+#    and 128 KiB mixed): null_blk takes D for any size;
 #  - fio running the same workload (`ssdctl probes --fio`) on the same
 #    device and region, with the same ramp and time: the probe's IOPS
 #    within FIO_TOL of fio's.
@@ -38,17 +41,17 @@ FIO_TOL=0.10		# ours against fio (issue 14's bound)
 SECS=4			# probe_seconds, and fio's --runtime
 RAMP=1			# probe_ramp, and fio's --ramp_time
 PROBES=(rand-read-4k-qd1 rand-write-4k-qd1 rand-read-4k-qd4 rand-write-4k-qd4
-    qd-sweep-read-4k-qd8 qd-sweep-write-4k-qd8)
+    qd-sweep-read-4k-qd8 qd-sweep-write-4k-qd8 bs-sweep-rand-read-512 desktop)
 SPAN=48M BS=1M SF=0.25 REGION=16M
 
 # ---------------------------------------------------------------- device
-log "null_blk: 256 MiB, memory backed, 4 KiB blocks, completion after $((D_NS / 1000)) us"
+log "null_blk: 256 MiB, memory backed, 512 B blocks, completion after $((D_NS / 1000)) us"
 modprobe null_blk nr_devices=0 || die "modprobe null_blk"
 grep -q ' /sys/kernel/config ' /proc/mounts ||
     mount -t configfs none /sys/kernel/config || die "configfs"
 NB=/sys/kernel/config/nullb/kl
 mkdir "$NB" || die "no configfs directory for null_blk"
-for kv in size=256 blocksize=4096 memory_backed=1 irqmode=2 \
+for kv in size=256 blocksize=512 memory_backed=1 irqmode=2 \
     completion_nsec=$D_NS queue_mode=2 hw_queue_depth=64 power=1; do
 	echo "${kv#*=}" >"$NB/${kv%%=*}" || die "null_blk: cannot set $kv"
 done
