@@ -92,12 +92,7 @@ minutes(uint64_t sec, char *buf, size_t len)
 static void
 ckpt_plan(const struct drive *d, uint64_t *probes, uint64_t *sec)
 {
-	uint64_t	s;
-
-	*probes = 0;
-	for (s = CKPT_STEP_FILL + 1; s < CKPT_STEP_CHECK; s++)
-		*probes += (uint64_t)probe_spec_has(d->conf.checkpoint_probes,
-		    sched_ckpt_probe(s));
+	*probes = sched_ckpt_probes_from(&d->conf, CKPT_STEP_FILL);
 	*sec = *probes * (d->conf.probe_seconds + d->conf.probe_ramp);
 }
 

@@ -77,6 +77,16 @@ step_runs(const struct drive_conf *c, uint64_t step)
 }
 
 uint64_t
+sched_ckpt_probes_from(const struct drive_conf *c, uint64_t step)
+{
+	uint64_t	s, n = 0;
+
+	for (s = step; s < CKPT_STEP_CHECK; s++)
+		n += (uint64_t)(sched_ckpt_probe(s) != NULL && step_runs(c, s));
+	return n;
+}
+
+uint64_t
 sched_ckpt_steps(const struct drive_conf *c)
 {
 	uint64_t	s, n = 0;
@@ -179,14 +189,12 @@ static void
 ckpt_progress(const struct dstate *st, const struct drive_conf *c,
     double *frac, uint64_t *eta)
 {
-	uint64_t	n = sched_ckpt_steps(c), left, s, probes = 0;
+	uint64_t	n = sched_ckpt_steps(c), left;
 
 	left = sched_ckpt_steps_left(st, c);
 	*frac = n > 0 && left <= n ? (double)(n - left) / (double)n : 0;
-	for (s = st->ckpt_step; s < CKPT_STEP_CHECK; s++)
-		probes += (uint64_t)(sched_ckpt_probe(s) != NULL &&
-		    probe_spec_has(c->checkpoint_probes, sched_ckpt_probe(s)));
-	*eta = probes * (c->probe_seconds + c->probe_ramp);
+	*eta = sched_ckpt_probes_from(c, st->ckpt_step) *
+	    (c->probe_seconds + c->probe_ramp);
 }
 
 const struct phase_kind phase_checkpoint = {

@@ -107,6 +107,8 @@ const struct probe *sched_ckpt_probe(uint64_t step);
 /* Steps the checkpoint runs in all, and of them still to run (the
  * current one included), with this configuration. */
 uint64_t	 sched_ckpt_steps(const struct drive_conf *);
+/* The probes the configuration runs from step `step` on. */
+uint64_t	 sched_ckpt_probes_from(const struct drive_conf *, uint64_t step);
 uint64_t	 sched_ckpt_steps_left(const struct dstate *,
 		    const struct drive_conf *);
 /*
