@@ -1,10 +1,14 @@
 #!/bin/bash
 # Run the guest tests in QEMU: install what is missing, build the daemon and
 # the initramfs, then boot one throw-away VM per guest test (guest/t_*.sh,
-# in name order, or the ones named on the command line). Prints
-# "PASS name (Ns)" / "FAIL name (Ns)" per test, the console of the failed
-# ones, and ends with one line "vm: N passed, M failed". Exit status 1 when
-# any test failed.
+# in name order, or the ones named on the command line), VM_JOBS at a time
+# (tests/lib/jobs.sh). A guest test whose checks depend on the time things
+# take (a timed bound, figures against a delay) says "# run: serial" in
+# its opening comments and runs alone: two guests under TCG share the
+# host's CPUs. Prints "PASS name (Ns)" / "FAIL name (Ns)" per test as each
+# ends, the console of the failed ones, and ends with one line
+# "vm: N passed, M failed". Exit status 1 when any test failed.
+#   VM_JOBS     guests at once (default 2; 1 when tests are named)
 #   VM_TIMEOUT  seconds one VM may run (default 300)
 #   VM_LOGDIR   where the console logs go (default /var/tmp/ssdtorture-vm/logs)
 #   VM_VERBOSE  1: print every console while it runs
@@ -20,7 +24,7 @@ LOGDIR=${VM_LOGDIR:-/var/tmp/ssdtorture-vm/logs}
 . "$ROOT/tests/lib/suite.sh"
 
 summary() {
-	suite_end vm "console logs in $LOGDIR"
+	suite_end vm "${1:+$1, }console logs in $LOGDIR"
 	exit
 }
 
@@ -52,28 +56,42 @@ fi
 echo "(kernel $(ls -1 /boot/vmlinuz-*-amd64 | sort -V | tail -n 1), initramfs $INITRD, accel ${VM_ACCEL:-tcg})"
 
 suite_tests "$VM_DIR/guest" "$@"
+VM_JOBS=$(jobs_count VM_JOBS "$SUITE_NAMED") || setup_failed "VM_JOBS"
 mkdir -p "$LOGDIR"
-report=$(mktemp) || exit 1
-trap 'rm -f "$report"' EXIT
-for t in "${SUITE_TESTS[@]}"; do
+OUT=$(mktemp -d) || exit 1
+trap 'rm -rf "$OUT"' EXIT
+
+# _vm_one FILE (jobs_run's START, in the background): one guest; what
+# boot.sh says to $OUT/NAME
+_vm_one() {
+	local t=$1 name opts mode
 	name=$(basename "$t" .sh)
-	t0=$(date +%s)
 	# a guest test may ask for properties of the emulated NVMe controller
 	opts=$(sed -n 's/^# vm-nvme-opts: //p' "$t" | head -n 1)
 	# and systemd as PID 1 instead of the busybox chroot (# vm-mode: systemd)
 	mode=$(sed -n 's/^# vm-mode: *//p' "$t" | head -n 1)
-	out=$(VM_MODE="${mode:-chroot}" VM_NVME_OPTS="$opts" VM_LOG="$LOGDIR/$name.log" "$VM_DIR/boot.sh" \
-	    "$t" </dev/null 2>&1)
-	rc=$?
-	# below a failure: the test's own report (its failed checks), then
-	# boot.sh's verdict
-	: >"$report"
-	if [ $rc -ne 0 ] && [ -f "$LOGDIR/$name.log" ]; then
+	VM_MODE="${mode:-chroot}" VM_NVME_OPTS="$opts" VM_LOG="$LOGDIR/$name.log" \
+	    "$VM_DIR/boot.sh" "$t" </dev/null >"$OUT/$name" 2>&1
+}
+
+# _vm_done FILE RC (jobs_run's DONE): below a failure the test's own
+# report (its failed checks), then boot.sh's verdict
+_vm_done() {
+	local name rc=$2 secs
+	name=$(basename "$1" .sh)
+	secs=$(( ($(date +%s%N) - JOBS_T0[$1]) / 1000000000 ))
+	: >"$OUT/$name.report"
+	if [ "$rc" -ne 0 ] && [ -f "$LOGDIR/$name.log" ]; then
 		tr -d '\r' <"$LOGDIR/$name.log" |
-		    grep -E '^(== |   (FAIL|FATAL|NOTE) |SSDT-RESULT)' >"$report"
+		    grep -E '^(== |   (FAIL|FATAL|NOTE) |SSDT-RESULT)' >"$OUT/$name.report"
 	fi
-	[ $rc -ne 0 ] && printf '%s\n' "$out" | tail -n 1 >>"$report"
-	suite_result "$name" "$rc" $(($(date +%s) - t0)) "$report"
-	[ "${VM_VERBOSE:-0}" = 1 ] && printf '%s\n' "$out"
-done
-summary
+	[ "$rc" -ne 0 ] && tail -n 1 "$OUT/$name" >>"$OUT/$name.report"
+	suite_result "$name" "$rc" "$secs" "$OUT/$name.report"
+	[ "${VM_VERBOSE:-0}" = 1 ] && cat "$OUT/$name"
+	rm -f "$OUT/$name" "$OUT/$name.report"
+}
+
+[ ${#SUITE_TESTS[@]} -eq 0 ] ||
+    jobs_run "$VM_JOBS" _vm_one _vm_done "${SUITE_TESTS[@]}" ||
+    SUITE_FAIL=$((SUITE_FAIL + 1))
+summary "$VM_JOBS at a time"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run: serial (a 5 s answer, stalls timed)
 # A drive that stops answering. Device-mapper suspends the device under a
 # running write pass: its reads and writes queue in the kernel and never
 # complete. With io_timeout = 5s the drive must turn failed ("stopped

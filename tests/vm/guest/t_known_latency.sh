@@ -1,4 +1,5 @@
 #!/bin/bash
+# run: serial (figures against a device's delay)
 # Performance checkpoints on a device whose latency is known: null_blk,
 # memory backed (a read returns what was written, so the probes' units
 # verify), every request completed by a timer D after it arrives

@@ -1,5 +1,6 @@
 #!/bin/bash
 # vm-mode: systemd
+# run: serial (bounds of 90 and 180 s on a long guest)
 # systemd as PID 1: systemd/ssdtortured.service and ssdtortured.socket as
 # shipped (ExecStart pointed at the freshly built daemon), a file-target
 # drive, the emulated NVMe drive and the SATA disk. Type=notify start

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run: serial (a stop within 5 s)
 # Drives that disappear under the daemon. One daemon (service mode, not
 # --oneshot) runs three drives:
 #   n  the NVMe namespace        removed with its controller (PCI remove)
