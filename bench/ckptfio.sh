@@ -38,7 +38,7 @@
 # same table in Markdown with the machine and the date. A probe that
 # finds a bad unit fails the run.
 #
-# Usage: bench/ckptfio.sh [-r N] [--quick] [--json[=FILE]]
+# Usage: bench/ckptfio.sh [-r N] [--quick] [--batch] [--pin CPU] [--json[=FILE]]
 # Needs root, fio, python3, losetup, ~1.2 GiB free in /dev/shm. Exits 0
 # whatever the figures, non-zero only when something fails to run.
 # Everything it creates is removed on exit, Ctrl-C included.
@@ -51,10 +51,16 @@ SSDCTL=$ROOT/ctl/ssdctl
 
 usage() {
 	cat <<EOF
-usage: $0 [-r N] [--quick] [--json[=FILE]]
+usage: $0 [-r N] [--quick] [--batch] [--pin CPU] [--json[=FILE]]
   -r N          repetitions of every measurement (default 3); medians are
                 reported
   --quick       smoke run: 1 repetition, a 256 MiB span, probes of 2 s
+  --batch       fio submits and reaps in batches as the probe engine does:
+                at a queue depth of 8 or more, a quarter of it at a time
+                (--iodepth_batch_submit, --iodepth_batch_complete_min)
+  --pin CPU     both tools run on CPU alone (taskset), the kernel's unbound
+                workers (the loop device's among them) on the other CPUs
+                (/sys/devices/virtual/workqueue/cpumask, put back on exit)
   --json[=FILE] also write every run's figures as JSON (default FILE:
                 ./ckptfio-results.json)
 EOF
@@ -63,7 +69,24 @@ EOF
 BENCH_NAME=ckptfio
 # shellcheck source=bench/lib/common.sh
 . "$ROOT/bench/lib/common.sh"
-bench_args 3 ckptfio-results.json "$@"
+BATCH=0 PIN=
+args=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--batch) BATCH=1 ;;
+	--pin) [ $# -ge 2 ] || { usage >&2; exit 2; }
+	    PIN=$2; shift ;;
+	--pin=*) PIN=${1#--pin=} ;;
+	*) args+=("$1") ;;
+	esac
+	shift
+done
+bench_args 3 ckptfio-results.json "${args[@]}"
+case $PIN in
+''|*[!0-9]*) [ -z "$PIN" ] || die "--pin needs a CPU number" ;;
+*) [ "$PIN" -lt "$(nproc)" ] && [ "$(nproc)" -ge 2 ] ||
+       die "--pin $PIN: needs another CPU beside it (this host has $(nproc))" ;;
+esac
 
 ROWS=(rand-read-4k-qd1 rand-write-4k-qd1 rand-read-4k-qd32 rand-write-4k-qd32
     seq-read-128k-qd32 seq-write-128k-qd32 bs-sweep-rand-read-512 desktop)
@@ -88,6 +111,7 @@ IMG=
 LOOP=
 CHILD=
 POLLER=
+WQ_SAVED=
 
 # shellcheck disable=SC2317  # called from the traps
 cleanup() {
@@ -101,7 +125,9 @@ cleanup() {
 	fi
 	[ -n "$IMG" ] && rm -f "$IMG"
 	[ -n "$WORK" ] && rm -rf "$WORK"
-	LOOP=''; IMG=''; WORK=''; CHILD=''; POLLER=''
+	[ -n "$WQ_SAVED" ] && { echo "$WQ_SAVED" >"$WQMASK" ||
+	    msg "could not put back $WQMASK ($WQ_SAVED)"; }
+	LOOP=''; IMG=''; WORK=''; CHILD=''; POLLER=''; WQ_SAVED=''
 }
 trap cleanup EXIT
 trap 'msg "interrupted"; cleanup; exit 130' INT
@@ -135,7 +161,18 @@ meta window "ramp ${RAMP} s, measured ${SECS} s"
 meta region "$REGION at byte $OFF of a $SPAN loop device (512 B sectors)"
 
 # ------------------------------------------------------------------ fio
-FIO=(env -C "$WORK" fio)
+# --pin: each tool on one CPU, the kernel's unbound workers on the others
+WQMASK=/sys/devices/virtual/workqueue/cpumask
+WQ_SAVED=
+TASKSET=()
+if [ -n "$PIN" ]; then
+	WQ_SAVED=$(cat "$WQMASK") || die "cannot read $WQMASK"
+	printf '%x\n' $(( ((1 << $(nproc)) - 1) & ~(1 << PIN) )) >"$WQMASK" ||
+	    die "cannot write $WQMASK"
+	TASKSET=(taskset -c "$PIN")
+	meta pin "tools on CPU $PIN, unbound kernel workers on mask $(cat "$WQMASK")"
+fi
+FIO=("${TASKSET[@]}" env -C "$WORK" fio)
 FIO_REG=(--fixedbufs --registerfiles)
 if ! "${FIO[@]}" --name=probe --filename="$LOOP" --ioengine=io_uring \
     --direct=1 "${FIO_REG[@]}" --rw=read --bs=4k --size=1M \
@@ -143,14 +180,27 @@ if ! "${FIO[@]}" --name=probe --filename="$LOOP" --ioengine=io_uring \
 	msg "this fio refuses --fixedbufs/--registerfiles; running without them"
 	FIO_REG=()
 fi
-meta fio_opts "--ioengine=io_uring --direct=1 ${FIO_REG[*]} (no verify)"
+meta fio_opts "--ioengine=io_uring --direct=1 ${FIO_REG[*]}$([ "$BATCH" = 1 ] && echo ", batches of QD/4 at QD >= 8") (no verify)"
 FIOOPTS=$("$SSDCTL" probes --fio) || die "ssdctl probes --fio failed"
+
+# fio_batch OPTS: with --batch, the batch options for a row's --iodepth:
+# the probe engine waits for a quarter of what it has in flight at a time
+# (BATCH_DIV in daemon/engine_priv.h) once it has 8 or more, and submits
+# what it has refilled in one call
+fio_batch() {
+	local qd
+	[ "$BATCH" = 1 ] || return 0
+	qd=$(sed -n 's/.*--iodepth=\([0-9]*\).*/\1/p' <<<"$1")
+	[ "${qd:-1}" -ge 8 ] || return 0
+	echo " --iodepth_batch_submit=$((qd / 4)) --iodepth_batch_complete_min=$((qd / 4))"
+}
 
 # fio_row REP ROW LEN: one row; appends "res ROW fio REP IOPS BYTES/S"
 fio_row() {
 	local rep=$1 row=$2 len=$3 opts out=$WORK/fio-$2-$1.json line
 	opts=$(awk -v id="$row" '$1 == id { $1 = ""; print }' <<<"$FIOOPTS")
 	[ -n "$opts" ] || die "ssdctl probes --fio has no $row"
+	opts+=$(fio_batch "$opts")
 	# shellcheck disable=SC2086  # the options are words
 	run_child "$WORK/fio.err" "${FIO[@]}" --name="$row" --filename="$LOOP" \
 	    --offset="$OFF" --size="$len" --ioengine=io_uring --direct=1 \
@@ -234,7 +284,7 @@ ssdt_rep() {
 		"${RT[@]}" python3 -B "$WORK/poll.py" "$ck" \
 		    "/sys/block/${LOOP#/dev/}/stat" "$poll" &
 		POLLER=$!
-		run_child "$out" "$DAEMON" -c "$WORK/ckpt.conf" --oneshot
+		run_child "$out" "${TASKSET[@]}" "$DAEMON" -c "$WORK/ckpt.conf" --oneshot
 		rc=$?
 		stop_pid "$POLLER"
 		POLLER=
@@ -342,8 +392,9 @@ machine = "%s, %s cores, Linux %s, %s; %s" % (meta.get("cpu"), meta.get("nproc")
           meta.get("kernel"), meta.get("fio_version"), meta.get("date"))
 print()
 print("Markdown (%s repetition(s): medians, and the range of the ratios; %s; "
-      "%s; fio %s):" % (meta.get("reps"), meta.get("window"),
-      meta.get("region"), meta.get("fio_opts")))
+      "%s; fio %s%s):" % (meta.get("reps"), meta.get("window"),
+      meta.get("region"), meta.get("fio_opts"),
+      "; " + meta["pin"] if "pin" in meta else ""))
 print()
 print("| " + " | ".join(head) + " |")
 print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
