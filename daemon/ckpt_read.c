@@ -35,9 +35,9 @@ skip(struct ckpt_skipped *sk, size_t line, const char *why)
 	}
 }
 
-/* One line (its newline removed): appended, or counted as skipped. */
+/* One line (its newline removed): handed to `fn`, or counted as skipped. */
 static void
-take(const char *text, size_t len, size_t line, json_object *arr,
+take(const char *text, size_t len, size_t line, ckpt_line_fn *fn, void *arg,
     struct ckpt_skipped *sk)
 {
 	json_tokener	*tok;
@@ -68,7 +68,8 @@ take(const char *text, size_t len, size_t line, json_object *arr,
 		skip(sk, line, why);
 		return;
 	}
-	json_object_array_add(arr, o);
+	fn(o, arg);
+	json_object_put(o);
 }
 
 /*
@@ -94,7 +95,8 @@ next_line(FILE *fp, char *buf, size_t *len)
 }
 
 int
-ckpt_read(const char *path, json_object *arr, struct ckpt_skipped *sk)
+ckpt_each(const char *path, ckpt_line_fn *fn, void *arg,
+    struct ckpt_skipped *sk)
 {
 	FILE	*fp;
 	char	*buf;
@@ -109,7 +111,7 @@ ckpt_read(const char *path, json_object *arr, struct ckpt_skipped *sk)
 		return -1;
 	}
 	while (next_line(fp, buf, &len))
-		take(buf, len, ++line, arr, sk);
+		take(buf, len, ++line, fn, arg, sk);
 	err = ferror(fp) ? errno : 0;
 	free(buf);
 	fclose(fp);
@@ -118,4 +120,16 @@ ckpt_read(const char *path, json_object *arr, struct ckpt_skipped *sk)
 		return -1;
 	}
 	return 0;
+}
+
+static void
+append(json_object *line, void *arr)
+{
+	json_object_array_add(arr, json_object_get(line));
+}
+
+int
+ckpt_read(const char *path, json_object *arr, struct ckpt_skipped *sk)
+{
+	return ckpt_each(path, append, arr, sk);
 }

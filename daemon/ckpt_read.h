@@ -33,6 +33,15 @@ struct ckpt_skipped {
  */
 int	ckpt_read(const char *path, json_object *arr, struct ckpt_skipped *sk);
 
+/*
+ * The same reading, a line at a time (a file of years stays out of
+ * memory): `fn` gets each line ckpt_read would take, in file order, and
+ * may keep it with json_object_get.
+ */
+typedef void	ckpt_line_fn(json_object *line, void *arg);
+int	ckpt_each(const char *path, ckpt_line_fn *fn, void *arg,
+	    struct ckpt_skipped *sk);
+
 /* Is `o` a results line as ckpt_read takes them? NULL, or why not. */
 const char *ckpt_line_problem(json_object *o);
 

@@ -311,14 +311,14 @@ probe_index(const struct probe *p)
 
 /* A line read back: the first of its probe is that probe's baseline. */
 static void
-base_take(struct drive *d, json_object *line)
+base_take(json_object *line, void *arg)
 {
+	struct drive		*d = arg;
 	json_object		*id;
 	const struct probe	*p;
 	struct ckpt_base	*b;
 
-	if (ckpt_line_problem(line) != NULL ||
-	    !json_object_object_get_ex(line, "probe", &id) ||
+	if (!json_object_object_get_ex(line, "probe", &id) ||
 	    (p = probe_find(json_object_get_string(id))) == NULL ||
 	    json_object_object_get_ex(line, "skipped", NULL))
 		return;
@@ -329,30 +329,24 @@ base_take(struct drive *d, json_object *line)
 	line_headline(line, &b->tput, &b->p999);
 }
 
-/* The baselines of the probes, from checkpoints.jsonl as it is now, a
- * line at a time (a file of years stays out of memory); lines ckpt_read
- * would skip are skipped. */
+/* The baselines of the probes, from checkpoints.jsonl as it is now. */
 void
 drive_ckpt_load(struct drive *d)
 {
-	char		*buf = NULL;
-	size_t		 cap = 0;
-	FILE		*fp;
-	json_object	*line;
+	struct ckpt_skipped	sk;
 
 	if (d->base == NULL &&
 	    (d->base = calloc(probe_count(), sizeof(*d->base))) == NULL)
 		return;
-	if (d->results.path == NULL ||
-	    (fp = fopen(d->results.path, "re")) == NULL)
+	if (d->results.path == NULL)
 		return;
-	while (getline(&buf, &cap, fp) > 0)
-		if ((line = json_tokener_parse(buf)) != NULL) {
-			base_take(d, line);
-			json_object_put(line);
-		}
-	free(buf);
-	fclose(fp);
+	if (ckpt_each(d->results.path, base_take, d, &sk) == -1)
+		log_drive(LOG_WARNING, d->conf.name, d->conf.serial, errno,
+		    "%s: cannot read the baselines", d->results.path);
+	else if (sk.lines > 0)
+		log_drive(LOG_WARNING, d->conf.name, d->conf.serial, 0,
+		    "%s: %zu line(s) skipped, the first (line %zu): %s",
+		    d->results.path, sk.lines, sk.first, sk.why);
 }
 
 /* A regression, as an event. */
