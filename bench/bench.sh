@@ -90,26 +90,18 @@ cleanup() {
 	trap '' INT TERM
 	[ -n "$CHILD" ] && stop_pid "$CHILD"
 	[ -n "$RSS_PID" ] && stop_pid "$RSS_PID"
-	if [ -n "$LOOP" ]; then
-		losetup -d "$LOOP" 2>/dev/null ||
-		    { sleep 1; losetup -d "$LOOP" 2>/dev/null; } ||
-		    msg "could not detach $LOOP"
-	fi
+	[ -n "$LOOP" ] && loop_detach "$LOOP"
 	[ -n "$IMG" ] && rm -f "$IMG"
 	[ -n "$RSSDIR" ] && rm -rf "$RSSDIR"
 	[ -n "$WORK" ] && rm -rf "$WORK"
 	LOOP=''; IMG=''; RSSDIR=''; WORK=''; CHILD=''; RSS_PID=''
 }
-trap cleanup EXIT
-trap 'msg "interrupted"; cleanup; exit 130' INT
-trap 'msg "terminated"; cleanup; exit 143' TERM
+bench_traps
 
 # ------------------------------------------------------------ preflight
 preflight
 
-shm_free=$(df -B1 --output=avail /dev/shm | tail -1)
-[ "$shm_free" -gt $((DEV_BYTES + (256 << 20))) ] ||
-    die "/dev/shm has $((shm_free >> 20)) MiB free; $((DEV_BYTES >> 20)) MiB needed"
+shm_need $((DEV_BYTES + (256 << 20)))
 tmp_free=$(df -B1 --output=avail /var/tmp | tail -1)
 [ "$tmp_free" -gt $((12 << 30)) ] ||
     msg "warning: /var/tmp has only $((tmp_free >> 30)) GiB free; the 1 TiB RSS run writes for ${RSS_SECS} s"

@@ -118,27 +118,19 @@ cleanup() {
 	trap '' INT TERM
 	[ -n "$CHILD" ] && stop_pid "$CHILD"
 	[ -n "$POLLER" ] && stop_pid "$POLLER"
-	if [ -n "$LOOP" ]; then
-		losetup -d "$LOOP" 2>/dev/null ||
-		    { sleep 1; losetup -d "$LOOP" 2>/dev/null; } ||
-		    msg "could not detach $LOOP"
-	fi
+	[ -n "$LOOP" ] && loop_detach "$LOOP"
 	[ -n "$IMG" ] && rm -f "$IMG"
 	[ -n "$WORK" ] && rm -rf "$WORK"
 	[ -n "$WQ_SAVED" ] && { echo "$WQ_SAVED" >"$WQMASK" ||
 	    msg "could not put back $WQMASK ($WQ_SAVED)"; }
 	LOOP=''; IMG=''; WORK=''; CHILD=''; POLLER=''; WQ_SAVED=''
 }
-trap cleanup EXIT
-trap 'msg "interrupted"; cleanup; exit 130' INT
-trap 'msg "terminated"; cleanup; exit 143' TERM
+bench_traps
 
 # ------------------------------------------------------------ preflight
 preflight
 make -s -C "$ROOT" ctl/ssdctl >&2 || die "the build of ssdctl failed"
-shm_free=$(df -B1 --output=avail /dev/shm | tail -1)
-[ "$shm_free" -gt $((DEV_BYTES + (256 << 20))) ] ||
-    die "/dev/shm has $((shm_free >> 20)) MiB free; $((DEV_BYTES >> 20)) MiB needed"
+shm_need $((DEV_BYTES + (256 << 20)))
 
 WORK=$(mktemp -d /tmp/ssdt-ckptfio.XXXXXX) || die "mktemp"
 RES=$WORK/results.tsv

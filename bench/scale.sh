@@ -81,26 +81,20 @@ cleanup() {
 	[ -n "$CHILD" ] && stop_pid "$CHILD"
 	local l
 	for l in "${LOOPS[@]}"; do
-		losetup -d "$l" 2>/dev/null ||
-		    { sleep 1; losetup -d "$l" 2>/dev/null; } ||
-		    msg "could not detach $l"
+		loop_detach "$l"
 	done
 	[ ${#IMGS[@]} -gt 0 ] && rm -f "${IMGS[@]}"
 	[ -n "$STATE" ] && rm -rf "$STATE"
 	[ -n "$WORK" ] && rm -rf "$WORK"
 	LOOPS=(); IMGS=(); STATE=''; WORK=''; CHILD=''
 }
-trap cleanup EXIT
-trap 'msg "interrupted"; cleanup; exit 130' INT
-trap 'msg "terminated"; cleanup; exit 143' TERM
+bench_traps
 
 # ------------------------------------------------------------ preflight
 preflight
 
 need=$((NMAX * DEV_BYTES + (1 << 30)))
-shm_free=$(df -B1 --output=avail /dev/shm | tail -1)
-[ "$shm_free" -gt "$need" ] ||
-    die "/dev/shm has $((shm_free >> 20)) MiB free; $((need >> 20)) MiB needed"
+shm_need "$need"
 
 WORK=$(mktemp -d /tmp/ssdt-scale.XXXXXX) || die "mktemp"
 STATE=$(mktemp -d /var/tmp/ssdt-scale.XXXXXX) || die "mktemp in /var/tmp"

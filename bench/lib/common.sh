@@ -1,6 +1,6 @@
 # shellcheck shell=bash
-# common.sh: shell plumbing shared by bench/bench.sh and bench/scale.sh
-# (sourced, not run). The caller sets BENCH_NAME (the prefix of its
+# common.sh: shell plumbing shared by bench/bench.sh, bench/scale.sh and
+# bench/ckptfio.sh (sourced, not run). The caller sets BENCH_NAME (the prefix of its
 # messages), RES (its results file, once it exists) and clears CHILD.
 
 msg() { printf '%s: %s\n' "${BENCH_NAME:-bench}" "$*" >&2; }
@@ -94,4 +94,28 @@ machine_meta() {
 	meta kernel "$(uname -r)"
 	meta date "$(date -u '+%Y-%m-%d %H:%M UTC')"
 	meta fio_version "$(fio --version)"
+}
+
+# bench_traps: the caller's `cleanup` on exit, Ctrl-C and SIGTERM (the
+# last two with a message and the usual exit status)
+bench_traps() {
+	trap cleanup EXIT
+	trap 'msg "interrupted"; cleanup; exit 130' INT
+	trap 'msg "terminated"; cleanup; exit 143' TERM
+}
+
+# loop_detach DEV: a loop device let go, once more after a second (a
+# process that just closed it may still hold it)
+loop_detach() {
+	losetup -d "$1" 2>/dev/null ||
+	    { sleep 1; losetup -d "$1" 2>/dev/null; } ||
+	    msg "could not detach $1"
+}
+
+# shm_need BYTES: /dev/shm has room for BYTES, or the end
+shm_need() {
+	local free
+	free=$(df -B1 --output=avail /dev/shm | tail -1)
+	[ "$free" -gt "$1" ] ||
+	    die "/dev/shm has $((free >> 20)) MiB free; $(($1 >> 20)) MiB needed"
 }
