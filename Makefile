@@ -137,6 +137,14 @@ $(O)tests/unit/test_events: tests/unit/test_events.c daemon/events.c \
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(UBSAN) -o $@ $^ $(LDLIBS) -lcmocka
 
+# The write-cache estimate and SNIA's steady state: the long tests' figures.
+$(O)tests/unit/test_slc: tests/unit/test_slc.c common/slc.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ -lm -lcmocka
+$(O)tests/unit/test_steady: tests/unit/test_steady.c common/steady.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ -lm -lcmocka
+
 # The engine runs on a real file with failures injected into liburing's
 # submit calls and the completions they return (--wrap); rates.c turns
 # its latencies, seen through its clock_gettime, into the per-tick p99.

@@ -1,0 +1,128 @@
+/* slc.c: the write cache of a drive, from a write pass's timeline. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slc.h"
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Steps of a fraction of n, at least SLC_MIN_STEPS, at most n. */
+static size_t
+steps_of(size_t n, double frac)
+{
+	size_t	k = (size_t)ceil(frac * (double)n);
+
+	if (k < SLC_MIN_STEPS)
+		k = SLC_MIN_STEPS;
+	return k < n ? k : n;
+}
+
+/* The median of v[0..k) (k >= 1), sorted in place. */
+static double
+median(double *v, size_t k)
+{
+	qsort(v, k, sizeof(*v), cmp_double);
+	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+}
+
+/*
+ * The first step below `thr` after which most of the steps of the next
+ * `w` (or up to the end, if at least SLC_MIN_STEPS remain) are below it;
+ * n when there is none. below[i]: how many of the steps before i are.
+ */
+static size_t
+find_knee(const double *bps, size_t n, double thr, size_t w,
+    const size_t *below)
+{
+	size_t	i, end;
+
+	for (i = 0; i < n; i++) {
+		if (bps[i] >= thr)
+			continue;
+		end = i + w < n ? i + w : n;
+		if (end - i < SLC_MIN_STEPS)
+			break;
+		if (2 * (below[end] - below[i]) > end - i)
+			return i;
+	}
+	return n;
+}
+
+/* The speeds of the steps; -1 when a time goes back or the pass took none. */
+static int
+step_speeds(const uint64_t *t, size_t n, uint64_t step, double *bps)
+{
+	size_t	i;
+
+	if (t[n] <= t[0])
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (t[i + 1] < t[i])
+			return -1;
+		/* a step done within the clock's resolution: as fast as one ns */
+		bps[i] = (double)step * 1e9 / (double)(t[i + 1] > t[i] ?
+		    t[i + 1] - t[i] : 1);
+	}
+	return 0;
+}
+
+static double
+rate(uint64_t bytes, uint64_t t0, uint64_t t1)
+{
+	return t1 > t0 ? (double)bytes * 1e9 / (double)(t1 - t0) : 0;
+}
+
+/* The figures of a knee at step k (k == n: none). */
+static void
+fill(const uint64_t *t, size_t n, uint64_t step, size_t k,
+    struct slc_estimate *out)
+{
+	out->knee = k < n;
+	out->cache_bytes = out->knee ? (uint64_t)k * step : 0;
+	out->avg_bps = rate((uint64_t)n * step, t[0], t[n]);
+	out->in_bps = out->knee ? rate(out->cache_bytes, t[0], t[k]) :
+	    out->avg_bps;
+	out->post_bps = out->knee ? rate((uint64_t)(n - k) * step, t[k], t[n]) :
+	    0;
+}
+
+int
+slc_estimate(const uint64_t *t, size_t n, uint64_t step_bytes,
+    struct slc_estimate *out)
+{
+	double	*bps, *tmp;
+	size_t	*below, i, k = n;
+	int	 rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (n < 2 * SLC_MIN_STEPS || n > SLC_MAX_STEPS || step_bytes == 0)
+		return -1;
+	bps = malloc(n * sizeof(*bps));
+	tmp = malloc(n * sizeof(*tmp));
+	below = malloc((n + 1) * sizeof(*below));
+	if (bps == NULL || tmp == NULL || below == NULL ||
+	    step_speeds(t, n, step_bytes, bps) == -1)
+		goto out;
+	memcpy(tmp, bps, n * sizeof(*tmp));
+	out->start_bps = median(tmp, steps_of(n, SLC_START_FRAC));
+	below[0] = 0;
+	for (i = 0; i < n; i++)
+		below[i + 1] = below[i] +
+		    (bps[i] < SLC_KNEE_FRAC * out->start_bps);
+	k = find_knee(bps, n, SLC_KNEE_FRAC * out->start_bps,
+	    steps_of(n, SLC_STAY_FRAC), below);
+	fill(t, n, step_bytes, k, out);
+	rc = 0;
+out:
+	free(bps);
+	free(tmp);
+	free(below);
+	return rc;
+}

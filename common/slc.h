@@ -1,0 +1,51 @@
+/*
+ * slc.h: what a write pass's timeline says of the drive's write cache
+ * (the SLC cache of TLC and QLC drives): how many bytes went in at the
+ * fast speed before the speed fell and stayed down, the speed inside and
+ * after, and the pass's average.
+ *
+ * The timeline is the time at which each of n equal steps of the pass
+ * was done: t[0] the pass's start, t[i] when i steps were written, so
+ * step i's throughput is step_bytes / (t[i + 1] - t[i]). A pass of a
+ * drive without such a cache, or whose cache the pass never filled,
+ * shows no knee, and says so.
+ *
+ * The rule: the start's speed is the median of the steps of the pass's
+ * first SLC_START_FRAC (at least SLC_MIN_STEPS steps); the knee is the
+ * first step below SLC_KNEE_FRAC of it from which most (more than half)
+ * of the steps over the next SLC_STAY_FRAC of the pass (at least
+ * SLC_MIN_STEPS; up to the end near it) are below it too: a single slow
+ * step (garbage collection, a flush) is no knee, a drop that lasts is. A
+ * median and a majority, so that a few outliers weigh nothing.
+ */
+#ifndef SSDT_SLC_H
+#define SSDT_SLC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SLC_START_FRAC	0.02	/* the start: the first 2 % of the pass */
+#define SLC_KNEE_FRAC	0.70	/* below 0.7 times the start's speed */
+#define SLC_STAY_FRAC	0.05	/* and so over the next 5 % */
+#define SLC_MIN_STEPS	3
+#define SLC_MAX_STEPS	65536	/* a timeline's steps, at most */
+
+struct slc_estimate {
+	int		knee;		/* 1: the speed fell and stayed down */
+	uint64_t	cache_bytes;	/* written before the knee (0: none) */
+	double		start_bps;	/* the median speed of the start */
+	double		in_bps;		/* before the knee (the pass: none) */
+	double		post_bps;	/* after it (0: no knee) */
+	double		avg_bps;	/* the whole pass */
+};
+
+/*
+ * The estimate from t[0..n] (n steps of step_bytes each, times in ns,
+ * never decreasing). 0, or -1 when there is too little to say (fewer
+ * than 2 * SLC_MIN_STEPS steps, more than SLC_MAX_STEPS, a pass of no
+ * time or times that go back).
+ */
+int	slc_estimate(const uint64_t *t, size_t n, uint64_t step_bytes,
+	    struct slc_estimate *out);
+
+#endif

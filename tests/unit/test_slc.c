@@ -1,0 +1,225 @@
+/*
+ * test_slc.c: the write-cache estimate of a pass's timeline finds the
+ * knee of a known drop at its step, with the speeds inside and after it;
+ * finds none in a flat pass, one with short slow spells, or one whose
+ * drop comes too late to last; follows a gradual fall to where it
+ * crosses the threshold; and refuses timelines it cannot read.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "slc.h"
+
+#define N	2000		/* steps of a timeline, as a pass keeps them */
+#define STEP	(64ULL << 20)	/* 64 MiB a step: a pass of 125 GiB */
+#define GBPS	1e9
+
+/* The timeline of steps of speeds bps[i] (bytes/s), from t = 1 s. */
+static uint64_t *
+timeline(const double *bps, size_t n)
+{
+	uint64_t	*t = malloc((n + 1) * sizeof(*t));
+	size_t		 i;
+
+	assert_non_null(t);
+	t[0] = 1000000000ULL;
+	for (i = 0; i < n; i++)
+		t[i + 1] = t[i] + (uint64_t)llround((double)STEP * 1e9 / bps[i]);
+	return t;
+}
+
+/* A speed around v: off by up to +-frac, deterministically. */
+static double
+noisy(double v, double frac, size_t i)
+{
+	return v * (1 + frac * sin((double)i * 12.9898));
+}
+
+static void
+assert_rel(double got, double want, double tol)
+{
+	if (fabs(got - want) > tol * want)
+		fail_msg("%.6g is not within %.1f %% of %.6g", got, tol * 100,
+		    want);
+}
+
+static struct slc_estimate
+estimate(const double *bps, size_t n)
+{
+	struct slc_estimate	 e;
+	uint64_t		*t = timeline(bps, n);
+
+	assert_int_equal(slc_estimate(t, n, STEP, &e), 0);
+	free(t);
+	return e;
+}
+
+/* 3 GB/s for the first 30 %, then 0.8 GB/s: the knee at step 600. */
+static void
+test_knee_exact(void **state)
+{
+	double			bps[N];
+	struct slc_estimate	e;
+	size_t			i;
+
+	(void)state;
+	for (i = 0; i < N; i++)
+		bps[i] = i < 600 ? 3 * GBPS : 0.8 * GBPS;
+	e = estimate(bps, N);
+	assert_true(e.knee);
+	assert_int_equal(e.cache_bytes, 600 * STEP);
+	assert_rel(e.start_bps, 3 * GBPS, 1e-6);
+	assert_rel(e.in_bps, 3 * GBPS, 1e-6);
+	assert_rel(e.post_bps, 0.8 * GBPS, 1e-6);
+	/* the harmonic mean by bytes: 1 / (0.3 / 3 + 0.7 / 0.8) */
+	assert_rel(e.avg_bps, GBPS / (0.3 / 3 + 0.7 / 0.8), 1e-6);
+}
+
+/* The same with +-15 % noise on every step: the knee within a step. */
+static void
+test_knee_noisy(void **state)
+{
+	double			bps[N];
+	struct slc_estimate	e;
+	size_t			i;
+
+	(void)state;
+	for (i = 0; i < N; i++)
+		bps[i] = noisy(i < 600 ? 3 * GBPS : 0.8 * GBPS, 0.15, i);
+	e = estimate(bps, N);
+	assert_true(e.knee);
+	assert_int_equal(e.cache_bytes, 600 * STEP);
+	assert_rel(e.in_bps, 3 * GBPS, 0.05);
+	assert_rel(e.post_bps, 0.8 * GBPS, 0.05);
+}
+
+/* A flat pass, noisy, and one with a slow step in every 20: no knee. */
+static void
+test_no_knee(void **state)
+{
+	double			bps[N];
+	struct slc_estimate	e;
+	size_t			i;
+
+	(void)state;
+	for (i = 0; i < N; i++)
+		bps[i] = noisy(2 * GBPS, 0.2, i);
+	e = estimate(bps, N);
+	assert_false(e.knee);
+	assert_int_equal(e.cache_bytes, 0);
+	assert_rel(e.in_bps, e.avg_bps, 1e-9);
+	assert_true(e.post_bps == 0);
+	for (i = 0; i < N; i++)
+		bps[i] = i % 20 == 7 || i % 20 == 8 ? 0.1 * GBPS : 2 * GBPS;
+	e = estimate(bps, N);
+	assert_false(e.knee);
+	assert_rel(e.start_bps, 2 * GBPS, 1e-6);
+}
+
+/*
+ * Slow spells shorter than half the stretch that must follow a knee (5 %
+ * of the pass, 100 steps) are none; a spell of 60 slow steps within 100
+ * is one, at its start.
+ */
+static void
+test_stretch(void **state)
+{
+	double			bps[N];
+	struct slc_estimate	e;
+	size_t			i;
+
+	(void)state;
+	for (i = 0; i < N; i++)
+		bps[i] = i >= 1000 && i < 1040 ? 0.5 * GBPS : 2 * GBPS;
+	e = estimate(bps, N);
+	assert_false(e.knee);
+	for (i = 0; i < N; i++)
+		bps[i] = i >= 1000 && i < 1060 ? 0.5 * GBPS : 2 * GBPS;
+	e = estimate(bps, N);
+	assert_true(e.knee);
+	assert_int_equal(e.cache_bytes, 1000 * STEP);
+}
+
+/*
+ * A drop in the last steps: a knee while SLC_MIN_STEPS steps are left to
+ * show that it lasts, none in the very last ones.
+ */
+static void
+test_late_drop(void **state)
+{
+	double			bps[N];
+	struct slc_estimate	e;
+	size_t			i;
+
+	(void)state;
+	for (i = 0; i < N; i++)
+		bps[i] = i < N - 10 ? 2 * GBPS : 0.5 * GBPS;
+	e = estimate(bps, N);
+	assert_true(e.knee);
+	assert_int_equal(e.cache_bytes, (N - 10) * STEP);
+	for (i = 0; i < N; i++)
+		bps[i] = i < N - 2 ? 2 * GBPS : 0.5 * GBPS;
+	e = estimate(bps, N);
+	assert_false(e.knee);
+}
+
+/* A linear fall from 2 to 1 GB/s: the knee where it passes 1.4. */
+static void
+test_gradual(void **state)
+{
+	double			bps[N];
+	struct slc_estimate	e;
+	size_t			i, want;
+
+	(void)state;
+	for (i = 0; i < N; i++)
+		bps[i] = 2 * GBPS - GBPS * (double)i / (N - 1);
+	e = estimate(bps, N);
+	assert_true(e.knee);
+	/* the start's median: the middle of the first 40 steps */
+	want = (size_t)ceil((2 * GBPS - 0.7 * e.start_bps) / GBPS * (N - 1));
+	assert_int_equal(e.cache_bytes, want * STEP);
+	assert_in_range(want, 1190, 1215);
+}
+
+/* What it cannot read: too few or too many steps, a pass of no time,
+ * times that go back, steps of no bytes. */
+static void
+test_refused(void **state)
+{
+	uint64_t		t[8] = { 5, 6, 7, 8, 9, 10, 11, 12 };
+	uint64_t		flat[8] = { 5, 5, 5, 5, 5, 5, 5, 5 };
+	uint64_t		back[8] = { 5, 6, 7, 6, 9, 10, 11, 12 };
+	struct slc_estimate	e;
+
+	(void)state;
+	assert_int_equal(slc_estimate(t, 5, STEP, &e), -1);
+	assert_int_equal(slc_estimate(t, 6, STEP, &e), 0);
+	assert_false(e.knee);
+	assert_int_equal(slc_estimate(t, SLC_MAX_STEPS + 1, STEP, &e), -1);
+	assert_int_equal(slc_estimate(flat, 7, STEP, &e), -1);
+	assert_int_equal(slc_estimate(back, 7, STEP, &e), -1);
+	assert_int_equal(slc_estimate(t, 7, 0, &e), -1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_knee_exact),
+		cmocka_unit_test(test_knee_noisy),
+		cmocka_unit_test(test_no_knee),
+		cmocka_unit_test(test_stretch),
+		cmocka_unit_test(test_late_drop),
+		cmocka_unit_test(test_gradual),
+		cmocka_unit_test(test_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
