@@ -137,11 +137,16 @@ $(O)tests/unit/test_events: tests/unit/test_events.c daemon/events.c \
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(UBSAN) -o $@ $^ $(LDLIBS) -lcmocka
 
-# The write-cache estimate and SNIA's steady state: the long tests' figures.
+# The write-cache estimate, SNIA's steady state and the degradation run's
+# figures: the long tests' figures.
 $(O)tests/unit/test_slc: tests/unit/test_slc.c common/slc.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ -lm -lcmocka
 $(O)tests/unit/test_steady: tests/unit/test_steady.c common/steady.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ -lm -lcmocka
+$(O)tests/unit/test_degrade: tests/unit/test_degrade.c common/degrade.c \
+    common/steady.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ -lm -lcmocka
 

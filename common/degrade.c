@@ -1,0 +1,98 @@
+/* degrade.c: the figures of a degradation run and its recovery runs. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "degrade.h"
+
+static double
+mean(const double *v, size_t n)
+{
+	double	sum = 0;
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	return n > 0 ? sum / (double)n : 0;
+}
+
+/* The rounds' means, and the steady state over them. */
+static int
+steady_rounds(const double *iops, size_t n, struct degrade_figures *out)
+{
+	size_t	nr = n / DEGRADE_ROUND_S, r;
+	double	*rounds = malloc(nr * sizeof(*rounds));
+
+	if (rounds == NULL)
+		return -1;
+	for (r = 0; r < nr; r++)
+		rounds[r] = mean(iops + r * DEGRADE_ROUND_S, DEGRADE_ROUND_S);
+	if (steady_find(rounds, nr, STEADY_WINDOW, STEADY_RANGE_FRAC,
+	    STEADY_SLOPE_FRAC, &out->window) == -1) {
+		free(rounds);
+		return -1;
+	}
+	free(rounds);
+	out->steady = out->window.reached;
+	if (out->steady) {
+		out->steady_iops = out->window.mean;
+		out->steady_at_s = (out->window.first + STEADY_WINDOW) *
+		    DEGRADE_ROUND_S;
+	}
+	return 0;
+}
+
+int
+degrade_figures(const double *iops, size_t n, struct degrade_figures *out)
+{
+	size_t	i;
+
+	memset(out, 0, sizeof(*out));
+	if (n < DEGRADE_ROUND_S)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (!isfinite(iops[i]) || iops[i] < 0)
+			return -1;
+	out->initial_iops = mean(iops, DEGRADE_ROUND_S);
+	out->worst_iops = iops[0];
+	for (i = 1; i < n; i++)
+		if (iops[i] < out->worst_iops) {
+			out->worst_iops = iops[i];
+			out->worst_s = i;
+		}
+	return steady_rounds(iops, n, out);
+}
+
+void
+degrade_moving_avg(const double *iops, size_t n, size_t span, double *avg)
+{
+	double	sum = 0;
+	size_t	i;
+
+	if (span == 0)
+		span = 1;
+	/* a running sum: one add and one subtract a second, hours long */
+	for (i = 0; i < n; i++) {
+		sum += iops[i];
+		if (i >= span)
+			sum -= iops[i - span];
+		avg[i] = sum / (double)(i + 1 < span ? i + 1 : span);
+	}
+}
+
+int
+recovery_figures(const double *iops, size_t n, double initial_iops,
+    struct recovery_figures *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (n == 0)
+		return -1;
+	out->first_iops = mean(iops, n < RECOVERY_FIRST_S ? n :
+	    RECOVERY_FIRST_S);
+	out->all_iops = mean(iops, n);
+	if (initial_iops > 0) {
+		out->first_share = out->first_iops / initial_iops;
+		out->all_share = out->all_iops / initial_iops;
+	}
+	return 0;
+}

@@ -1,0 +1,62 @@
+/*
+ * degrade.h: the figures of a degradation run (4 KiB random writes at
+ * QD32 for hours, one IOPS figure a second) and of the recovery runs
+ * after it, as the SSD reviews report them:
+ *  - the initial IOPS: the mean of the first DEGRADE_ROUND_S seconds;
+ *  - steady state by SNIA's rule (steady.h) over rounds of
+ *    DEGRADE_ROUND_S seconds (each round its mean): the steady IOPS (the
+ *    window's mean) and when the rule could first say so, the end of
+ *    that window; or that the run never got there;
+ *  - the worst second and when it was;
+ *  - a trailing moving average (the reviews plot 30 s);
+ *  - a recovery run's IOPS over its first seconds and over all of it, as
+ *    a share of the initial IOPS: what idle time or a TRIM gave back.
+ */
+#ifndef SSDT_DEGRADE_H
+#define SSDT_DEGRADE_H
+
+#include <stddef.h>
+
+#include "steady.h"
+
+#define DEGRADE_ROUND_S		60	/* a round, and the initial IOPS */
+#define DEGRADE_AVG_S		30	/* the moving average's span */
+#define RECOVERY_FIRST_S	5	/* a recovery run's first seconds */
+
+struct degrade_figures {
+	double		initial_iops;
+	int		steady;		/* 1: steady state was reached */
+	double		steady_iops;	/* the steady window's mean */
+	size_t		steady_at_s;	/* the end of that window, in s */
+	double		worst_iops;
+	size_t		worst_s;	/* which second (from 0) */
+	struct steady	window;		/* the rule's figures, in rounds */
+};
+
+struct recovery_figures {
+	double	first_iops;		/* over the first RECOVERY_FIRST_S s */
+	double	all_iops;		/* over the whole run */
+	double	first_share;		/* of the initial IOPS (0: none) */
+	double	all_share;
+};
+
+/*
+ * The figures of iops[0..n) (a figure a second, n at least
+ * DEGRADE_ROUND_S). 0, or -1 when the run is shorter or a figure is
+ * not a finite number of at least 0.
+ */
+int	degrade_figures(const double *iops, size_t n,
+	    struct degrade_figures *out);
+
+/* avg[i]: the mean of the last `span` figures up to i (fewer at first). */
+void	degrade_moving_avg(const double *iops, size_t n, size_t span,
+	    double *avg);
+
+/*
+ * A recovery run's iops[0..n) against the degradation run's initial
+ * IOPS. 0, or -1 for an empty run.
+ */
+int	recovery_figures(const double *iops, size_t n, double initial_iops,
+	    struct recovery_figures *out);
+
+#endif

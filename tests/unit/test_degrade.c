@@ -1,0 +1,173 @@
+/*
+ * test_degrade.c: the figures of a degradation run: a two-hour decay to a
+ * floor reaches steady state in the window SNIA's rule picks out of the
+ * rounds, computed here from the seconds on their own; its initial IOPS
+ * and worst second are the ones planted; a run still falling never gets
+ * there; the moving average is the brute-force one; a recovery run's
+ * shares; what cannot be a run is refused.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "degrade.h"
+
+#define HOURS2	7200
+
+static void
+assert_near(double got, double want)
+{
+	if (fabs(got - want) > 1e-9 * (fabs(want) + 1))
+		fail_msg("%.12g is not %.12g", got, want);
+}
+
+/* A drive's IOPS falling from 100000 to a floor of 20000, +-3 % noise. */
+static double *
+decay_run(size_t n)
+{
+	double	*y = malloc(n * sizeof(*y));
+	size_t	 i;
+
+	assert_non_null(y);
+	for (i = 0; i < n; i++)
+		y[i] = (20000 + 80000 * exp(-(double)i / 540)) *
+		    (1 + 0.03 * sin((double)i * 78.233));
+	return y;
+}
+
+static void
+test_decay(void **state)
+{
+	double			*y = decay_run(HOURS2), rounds[HOURS2 / 60];
+	struct degrade_figures	 f;
+	struct steady		 s;
+	double			 init = 0;
+	size_t			 i, r;
+
+	(void)state;
+	y[4000] = 5000;			/* a stall: the worst second */
+	assert_int_equal(degrade_figures(y, HOURS2, &f), 0);
+	for (i = 0; i < 60; i++)
+		init += y[i] / 60;
+	assert_near(f.initial_iops, init);
+	assert_near(f.worst_iops, 5000);
+	assert_int_equal(f.worst_s, 4000);
+	for (r = 0; r < HOURS2 / 60; r++) {
+		rounds[r] = 0;
+		for (i = 0; i < 60; i++)
+			rounds[r] += y[r * 60 + i] / 60;
+	}
+	assert_int_equal(steady_find(rounds, HOURS2 / 60, 5, 0.2, 0.1, &s), 0);
+	assert_true(s.reached);
+	assert_true(f.steady);
+	assert_int_equal(f.window.first, s.first);
+	assert_int_equal(f.steady_at_s, (s.first + 5) * 60);
+	assert_near(f.steady_iops, s.mean);
+	/* e^(-t/540) within reach of the 20 % and 10 % rules: tens of minutes */
+	assert_in_range(f.steady_at_s, 20 * 60, 60 * 60);
+	assert_in_range((uint64_t)f.steady_iops, 20000, 26000);
+	free(y);
+}
+
+/* Falling 3 % a minute for 20 minutes: within the range rule, but the
+ * fitted line falls 12 % across any window of five: never steady. */
+static void
+test_never(void **state)
+{
+	double			y[1200];
+	struct degrade_figures	f;
+	size_t			i;
+
+	(void)state;
+	for (i = 0; i < 1200; i++)
+		y[i] = 100000 * pow(0.97, (double)i / 60);
+	assert_int_equal(degrade_figures(y, 1200, &f), 0);
+	assert_false(f.steady);
+	assert_int_equal(f.steady_at_s, 0);
+	assert_int_equal(f.worst_s, 1199);
+}
+
+static void
+test_moving_avg(void **state)
+{
+	const double	y[6] = { 3, 6, 9, 0, 3, 30 };
+	const double	want[6] = { 3, 4.5, 6, 5, 4, 11 };
+	double		avg[6], *z = decay_run(HOURS2), *za, sum;
+	size_t		i, k;
+
+	(void)state;
+	degrade_moving_avg(y, 6, 3, avg);
+	for (i = 0; i < 6; i++)
+		assert_near(avg[i], want[i]);
+	za = malloc(HOURS2 * sizeof(*za));
+	assert_non_null(za);
+	degrade_moving_avg(z, HOURS2, DEGRADE_AVG_S, za);
+	for (i = 0; i < HOURS2; i += 37) {
+		sum = 0;
+		for (k = i + 1 > DEGRADE_AVG_S ? i + 1 - DEGRADE_AVG_S : 0;
+		    k <= i; k++)
+			sum += z[k];
+		if (fabs(za[i] - sum / (double)(i + 1 > DEGRADE_AVG_S ?
+		    DEGRADE_AVG_S : i + 1)) > 1e-6)
+			fail_msg("second %zu: %.9g", i, za[i]);
+	}
+	free(z);
+	free(za);
+}
+
+static void
+test_recovery(void **state)
+{
+	const double		y[8] = { 90, 80, 70, 60, 50, 40, 40, 40 };
+	struct recovery_figures	r;
+
+	(void)state;
+	assert_int_equal(recovery_figures(y, 8, 100, &r), 0);
+	assert_near(r.first_iops, 70);
+	assert_near(r.all_iops, 58.75);
+	assert_near(r.first_share, 0.7);
+	assert_near(r.all_share, 0.5875);
+	assert_int_equal(recovery_figures(y, 3, 0, &r), 0);
+	assert_near(r.first_iops, 80);
+	assert_near(r.first_share, 0);
+	assert_int_equal(recovery_figures(y, 0, 100, &r), -1);
+}
+
+static void
+test_refused(void **state)
+{
+	double			y[60];
+	struct degrade_figures	f;
+	size_t			i;
+
+	(void)state;
+	for (i = 0; i < 60; i++)
+		y[i] = 1000;
+	assert_int_equal(degrade_figures(y, 59, &f), -1);
+	assert_int_equal(degrade_figures(y, 60, &f), 0);
+	assert_near(f.initial_iops, 1000);
+	assert_false(f.steady);		/* one round is no window */
+	y[30] = NAN;
+	assert_int_equal(degrade_figures(y, 60, &f), -1);
+	y[30] = -1;
+	assert_int_equal(degrade_figures(y, 60, &f), -1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_decay),
+		cmocka_unit_test(test_never),
+		cmocka_unit_test(test_moving_avg),
+		cmocka_unit_test(test_recovery),
+		cmocka_unit_test(test_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
