@@ -124,6 +124,12 @@ check(b.get("capacity") == 64 << 20, "Status(b): capacity 64 MiB", b)
 check(poll(lambda: status(S, "a")["host_bytes_written"] > 0, 15),
       "drive a writes (host_bytes_written grows)")
 check(status(S, "a")["state"] == "running", "drive a is running")
+# Events below needs a log of five and more: wait for them (on a busy
+# host the first bytes come long before the fifth event)
+def a_events():
+    with open(T + "/state/a/events.jsonl") as f:
+        return sum(1 for l in f if l.strip())
+check(poll(lambda: a_events() >= 5, 30), "a's log holds 5 events", a_events())
 
 # ---- Pause / Resume / Stop / Start
 def cmd(m, drive):
