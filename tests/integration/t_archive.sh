@@ -165,16 +165,44 @@ assert_gt "upgraded: updates go on (host_written)" \
     "$(lastupdate "$ST/u/u.rrd" host_written | cut -d. -f1)" 0
 assert_not_contains "upgraded: not called another layout" "$(cat "$T/u.log")" "another layout"
 
+# rrdcached_start LISTEN BASE DIR: an rrdcached, its pid on stdout once it
+# is written. The daemon's parent returns before its child writes the pid
+# file, so the file is waited for rather than read at once.
+rrdcached_start() {
+	local pid i
+	rm -f "$3/pid"
+	rrdcached -l "$1" -b "$2" -B -j "$3/j" -p "$3/pid" \
+	    -w 3600 -f 7200 -z 1 -F >>"$3/rrdcached.log" 2>&1 || {
+		cat "$3/rrdcached.log" >&2; return 1; }
+	for i in $(seq 1 100); do
+		pid=$(cat "$3/pid" 2>/dev/null)
+		[ -n "$pid" ] && pid_alive "$pid" && break
+		sleep 0.05
+	done
+	[ -n "$pid" ] || return 1
+	echo "$pid" >>"$T/.extra_pids"
+	echo "$pid"
+}
+
+# rrdcached_stop PID: TERM, then wait until it is gone (it flushes first)
+rrdcached_stop() {
+	local i
+	kill "$1" || return 1
+	for i in $(seq 1 200); do
+		pid_alive "$1" || return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # rrdcached_run LABEL LISTEN DAEMON_ADDR: one daemon run through rrdcached
 rrdcached_run() {
 	local label=$1 listen=$2 addr=$3 base=$T/$1/base host rc_pid f
 	mkdir -p "$base" "$T/$1/j"
 	host=$(hostname -s)
 	mkdir -p "$base/$host"
-	rrdcached -l "$listen" -b "$base" -B -j "$T/$1/j" -p "$T/$1/pid" \
-	    -w 3600 -f 7200 -z 1 -F || die "rrdcached did not start"
-	rc_pid=$(cat "$T/$1/pid")
-	echo "$rc_pid" >>"$T/.extra_pids"
+	rc_pid=$(rrdcached_start "$listen" "$base" "$T/$1") ||
+	    die "rrdcached did not start"
 	if [ "$label" = unix ]; then
 		{ printf 'rrdcached = %s\nrrdcached_dir = %s\n' "$addr" "$base"
 		  drive_conf c$label; } | write_conf "$T/$label.conf" "$T/$label/state"
@@ -194,13 +222,13 @@ rrdcached_run() {
 	assert_gt "$label: host_written read back through rrdcached" "${L%.*}" 0
 	if [ "$label" = unix ]; then
 		log "rrdcached goes away and comes back"
-		kill "$rc_pid"; sleep 2
+		rrdcached_stop "$rc_pid" || die "rrdcached did not stop"
+		sleep 2
 		pid_alive "$SSDT_PID" && pass_check || fail "daemon died with rrdcached"
 		"${SSDCTL:-$ROOT/ctl/ssdctl}" -s "$T/$label/state.sock" status >/dev/null &&
 		    pass_check || fail "daemon does not answer without rrdcached"
-		rrdcached -l "$listen" -b "$base" -B -j "$T/$1/j" -p "$T/$1/pid" \
-		    -w 3600 -f 7200 -z 1 -F || die "rrdcached did not restart"
-		rc_pid=$(cat "$T/$1/pid"); echo "$rc_pid" >>"$T/.extra_pids"
+		rc_pid=$(rrdcached_start "$listen" "$base" "$T/$1") ||
+		    die "rrdcached did not restart"
 		sleep 4
 		rrdtool flushcached --daemon "$addr" "$f"
 		T3=$(rrdtool last "$base/$host/c$label.rrd")
