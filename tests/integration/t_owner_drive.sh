@@ -14,8 +14,9 @@ truncate -s 32M "$T/loop.img"
 new_loop "$T/loop.img"
 LOOP=$LOOPDEV
 ln -s "$LOOP" "$T/loop.link"
-mknod "$T/loop.node" b "$(stat -c '%t' "$LOOP" | xargs printf '%d')" \
-    "$(stat -c '%T' "$LOOP" | xargs printf '%d')" || die "mknod failed"
+# stat prints the major and minor in hex: loop10 and up has letters in it
+mknod "$T/loop.node" b "$((16#$(stat -c '%t' "$LOOP")))" \
+    "$((16#$(stat -c '%T' "$LOOP")))" || die "mknod failed"
 truncate -s 16M "$T/f.img"
 ln -s "$T/f.img" "$T/f.link"
 ln "$T/f.img" "$T/f.hard"
