@@ -34,8 +34,10 @@ median(double *v, size_t k)
 
 /*
  * The first step below `thr` after which most of the steps of the next
- * `w` (or up to the end, if at least SLC_MIN_STEPS remain) are below it;
- * n when there is none. below[i]: how many of the steps before i are.
+ * `w` are below it; n when there is none. A drop in the last `w` steps
+ * has too little pass left to show that it lasts: a pass's tail is often
+ * slow for other reasons (the last flush, the host's writeback), so it
+ * is no knee. below[i]: how many of the steps before i are.
  */
 static size_t
 find_knee(const double *bps, size_t n, double thr, size_t w,
@@ -46,29 +48,38 @@ find_knee(const double *bps, size_t n, double thr, size_t w,
 	for (i = 0; i < n; i++) {
 		if (bps[i] >= thr)
 			continue;
-		end = i + w < n ? i + w : n;
-		if (end - i < SLC_MIN_STEPS)
+		if (i + w > n)
 			break;
+		end = i + w;
 		if (2 * (below[end] - below[i]) > end - i)
 			return i;
 	}
 	return n;
 }
 
-/* The speeds of the steps; -1 when a time goes back or the pass took none. */
+/*
+ * The speeds of the steps; -1 when a time goes back or the pass took none.
+ * Steps that ended at the same moment (one round of completions took them
+ * all) share the time since the step before them ended: each gets their
+ * speed together, not one an instant and the others nothing.
+ */
 static int
 step_speeds(const uint64_t *t, size_t n, uint64_t step, double *bps)
 {
-	size_t	i;
+	size_t	i, j, k;
 
 	if (t[n] <= t[0])
 		return -1;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i = j) {
 		if (t[i + 1] < t[i])
 			return -1;
-		/* a step done within the clock's resolution: as fast as one ns */
-		bps[i] = (double)step * 1e9 / (double)(t[i + 1] > t[i] ?
-		    t[i + 1] - t[i] : 1);
+		for (j = i + 1; j < n && t[j + 1] == t[i + 1]; j++)
+			;
+		/* steps i..j-1 ended at t[i + 1]; step i began at t[i] */
+		for (k = i; k < j; k++)
+			/* within the clock's resolution: as fast as one ns */
+			bps[k] = (double)step * (double)(j - i) * 1e9 /
+			    (double)(t[i + 1] > t[i] ? t[i + 1] - t[i] : 1);
 	}
 	return 0;
 }

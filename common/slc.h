@@ -6,7 +6,8 @@
  *
  * The timeline is the time at which each of n equal steps of the pass
  * was done: t[0] the pass's start, t[i] when i steps were written, so
- * step i's throughput is step_bytes / (t[i + 1] - t[i]). A pass of a
+ * step i's throughput is step_bytes / (t[i + 1] - t[i]); steps ended by
+ * one round of completions (equal times) share that round's time. A pass of a
  * drive without such a cache, or whose cache the pass never filled,
  * shows no knee, and says so.
  *
@@ -14,9 +15,10 @@
  * first SLC_START_FRAC (at least SLC_MIN_STEPS steps); the knee is the
  * first step below SLC_KNEE_FRAC of it from which most (more than half)
  * of the steps over the next SLC_STAY_FRAC of the pass (at least
- * SLC_MIN_STEPS; up to the end near it) are below it too: a single slow
- * step (garbage collection, a flush) is no knee, a drop that lasts is. A
- * median and a majority, so that a few outliers weigh nothing.
+ * SLC_MIN_STEPS) are below it too: a single slow step (garbage
+ * collection, a flush) is no knee, a drop that lasts is, and one with
+ * less of the pass left to show it is none. A median and a majority, so
+ * that a few outliers weigh nothing.
  */
 #ifndef SSDT_SLC_H
 #define SSDT_SLC_H

@@ -37,6 +37,7 @@ struct drive_conf {
 	uint64_t	 max_new_bad_blocks;
 	uint64_t	 max_error_events; /* verify_error events a pass */
 	double		 max_bad_fraction; /* of a verify pass: failed; 0 off */
+	uint64_t	 timeline_every; /* write-pass timelines kept: every Nth */
 	uint64_t	 io_timeout;	/* seconds without a completion: failed */
 	uint64_t	 max_unrecorded; /* seconds records may lag: paused */
 	int		 reservation;	/* persistent reservation (block devices) */

@@ -282,6 +282,9 @@ void		 drive_ckpt_step_done(struct drive *);
 uint64_t	 drive_ckpt_found_before(struct drive *, const struct finding *);
 /* drive_job.c: the current phase ran to its end (or the write budget). */
 void		 drive_phase_done(struct drive *, enum job_end);
+/* drive_timeline.c: a write pass ended: its timeline saved, the write-cache
+ * estimate's figures put in its phase_end event `ev` */
+void		 drive_timeline_end(struct drive *, json_object *ev);
 
 /* drive_smart.c, for drive.c */
 void		 drive_smart_start(struct drive *, const struct drive_smart_ops *);

@@ -635,6 +635,8 @@ run_io(struct engine *e)
 		reap(e);
 		advance(e);
 		t = e->t_reap;
+		if (j->kind == JOB_WRITE)
+			tl_note(&e->tl, e->loc.position * e->bs, t);
 		if (flush_due(e, t))
 			flush_start(e);
 		if (t - e->last_publish > PUBLISH_NS)
@@ -712,6 +714,9 @@ run_job(struct engine *e)
 	if (e->job.kind == JOB_VERIFY)
 		layout_pass_perm(&e->job.lay, e->job.expect.instance,
 		    e->job.expect.cycle, e->job.expect.pass_random, &e->vperm);
+	if (e->job.kind == JOB_WRITE)
+		tl_begin(&e->tl, e->job.count * e->bs, e->bs,
+		    e->job.start * e->bs, e->flush_t0);
 	engine_publish(e);
 	switch (e->job.kind) {
 	case JOB_TRIM:
@@ -732,6 +737,10 @@ run_job(struct engine *e)
 	e->job_ended = 1;
 	e->end = end;
 	e->end_err = e->fail_err;
+	if (e->job.kind == JOB_WRITE) {
+		e->tl_pub = e->tl;
+		e->tl_ready = 1;
+	}
 	pthread_mutex_unlock(&e->mu);
 	notify_main(e);
 }
@@ -1018,6 +1027,19 @@ engine_job_done(struct engine *e, enum job_end *end, int *err)
 	}
 	pthread_mutex_unlock(&e->mu);
 	return done;
+}
+
+int
+engine_timeline(struct engine *e, struct timeline *out)
+{
+	int	ready;
+
+	pthread_mutex_lock(&e->mu);
+	if ((ready = e->tl_ready))
+		*out = e->tl_pub;
+	e->tl_ready = 0;
+	pthread_mutex_unlock(&e->mu);
+	return ready;
 }
 
 int

@@ -181,5 +181,11 @@ int		 engine_job_done(struct engine *, enum job_end *, int *err);
  * 0, or -1 when no probe job has ended since the last one was taken.
  */
 int		 engine_probe_result(struct engine *, struct probe_result *);
+/*
+ * The timeline of the write job that ended last (timeline.h), taken once:
+ * 1 with it in *out, 0 when there is none. Called after engine_job_done.
+ */
+struct timeline;
+int		 engine_timeline(struct engine *, struct timeline *out);
 
 #endif

@@ -15,6 +15,7 @@
 #include <liburing.h>
 
 #include "engine.h"
+#include "timeline.h"
 
 struct probe_state;
 
@@ -96,6 +97,7 @@ struct engine {
 	struct job	 job;
 	struct perm	 vperm;		/* verify: the pass permutation */
 	struct probe_state *probe;	/* a probe job's own state, during it */
+	struct timeline	 tl;		/* a write job's, during it */
 	int		 fail_err;
 	int		 flush_busy;	/* a flush is queued or in flight */
 	uint64_t	 flush_pos;	/* the position it covers */
@@ -127,6 +129,10 @@ struct engine {
 	/* the result of the last probe job, until engine_probe_result()
 	 * takes it: set by the worker at the job's end, freed by the taker */
 	struct probe_result *probe_pub;
+	/* the timeline of the last write job, until engine_timeline()
+	 * takes it: set by the worker at the job's end */
+	struct timeline	 tl_pub;
+	int		 tl_ready;
 	atomic_int	 stop_req;
 };
 

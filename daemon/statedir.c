@@ -27,6 +27,7 @@ static const char *const file_names[] = {
 	[STATEDIR_SMART] = "smart.jsonl",
 	[STATEDIR_CHECKPOINTS] = "checkpoints.jsonl",
 	[STATEDIR_ERRMAPS] = "errors",
+	[STATEDIR_TIMELINES] = "timelines",
 	[STATEDIR_ARCHIVE] = "%s.rrd"
 };
 

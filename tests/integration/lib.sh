@@ -269,6 +269,26 @@ do_mount() {
 	mount "$@" || die "mount $* failed"
 }
 
+# stallfs BACKING DIR FLAG [SLOW_FROM RATE] : mount stallfs.py (its file
+# DIR/disk over BACKING; registered for cleanup); skips the test when this
+# host cannot mount FUSE.
+stallfs() {
+	local py=/usr/bin/python3
+	[ -c /dev/fuse ] || skip "no /dev/fuse"
+	"$py" -c 'import fuse' 2>/dev/null ||
+	    skip "python3-fuse missing (tests/deps.sh)"
+	mkdir -p "$2"
+	echo "$2" >>"$T/.mounts"
+	# not a child of ours: the cleanup waits for its children before it
+	# unmounts, and the server ends only when unmounted
+	( "$py" "$IT_DIR/stallfs.py" "$@" >"$T/fs.log" 2>&1 & )
+	for _ in $(seq 1 100); do
+		mountpoint -q "$2" && [ -e "$2/disk" ] && break
+		sleep 0.05
+	done
+	mountpoint -q "$2" || { show_file "$T/fs.log"; skip "cannot mount FUSE"; }
+}
+
 # Flush a loop device's and its backing file's caches, then hash the file.
 hash_backing() {
 	sync

@@ -14,9 +14,6 @@
 # (tests/lib/jobs.sh; the bound: the stall found within io_timeout + 7 s, the exit within 5 s)
 . "$(dirname "$0")/lib.sh"
 need_root
-PY=/usr/bin/python3
-[ -c /dev/fuse ] || skip "no /dev/fuse"
-"$PY" -c 'import fuse' 2>/dev/null || skip "python3-fuse missing (tests/deps.sh)"
 SSDCTL=${SSDCTL:-$ROOT/ctl/ssdctl}
 [ -x "$SSDCTL" ] || die "$SSDCTL is missing (make -C $ROOT)"
 
@@ -27,16 +24,7 @@ ST=$T/state S=$T/state/a/state EV=$T/state/a/events.jsonl
 SOCK=$ST.sock
 
 truncate -s $SIZE "$T/back.img"
-mkdir -p "$MNT"
-echo "$MNT" >>"$T/.mounts"
-# not a child of ours: the cleanup waits for its children before it
-# unmounts, and the server ends only when unmounted
-( "$PY" "$IT_DIR/stallfs.py" "$T/back.img" "$MNT" "$FLAG" >"$T/fs.log" 2>&1 & )
-for _ in $(seq 1 100); do
-	mountpoint -q "$MNT" && [ -e "$MNT/disk" ] && break
-	sleep 0.05
-done
-mountpoint -q "$MNT" || { show_file "$T/fs.log"; skip "cannot mount FUSE"; }
+stallfs "$T/back.img" "$MNT" "$FLAG"
 
 write_conf "$T/a.conf" "$ST" <<EOF
 [drive:a]
@@ -56,7 +44,7 @@ EOF
 ctl() { timeout 10 "$SSDCTL" -s "$SOCK" "$@"; }
 # the drive's bytes written now (the live counter, not the checkpoint's)
 written_now() {
-	ctl --json status | "$PY" -c \
+	ctl --json status | python3 -c \
 	    'import json, sys; print(json.load(sys.stdin)["drives"][0]["host_bytes_written"])'
 }
 

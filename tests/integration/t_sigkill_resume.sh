@@ -118,6 +118,19 @@ assert_eq "A: resume events" 1 "$(ev_count "$EV" 0 event=resume)"
 assert_eq "A: the resume starts at the checkpoint" "write at item $P," \
     "$(ev_query "$EV" 0 message event=resume | grep -o 'write at item [0-9]*,')"
 assert_eq "A: phase_end write" 1 "$(ev_count "$EV" 0 event=phase_end what=write)"
+# the resumed pass: a timeline from where it went on, no cache estimate
+TL=$ST/a/timelines/pass-1.json
+assert_eq "A: the resumed pass's timeline is not whole" False \
+    "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["whole"])' "$TL")"
+assert_eq "A: it starts at or past the resume point" True \
+    "$(python3 -c 'import json,sys; o = json.load(open(sys.argv[1]))
+print(o["first_step"] * o["step_bytes"] >= int(sys.argv[2]) * int(sys.argv[3]))' \
+    "$TL" "$P" "$BS")"
+assert_eq "A: no cache estimate for the resumed pass" "- -" \
+    "$(ev_query "$EV" 0 slc_knee,slc_cache_bytes event=phase_end what=write)"
+assert_eq "A: the static fill's estimate" "True" \
+    "$(python3 -c 'import json,sys; print("slc_knee" in json.load(open(sys.argv[1])))' \
+    "$ST/a/timelines/pass-0.json")"
 assert_eq "A: phase_end verify" 1 "$(ev_count "$EV" 0 event=phase_end what=verify)"
 if ev_valid "$EV"; then pass_check; else fail "A: malformed event lines"; fi
 rm -f "$T/a.img"

@@ -163,6 +163,19 @@ assert_gt() { _assert_num "$1" "$2" '>' "$3" 1; }
 assert_le() { _assert_num "$1" "$2" '<=' "$3" -1 0; }
 assert_lt() { _assert_num "$1" "$2" '<' "$3" -1; }
 
+# assert_within WHAT VALUE REF PCT: VALUE (a decimal number) is within PCT
+# percent of REF (> 0).
+assert_within() {
+	if awk -v v="$2" -v r="$3" -v p="$4" 'BEGIN {
+	    ok = v ~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/ && r > 0 &&
+	        (v - r <= r * p / 100) && (r - v <= r * p / 100)
+	    exit !ok }'; then
+		pass_check "$1: $2 within $4 % of $3"
+	else
+		fail "$1: $2 is not within $4 % of $3"
+	fi
+}
+
 assert_contains() {
 	if printf '%s' "$2" | grep -qF -- "$3"; then pass_check "$1: has '$3'"; else
 		fail "$1: '$3' not found in: $(printf '%s' "$2" | head -c 2000)"; fi

@@ -2,7 +2,8 @@
  * test_slc.c: the write-cache estimate of a pass's timeline finds the
  * knee of a known drop at its step, with the speeds inside and after it;
  * finds none in a flat pass, one with short slow spells, or one whose
- * drop comes too late to last; follows a gradual fall to where it
+ * drop comes too late to last; reads steps ended in one round of
+ * completions as sharing its time; follows a gradual fall to where it
  * crosses the threshold; and refuses timelines it cannot read.
  */
 #include <math.h>
@@ -147,24 +148,55 @@ test_stretch(void **state)
 }
 
 /*
- * A drop in the last steps: a knee while SLC_MIN_STEPS steps are left to
- * show that it lasts, none in the very last ones.
+ * Completions in rounds: each round ends 8 steps at once (the steps'
+ * times equal), 3 GB/s for the first 600 steps, 0.8 GB/s after. Every
+ * step of a round gets the round's speed: the knee at step 600.
+ */
+static void
+test_rounds(void **state)
+{
+	double			bps[N];
+	struct slc_estimate	e;
+	uint64_t		*t;
+	size_t			i;
+
+	(void)state;
+	for (i = 0; i < N; i++)
+		bps[i] = i < 600 ? 3 * GBPS : 0.8 * GBPS;
+	t = timeline(bps, N);
+	for (i = 1; i <= N; i++)	/* the round's end for all its steps */
+		t[i] = t[(i + 7) / 8 * 8 < N ? (i + 7) / 8 * 8 : N];
+	assert_int_equal(slc_estimate(t, N, STEP, &e), 0);
+	free(t);
+	assert_true(e.knee);
+	assert_int_equal(e.cache_bytes, 600 * STEP);
+	assert_rel(e.start_bps, 3 * GBPS, 1e-6);
+	assert_rel(e.post_bps, 0.8 * GBPS, 1e-6);
+}
+
+/*
+ * A drop in the last steps: a knee while the stretch that shows it lasts
+ * (SLC_STAY_FRAC of the pass) is left, none in a shorter tail.
  */
 static void
 test_late_drop(void **state)
 {
 	double			bps[N];
 	struct slc_estimate	e;
-	size_t			i;
+	size_t			i, w = (size_t)(SLC_STAY_FRAC * N);
 
 	(void)state;
 	for (i = 0; i < N; i++)
-		bps[i] = i < N - 10 ? 2 * GBPS : 0.5 * GBPS;
+		bps[i] = i < N - w ? 2 * GBPS : 0.5 * GBPS;
 	e = estimate(bps, N);
 	assert_true(e.knee);
-	assert_int_equal(e.cache_bytes, (N - 10) * STEP);
+	assert_int_equal(e.cache_bytes, (N - w) * STEP);
 	for (i = 0; i < N; i++)
-		bps[i] = i < N - 2 ? 2 * GBPS : 0.5 * GBPS;
+		bps[i] = i < N - w + 1 ? 2 * GBPS : 0.5 * GBPS;
+	e = estimate(bps, N);
+	assert_false(e.knee);
+	for (i = 0; i < N; i++)
+		bps[i] = i < N - 10 ? 2 * GBPS : 0.5 * GBPS;
 	e = estimate(bps, N);
 	assert_false(e.knee);
 }
@@ -217,6 +249,7 @@ main(void)
 		cmocka_unit_test(test_no_knee),
 		cmocka_unit_test(test_stretch),
 		cmocka_unit_test(test_late_drop),
+		cmocka_unit_test(test_rounds),
 		cmocka_unit_test(test_gradual),
 		cmocka_unit_test(test_refused),
 	};

@@ -24,6 +24,7 @@ test_paths(void **state)
 		{ STATEDIR_EVENTS, "/var/lib/ssdtorture/ssd0/events.jsonl" },
 		{ STATEDIR_SMART, "/var/lib/ssdtorture/ssd0/smart.jsonl" },
 		{ STATEDIR_ERRMAPS, "/var/lib/ssdtorture/ssd0/errors" },
+		{ STATEDIR_TIMELINES, "/var/lib/ssdtorture/ssd0/timelines" },
 		{ STATEDIR_ARCHIVE, "/var/lib/ssdtorture/ssd0/ssd0.rrd" },
 	};
 	char	dir[64], path[64];

@@ -1,0 +1,185 @@
+/*
+ * drive_timeline.c: the timeline of every write pass (the static fill
+ * and each cycle's pass), in STATE_DIR/NAME/timelines/pass-N.json (N: the
+ * cycle; 0 the static fill), and the write-cache estimate made from it
+ * (slc.h), whose figures go into the pass's phase_end event. Kept: the
+ * static fill's, the first pass's, every timeline_every-th and the latest
+ * TL_KEEP_LATEST; the rest are removed as newer ones are written.
+ *
+ * A pass resumed after a restart or a pause has a timeline from where
+ * it went on, but no estimate: the cache had time to empty meanwhile.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "drive_priv.h"
+#include "engine.h"
+#include "slc.h"
+#include "statedir.h"
+#include "timeline.h"
+
+#define TL_KEEP_LATEST	3
+#define TL_PREFIX	"pass-"
+#define TL_SUFFIX	".json"
+
+/* The file of pass n's timeline; -1 when cut short. */
+static int
+tl_path(const struct drive *d, char *buf, size_t len, uint64_t pass)
+{
+	char	dir[PATH_MAX];
+	int	n;
+
+	if (statedir_path(dir, sizeof(dir), d->dir, STATEDIR_TIMELINES) == -1)
+		return -1;
+	n = snprintf(buf, len, "%s/" TL_PREFIX "%" PRIu64 TL_SUFFIX, dir,
+	    pass);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+/* Is pass n's timeline kept once pass `last` has one? */
+static int
+tl_kept(uint64_t n, uint64_t last, uint64_t every)
+{
+	return n <= 1 || n % every == 0 || n + TL_KEEP_LATEST > last;
+}
+
+/* The pass number of a timeline file's name; -1 for another name. */
+static int
+tl_name_pass(const char *name, uint64_t *n)
+{
+	char	*end;
+	size_t	 lp = strlen(TL_PREFIX);
+
+	if (strncmp(name, TL_PREFIX, lp) != 0 || name[lp] < '0' ||
+	    name[lp] > '9')
+		return -1;
+	errno = 0;
+	*n = strtoull(name + lp, &end, 10);
+	return errno == 0 && strcmp(end, TL_SUFFIX) == 0 ? 0 : -1;
+}
+
+/* Remove the timelines no longer kept once pass `last` has one. */
+static void
+tl_prune(struct drive *d, uint64_t last)
+{
+	char		 dir[PATH_MAX], path[PATH_MAX + 64];
+	struct dirent	*de;
+	DIR		*dp;
+	uint64_t	 n;
+
+	if (statedir_path(dir, sizeof(dir), d->dir, STATEDIR_TIMELINES) == -1 ||
+	    (dp = opendir(dir)) == NULL)
+		return;
+	while ((de = readdir(dp)) != NULL) {
+		if (tl_name_pass(de->d_name, &n) == -1 ||
+		    tl_kept(n, last, d->conf.timeline_every))
+			continue;
+		if (tl_path(d, path, sizeof(path), n) == 0 &&
+		    unlink(path) == -1 && errno != ENOENT)
+			drive_log(d, LOG_WARNING, errno, "cannot remove %s",
+			    path);
+	}
+	closedir(dp);
+}
+
+/* The estimate's figures into o (the event and the file share them). */
+static void
+slc_fields(json_object *o, const struct slc_estimate *s)
+{
+	json_object_object_add(o, "slc_knee", json_object_new_boolean(s->knee));
+	json_object_object_add(o, "pass_bytes_per_sec",
+	    json_object_new_double(s->avg_bps));
+	if (!s->knee)
+		return;
+	json_object_object_add(o, "slc_cache_bytes",
+	    json_object_new_uint64(s->cache_bytes));
+	json_object_object_add(o, "in_cache_bytes_per_sec",
+	    json_object_new_double(s->in_bps));
+	json_object_object_add(o, "post_cache_bytes_per_sec",
+	    json_object_new_double(s->post_bps));
+}
+
+/* The file's object: the pass, its steps, their end times in us. */
+static json_object *
+tl_object(struct drive *d, const struct timeline *tl, uint64_t pass,
+    const struct slc_estimate *s)
+{
+	json_object	*o = drive_ev_obj(d), *a = json_object_new_array();
+	uint32_t	 i;
+
+	json_object_object_add(o, "pass", json_object_new_uint64(pass));
+	json_object_object_add(o, "time_ms", json_object_new_uint64(wall_ms()));
+	json_object_object_add(o, "pass_bytes",
+	    json_object_new_uint64(tl->pass_bytes));
+	json_object_object_add(o, "step_bytes",
+	    json_object_new_uint64(tl->step_bytes));
+	json_object_object_add(o, "steps", json_object_new_uint64(tl->nsteps));
+	json_object_object_add(o, "first_step",
+	    json_object_new_uint64(tl->first));
+	json_object_object_add(o, "whole", json_object_new_boolean(
+	    tl_whole(tl)));
+	for (i = 0; tl->started && i <= tl->n; i++)
+		json_object_array_add(a, json_object_new_uint64(
+		    (tl->t[i] - tl->t[0]) / 1000));
+	json_object_object_add(o, "t_us", a);
+	if (s != NULL)
+		slc_fields(o, s);
+	return o;
+}
+
+static int
+put_json(FILE *fp, void *arg)
+{
+	return fprintf(fp, "%s\n", json_object_to_json_string_ext(arg,
+	    JSON_C_TO_STRING_PLAIN)) < 0 ? -1 : 0;
+}
+
+/* Write pass n's timeline whole or not at all; a warning if not. */
+static void
+tl_save(struct drive *d, json_object *o, uint64_t pass)
+{
+	char	dir[PATH_MAX], path[PATH_MAX + 64];
+
+	if (statedir_path(dir, sizeof(dir), d->dir, STATEDIR_TIMELINES) == -1 ||
+	    tl_path(d, path, sizeof(path), pass) == -1) {
+		drive_log(d, LOG_WARNING, 0, "timeline path too long");
+		return;
+	}
+	if (statedir_mkdirs(dir, 0750) == -1 ||
+	    statedir_replace(path, 0640, put_json, o) == -1) {
+		drive_log(d, LOG_WARNING, errno, "cannot write %s", path);
+		return;
+	}
+	tl_prune(d, pass);
+}
+
+void
+drive_timeline_end(struct drive *d, json_object *ev)
+{
+	struct timeline		*tl;
+	struct slc_estimate	 s;
+	int			 est;
+	uint64_t		 pass = d->st.prog.phase == PHASE_STATIC ? 0 :
+	    d->st.prog.cycle;
+	json_object		*o;
+
+	if (d->eng == NULL || (tl = malloc(sizeof(*tl))) == NULL)
+		return;
+	if (engine_timeline(d->eng, tl) && tl->started) {
+		est = tl_whole(tl) &&
+		    slc_estimate(tl->t, tl->n, tl->step_bytes, &s) == 0;
+		if (est)
+			slc_fields(ev, &s);
+		o = tl_object(d, tl, pass, est ? &s : NULL);
+		tl_save(d, o, pass);
+		json_object_put(o);
+	}
+	free(tl);
+}

@@ -1,0 +1,100 @@
+#!/bin/bash
+# Write timelines and the write-cache estimate, with a known answer: the
+# target is a file on stallfs.py whose writes past a byte SLOW_FROM go at
+# RATE bytes a second in all, those before it at FAST (a drive whose write
+# cache takes the first bytes of a pass; FAST well below what the host
+# does, so that other work on it does not make a slope of its own). Sequential
+# passes, so each cycle's pass crosses SLOW_FROM once.
+#   - every pass has its timeline file: whole, steps of whole blocks, its
+#     times never going back, the pass's bytes;
+#   - the static fill (all before SLOW_FROM) shows no knee; each cycle's
+#     pass shows one within 5 % of SLOW_FROM - the static area, the speed
+#     after it within 15 % of RATE, the speed before it no more than FAST
+#     (and less where the host is busy) and above RATE / 0.7;
+#   - the event's figures are the file's;
+#   - kept: the static fill's, the first pass's, every timeline_every-th
+#     and the latest 3.
+# (A resumed pass's timeline: t_sigkill_resume.)
+# run: timed
+# (tests/lib/jobs.sh; the speeds against the FUSE server's pace)
+. "$(dirname "$0")/lib.sh"
+need_root
+
+SIZE=$((64 * 1024 * 1024)) BS=$((128 * 1024)) FRAC=0.25
+layout $SIZE $BS $FRAC
+CACHE=$((36 * 1024 * 1024))		# of the dynamic area, before the slow part
+SLOW_FROM=$((SBYTES + CACHE)) RATE=4000000 FAST=24000000
+MNT=$T/mnt ST=$T/state EV=$T/state/a/events.jsonl TLD=$T/state/a/timelines
+CYCLES=5 EVERY=4
+
+truncate -s $SIZE "$T/back.img"
+stallfs "$T/back.img" "$MNT" "$T/never" "$SLOW_FROM" "$RATE" "$FAST"
+log "stallfs: writes at $FAST B/s, from byte $SLOW_FROM at $RATE B/s; dynamic area $DBYTES B"
+
+write_conf "$T/a.conf" "$ST" <<EOF
+[drive:a]
+checkpoint = off
+device = $MNT/disk
+size = 64M
+block_size = 128k
+order = sequential
+queue_depth = 8
+static_fraction = $FRAC
+trim = no
+cycles = $CYCLES
+timeline_every = $EVERY
+EOF
+
+run_ssdt "$T/run.log" -c "$T/a.conf" --oneshot
+assert_rc "--oneshot" 0 "$RC" "$T/run.log"
+
+# the files kept, in order
+assert_eq "timelines kept (static, first, every ${EVERY}th, latest 3)" \
+    "pass-0.json pass-1.json pass-3.json pass-4.json pass-5.json" \
+    "$(cd "$TLD" && ls pass-*.json | sort -t- -k2 -n | tr '\n' ' ' | sed 's/ $//')"
+
+# check_pass N BYTES : the file of pass N is a whole, sound timeline of a
+# pass of BYTES; prints its estimate as "knee cache in post avg".
+check_pass() {
+	python3 - "$TLD/pass-$1.json" "$2" "$BS" <<'PY'
+import json, sys
+o = json.load(open(sys.argv[1]))
+nbytes, bs = int(sys.argv[2]), int(sys.argv[3])
+t = o["t_us"]
+bad = []
+if not o["whole"] or o["first_step"] != 0: bad.append("not whole")
+if o["pass_bytes"] != nbytes: bad.append("pass_bytes %d" % o["pass_bytes"])
+if o["step_bytes"] % bs or o["step_bytes"] * o["steps"] > nbytes or \
+   o["step_bytes"] * (o["steps"] + 1) <= nbytes: bad.append("steps")
+if len(t) != o["steps"] + 1 or t[0] != 0: bad.append("t_us length")
+if any(b < a for a, b in zip(t, t[1:])): bad.append("time goes back")
+if bad:
+    print("bad: " + ", ".join(bad))
+else:
+    print(o["slc_knee"], o.get("slc_cache_bytes", "-"),
+          o.get("in_cache_bytes_per_sec", "-"),
+          o.get("post_cache_bytes_per_sec", "-"), o["pass_bytes_per_sec"])
+PY
+}
+
+read -r knee cache inb postb avg < <(check_pass 0 "$SBYTES")
+assert_eq "static fill: no knee (all of it before the slow part)" False "$knee"
+note "static fill: $avg B/s"
+
+for c in 1 3 4 5; do
+	read -r knee cache inb postb avg < <(check_pass $c "$DBYTES")
+	assert_eq "pass $c: a knee" True "$knee"
+	assert_within "pass $c: cache estimate, of $CACHE" "$cache" "$CACHE" 5
+	assert_within "pass $c: speed after the knee, of $RATE" "$postb" "$RATE" 15
+	assert_le "pass $c: speed before the knee, at most $FAST + 5 %" \
+	    "${inb%.*}" $((FAST * 105 / 100))
+	assert_gt "pass $c: speed before the knee, above $RATE / 0.7" \
+	    "${inb%.*}" $((RATE * 10 / 7))
+	assert_eq "pass $c: the event's estimate is the file's" \
+	    "true $cache" "$(ev_query "$EV" 0 slc_knee,slc_cache_bytes \
+	    event=phase_end what=write cycle=$c)"
+	note "pass $c: cache $cache B, $inb B/s in it, $postb after"
+done
+assert_eq "static's event: no knee" "false -" \
+    "$(ev_query "$EV" 0 slc_knee,slc_cache_bytes event=phase_end what=static)"
+if ev_valid "$EV"; then pass_check; else fail "malformed event lines"; fi
