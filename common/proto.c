@@ -14,6 +14,7 @@ const struct proto_method proto_methods[] = {
 	{ PROTO_INTERFACE, "Smart", PROTO_READ, 0 },
 	{ PROTO_INTERFACE, "ErrorMap", PROTO_READ, 0 },
 	{ PROTO_INTERFACE, "Checkpoints", PROTO_READ, 0 },
+	{ PROTO_INTERFACE, "Timelines", PROTO_READ, 0 },
 	{ PROTO_INTERFACE, "Start", PROTO_WRITE, 0 },
 	{ PROTO_INTERFACE, "Stop", PROTO_WRITE, 0 },
 	{ PROTO_INTERFACE, "Pause", PROTO_WRITE, 0 },
@@ -154,6 +155,11 @@ const char proto_manager_idl[] =
 "# (ssdctl(8), checkpoints --json, lists the fields); empty when there\n"
 "# are none yet.\n"
 "method Checkpoints(drive: string) -> (probes: []object)\n"
+"\n"
+"# The timelines of a drive's write passes that are kept (timeline_every;\n"
+"# pass 0 is the static fill), by pass: without pass, each one's figures\n"
+"# without its times (t_us); with it, that pass's whole, or none.\n"
+"method Timelines(drive: string, pass: ?int) -> (timelines: []object)\n"
 "\n"
 "# Start a stopped, failed or refused drive (safety checks run again).\n"
 "method Start(drive: string) -> ()\n"

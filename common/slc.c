@@ -34,37 +34,35 @@ median(double *v, size_t k)
 
 /*
  * The first step below `thr` after which most of the steps of the next
- * `w` are below it; n when there is none. A drop in the last `w` steps
- * has too little pass left to show that it lasts: a pass's tail is often
- * slow for other reasons (the last flush, the host's writeback), so it
- * is no knee. below[i]: how many of the steps before i are.
+ * `w`, and most of the rest of the pass, are below it; n when there is
+ * none. A slow spell the pass recovers from is no knee however long; nor
+ * is a drop in the last `w` steps, with too little pass left to show that
+ * it lasts (a pass's tail is often slow for other reasons: the last
+ * flush, the host's writeback). below[i]: how many of the steps before i
+ * are below.
  */
 static size_t
-find_knee(const double *bps, size_t n, double thr, size_t w,
-    const size_t *below)
+find_knee(size_t n, size_t w, const size_t *below)
 {
-	size_t	i, end;
+	size_t	i;
 
-	for (i = 0; i < n; i++) {
-		if (bps[i] >= thr)
-			continue;
-		if (i + w > n)
-			break;
-		end = i + w;
-		if (2 * (below[end] - below[i]) > end - i)
+	for (i = 0; i + w <= n; i++) {
+		if (below[i + 1] == below[i])
+			continue;	/* step i is not below */
+		if (2 * (below[i + w] - below[i]) > w &&
+		    2 * (below[n] - below[i]) > n - i)
 			return i;
 	}
 	return n;
 }
 
 /*
- * The speeds of the steps; -1 when a time goes back or the pass took none.
  * Steps that ended at the same moment (one round of completions took them
  * all) share the time since the step before them ended: each gets their
  * speed together, not one an instant and the others nothing.
  */
-static int
-step_speeds(const uint64_t *t, size_t n, uint64_t step, double *bps)
+int
+slc_step_speeds(const uint64_t *t, size_t n, uint64_t step, double *bps)
 {
 	size_t	i, j, k;
 
@@ -119,7 +117,7 @@ slc_estimate(const uint64_t *t, size_t n, uint64_t step_bytes,
 	tmp = malloc(n * sizeof(*tmp));
 	below = malloc((n + 1) * sizeof(*below));
 	if (bps == NULL || tmp == NULL || below == NULL ||
-	    step_speeds(t, n, step_bytes, bps) == -1)
+	    slc_step_speeds(t, n, step_bytes, bps) == -1)
 		goto out;
 	memcpy(tmp, bps, n * sizeof(*tmp));
 	out->start_bps = median(tmp, steps_of(n, SLC_START_FRAC));
@@ -127,8 +125,7 @@ slc_estimate(const uint64_t *t, size_t n, uint64_t step_bytes,
 	for (i = 0; i < n; i++)
 		below[i + 1] = below[i] +
 		    (bps[i] < SLC_KNEE_FRAC * out->start_bps);
-	k = find_knee(bps, n, SLC_KNEE_FRAC * out->start_bps,
-	    steps_of(n, SLC_STAY_FRAC), below);
+	k = find_knee(n, steps_of(n, SLC_STAY_FRAC), below);
 	fill(t, n, step_bytes, k, out);
 	rc = 0;
 out:

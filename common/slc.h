@@ -15,10 +15,11 @@
  * first SLC_START_FRAC (at least SLC_MIN_STEPS steps); the knee is the
  * first step below SLC_KNEE_FRAC of it from which most (more than half)
  * of the steps over the next SLC_STAY_FRAC of the pass (at least
- * SLC_MIN_STEPS) are below it too: a single slow step (garbage
- * collection, a flush) is no knee, a drop that lasts is, and one with
- * less of the pass left to show it is none. A median and a majority, so
- * that a few outliers weigh nothing.
+ * SLC_MIN_STEPS), and most of the rest of the pass, are below it too: a
+ * slow step (garbage collection, a flush) or a slow spell the pass
+ * recovers from is no knee, a drop that lasts is, and one with less of
+ * the pass left to show it is none. A median and majorities, so that a
+ * few outliers weigh nothing.
  */
 #ifndef SSDT_SLC_H
 #define SSDT_SLC_H
@@ -47,6 +48,10 @@ struct slc_estimate {
  * than 2 * SLC_MIN_STEPS steps, more than SLC_MAX_STEPS, a pass of no
  * time or times that go back).
  */
+/* The speed of each of the n steps of timeline t (bytes/s) into bps[n];
+ * -1 when a time goes back or the pass took none. */
+int	slc_step_speeds(const uint64_t *t, size_t n, uint64_t step_bytes,
+	    double *bps);
 int	slc_estimate(const uint64_t *t, size_t n, uint64_t step_bytes,
 	    struct slc_estimate *out);
 

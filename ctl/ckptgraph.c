@@ -11,20 +11,14 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "ckpt.h"
 #include "ckptgraph.h"
+#include "gnuplot.h"
 #include "palette.h"
-
-extern char	**environ;
-
-#define GNUPLOT		"gnuplot"
 
 const char *const ckptgraph_default_probes[] = {
 	"rand-read-4k-qd1", "rand-read-4k-qd32", "rand-write-4k-qd1",
@@ -52,7 +46,7 @@ struct plot {
 	size_t			 n;
 	int			 axes;		/* bit per figure drawn */
 	int			 flagged;	/* some point is */
-	char			 dir[64], data[96], script[96];
+	struct gp_files		 f;
 };
 
 static long
@@ -114,7 +108,7 @@ flagged(json_object *line)
 static int
 write_data(struct plot *p)
 {
-	FILE		*fp = fopen(p->data, "we");
+	FILE		*fp = fopen(p->f.data, "we");
 	json_object	*o;
 	size_t		 i, c, points = 0, mine;
 	double		 v, x;
@@ -141,20 +135,6 @@ write_data(struct plot *p)
 	return points > 0 ? 0 : 1;
 }
 
-/* A gnuplot single-quoted string: only a quote needs escaping (doubled). */
-static void
-quoted(FILE *fp, const char *s)
-{
-	fputc('\'', fp);
-	for (; *s != '\0'; s++) {
-		if (*s == '\'')
-			fputc('\'', fp);
-		if ((unsigned char)*s >= ' ')
-			fputc(*s, fp);
-	}
-	fputc('\'', fp);
-}
-
 /* Terminal, fonts, colours, title and axes. */
 static void
 script_head(FILE *fp, const struct plot *p)
@@ -165,18 +145,9 @@ script_head(FILE *fp, const struct plot *p)
 	enum ckpt_figure		 left = p->axes & (1 << CKPT_IOPS) ?
 					    CKPT_IOPS : p->fig[0];
 
-	fprintf(fp, "set terminal %s size %d,%d noenhanced font '" PAL_FONT
-	    "," PAL_FONT_SIZE "' background '#ffffff'\nset output ",
-	    in->svg ? "svg" : "pngcairo", in->width, in->height);
-	quoted(fp, in->out);
-	fprintf(fp, "\nset title ");
-	quoted(fp, in->title);
-	fprintf(fp, " font '," PAL_TITLE_SIZE "' textcolor rgb '" PAL_INK
-	    "'\nset border 3 lc rgb '" PAL_AXIS "'\n"
-	    "set grid lc rgb '" PAL_GRID "' lt 1\n"
-	    "set key below horizontal textcolor rgb '" PAL_INK "'\n"
-	    "set xlabel 'TB written (host)' textcolor rgb '" PAL_INK "'\n"
-	    "set xrange [0:*]\nset yrange [0:*]\nset tics nomirror\n"
+	gp_head(fp, in->svg, in->width, in->height, in->out, in->title,
+	    "TB written (host)");
+	fprintf(fp, "set xrange [0:*]\nset yrange [0:*]\n"
 	    "set ylabel '%s' textcolor rgb '" PAL_INK "'\n",
 	    ckpt_figure_unit(left));
 	if (two)
@@ -197,7 +168,7 @@ script_plot(FILE *fp, const struct plot *p)
 	fprintf(fp, "plot ");
 	for (i = 0; i < p->n; i++) {
 		fprintf(fp, "%s", i ? ", \\\n     " : "");
-		quoted(fp, p->data);
+		gp_quoted(fp, p->f.data);
 		fprintf(fp, " index %zu using 1:2 with linespoints lw 2 ps 1.2 "
 		    "lc rgb '%s' pt %d dt %d axes x1y%d title ", i,
 		    looks[i % NLOOKS].colour, looks[i % NLOOKS].pt,
@@ -205,11 +176,11 @@ script_plot(FILE *fp, const struct plot *p)
 		snprintf(t, sizeof(t), "%s%s%s%s", p->g.ids[p->rows[i]],
 		    two ? " (" : "", two ? ckpt_figure_unit(p->fig[i]) : "",
 		    two ? ")" : "");
-		quoted(fp, t);
+		gp_quoted(fp, t);
 	}
 	for (i = 0; p->flagged && i < p->n; i++) {
 		fprintf(fp, ", \\\n     ");
-		quoted(fp, p->data);
+		gp_quoted(fp, p->f.data);
 		fprintf(fp, " index %zu using 1:($3 > 0 ? $2 : NaN) with points "
 		    "pt 6 ps 2.6 lw 2 lc rgb '" RED "' axes x1y%d %s", i,
 		    two && p->fig[i] == CKPT_MBPS ? 2 : 1, ringed++ ? "notitle" :
@@ -221,72 +192,13 @@ script_plot(FILE *fp, const struct plot *p)
 static int
 write_script(const struct plot *p)
 {
-	FILE	*fp = fopen(p->script, "we");
+	FILE	*fp = fopen(p->f.script, "we");
 
 	if (fp == NULL)
 		return -1;
 	script_head(fp, p);
 	script_plot(fp, p);
 	return fclose(fp) == EOF ? -1 : 0;
-}
-
-/* Run gnuplot on the script; 0, or 1 after a message. */
-static int
-run_gnuplot(const struct plot *p)
-{
-	char	*argv[] = { GNUPLOT, (char *)p->script, NULL };
-	pid_t	 pid;
-	int	 rc, st;
-
-	rc = posix_spawnp(&pid, GNUPLOT, NULL, NULL, argv, environ);
-	if (rc == ENOENT) {
-		fprintf(stderr, "ssdctl graph: gnuplot is not installed: "
-		    "--what checkpoints draws with it (Debian: apt-get "
-		    "install gnuplot-nox)\n");
-		return 1;
-	}
-	if (rc != 0) {
-		fprintf(stderr, "ssdctl graph: cannot run gnuplot: %s\n",
-		    strerror(rc));
-		return 1;
-	}
-	while (waitpid(pid, &st, 0) == -1)
-		if (errno != EINTR)
-			return 1;
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		fprintf(stderr, "ssdctl graph: gnuplot failed (%s %d)\n",
-		    WIFEXITED(st) ? "exit status" : "signal",
-		    WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
-		return 1;
-	}
-	return 0;
-}
-
-/* The temporary directory and the files in it. */
-static int
-make_dir(struct plot *p)
-{
-	const char	*tmp = getenv("TMPDIR");
-
-	if (tmp == NULL || tmp[0] == '\0' || strlen(tmp) > 40)
-		tmp = "/tmp";
-	snprintf(p->dir, sizeof(p->dir), "%s/ssdctl-graph.XXXXXX", tmp);
-	if (mkdtemp(p->dir) == NULL) {
-		fprintf(stderr, "ssdctl graph: %s: %s\n", p->dir,
-		    strerror(errno));
-		return -1;
-	}
-	snprintf(p->data, sizeof(p->data), "%s/data", p->dir);
-	snprintf(p->script, sizeof(p->script), "%s/plot.gp", p->dir);
-	return 0;
-}
-
-static void
-remove_dir(const struct plot *p)
-{
-	unlink(p->data);
-	unlink(p->script);
-	rmdir(p->dir);
 }
 
 int
@@ -301,7 +213,7 @@ ckptgraph_draw(const struct ckptgraph_in *in)
 		fprintf(stderr, "ssdctl graph: out of memory\n");
 		return 1;
 	}
-	if (choose(&p) == -1 || make_dir(&p) == -1) {
+	if (choose(&p) == -1 || gp_files_make(&p.f) == -1) {
 		ckpt_grid_free(&p.g);
 		return 1;
 	}
@@ -310,11 +222,11 @@ ckptgraph_draw(const struct ckptgraph_in *in)
 		    "figures to draw\n", in->figure >= 0 ?
 		    ckpt_figure_word(in->figure) : "measured");
 	else if (w == -1 || write_script(&p) == -1)
-		fprintf(stderr, "ssdctl graph: %s: %s\n", p.dir,
+		fprintf(stderr, "ssdctl graph: %s: %s\n", p.f.dir,
 		    strerror(errno));
 	else
-		rc = run_gnuplot(&p);
-	remove_dir(&p);
+		rc = gp_run(p.f.script, "--what checkpoints");
+	gp_files_remove(&p.f);
 	ckpt_grid_free(&p.g);
 	return rc;
 }

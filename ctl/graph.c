@@ -18,6 +18,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,6 +36,9 @@
 #include "graph.h"
 #include "palette.h"
 #include "rrd_layout.h"
+#include "statedir.h"
+#include "tl_read.h"
+#include "tlgraph.h"
 
 /* Built with AddressSanitizer (make SANITIZE=1): gcc says so with
  * __SANITIZE_ADDRESS__, clang through __has_feature. */
@@ -67,6 +71,8 @@ struct opts {
 	const char		*map_dir, *state_dir;
 	const char		*probes[CKPTGRAPH_PROBES_MAX];
 	size_t			 nprobes;
+	long			 passes[TLGRAPH_PASSES_MAX];
+	size_t			 npasses;
 	int			 figure;	/* enum ckpt_figure; -1 none */
 	const struct kind	*kind;
 	int			 width, height, svg, help;
@@ -118,6 +124,7 @@ static void	build_errors(struct graph *);
 static void	build_flush(struct graph *);
 static int	draw_errormap(struct graph *);
 static int	draw_checkpoints(struct graph *);
+static int	draw_timeline(struct graph *);
 
 static const struct kind kinds[] = {
 	{ "throughput", "throughput", 3600, BIT(DS_WBPS) | BIT(DS_RBPS),
@@ -139,6 +146,8 @@ static const struct kind kinds[] = {
 	    NULL, draw_errormap, 1 },
 	{ "checkpoints", "performance checkpoints", 0, 0, NULL, NULL,
 	    draw_checkpoints, 0 },
+	{ "timeline", "write passes and their cache", 0, 0, NULL, NULL,
+	    draw_timeline, 0 },
 	{ NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
 };
 
@@ -592,7 +601,7 @@ usage(FILE *fp, int full)
 	    "\n\t[--since DURATION|TIME] [--until now|DURATION|TIME]\n"
 	    "\t[--width N] [--height N] [--rrd FILE] [--daemon ADDR]\n"
 	    "\t[--map-dir DIR] [--probe ID]... [--figure iops|mbps|p99|p99.9]"
-	    "\n\t[--state-dir DIR]\nKIND:");
+	    "\n\t[--pass N]... [--state-dir DIR]\nKIND:");
 	for (k = kinds; k->name != NULL; k++)
 		fprintf(fp, " %s%s", k->name, k->svg_only ? " (SVG only)" : "");
 	if (!full) {
@@ -610,8 +619,11 @@ usage(FILE *fp, int full)
 	    "(repeated, up to %d; default: the 4 KiB random QD1/QD32 and "
 	    "128 KiB sequential reads and writes), --figure (default: each "
 	    "probe's headline, IOPS or MB/s), --state-dir DIR: read "
-	    "DIR/DRIVE/checkpoints.jsonl instead of asking the daemon\n",
-	    CKPTGRAPH_PROBES_MAX);
+	    "DIR/DRIVE/checkpoints.jsonl instead of asking the daemon\n"
+	    "--what timeline: --pass N (repeated, up to %d; 0: the static "
+	    "fill; default: the first pass and the latest), --state-dir DIR: "
+	    "read DIR/DRIVE/timelines instead of asking the daemon\n",
+	    CKPTGRAPH_PROBES_MAX, TLGRAPH_PASSES_MAX);
 }
 
 static const struct kind *
@@ -623,6 +635,21 @@ find_kind(const char *name)
 		if (strcmp(k->name, name) == 0)
 			return k;
 	return NULL;
+}
+
+/* A pass number, 0 to INT32_MAX. */
+static int
+parse_long(const char *s, long *out)
+{
+	char	*end;
+	long	 v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || v < 0 || v > INT32_MAX)
+		return -1;
+	*out = v;
+	return 0;
 }
 
 static int
@@ -677,6 +704,14 @@ set_opt(struct opts *o, int ch, const char *arg, int quiet)
 		else
 			o->probes[o->nprobes++] = arg;
 		break;
+	case 'p':
+		if (o->npasses == TLGRAPH_PASSES_MAX)
+			what = "--pass: too many passes for one graph";
+		else if (parse_long(arg, &o->passes[o->npasses]) == -1)
+			what = "--pass: expected a pass number (0: the static fill)";
+		else
+			o->npasses++;
+		break;
 	case 'F':
 		if ((o->figure = ckpt_figure_parse(arg)) == -1)
 			what = "--figure: expected iops, mbps, p99 or p99.9";
@@ -721,6 +756,7 @@ parse_opts(int argc, char **argv, struct opts *o, int quiet)
 		{ "map-dir", required_argument, NULL, 'm' },
 		{ "state-dir", required_argument, NULL, 'S' },
 		{ "probe", required_argument, NULL, 'P' },
+		{ "pass", required_argument, NULL, 'p' },
 		{ "figure", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -765,14 +801,19 @@ opts_problem(const struct opts *o)
 	    o->daemon != NULL || o->since != NULL || o->until != NULL))
 		what = "--rrd, --daemon, --since and --until are for the "
 		    "archive; errormap draws every verify pass (--map-dir DIR: "
-		    "from a state directory), checkpoints every checkpoint "
-		    "(--state-dir DIR: from a state directory)";
+		    "from a state directory), checkpoints every checkpoint, "
+		    "timeline the passes chosen (--state-dir DIR: from a state "
+		    "directory)";
 	else if (o->kind->own != draw_errormap && o->map_dir != NULL)
 		what = "--map-dir is for --what errormap";
-	else if (o->kind->own != draw_checkpoints && (o->state_dir != NULL ||
-	    o->nprobes > 0 || o->figure != -1))
-		what = "--state-dir, --probe and --figure are for --what "
-		    "checkpoints";
+	else if (o->kind->own != draw_checkpoints && (o->nprobes > 0 ||
+	    o->figure != -1))
+		what = "--probe and --figure are for --what checkpoints";
+	else if (o->kind->own != draw_timeline && o->npasses > 0)
+		what = "--pass is for --what timeline";
+	else if (o->kind->own != draw_checkpoints &&
+	    o->kind->own != draw_timeline && o->state_dir != NULL)
+		what = "--state-dir is for --what checkpoints and timeline";
 	return what;
 }
 
@@ -1241,6 +1282,127 @@ draw_checkpoints(struct graph *g)
 		return EXIT_ERR;
 	rc = ckptgraph_draw(&in);
 	json_object_put(in.lines);
+	return rc;
+}
+
+/* From --state-dir: the passes in `want` (n; 0: all kept). */
+static json_object *
+timelines_dir(const struct opts *o, const long *want, size_t n, int whole)
+{
+	json_object	*arr = json_object_new_array();
+	char		 dir[PATH_MAX];
+	uint64_t	 p[TLGRAPH_PASSES_MAX];
+	size_t		 i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (uint64_t)want[i];
+	if (statedir_drive_dir(dir, sizeof(dir), o->state_dir, o->drive) == 0 &&
+	    tl_read(dir, p, n, whole, arr) == 0)
+		return arr;
+	fprintf(stderr, "ssdctl graph: %s/%s/timelines: %s\n", o->state_dir,
+	    o->drive, strerror(errno));
+	json_object_put(arr);
+	return NULL;
+}
+
+/* From the daemon: every kept pass's figures (n 0), or each of `want`
+ * whole, one call each. */
+static json_object *
+timelines_daemon(struct graph *g, const long *want, size_t n)
+{
+	const struct graph_src	*src = g->src;
+	json_object		*arr, *one;
+	size_t			 i;
+
+	if (src == NULL || src->timelines == NULL) {
+		fprintf(stderr, "ssdctl graph: no daemon to ask for the "
+		    "timelines\n");
+		return NULL;
+	}
+	if (n == 0)
+		return src->timelines(src->arg, g->o->drive, -1);
+	arr = json_object_new_array();
+	for (i = 0; i < n; i++) {
+		if ((one = src->timelines(src->arg, g->o->drive,
+		    want[i])) == NULL) {
+			json_object_put(arr);
+			return NULL;
+		}
+		if (json_object_array_length(one) > 0)
+			json_object_array_add(arr, json_object_get(
+			    json_object_array_get_idx(one, 0)));
+		json_object_put(one);
+	}
+	return arr;
+}
+
+/* The timelines of the passes in `want` (n; 0: all kept, as figures);
+ * NULL after a message. */
+static json_object *
+timelines_of(struct graph *g, const long *want, size_t n)
+{
+	if (g->o->state_dir != NULL)
+		return timelines_dir(g->o, want, n, n > 0);
+	return timelines_daemon(g, want, n);
+}
+
+/* The passes drawn when none is chosen: the first of the cycles (the
+ * static fill when there is none) and the latest. */
+static size_t
+default_passes(json_object *figures, long *out)
+{
+	size_t	n = json_object_array_length(figures), i, k = 0;
+	long	p, first = -1, last = -1;
+
+	for (i = 0; i < n; i++) {
+		p = (long)json_object_get_int64(json_object_object_get(
+		    json_object_array_get_idx(figures, i), "pass"));
+		if (first == -1 || (first == 0 && p > 0))
+			first = p;
+		last = p > last ? p : last;
+	}
+	if (first >= 0)
+		out[k++] = first;
+	if (last > first)
+		out[k++] = last;
+	return k;
+}
+
+/* Write passes against the GB written in them: tlgraph.c. */
+static int
+draw_timeline(struct graph *g)
+{
+	const struct opts	*o = g->o;
+	struct tlgraph_in	 in = { .out = o->out, .svg = o->svg,
+	    .width = o->width, .height = o->height };
+	long			 want[TLGRAPH_PASSES_MAX];
+	size_t			 n = o->npasses, i;
+	json_object		*figs;
+	char			 t[1024];
+	int			 rc;
+
+	title_text(g, t, sizeof(t));
+	in.title = t;
+	for (i = 0; i < n; i++)
+		want[i] = o->passes[i];
+	if (n == 0) {
+		if ((figs = timelines_of(g, NULL, 0)) == NULL)
+			return EXIT_ERR;
+		n = default_passes(figs, want);
+		json_object_put(figs);
+	}
+	if (n == 0) {
+		fprintf(stderr, "ssdctl graph: no write pass timelines yet\n");
+		return EXIT_ERR;
+	}
+	if ((in.tls = timelines_of(g, want, n)) == NULL)
+		return EXIT_ERR;
+	if (json_object_array_length(in.tls) < n)
+		fprintf(stderr, "ssdctl graph: %zu of the passes asked for "
+		    "have no timeline kept (timeline_every)\n",
+		    n - json_object_array_length(in.tls));
+	rc = tlgraph_draw(&in);
+	json_object_put(in.tls);
 	return rc;
 }
 

@@ -10,14 +10,16 @@
 
 #include "errgraph.h"
 
-/* What the daemon said of the drive, and how to ask it for error maps
- * and for the checkpoint results (the Checkpoints reply's probes, or NULL
- * after a message). */
+/* What the daemon said of the drive, and how to ask it for error maps,
+ * for the checkpoint results (the Checkpoints reply's probes) and for
+ * the write passes' timelines (the Timelines reply's: pass < 0, every
+ * kept one's figures; else that pass whole); NULL after a message. */
 struct graph_src {
 	json_object	*drive;
 	errgraph_fetch	 fetch;
 	void		*arg;
 	json_object	*(*ckpt)(void *arg, const char *drive);
+	json_object	*(*timelines)(void *arg, const char *drive, long pass);
 };
 
 /*

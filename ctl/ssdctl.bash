@@ -17,7 +17,7 @@ _ssdctl() {
 	--state-dir|--map-dir)
 		COMPREPLY=($(compgen -d -- "$cur")); return ;;
 	--what)
-		COMPREPLY=($(compgen -W "throughput tbw wear temperature latency errors flush errormap checkpoints" -- "$cur"))
+		COMPREPLY=($(compgen -W "throughput tbw wear temperature latency errors flush errormap checkpoints timeline" -- "$cur"))
 		return ;;
 	--figure)
 		COMPREPLY=($(compgen -W "iops mbps p99 p99.9" -- "$cur")); return ;;
@@ -45,7 +45,7 @@ _ssdctl() {
 	probes)
 		COMPREPLY=($(compgen -W "--fio" -- "$cur")) ;;
 	graph)
-		COMPREPLY=($(compgen -W "$drives --what --since --until -o --width --height --rrd --daemon --map-dir --probe --figure --state-dir" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "$drives --what --since --until -o --width --height --rrd --daemon --map-dir --probe --figure --pass --state-dir" -- "$cur")) ;;
 	esac
 }
 complete -F _ssdctl ssdctl

@@ -244,26 +244,36 @@ fetch_map(void *arg, uint64_t pass, uint32_t resolution, int *nomap)
 	return NULL;
 }
 
+/* The array `key` of a reply (a reference of its own), or NULL after a
+ * message; the reply is released. */
+static json_object *
+reply_array(json_object *r, const char *method, const char *key)
+{
+	json_object	*a = NULL;
+
+	if (json_object_object_get_ex(r, key, &a) &&
+	    json_object_is_type(a, json_type_array))
+		a = json_object_get(a);
+	else {
+		fprintf(stderr, "ssdctl: %s: a reply without %s\n", method,
+		    key);
+		a = NULL;
+	}
+	json_object_put(r);
+	return a;
+}
+
 /* A drive's checkpoint results from the daemon: the Checkpoints reply's
  * probes, or NULL after a message. */
 static json_object *
 daemon_checkpoints(struct ctx *x, const char *drive)
 {
-	json_object	*r, *probes = NULL;
+	json_object	*r;
 
 	if (call(x, PROTO_INTERFACE ".Checkpoints", drive_param(drive),
 	    &r) != 0)
 		return NULL;
-	if (json_object_object_get_ex(r, "probes", &probes) &&
-	    json_object_is_type(probes, json_type_array))
-		probes = json_object_get(probes);
-	else {
-		fprintf(stderr, "ssdctl: Checkpoints: a reply without "
-		    "probes\n");
-		probes = NULL;
-	}
-	json_object_put(r);
-	return probes;
+	return reply_array(r, "Checkpoints", "probes");
 }
 
 /* graph_src's ckpt: the results through the daemon. */
@@ -276,6 +286,21 @@ fetch_checkpoints(void *arg, const char *drive)
 	return daemon_checkpoints(f->x, drive);
 }
 
+/* graph_src's timelines: the Timelines reply's, through the daemon. */
+static json_object *
+fetch_timelines(void *arg, const char *drive, long pass)
+{
+	struct map_fetch	*f = arg;
+	json_object		*p = drive_param(drive), *r;
+
+	client_close(&f->x->cl);
+	if (pass >= 0)
+		json_object_object_add(p, "pass", json_object_new_int64(pass));
+	if (call(f->x, PROTO_INTERFACE ".Timelines", p, &r) != 0)
+		return NULL;
+	return reply_array(r, "Timelines", "timelines");
+}
+
 /* graph DRIVE --what ... -o FILE: from the archive the daemon names (or
  * its error maps), or from --rrd FILE / --map-dir DIR without asking the
  * daemon. */
@@ -284,7 +309,7 @@ cmd_graph(struct ctx *x, int argc, char **argv)
 {
 	struct map_fetch	 f = { x, argv[0] };
 	struct graph_src	 src = { NULL, fetch_map, &f,
-				    fetch_checkpoints };
+				    fetch_checkpoints, fetch_timelines };
 	json_object		*r, *d;
 	int			 rc;
 

@@ -14,7 +14,6 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -24,45 +23,15 @@
 #include "slc.h"
 #include "statedir.h"
 #include "timeline.h"
+#include "tl_read.h"
 
 #define TL_KEEP_LATEST	3
-#define TL_PREFIX	"pass-"
-#define TL_SUFFIX	".json"
-
-/* The file of pass n's timeline; -1 when cut short. */
-static int
-tl_path(const struct drive *d, char *buf, size_t len, uint64_t pass)
-{
-	char	dir[PATH_MAX];
-	int	n;
-
-	if (statedir_path(dir, sizeof(dir), d->dir, STATEDIR_TIMELINES) == -1)
-		return -1;
-	n = snprintf(buf, len, "%s/" TL_PREFIX "%" PRIu64 TL_SUFFIX, dir,
-	    pass);
-	return n < 0 || (size_t)n >= len ? -1 : 0;
-}
 
 /* Is pass n's timeline kept once pass `last` has one? */
 static int
 tl_kept(uint64_t n, uint64_t last, uint64_t every)
 {
 	return n <= 1 || n % every == 0 || n + TL_KEEP_LATEST > last;
-}
-
-/* The pass number of a timeline file's name; -1 for another name. */
-static int
-tl_name_pass(const char *name, uint64_t *n)
-{
-	char	*end;
-	size_t	 lp = strlen(TL_PREFIX);
-
-	if (strncmp(name, TL_PREFIX, lp) != 0 || name[lp] < '0' ||
-	    name[lp] > '9')
-		return -1;
-	errno = 0;
-	*n = strtoull(name + lp, &end, 10);
-	return errno == 0 && strcmp(end, TL_SUFFIX) == 0 ? 0 : -1;
 }
 
 /* Remove the timelines no longer kept once pass `last` has one. */
@@ -78,10 +47,10 @@ tl_prune(struct drive *d, uint64_t last)
 	    (dp = opendir(dir)) == NULL)
 		return;
 	while ((de = readdir(dp)) != NULL) {
-		if (tl_name_pass(de->d_name, &n) == -1 ||
+		if (tl_file_pass(de->d_name, &n) == -1 ||
 		    tl_kept(n, last, d->conf.timeline_every))
 			continue;
-		if (tl_path(d, path, sizeof(path), n) == 0 &&
+		if (tl_file_path(path, sizeof(path), d->dir, n) == 0 &&
 		    unlink(path) == -1 && errno != ENOENT)
 			drive_log(d, LOG_WARNING, errno, "cannot remove %s",
 			    path);
@@ -148,7 +117,7 @@ tl_save(struct drive *d, json_object *o, uint64_t pass)
 	char	dir[PATH_MAX], path[PATH_MAX + 64];
 
 	if (statedir_path(dir, sizeof(dir), d->dir, STATEDIR_TIMELINES) == -1 ||
-	    tl_path(d, path, sizeof(path), pass) == -1) {
+	    tl_file_path(path, sizeof(path), d->dir, pass) == -1) {
 		drive_log(d, LOG_WARNING, 0, "timeline path too long");
 		return;
 	}

@@ -246,6 +246,26 @@ m_checkpoints(struct req *r)
 	r->out->list_key = "probes";
 }
 
+/* Timelines: the figures of every kept pass, or one pass whole. */
+static void
+m_timelines(struct req *r)
+{
+	const char	*drive = param_string(r, "drive", 1);
+	json_object	*tls;
+	int		 pass = -1;
+
+	if (drive == NULL || param_int(r, "pass", 0, INT32_MAX, &pass) == -1)
+		return;
+	tls = json_object_new_array();
+	if (r->ops->timelines(r->ops->arg, drive, pass, tls) == -ENOENT) {
+		json_object_put(tls);
+		no_such_drive(r, drive);
+		return;
+	}
+	r->out->list = tls;
+	r->out->list_key = "timelines";
+}
+
 /* Start, Stop, Pause, Resume, Verify and Checkpoint: one drive, one
  * command. */
 static void
@@ -305,6 +325,7 @@ static const struct handler handlers[] = {
 	{ PROTO_INTERFACE ".Smart", m_smart },
 	{ PROTO_INTERFACE ".ErrorMap", m_errors },
 	{ PROTO_INTERFACE ".Checkpoints", m_checkpoints },
+	{ PROTO_INTERFACE ".Timelines", m_timelines },
 	{ PROTO_INTERFACE ".Start", m_start },
 	{ PROTO_INTERFACE ".Stop", m_stop },
 	{ PROTO_INTERFACE ".Pause", m_pause },

@@ -48,6 +48,11 @@ struct control_ops {
 	 * array when there are none yet); -ENOENT when unknown. */
 	int	(*checkpoints)(void *arg, const char *drive,
 		    json_object *probes);
+	/* Append the kept timelines of the drive's write passes (tl_read.h):
+	 * pass `pass` whole, or with pass < 0 every one without its times;
+	 * -ENOENT when unknown. */
+	int	(*timelines)(void *arg, const char *drive, int64_t pass,
+		    json_object *out);
 	/* 0, or -1 with the error lines appended to `errors`. */
 	int	(*reload)(void *arg, json_object *errors);
 	/* May this peer call a mutating method? Must fail closed. */

@@ -14,6 +14,7 @@
 #include "daemon.h"
 #include "events.h"
 #include "log.h"
+#include "tl_read.h"
 
 /* Whether a drive's records are on disk: a Records object. */
 static json_object *
@@ -193,6 +194,21 @@ op_checkpoints(void *arg, const char *name, json_object *probes)
 }
 
 static int
+op_timelines(void *arg, const char *name, int64_t pass, json_object *out)
+{
+	struct daemon	*dm = arg;
+	char		 dir[PATH_MAX];
+	uint64_t	 p = pass >= 0 ? (uint64_t)pass : 0;
+
+	if (daemon_find(dm, name) == NULL)
+		return -ENOENT;
+	if (statedir_drive_dir(dir, sizeof(dir), dm->conf.state_dir,
+	    name) == 0 && tl_read(dir, &p, pass >= 0, pass >= 0, out) == -1)
+		log_warn("%s: cannot read its timelines", name);
+	return 0;
+}
+
+static int
 op_reload(void *arg, json_object *errors)
 {
 	return daemon_reload(arg, errors);
@@ -246,6 +262,7 @@ daemon_control_ops(struct daemon *dm, struct control_ops *ops)
 	ops->smart = op_smart;
 	ops->errors = op_errors;
 	ops->checkpoints = op_checkpoints;
+	ops->timelines = op_timelines;
 	ops->reload = op_reload;
 	ops->authorize = op_authorize;
 }

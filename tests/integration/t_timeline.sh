@@ -13,7 +13,11 @@
 #     (and less where the host is busy) and above RATE / 0.7;
 #   - the event's figures are the file's;
 #   - kept: the static fill's, the first pass's, every timeline_every-th
-#     and the latest 3.
+#     and the latest 3;
+#   - ssdctl graph --what timeline, from the state directory and through
+#     the daemon (Timelines): the first and the latest pass by default,
+#     the passes asked for, each one's estimate in the key; a pass not
+#     kept is said to be missing.
 # (A resumed pass's timeline: t_sigkill_resume.)
 # run: timed
 # (tests/lib/jobs.sh; the speeds against the FUSE server's pace)
@@ -98,3 +102,37 @@ done
 assert_eq "static's event: no knee" "false -" \
     "$(ev_query "$EV" 0 slc_knee,slc_cache_bytes event=phase_end what=static)"
 if ev_valid "$EV"; then pass_check; else fail "malformed event lines"; fi
+
+log "ssdctl graph --what timeline"
+CTL=${SSDCTL:-$ROOT/ctl/ssdctl}
+export SSDTORTURE_SOCKET=$T/none.sock	# offline: no daemon asked
+"$CTL" graph a --what timeline --state-dir "$ST" -o "$T/g.svg" >"$T/g.err" 2>&1
+assert_rc "graph --state-dir" 0 $? "$T/g.err"
+assert_eq "... a valid SVG" "svg 1000 450" "$(python3 "$IT_DIR/imgsize.py" "$T/g.svg")"
+for k in "pass 1: cache 0.0377 GB" "pass $CYCLES: cache 0.0377 GB"; do
+	assert_file_contains "... the key: $k" "$T/g.svg" "$k"
+done
+assert_eq "... the first and the latest pass only" 2 "$(grep -c 'cache 0.0377 GB' "$T/g.svg")"
+"$CTL" graph a --what timeline --state-dir "$ST" --pass 0 --pass 2 --pass 3 \
+    -o "$T/p.png" >"$T/p.err" 2>&1
+assert_rc "graph --pass 0 --pass 2 --pass 3" 0 $? "$T/p.err"
+assert_eq "... a valid PNG" "png 1000 450" "$(python3 "$IT_DIR/imgsize.py" "$T/p.png")"
+assert_file_contains "... pass 2 is not kept" "$T/p.err" "1 of the passes asked for have no timeline kept"
+"$CTL" graph a --what timeline --state-dir "$ST" --pass 2 -o "$T/n.png" >"$T/n.err" 2>&1
+assert_rc "graph of a pass not kept" 1 $? "$T/n.err"
+"$CTL" graph a --what throughput --pass 1 -o "$T/x.png" >"$T/x.err" 2>&1
+assert_rc "--pass with another kind" 2 $? "$T/x.err"
+
+start_ssdt "$T/d.log" -c "$T/a.conf"
+for _ in $(seq 1 200); do
+	"$CTL" -s "$ST.sock" status a >/dev/null 2>&1 && break
+	sleep 0.05
+done
+"$CTL" -s "$ST.sock" graph a --what timeline --pass 0 --pass 3 -o "$T/d.svg" \
+    >"$T/d.err" 2>&1
+assert_rc "graph through the daemon" 0 $? "$T/d.err"
+assert_file_contains "... the static fill's key" "$T/d.svg" "static fill: no knee"
+assert_file_contains "... pass 3's key" "$T/d.svg" "pass 3: cache 0.0377 GB"
+kill_and_reap TERM "$SSDT_PID"
+assert_rc "daemon exits on SIGTERM" 0 "$RC"
+finish

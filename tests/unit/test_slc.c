@@ -1,8 +1,8 @@
 /*
  * test_slc.c: the write-cache estimate of a pass's timeline finds the
  * knee of a known drop at its step, with the speeds inside and after it;
- * finds none in a flat pass, one with short slow spells, or one whose
- * drop comes too late to last; reads steps ended in one round of
+ * finds none in a flat pass, one with short slow spells, one with a long
+ * spell it recovers from, or one whose drop comes too late to last; reads steps ended in one round of
  * completions as sharing its time; follows a gradual fall to where it
  * crosses the threshold; and refuses timelines it cannot read.
  */
@@ -125,8 +125,9 @@ test_no_knee(void **state)
 
 /*
  * Slow spells shorter than half the stretch that must follow a knee (5 %
- * of the pass, 100 steps) are none; a spell of 60 slow steps within 100
- * is one, at its start.
+ * of the pass, 100 steps) are none; so is a longer one (60 slow steps
+ * within 100) that the pass recovers from. A drop that lasts, with fast
+ * blips in it (one step in 10), is one, at its start.
  */
 static void
 test_stretch(void **state)
@@ -142,6 +143,10 @@ test_stretch(void **state)
 	assert_false(e.knee);
 	for (i = 0; i < N; i++)
 		bps[i] = i >= 1000 && i < 1060 ? 0.5 * GBPS : 2 * GBPS;
+	e = estimate(bps, N);
+	assert_false(e.knee);
+	for (i = 0; i < N; i++)
+		bps[i] = i >= 1000 && i % 10 != 5 ? 0.5 * GBPS : 2 * GBPS;
 	e = estimate(bps, N);
 	assert_true(e.knee);
 	assert_int_equal(e.cache_bytes, 1000 * STEP);

@@ -33,8 +33,8 @@ ok_reply(r, "GetInterfaceDescription(Manager)")
 idl = r.get("parameters", {}).get("description", "")
 check(isinstance(idl, str) and "interface io.ssdtorture.Manager" in idl,
       "Manager IDL names its interface", idl[:200])
-methods = ["Status", "Events", "Smart", "ErrorMap", "Checkpoints", "Start", "Stop", "Pause", "Resume",
-           "Verify", "Checkpoint", "Reload"]
+methods = ["Status", "Events", "Smart", "ErrorMap", "Checkpoints", "Timelines", "Start", "Stop",
+           "Pause", "Resume", "Verify", "Checkpoint", "Reload"]
 for m in methods:
     check(re.search(r"^method %s\(" % m, idl, re.M), "Manager IDL declares method %s" % m)
 for e in ["NoSuchDrive", "InvalidState", "ReloadFailed", "MessageTooLarge"]:
@@ -300,6 +300,32 @@ r = call(S, M + "Checkpoints", {})
 check(r.get("error") == SERVICE + ".InvalidParameter" and
       r.get("parameters", {}).get("parameter") == "drive",
       "Checkpoints() -> InvalidParameter(drive)", r)
+
+# ---- Timelines: the kept passes' figures without their times, or one
+# pass whole (or none); NoSuchDrive; the drive is required, a pass is a
+# number from 0.
+r = call(S, M + "Timelines", {"drive": "a"})
+tls = r.get("parameters", {}).get("timelines")
+check(isinstance(tls, list) and "error" not in r and
+      all(isinstance(t, dict) and "pass" in t and "t_us" not in t for t in tls),
+      "Timelines(a) -> the kept passes' figures, without t_us", r)
+for t in (tls or [])[:2]:
+    r = call(S, M + "Timelines", {"drive": "a", "pass": t["pass"]})
+    one = r.get("parameters", {}).get("timelines")
+    check(isinstance(one, list) and len(one) == 1 and one[0]["pass"] == t["pass"] and
+          isinstance(one[0].get("t_us"), list),
+          "Timelines(a, pass %d) -> that pass whole" % t["pass"], r)
+r = call(S, M + "Timelines", {"drive": "a", "pass": 999999})
+check(r.get("parameters", {}).get("timelines") == [] and "error" not in r,
+      "Timelines(a, pass 999999) -> none", r)
+r = call(S, M + "Timelines", {"drive": "c"})
+check(is_error(r, "NoSuchDrive"), "Timelines(c) -> NoSuchDrive", r)
+for bad in ({}, {"drive": "a", "pass": -1}, {"drive": "a", "pass": "1"}):
+    r = call(S, M + "Timelines", bad)
+    want = "drive" if "drive" not in bad else "pass"
+    check(r.get("error") == SERVICE + ".InvalidParameter" and
+          r.get("parameters", {}).get("parameter") == want,
+          "Timelines(%s) -> InvalidParameter(%s)" % (json.dumps(bad), want), r)
 
 # ---- oneway: no reply, and the connection goes on
 with Conn(S) as c:
