@@ -95,6 +95,17 @@ f_checkpoints(void *arg, const char *drive, json_object *probes)
 }
 
 static int
+f_timelines(void *arg, const char *drive, int64_t pass, json_object *out)
+{
+	(void)arg;
+	if (!known(drive))
+		return -ENOENT;
+	if (pass < 0)
+		json_object_array_add(out, json_object_new_object());
+	return 0;
+}
+
+static int
 f_reload(void *arg, json_object *errors)
 {
 	(void)arg;
@@ -117,6 +128,7 @@ static const struct control_ops ops = {
 	.smart = f_smart,
 	.errors = f_errors,
 	.checkpoints = f_checkpoints,
+	.timelines = f_timelines,
 	.events = f_events,
 	.reload = f_reload,
 	.authorize = f_authorize,
