@@ -125,6 +125,7 @@ static void	build_flush(struct graph *);
 static int	draw_errormap(struct graph *);
 static int	draw_checkpoints(struct graph *);
 static int	draw_timeline(struct graph *);
+static int	draw_slc(struct graph *);
 
 static const struct kind kinds[] = {
 	{ "throughput", "throughput", 3600, BIT(DS_WBPS) | BIT(DS_RBPS),
@@ -148,6 +149,7 @@ static const struct kind kinds[] = {
 	    draw_checkpoints, 0 },
 	{ "timeline", "write passes and their cache", 0, 0, NULL, NULL,
 	    draw_timeline, 0 },
+	{ "slc", "write cache estimate", 0, 0, NULL, NULL, draw_slc, 0 },
 	{ NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
 };
 
@@ -622,7 +624,9 @@ usage(FILE *fp, int full)
 	    "DIR/DRIVE/checkpoints.jsonl instead of asking the daemon\n"
 	    "--what timeline: --pass N (repeated, up to %d; 0: the static "
 	    "fill; default: the first pass and the latest), --state-dir DIR: "
-	    "read DIR/DRIVE/timelines instead of asking the daemon\n",
+	    "read DIR/DRIVE/timelines instead of asking the daemon\n"
+	    "--what slc: the estimate of every pass kept against the TB "
+	    "written; --state-dir DIR as for timeline\n",
 	    CKPTGRAPH_PROBES_MAX, TLGRAPH_PASSES_MAX);
 }
 
@@ -802,8 +806,8 @@ opts_problem(const struct opts *o)
 		what = "--rrd, --daemon, --since and --until are for the "
 		    "archive; errormap draws every verify pass (--map-dir DIR: "
 		    "from a state directory), checkpoints every checkpoint, "
-		    "timeline the passes chosen (--state-dir DIR: from a state "
-		    "directory)";
+		    "timeline the passes chosen, slc the passes kept "
+		    "(--state-dir DIR: from a state directory)";
 	else if (o->kind->own != draw_errormap && o->map_dir != NULL)
 		what = "--map-dir is for --what errormap";
 	else if (o->kind->own != draw_checkpoints && (o->nprobes > 0 ||
@@ -812,8 +816,9 @@ opts_problem(const struct opts *o)
 	else if (o->kind->own != draw_timeline && o->npasses > 0)
 		what = "--pass is for --what timeline";
 	else if (o->kind->own != draw_checkpoints &&
-	    o->kind->own != draw_timeline && o->state_dir != NULL)
-		what = "--state-dir is for --what checkpoints and timeline";
+	    o->kind->own != draw_timeline && o->kind->own != draw_slc &&
+	    o->state_dir != NULL)
+		what = "--state-dir is for --what checkpoints, timeline and slc";
 	return what;
 }
 
@@ -1402,6 +1407,24 @@ draw_timeline(struct graph *g)
 		    "have no timeline kept (timeline_every)\n",
 		    n - json_object_array_length(in.tls));
 	rc = tlgraph_draw(&in);
+	json_object_put(in.tls);
+	return rc;
+}
+
+/* The write-cache estimates of the kept passes against TBW: tlgraph.c. */
+static int
+draw_slc(struct graph *g)
+{
+	struct tlgraph_in	in = { .out = g->o->out, .svg = g->o->svg,
+	    .width = g->o->width, .height = g->o->height };
+	char			t[1024];
+	int			rc;
+
+	title_text(g, t, sizeof(t));
+	in.title = t;
+	if ((in.tls = timelines_of(g, NULL, 0)) == NULL)
+		return EXIT_ERR;
+	rc = tlgraph_draw_slc(&in);
 	json_object_put(in.tls);
 	return rc;
 }

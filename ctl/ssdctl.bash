@@ -17,7 +17,7 @@ _ssdctl() {
 	--state-dir|--map-dir)
 		COMPREPLY=($(compgen -d -- "$cur")); return ;;
 	--what)
-		COMPREPLY=($(compgen -W "throughput tbw wear temperature latency errors flush errormap checkpoints timeline" -- "$cur"))
+		COMPREPLY=($(compgen -W "throughput tbw wear temperature latency errors flush errormap checkpoints timeline slc" -- "$cur"))
 		return ;;
 	--figure)
 		COMPREPLY=($(compgen -W "iops mbps p99 p99.9" -- "$cur")); return ;;

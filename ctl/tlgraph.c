@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,15 @@ get_u64(json_object *o, const char *key)
 
 	return json_object_object_get_ex(o, key, &v) ?
 	    (uint64_t)json_object_get_int64(v) : 0;
+}
+
+static double
+jdouble(json_object *o, const char *key)
+{
+	json_object	*v;
+
+	return json_object_object_get_ex(o, key, &v) ?
+	    json_object_get_double(v) : NAN;
 }
 
 /* A pass's step times in ns (t_us scaled), n steps; NULL if unreadable. */
@@ -191,6 +201,109 @@ tlgraph_draw(const struct tlgraph_in *in)
 		    strerror(errno));
 	else
 		rc = gp_run(f.script, "--what timeline");
+	gp_files_remove(&f);
+	return rc;
+}
+
+/* ------------------------------------------------------------ slc */
+
+/* "TB cacheGB inMB/s postMB/s" per kept pass of the cycles; the passes
+ * without a knee (or an estimate) have NaN for the cache. */
+static int
+write_slc(const char *path, json_object *tls, size_t *knees)
+{
+	FILE		*fp = fopen(path, "we");
+	json_object	*tl, *v;
+	size_t		 i, points = 0;
+	int		 knee;
+
+	*knees = 0;
+	if (fp == NULL)
+		return -1;
+	for (i = 0; i < json_object_array_length(tls); i++) {
+		tl = json_object_array_get_idx(tls, i);
+		if (get_u64(tl, "pass") == 0 ||
+		    !json_object_object_get_ex(tl, "slc_knee", &v))
+			continue;	/* the static fill, or no estimate */
+		knee = json_object_get_boolean(v);
+		*knees += knee != 0;
+		fprintf(fp, "%.9g ", (double)get_u64(tl,
+		    "host_bytes_written") / 1e12);
+		if (knee)
+			fprintf(fp, "%.9g %.9g %.9g\n",
+			    (double)get_u64(tl, "slc_cache_bytes") / 1e9,
+			    jdouble(tl, "in_cache_bytes_per_sec") / 1e6,
+			    jdouble(tl, "post_cache_bytes_per_sec") / 1e6);
+		else
+			fprintf(fp, "nan %.9g nan\n",
+			    jdouble(tl, "pass_bytes_per_sec") / 1e6);
+		points++;
+	}
+	if (fclose(fp) == EOF)
+		return -1;
+	return points > 0 ? 0 : 1;
+}
+
+/* The lines of the slc graph: without any knee, the passes' speed alone
+ * (gnuplot refuses a line without a point). */
+static void
+slc_plot(FILE *fp, const char *data, size_t knees)
+{
+	if (knees == 0) {
+		fprintf(fp, "set ylabel 'MB/s' textcolor rgb '" PAL_INK "'\n"
+		    "plot ");
+		gp_quoted(fp, data);
+		fprintf(fp, " using 1:3 with linespoints lw 1.5 dt 2 pt 5 lc "
+		    "rgb '" ORANGE "' title 'the pass, no knee (MB/s)'\n");
+		return;
+	}
+	fprintf(fp, "set y2range [0:*]\nset y2tics\nset border 11 lc rgb '"
+	    PAL_AXIS "'\nset ylabel 'GB' textcolor rgb '" PAL_INK "'\n"
+	    "set y2label 'MB/s' textcolor rgb '" PAL_INK "'\nplot ");
+	gp_quoted(fp, data);
+	fprintf(fp, " using 1:2 with linespoints lw 2 pt 7 lc rgb '" BLUE
+	    "' title 'write cache (GB)', \\\n     ");
+	gp_quoted(fp, data);
+	fprintf(fp, " using 1:3 axes x1y2 with linespoints lw 1.5 dt 2 pt 5 "
+	    "lc rgb '" ORANGE "' title 'in the cache, or the pass without "
+	    "a knee (MB/s)', \\\n     ");
+	gp_quoted(fp, data);
+	fprintf(fp, " using 1:4 axes x1y2 with linespoints lw 1.5 dt 3 pt 9 "
+	    "lc rgb '" DARKPURPLE "' title 'after the cache (MB/s)'\n");
+}
+
+static int
+write_slc_script(const struct tlgraph_in *in, const struct gp_files *f,
+    size_t knees)
+{
+	FILE	*fp = fopen(f->script, "we");
+
+	if (fp == NULL)
+		return -1;
+	gp_head(fp, in->svg, in->width, in->height, in->out, in->title,
+	    "TB written (host)");
+	fprintf(fp, "set xrange [0:*]\nset yrange [0:*]\n");
+	slc_plot(fp, f->data, knees);
+	return fclose(fp) == EOF ? -1 : 0;
+}
+
+int
+tlgraph_draw_slc(const struct tlgraph_in *in)
+{
+	struct gp_files	f;
+	size_t		knees;
+	int		rc = 1, w;
+
+	if (gp_files_make(&f) == -1)
+		return 1;
+	if ((w = write_slc(f.data, in->tls, &knees)) == 1)
+		fprintf(stderr, "ssdctl graph: no write pass of the cycles has "
+		    "a cache estimate kept yet\n");
+	else if (w == -1 || write_slc_script(in, &f, knees) == -1)
+		fprintf(stderr, "ssdctl graph: %s: %s\n", f.dir,
+		    strerror(errno));
+	else
+		rc = gp_run(f.script, "--what slc");
 	gp_files_remove(&f);
 	return rc;
 }

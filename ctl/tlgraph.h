@@ -1,7 +1,8 @@
 /*
  * tlgraph.h: ssdctl graph --what timeline: write passes' throughput
  * against the GB written in the pass, several passes overlaid, each
- * pass's estimated write cache marked, drawn by gnuplot (PNG or SVG).
+ * pass's estimated write cache marked; --what slc: the estimate of the
+ * passes kept against the TB written. Drawn by gnuplot (PNG or SVG).
  */
 #ifndef SSDT_TLGRAPH_H
 #define SSDT_TLGRAPH_H
@@ -21,5 +22,7 @@ struct tlgraph_in {
 
 /* Draw; 0, or 1 after a message on stderr. */
 int	tlgraph_draw(const struct tlgraph_in *);
+/* --what slc: tls holds every kept pass's figures (no times needed). */
+int	tlgraph_draw_slc(const struct tlgraph_in *);
 
 #endif

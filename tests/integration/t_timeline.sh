@@ -17,7 +17,8 @@
 #   - ssdctl graph --what timeline, from the state directory and through
 #     the daemon (Timelines): the first and the latest pass by default,
 #     the passes asked for, each one's estimate in the key; a pass not
-#     kept is said to be missing.
+#     kept is said to be missing; --what slc, the estimates of the passes
+#     kept against the TB written.
 # (A resumed pass's timeline: t_sigkill_resume.)
 # run: timed
 # (tests/lib/jobs.sh; the speeds against the FUSE server's pace)
@@ -123,6 +124,12 @@ assert_rc "graph of a pass not kept" 1 $? "$T/n.err"
 "$CTL" graph a --what throughput --pass 1 -o "$T/x.png" >"$T/x.err" 2>&1
 assert_rc "--pass with another kind" 2 $? "$T/x.err"
 
+"$CTL" graph a --what slc --state-dir "$ST" -o "$T/s.svg" >"$T/s.err" 2>&1
+assert_rc "graph --what slc --state-dir" 0 $? "$T/s.err"
+assert_eq "... a valid SVG" "svg 1000 450" "$(python3 "$IT_DIR/imgsize.py" "$T/s.svg")"
+assert_file_contains "... the cache line" "$T/s.svg" "write cache (GB)"
+assert_file_contains "... the speed after it" "$T/s.svg" "after the cache (MB/s)"
+
 start_ssdt "$T/d.log" -c "$T/a.conf"
 for _ in $(seq 1 200); do
 	"$CTL" -s "$ST.sock" status a >/dev/null 2>&1 && break
@@ -133,6 +140,9 @@ done
 assert_rc "graph through the daemon" 0 $? "$T/d.err"
 assert_file_contains "... the static fill's key" "$T/d.svg" "static fill: no knee"
 assert_file_contains "... pass 3's key" "$T/d.svg" "pass 3: cache 0.0377 GB"
+"$CTL" -s "$ST.sock" graph a --what slc -o "$T/ds.png" >"$T/ds.err" 2>&1
+assert_rc "graph --what slc through the daemon" 0 $? "$T/ds.err"
+assert_eq "... a valid PNG" "png 1000 450" "$(python3 "$IT_DIR/imgsize.py" "$T/ds.png")"
 kill_and_reap TERM "$SSDT_PID"
 assert_rc "daemon exits on SIGTERM" 0 "$RC"
 finish
