@@ -32,6 +32,7 @@ struct drive_conf {
 	int		 autostart;
 	int		 smart;		/* read SMART (auto) or not (off) */
 	uint64_t	 smart_interval; /* seconds */
+	uint64_t	 thermal_interval; /* seconds, NVMe under load */
 	uint64_t	 snapshot_every; /* bytes written between snapshots */
 	double		 stop_at_wear;	/* percent used, 0 = none */
 	uint64_t	 max_new_bad_blocks;

@@ -71,6 +71,7 @@ struct drive_smart {
 	uint64_t	 poll_host_written;	/* our counter when the read began */
 	int		 mismatch_reported;
 	int		 warned;
+	int		 nvme;		/* read often while it works: thermal_interval */
 	struct eventlog	 log;		/* smart.jsonl, kept like events */
 };
 

@@ -1,10 +1,13 @@
 /*
  * drive_smart.c: SMART of a drive under test. A poller thread reads the
- * device every smart_interval and at every phase change; the main thread
- * keeps the first reading (baseline), the latest, and a snapshot every
- * snapshot_every bytes in smart.jsonl, and applies the health rules: a
- * critical warning or a jump of bad blocks fails the drive, stop_at_wear
- * finishes it, and the drive's own write counter is checked against ours.
+ * device every smart_interval (an NVMe drive every thermal_interval while
+ * it writes or runs a checkpoint, to see its temperature ramp) and at
+ * every phase change; the main thread keeps the first reading (baseline),
+ * the latest, and a snapshot every snapshot_every bytes in smart.jsonl,
+ * and applies the health rules: a critical warning or a jump of bad
+ * blocks fails the drive, stop_at_wear finishes it, the drive's own write
+ * counter is checked against ours, and growing thermal counters are a
+ * throttle event.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -201,6 +204,44 @@ health_rules(struct drive *d, const struct smart *s)
 	}
 }
 
+/* The drive slowed itself down (or ran hot) since the last reading. */
+static void
+throttle_check(struct drive *d, const struct smart *s)
+{
+	struct thermal_growth	 g;
+	json_object		*o;
+
+	if (!d->smart.have_latest || !smart_throttled(&d->smart.latest, s, &g))
+		return;
+	o = drive_ev_obj(d);
+	json_object_object_add(o, "temperature_c", s->has_temperature ?
+	    json_object_new_int(s->temperature_c) : NULL);
+	json_object_object_add(o, "tmt1_transitions",
+	    json_object_new_uint64(g.transitions[0]));
+	json_object_object_add(o, "tmt1_seconds",
+	    json_object_new_uint64(g.seconds[0]));
+	json_object_object_add(o, "tmt2_transitions",
+	    json_object_new_uint64(g.transitions[1]));
+	json_object_object_add(o, "tmt2_seconds",
+	    json_object_new_uint64(g.seconds[1]));
+	json_object_object_add(o, "warning_temp_minutes",
+	    json_object_new_uint64(g.warning_minutes));
+	json_object_object_add(o, "critical_temp_minutes",
+	    json_object_new_uint64(g.critical_minutes));
+	json_object_object_add(o, "write_bytes_per_sec",
+	    json_object_new_double(d->rates.wbps));
+	json_object_object_add(o, "read_bytes_per_sec",
+	    json_object_new_double(d->rates.rbps));
+	events_add(&d->log, LOG_WARNING, "throttle", o, -1,
+	    (long long)d->st.host_bytes_written, "thermal throttling since the "
+	    "last reading: TMT1 +%" PRIu32 " (+%" PRIu32 " s), TMT2 +%" PRIu32
+	    " (+%" PRIu32 " s), above warning +%" PRIu32 " min, critical +%"
+	    PRIu32 " min; %d C, writing %.1f MB/s", g.transitions[0],
+	    g.seconds[0], g.transitions[1], g.seconds[1], g.warning_minutes,
+	    g.critical_minutes, s->has_temperature ? s->temperature_c : -1,
+	    d->rates.wbps / 1e6);
+}
+
 /* A reading arrived. */
 static void
 smart_result(struct drive *d, const struct smart *s)
@@ -211,6 +252,7 @@ smart_result(struct drive *d, const struct smart *s)
 		baseline_take(d, s);
 	health_rules(d, s);
 	cross_check(d, s);
+	throttle_check(d, s);
 	d->smart.latest = *s;
 	d->smart.have_latest = 1;
 	if (first || d->st.host_bytes_written >= d->st.smart_snapshot_at +
@@ -244,6 +286,37 @@ on_smart(sd_event_source *src, int fd, uint32_t revents, void *arg)
 	return 0;
 }
 
+/*
+ * Seconds to the next reading: thermal_interval for an NVMe drive that
+ * writes or runs a checkpoint (the load that heats it; a reading is one
+ * admin command), smart_interval otherwise (smartctl is heavier).
+ */
+static uint64_t
+next_interval(const struct drive *d)
+{
+	enum phase	p = d->st.prog.phase;
+
+	if (d->smart.nvme && d->st.run == RUN_RUNNING &&
+	    (p == PHASE_STATIC || p == PHASE_WRITE || p == PHASE_CHECKPOINT) &&
+	    d->conf.thermal_interval < d->conf.smart_interval)
+		return d->conf.thermal_interval;
+	return d->conf.smart_interval;
+}
+
+/* The next timed reading, next_interval() from now. */
+static void
+timer_arm(struct drive *d)
+{
+	uint64_t	now;
+
+	if (d->smart.timer == NULL ||
+	    sd_event_now(d->ev, CLOCK_MONOTONIC, &now) < 0)
+		return;
+	sd_event_source_set_time(d->smart.timer,
+	    now + next_interval(d) * 1000000);
+	sd_event_source_set_enabled(d->smart.timer, SD_EVENT_ONESHOT);
+}
+
 void
 drive_smart_poll(struct drive *d)
 {
@@ -252,6 +325,7 @@ drive_smart_poll(struct drive *d)
 	d->smart.ops->poll(d);
 	d->smart.poll_host_written = d->st.host_bytes_written;
 	smart_poller_request(d->smart.poller);
+	timer_arm(d);	/* at a phase change: the new phase's interval */
 }
 
 static int
@@ -259,9 +333,10 @@ on_smart_timer(sd_event_source *src, uint64_t usec, void *arg)
 {
 	struct drive	*d = arg;
 
+	(void)src;
+	(void)usec;
 	drive_smart_poll(d);
-	sd_event_source_set_time(src, usec + d->conf.smart_interval * 1000000);
-	sd_event_source_set_enabled(src, SD_EVENT_ONESHOT);
+	timer_arm(d);
 	return 0;
 }
 
@@ -280,6 +355,7 @@ drive_smart_start(struct drive *d, const struct drive_smart_ops *ops)
 	    (src = smart_detect(d->conf.device)) == SMART_NONE)
 		return;
 	d->smart.ops = ops;
+	d->smart.nvme = src == SMART_NVME;
 	if ((d->smart.poller = smart_poller_new(d->conf.device, src)) == NULL) {
 		drive_log(d, LOG_WARNING, errno, "SMART poller");
 		return;

@@ -119,6 +119,25 @@ int	smart_from_ata_json(const char *json, size_t len, struct smart *,
 const char *smart_failure(const struct smart *p, const struct smart *s,
 	    uint64_t max, char *buf, size_t len);
 /*
+ * How much an NVMe drive's thermal counters grew between two readings:
+ * transitions into and seconds in each thermal management level (TMT1,
+ * TMT2: the drive slowing itself down), and minutes above its warning and
+ * critical composite temperatures.
+ */
+struct thermal_growth {
+	uint32_t	transitions[2];
+	uint32_t	seconds[2];
+	uint32_t	warning_minutes, critical_minutes;
+};
+/*
+ * Did the drive throttle between readings p and s? 1 with the growth in
+ * *g when any of its NVMe thermal counters grew; 0 when none did, when
+ * either reading is not an NVMe one, or when a counter went back (not
+ * the same drive's counts).
+ */
+int	smart_throttled(const struct smart *p, const struct smart *s,
+	    struct thermal_growth *g);
+/*
  * Write amplification between the baseline b and the reading s: NAND
  * bytes over host bytes (as the drive counts them) written in between.
  * -1 (unknown) without a baseline or reading (NULL), when either lacks

@@ -137,6 +137,43 @@ smart_failure(const struct smart *p, const struct smart *s, uint64_t max,
 	return NULL;
 }
 
+/* One counter's growth into *d; -1 when it went back. */
+static int
+grew(uint32_t from, uint32_t to, uint32_t *d)
+{
+	if (to < from)
+		return -1;
+	*d = to - from;
+	return 0;
+}
+
+int
+smart_throttled(const struct smart *p, const struct smart *s,
+    struct thermal_growth *g)
+{
+	int	i, bad = 0;
+
+	memset(g, 0, sizeof(*g));
+	if (p->source != SMART_NVME || s->source != SMART_NVME)
+		return 0;
+	for (i = 0; i < 2; i++) {
+		bad |= grew(p->thermal_transitions[i],
+		    s->thermal_transitions[i], &g->transitions[i]);
+		bad |= grew(p->thermal_seconds[i], s->thermal_seconds[i],
+		    &g->seconds[i]);
+	}
+	bad |= grew(p->warning_temp_minutes, s->warning_temp_minutes,
+	    &g->warning_minutes);
+	bad |= grew(p->critical_temp_minutes, s->critical_temp_minutes,
+	    &g->critical_minutes);
+	if (bad) {
+		memset(g, 0, sizeof(*g));
+		return 0;
+	}
+	return (g->transitions[0] | g->transitions[1] | g->seconds[0] |
+	    g->seconds[1] | g->warning_minutes | g->critical_minutes) != 0;
+}
+
 static void
 sum_int(struct smart_summary *m, enum smart_fig f, int has, int64_t i)
 {

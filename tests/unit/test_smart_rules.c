@@ -1,4 +1,7 @@
-/* test_smart_rules.c: when SMART says a drive has failed; its WAF. */
+/*
+ * test_smart_rules.c: when SMART says a drive has failed; its WAF; when
+ * its thermal counters say it throttled.
+ */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -175,6 +178,82 @@ test_summary_json(void **state)
 	assert_false(m.v[FIG_SPARE].has);
 }
 
+/*
+ * A series of NVMe readings 5 s apart while a drive heats under a write
+ * pass: below its warning temperature, then in TMT1 (a transition, then
+ * seconds in it), then above the warning temperature, then cooling with
+ * the counters still. Throttling is seen at the readings where a counter
+ * grew, with how much, and not at the others.
+ */
+static void
+test_throttled_series(void **state)
+{
+	static const struct {
+		int		temp;
+		uint32_t	tr1, s1, tr2, warn;
+		int		want;
+	} series[] = {
+		{ 55, 3, 100, 0, 7, 0 },	/* the counts of an earlier life */
+		{ 62, 3, 100, 0, 7, 0 },
+		{ 69, 4, 102, 0, 7, 1 },	/* into TMT1 */
+		{ 71, 4, 107, 0, 7, 1 },	/* seconds in it */
+		{ 74, 4, 112, 1, 8, 1 },	/* TMT2 and a warning minute */
+		{ 66, 4, 112, 1, 8, 0 },	/* cooled: nothing grew */
+	};
+	struct smart		p = healthy(), s = healthy();
+	struct thermal_growth	g;
+	size_t			i;
+
+	(void)state;
+	for (i = 0; i < sizeof(series) / sizeof(series[0]); i++) {
+		s.has_temperature = 1;
+		s.temperature_c = series[i].temp;
+		s.thermal_transitions[0] = series[i].tr1;
+		s.thermal_seconds[0] = series[i].s1;
+		s.thermal_transitions[1] = series[i].tr2;
+		s.warning_temp_minutes = series[i].warn;
+		if (i > 0)
+			assert_int_equal(smart_throttled(&p, &s, &g),
+			    series[i].want);
+		p = s;
+	}
+	/* the growth of the TMT2 reading */
+	s = p;
+	p.thermal_seconds[0] = 107;
+	p.thermal_transitions[1] = 0;
+	p.warning_temp_minutes = 7;
+	assert_int_equal(smart_throttled(&p, &s, &g), 1);
+	assert_int_equal(g.transitions[0], 0);
+	assert_int_equal(g.seconds[0], 5);
+	assert_int_equal(g.transitions[1], 1);
+	assert_int_equal(g.warning_minutes, 1);
+	assert_int_equal(g.critical_minutes, 0);
+}
+
+/* A counter that went back, or a reading that is not NVMe: no verdict. */
+static void
+test_throttled_unknown(void **state)
+{
+	struct smart		p = healthy(), s = healthy();
+	struct thermal_growth	g;
+
+	(void)state;
+	p.thermal_transitions[0] = 5;
+	s.thermal_transitions[0] = 2;
+	s.thermal_seconds[0] = 30;
+	assert_int_equal(smart_throttled(&p, &s, &g), 0);
+	assert_int_equal(g.seconds[0], 0);
+	p = healthy();
+	s = healthy();
+	s.thermal_transitions[0] = 1;
+	p.source = SMART_ATA;
+	assert_int_equal(smart_throttled(&p, &s, &g), 0);
+	p.source = SMART_NVME;
+	assert_int_equal(smart_throttled(&p, &s, &g), 1);
+	s.source = SMART_SCSI;
+	assert_int_equal(smart_throttled(&p, &s, &g), 0);
+}
+
 int
 main(void)
 {
@@ -185,6 +264,8 @@ main(void)
 		cmocka_unit_test(test_waf),
 		cmocka_unit_test(test_waf_unknown),
 		cmocka_unit_test(test_summary_json),
+		cmocka_unit_test(test_throttled_series),
+		cmocka_unit_test(test_throttled_unknown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
