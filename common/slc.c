@@ -32,25 +32,45 @@ median(double *v, size_t k)
 	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
 }
 
+static double
+rate(uint64_t bytes, uint64_t t0, uint64_t t1)
+{
+	return t1 > t0 ? (double)bytes * 1e9 / (double)(t1 - t0) : 0;
+}
+
+/* Is the pass after step k slower than before it, as a knee must be? */
+static int
+drop_holds(const uint64_t *t, size_t n, uint64_t step, size_t k)
+{
+	return rate((uint64_t)(n - k) * step, t[k], t[n]) <
+	    SLC_KNEE_FRAC * rate((uint64_t)k * step, t[0], t[k]);
+}
+
 /*
- * The first step below `thr` after which most of the steps of the next
- * `w`, and most of the rest of the pass, are below it; n when there is
- * none. A slow spell the pass recovers from is no knee however long; nor
- * is a drop in the last `w` steps, with too little pass left to show that
- * it lasts (a pass's tail is often slow for other reasons: the last
- * flush, the host's writeback). below[i]: how many of the steps before i
- * are below.
+ * The first step below the threshold (below[i + 1] > below[i]) with bytes
+ * before it, after which most of the steps of the next `w`, and most of
+ * the rest of the pass, are below it, and the pass after it is slower
+ * than before it by the same factor; n when there is none. A slow spell
+ * the pass recovers from is no knee however long; nor is a drop in the
+ * last `w` steps, with too little pass left to show that it lasts (a
+ * pass's tail is often slow for other reasons: the last flush, the
+ * host's writeback); nor a start whose few steps came in a burst (a
+ * small pass's steps, shorter than what is in flight, reach the in-order
+ * position in rounds) and made its median too high. below[i]: how many
+ * of the steps before i are below.
  */
 static size_t
-find_knee(size_t n, size_t w, const size_t *below)
+find_knee(const uint64_t *t, size_t n, uint64_t step, size_t w,
+    const size_t *below)
 {
 	size_t	i;
 
-	for (i = 0; i + w <= n; i++) {
+	for (i = 1; i + w <= n; i++) {
 		if (below[i + 1] == below[i])
 			continue;	/* step i is not below */
 		if (2 * (below[i + w] - below[i]) > w &&
-		    2 * (below[n] - below[i]) > n - i)
+		    2 * (below[n] - below[i]) > n - i &&
+		    drop_holds(t, n, step, i))
 			return i;
 	}
 	return n;
@@ -80,12 +100,6 @@ slc_step_speeds(const uint64_t *t, size_t n, uint64_t step, double *bps)
 			    (double)(t[i + 1] > t[i] ? t[i + 1] - t[i] : 1);
 	}
 	return 0;
-}
-
-static double
-rate(uint64_t bytes, uint64_t t0, uint64_t t1)
-{
-	return t1 > t0 ? (double)bytes * 1e9 / (double)(t1 - t0) : 0;
 }
 
 /* The figures of a knee at step k (k == n: none). */
@@ -125,7 +139,7 @@ slc_estimate(const uint64_t *t, size_t n, uint64_t step_bytes,
 	for (i = 0; i < n; i++)
 		below[i + 1] = below[i] +
 		    (bps[i] < SLC_KNEE_FRAC * out->start_bps);
-	k = find_knee(n, steps_of(n, SLC_STAY_FRAC), below);
+	k = find_knee(t, n, step_bytes, steps_of(n, SLC_STAY_FRAC), below);
 	fill(t, n, step_bytes, k, out);
 	rc = 0;
 out:

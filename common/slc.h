@@ -15,11 +15,13 @@
  * first SLC_START_FRAC (at least SLC_MIN_STEPS steps); the knee is the
  * first step below SLC_KNEE_FRAC of it from which most (more than half)
  * of the steps over the next SLC_STAY_FRAC of the pass (at least
- * SLC_MIN_STEPS), and most of the rest of the pass, are below it too: a
+ * SLC_MIN_STEPS), and most of the rest of the pass, are below it too,
+ * and after which the pass is slower than before it by that factor: a
  * slow step (garbage collection, a flush) or a slow spell the pass
- * recovers from is no knee, a drop that lasts is, and one with less of
- * the pass left to show it is none. A median and majorities, so that a
- * few outliers weigh nothing.
+ * recovers from is no knee, a drop that lasts is, one with less of the
+ * pass left to show it is none, and so is a start that only looked fast
+ * (its steps came in a burst). A median and majorities, so that a few
+ * outliers weigh nothing.
  */
 #ifndef SSDT_SLC_H
 #define SSDT_SLC_H

@@ -641,6 +641,28 @@ find_kind(const char *name)
 	return NULL;
 }
 
+/* Is pass p among the --pass options so far? (Each is drawn once.) */
+static int
+pass_given(const struct opts *o, long p)
+{
+	size_t	i;
+
+	for (i = 0; i < o->npasses; i++)
+		if (o->passes[i] == p)
+			return 1;
+	return 0;
+}
+
+/* A control character (a name the graph programs would not write). */
+static int
+has_control(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < ' ' || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
 /* A pass number, 0 to INT32_MAX. */
 static int
 parse_long(const char *s, long *out)
@@ -713,7 +735,7 @@ set_opt(struct opts *o, int ch, const char *arg, int quiet)
 			what = "--pass: too many passes for one graph";
 		else if (parse_long(arg, &o->passes[o->npasses]) == -1)
 			what = "--pass: expected a pass number (0: the static fill)";
-		else
+		else if (!pass_given(o, o->passes[o->npasses]))
 			o->npasses++;
 		break;
 	case 'F':
@@ -724,6 +746,8 @@ set_opt(struct opts *o, int ch, const char *arg, int quiet)
 		o->out = arg;
 		if ((o->svg = out_format(arg)) == -1)
 			what = "-o: the file name must end in .png or .svg";
+		else if (has_control(arg))
+			what = "-o: a control character in the file name";
 		break;
 	case 'W':
 		if (parse_size(arg, 200, 10000, &o->width) == -1)
@@ -1404,8 +1428,8 @@ draw_timeline(struct graph *g)
 		return EXIT_ERR;
 	if (json_object_array_length(in.tls) < n)
 		fprintf(stderr, "ssdctl graph: %zu of the passes asked for "
-		    "have no timeline kept (timeline_every)\n",
-		    n - json_object_array_length(in.tls));
+		    "have no timeline kept (timeline_every), or one that "
+		    "cannot be read\n", n - json_object_array_length(in.tls));
 	rc = tlgraph_draw(&in);
 	json_object_put(in.tls);
 	return rc;

@@ -75,8 +75,10 @@ write_pass(FILE *fp, json_object *tl)
 	size_t		 n, i;
 	int		 rc = 1;
 
-	if ((t = step_times(tl, &n)) == NULL)
+	if ((t = step_times(tl, &n)) == NULL) {
+		fprintf(fp, "nan nan\n\n\n");	/* its index all the same */
 		return 1;
+	}
 	if ((bps = malloc(n * sizeof(*bps))) != NULL &&
 	    slc_step_speeds(t, n, step, bps) == 0) {
 		for (i = 0; i < n; i++)

@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -34,11 +35,15 @@ tl_kept(uint64_t n, uint64_t last, uint64_t every)
 	return n <= 1 || n % every == 0 || n + TL_KEEP_LATEST > last;
 }
 
-/* Remove the timelines no longer kept once pass `last` has one. */
+/*
+ * Remove the timelines no longer kept once pass `last` has one, and the
+ * temporary files of saves a crash cut short (".pass-N.json.XXXXXX":
+ * this process is the directory's only writer, and not saving now).
+ */
 static void
 tl_prune(struct drive *d, uint64_t last)
 {
-	char		 dir[PATH_MAX], path[PATH_MAX + 64];
+	char		 dir[PATH_MAX], path[PATH_MAX + 300];
 	struct dirent	*de;
 	DIR		*dp;
 	uint64_t	 n;
@@ -47,11 +52,13 @@ tl_prune(struct drive *d, uint64_t last)
 	    (dp = opendir(dir)) == NULL)
 		return;
 	while ((de = readdir(dp)) != NULL) {
-		if (tl_file_pass(de->d_name, &n) == -1 ||
-		    tl_kept(n, last, d->conf.timeline_every))
+		if (strncmp(de->d_name, ".pass-", 6) == 0)
+			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		else if (tl_file_pass(de->d_name, &n) == -1 ||
+		    tl_kept(n, last, d->conf.timeline_every) ||
+		    tl_file_path(path, sizeof(path), d->dir, n) == -1)
 			continue;
-		if (tl_file_path(path, sizeof(path), d->dir, n) == 0 &&
-		    unlink(path) == -1 && errno != ENOENT)
+		if (unlink(path) == -1 && errno != ENOENT)
 			drive_log(d, LOG_WARNING, errno, "cannot remove %s",
 			    path);
 	}

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@ tl_file_path(char *buf, size_t len, const char *drive_dir, uint64_t pass)
 	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
+/* Only the spelling tl_file_path makes: no sign, no leading zero. */
 int
 tl_file_pass(const char *name, uint64_t *pass)
 {
@@ -36,7 +38,7 @@ tl_file_pass(const char *name, uint64_t *pass)
 	char	*end;
 
 	if (strncmp(name, TL_PREFIX, lp) != 0 || name[lp] < '0' ||
-	    name[lp] > '9')
+	    name[lp] > '9' || (name[lp] == '0' && name[lp + 1] != '.'))
 		return -1;
 	errno = 0;
 	*pass = strtoull(name + lp, &end, 10);
@@ -86,36 +88,106 @@ tl_list(const char *drive_dir, uint64_t **out, size_t *n)
 	return 0;
 }
 
-/* Is `o` a timeline as the daemon writes them? */
+/* Is `o` a timeline as the daemon writes them? Its times whole numbers. */
 static int
 tl_sound(json_object *o, uint64_t pass)
 {
 	json_object	*v;
+	size_t		 i;
 
-	return json_object_is_type(o, json_type_object) &&
-	    json_object_object_get_ex(o, "pass", &v) &&
-	    json_object_is_type(v, json_type_int) &&
-	    (uint64_t)json_object_get_int64(v) == pass &&
-	    json_object_object_get_ex(o, "step_bytes", &v) &&
-	    json_object_is_type(v, json_type_int) &&
-	    json_object_object_get_ex(o, "t_us", &v) &&
-	    json_object_is_type(v, json_type_array);
+	if (!json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, "pass", &v) ||
+	    !json_object_is_type(v, json_type_int) ||
+	    (uint64_t)json_object_get_int64(v) != pass ||
+	    !json_object_object_get_ex(o, "step_bytes", &v) ||
+	    !json_object_is_type(v, json_type_int) ||
+	    !json_object_object_get_ex(o, "t_us", &v) ||
+	    !json_object_is_type(v, json_type_array))
+		return 0;
+	for (i = 0; i < json_object_array_length(v); i++)
+		if (!json_object_is_type(json_object_array_get_idx(v, i),
+		    json_type_int))
+			return 0;
+	return 1;
 }
 
-/* Pass p's file, or NULL (missing, too large, not a timeline). */
+/*
+ * Keep of the figures only what can be sent as JSON and was written as
+ * a figure: numbers that are finite, strings, booleans (a damaged or
+ * edited file may hold NaN, which no JSON reader takes, or anything).
+ * -1 for a file with more such keys than it is worth sorting out.
+ */
+static int
+tl_figures_only(json_object *o)
+{
+	json_object	*v;
+	const char	*drop[64];
+	size_t		 n = 0, i;
+
+	json_object_object_foreach(o, key, val) {
+		v = val;
+		if (strcmp(key, "t_us") == 0)
+			continue;
+		if ((json_object_is_type(v, json_type_double) &&
+		    !isfinite(json_object_get_double(v))) ||
+		    json_object_is_type(v, json_type_object) ||
+		    json_object_is_type(v, json_type_array) ||
+		    json_object_is_type(v, json_type_null)) {
+			if (n == sizeof(drop) / sizeof(drop[0]))
+				return -1;
+			drop[n++] = key;
+		}
+	}
+	for (i = 0; i < n; i++)
+		json_object_object_del(o, drop[i]);
+	return 0;
+}
+
+/*
+ * The whole content of a regular file of at most TL_FILE_MAX bytes; NULL
+ * for anything else (a FIFO, a device, a link: never waited on or read
+ * without end). Opened without blocking and without following a link.
+ */
+static char *
+tl_slurp(const char *path)
+{
+	struct stat	 st;
+	char		*buf = NULL;
+	ssize_t		 r;
+	size_t		 got = 0;
+	int		 fd;
+
+	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) ==
+	    -1)
+		return NULL;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size <= TL_FILE_MAX &&
+	    (buf = malloc((size_t)st.st_size + 1)) != NULL) {
+		while (got < (size_t)st.st_size && (r = read(fd, buf + got,
+		    (size_t)st.st_size - got)) > 0)
+			got += (size_t)r;
+		buf[got] = '\0';
+	}
+	close(fd);
+	return buf;
+}
+
+/* Pass p's file, or NULL (missing, not a regular file, too large, not a
+ * timeline). */
 static json_object *
 tl_load(const char *drive_dir, uint64_t p)
 {
-	char		 path[PATH_MAX + 64];
-	struct stat	 st;
+	char		 path[PATH_MAX + 64], *text;
 	json_object	*o;
 
 	if (tl_file_path(path, sizeof(path), drive_dir, p) == -1 ||
-	    stat(path, &st) == -1 || st.st_size > TL_FILE_MAX)
+	    (text = tl_slurp(path)) == NULL)
 		return NULL;
-	if ((o = json_object_from_file(path)) != NULL && !tl_sound(o, p)) {
+	o = json_tokener_parse(text);
+	free(text);
+	if (o != NULL && (!tl_sound(o, p) || tl_figures_only(o) == -1)) {
 		json_object_put(o);
-		o = NULL;
+		return NULL;
 	}
 	return o;
 }

@@ -180,6 +180,36 @@ test_rounds(void **state)
 }
 
 /*
+ * A device of one speed whose first 80 steps reached the in-order
+ * position unevenly (a step, then seven together a moment later, as a
+ * small pass's steps do when more is in flight than a step holds): the
+ * start's median is a burst's speed, the rest is at the device's speed,
+ * below 0.7 times that median; but the pass is no slower after step 80
+ * than before it: no knee.
+ */
+static void
+test_burst_start(void **state)
+{
+	uint64_t		*t = malloc((N + 1) * sizeof(*t));
+	const uint64_t		 round = 1100000, step_ns = round / 8;
+	struct slc_estimate	 e;
+	size_t			 i;
+
+	(void)state;
+	assert_non_null(t);
+	t[0] = 1000000000ULL;
+	for (i = 1; i <= 80; i++)	/* 1 step after 1 ms, 7 after 0.1 more */
+		t[i] = t[0] + (i - 1) / 8 * round + (i % 8 == 1 ? 1000000 :
+		    round);
+	for (; i <= N; i++)
+		t[i] = t[i - 1] + step_ns;
+	assert_int_equal(slc_estimate(t, N, STEP, &e), 0);
+	free(t);
+	assert_true(e.start_bps > 5 * (double)STEP * 1e9 / (double)step_ns);
+	assert_false(e.knee);
+}
+
+/*
  * A drop in the last steps: a knee while the stretch that shows it lasts
  * (SLC_STAY_FRAC of the pass) is left, none in a shorter tail.
  */
@@ -206,13 +236,19 @@ test_late_drop(void **state)
 	assert_false(e.knee);
 }
 
-/* A linear fall from 2 to 1 GB/s: the knee where it passes 1.4. */
+/*
+ * A linear fall from 2 to 1 GB/s, no cliff: no knee before the speed
+ * passes 0.7 times the start's, and none before the rest of the pass is
+ * 0.7 times as fast as what came before it: the first step where both
+ * hold (the speed after the knee then just below 0.7 times the speed
+ * before it).
+ */
 static void
 test_gradual(void **state)
 {
-	double			bps[N];
+	double			bps[N], t_in, t_post;
 	struct slc_estimate	e;
-	size_t			i, want;
+	size_t			i, k, cross;
 
 	(void)state;
 	for (i = 0; i < N; i++)
@@ -220,9 +256,18 @@ test_gradual(void **state)
 	e = estimate(bps, N);
 	assert_true(e.knee);
 	/* the start's median: the middle of the first 40 steps */
-	want = (size_t)ceil((2 * GBPS - 0.7 * e.start_bps) / GBPS * (N - 1));
-	assert_int_equal(e.cache_bytes, want * STEP);
-	assert_in_range(want, 1190, 1215);
+	cross = (size_t)ceil((2 * GBPS - 0.7 * e.start_bps) / GBPS * (N - 1));
+	assert_in_range(cross, 1190, 1215);
+	k = (size_t)(e.cache_bytes / STEP);
+	assert_true(k >= cross);
+	assert_true(e.post_bps < 0.7 * e.in_bps);
+	/* one step earlier the rest was not yet slow enough */
+	for (t_in = 0, i = 0; i < k - 1; i++)
+		t_in += (double)STEP / bps[i];
+	for (t_post = 0; i < N; i++)
+		t_post += (double)STEP / bps[i];
+	assert_true((double)(N - k + 1) / t_post >=
+	    0.7 * (double)(k - 1) / t_in);
 }
 
 /* What it cannot read: too few or too many steps, a pass of no time,
@@ -255,6 +300,7 @@ main(void)
 		cmocka_unit_test(test_stretch),
 		cmocka_unit_test(test_late_drop),
 		cmocka_unit_test(test_rounds),
+		cmocka_unit_test(test_burst_start),
 		cmocka_unit_test(test_gradual),
 		cmocka_unit_test(test_refused),
 	};
