@@ -133,6 +133,7 @@ drive_free(struct drive *d)
 	events_close(&d->results);
 	free(d->base);
 	free(d->seen);
+	json_object_put(d->tl_figs);
 	sd_event_unref(d->ev);
 	config_drive_release(&d->conf);
 	free(d);

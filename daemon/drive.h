@@ -98,6 +98,13 @@ void		 drive_smart_summary(const struct drive *,
 		    struct smart_summary *);
 /* ... as the Status object, NULL before the first read. */
 json_object	*drive_smart_status(const struct drive *);
+/*
+ * The kept timelines of the drive's write passes (drive_timeline.c), for
+ * the Timelines method: pass `pass` whole, or with pass < 0 every one's
+ * figures, from a list kept in memory once read (the files are read once,
+ * not at every call).
+ */
+void		 drive_timelines(struct drive *, int64_t pass, json_object *out);
 /* Performance checkpoints: the Status object (drive_ckpt.c). */
 json_object	*drive_ckpt_status(const struct drive *);
 /* Baseline, latest and their difference; -1 before the first read. */

@@ -144,6 +144,9 @@ struct drive {
 	struct drive_smart smart;
 	struct drive_records rec;
 	struct drive_ckpt ckpt;
+	/* the figures of the kept timelines, by pass; NULL until asked for
+	 * (drive_timeline.c) */
+	json_object	*tl_figs;
 	/* performance checkpoints (drive_ckpt.c) */
 	struct eventlog	 results;	/* checkpoints.jsonl, kept like events */
 	struct ckpt_base *base;		/* per probe of the table */

@@ -35,6 +35,55 @@ tl_kept(uint64_t n, uint64_t last, uint64_t every)
 	return n <= 1 || n % every == 0 || n + TL_KEEP_LATEST > last;
 }
 
+/* The pass of a figures object (the daemon's own: a sound number). */
+static uint64_t
+figs_pass(json_object *o)
+{
+	return (uint64_t)json_object_get_int64(json_object_object_get(o,
+	    "pass"));
+}
+
+/* Take pass n out of the list in memory, if it is read. */
+static void
+figs_drop(struct drive *d, uint64_t n)
+{
+	size_t	i;
+
+	for (i = 0; d->tl_figs != NULL &&
+	    i < json_object_array_length(d->tl_figs); i++)
+		if (figs_pass(json_object_array_get_idx(d->tl_figs, i)) == n) {
+			json_object_array_del_idx(d->tl_figs, i, 1);
+			return;
+		}
+}
+
+static int
+figs_cmp(const void *a, const void *b)
+{
+	uint64_t	x = figs_pass(*(json_object *const *)a);
+	uint64_t	y = figs_pass(*(json_object *const *)b);
+
+	return (x > y) - (x < y);
+}
+
+/* Put the figures of a timeline just saved into the list, in pass order. */
+static void
+figs_add(struct drive *d, json_object *o, uint64_t pass)
+{
+	json_object	*f = NULL;
+	size_t		 n;
+
+	if (d->tl_figs == NULL || json_object_deep_copy(o, &f, NULL) != 0)
+		return;
+	json_object_object_del(f, "t_us");
+	figs_drop(d, pass);
+	n = json_object_array_length(d->tl_figs);
+	json_object_array_add(d->tl_figs, f);
+	if (n > 0 && figs_pass(json_object_array_get_idx(d->tl_figs,
+	    n - 1)) > pass)
+		json_object_array_sort(d->tl_figs, figs_cmp);
+}
+
 /*
  * Remove the timelines no longer kept once pass `last` has one, and the
  * temporary files of saves a crash cut short (".pass-N.json.XXXXXX":
@@ -61,6 +110,8 @@ tl_prune(struct drive *d, uint64_t last)
 		if (unlink(path) == -1 && errno != ENOENT)
 			drive_log(d, LOG_WARNING, errno, "cannot remove %s",
 			    path);
+		else if (de->d_name[0] != '.')
+			figs_drop(d, n);
 	}
 	closedir(dp);
 }
@@ -133,7 +184,35 @@ tl_save(struct drive *d, json_object *o, uint64_t pass)
 		drive_log(d, LOG_WARNING, errno, "cannot write %s", path);
 		return;
 	}
+	figs_add(d, o, pass);
 	tl_prune(d, pass);
+}
+
+void
+drive_timelines(struct drive *d, int64_t pass, json_object *out)
+{
+	uint64_t	p = pass >= 0 ? (uint64_t)pass : 0;
+	size_t		i;
+
+	if (pass >= 0) {	/* one file: read it */
+		if (tl_read(d->dir, &p, 1, 1, out) == -1)
+			drive_log(d, LOG_WARNING, errno, "cannot read its "
+			    "timelines");
+		return;
+	}
+	if (d->tl_figs == NULL) {
+		d->tl_figs = json_object_new_array();
+		if (tl_read(d->dir, NULL, 0, 0, d->tl_figs) == -1) {
+			drive_log(d, LOG_WARNING, errno, "cannot read its "
+			    "timelines");
+			json_object_put(d->tl_figs);
+			d->tl_figs = NULL;
+			return;
+		}
+	}
+	for (i = 0; i < json_object_array_length(d->tl_figs); i++)
+		json_object_array_add(out, json_object_get(
+		    json_object_array_get_idx(d->tl_figs, i)));
 }
 
 void

@@ -14,7 +14,6 @@
 #include "daemon.h"
 #include "events.h"
 #include "log.h"
-#include "tl_read.h"
 
 /* Whether a drive's records are on disk: a Records object. */
 static json_object *
@@ -196,15 +195,11 @@ op_checkpoints(void *arg, const char *name, json_object *probes)
 static int
 op_timelines(void *arg, const char *name, int64_t pass, json_object *out)
 {
-	struct daemon	*dm = arg;
-	char		 dir[PATH_MAX];
-	uint64_t	 p = pass >= 0 ? (uint64_t)pass : 0;
+	struct drive	*d;
 
-	if (daemon_find(dm, name) == NULL)
+	if ((d = daemon_find(arg, name)) == NULL)
 		return -ENOENT;
-	if (statedir_drive_dir(dir, sizeof(dir), dm->conf.state_dir,
-	    name) == 0 && tl_read(dir, &p, pass >= 0, pass >= 0, out) == -1)
-		log_warn("%s: cannot read its timelines", name);
+	drive_timelines(d, pass, out);
 	return 0;
 }
 

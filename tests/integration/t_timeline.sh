@@ -18,7 +18,9 @@
 #     the daemon (Timelines): the first and the latest pass by default,
 #     the passes asked for, each one's estimate in the key; a pass not
 #     kept is said to be missing; --what slc, the estimates of the passes
-#     kept against the TB written.
+#     kept against the TB written;
+#   - the daemon's Timelines list follows the passes saved and removed
+#     after it was first read.
 # (A resumed pass's timeline: t_sigkill_resume.)
 # run: timed
 # (tests/lib/jobs.sh; the speeds against the FUSE server's pace)
@@ -130,19 +132,31 @@ assert_eq "... a valid SVG" "svg 1000 450" "$(python3 "$IT_DIR/imgsize.py" "$T/s
 assert_file_contains "... the cache line" "$T/s.svg" "write cache (GB)"
 assert_file_contains "... the speed after it" "$T/s.svg" "after the cache (MB/s)"
 
-start_ssdt "$T/d.log" -c "$T/a.conf"
+# the daemon, with 3 more cycles to run: the graphs through it; Timelines'
+# list (kept in memory once read) follows the passes saved and removed
+sed "s/^cycles = .*/cycles = $((CYCLES + 3))/" "$T/a.conf" >"$T/b.conf"
+start_ssdt "$T/d.log" -c "$T/b.conf"
 for _ in $(seq 1 200); do
 	"$CTL" -s "$ST.sock" status a >/dev/null 2>&1 && break
 	sleep 0.05
 done
-"$CTL" -s "$ST.sock" graph a --what timeline --pass 0 --pass 3 -o "$T/d.svg" \
+"$CTL" -s "$ST.sock" graph a --what timeline --pass 0 --pass 4 -o "$T/d.svg" \
     >"$T/d.err" 2>&1
 assert_rc "graph through the daemon" 0 $? "$T/d.err"
 assert_file_contains "... the static fill's key" "$T/d.svg" "static fill: no knee"
-assert_file_contains "... pass 3's key" "$T/d.svg" "pass 3: cache 0.0377 GB"
+assert_file_contains "... pass 4's key" "$T/d.svg" "pass 4: cache 0.0377 GB"
 "$CTL" -s "$ST.sock" graph a --what slc -o "$T/ds.png" >"$T/ds.err" 2>&1
 assert_rc "graph --what slc through the daemon" 0 $? "$T/ds.err"
 assert_eq "... a valid PNG" "png 1000 450" "$(python3 "$IT_DIR/imgsize.py" "$T/ds.png")"
+wait_state "$ST/a/state" "$SSDT_PID" 120 "s['cycles_done'] == $((CYCLES + 3))" ||
+    die "the 3 more cycles did not end"
+listed=$(printf '{"method":"io.ssdtorture.Manager.Timelines","parameters":{"drive":"a"}}\0' |
+    timeout 10 socat -t 10 - "UNIX-CONNECT:$ST.sock" | tr -d '\0' | python3 -c '
+import json, sys
+print(" ".join(str(t["pass"]) for t in json.load(sys.stdin)["parameters"]["timelines"]))')
+assert_eq "Timelines after 3 more passes: the files kept now" \
+    "$(cd "$TLD" && ls pass-*.json | sed 's/pass-\(.*\)\.json/\1/' | sort -n | xargs)" "$listed"
+assert_eq "... the first, every ${EVERY}th, the latest 3" "0 1 4 6 7 8" "$listed"
 kill_and_reap TERM "$SSDT_PID"
 assert_rc "daemon exits on SIGTERM" 0 "$RC"
 finish
