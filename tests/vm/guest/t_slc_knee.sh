@@ -38,7 +38,7 @@ DD_MS=60		# dm-delay: writes to the slow part held DD_MS more
 FAST_MAX=$((BS * 1000 / DN_MS))			# bytes a second, at most
 SLOW_MAX=$((BS * 1000 / (DN_MS + DD_MS)))
 TICK_PCT=10		# a tick of HZ 250 (4 ms) in 90 ms, and some
-CYCLES=3
+CYCLES=2
 ST=$T/state EV=$T/state/k/events.jsonl TLD=$T/state/k/timelines
 
 dmsetup targets | grep -q '^delay ' || modprobe dm-delay ||
