@@ -45,7 +45,7 @@ O		:=
 endif
 
 COMMON_SRC	= common/units.c common/log.c common/proto.c common/lathist.c \
-		  common/timeline.c common/slc.c
+		  common/timeline.c common/slc.c common/steady.c common/degrade.c
 # leaves: no threads, no sd-event; unit-tested on their own
 CORE_SRC	= daemon/block.c daemon/perm.c daemon/layout.c daemon/state.c \
 		  daemon/config.c daemon/conf_keys.c daemon/smart_nvme.c daemon/smart_ata.c \
@@ -61,7 +61,7 @@ DAEMON_SRC	= daemon/main.c daemon/loop.c daemon/manager.c daemon/drive.c daemon/
 		  daemon/drive_smart.c daemon/drive_errors.c daemon/records.c \
 		  daemon/findings.c daemon/rates.c daemon/drive_cmd.c \
 		  daemon/drive_archive.c daemon/drive_open.c daemon/drive_job.c \
-		  daemon/drive_ckpt.c daemon/drive_timeline.c \
+		  daemon/drive_ckpt.c daemon/drive_timeline.c daemon/drive_long.c \
 		  daemon/archive.c daemon/mapguard.c \
 		  daemon/reserve.c daemon/view.c daemon/publish.c daemon/checkpoint.c \
 		  $(wildcard daemon/metrics.c)

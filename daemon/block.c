@@ -387,6 +387,7 @@ blk_check_units(const void *buf, uint32_t bs, uint64_t instance,
 	memset(&ue, 0, sizeof(ue));
 	ue.has_gen = 1;
 	ue.gen_lo = ue.gen_hi = e->probe_gen;
+	ue.allow_unwritten = e->allow_unwritten;	/* a discarded unit */
 	for (u = 0; u < bs; u += unit) {
 		/* a header of another size is no unit: spare blk_check's diff */
 		if (((const struct blk_hdr *)(p + u))->block_size != unit ||

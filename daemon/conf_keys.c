@@ -24,7 +24,10 @@ static const char *const order_words[] = { "sequential", "random", NULL };
 static const char *const on_error_words[] = { "stop", "continue", NULL };
 static const char *const smart_words[] = { "off", "auto", NULL };
 static const char *const bool_words[] = { "no", "yes", NULL };
-static const char *const checkpoint_words[] = { "off", "quick", NULL };
+static const char *const checkpoint_words[] = { "off", "quick", "full",
+    NULL };
+static const char *const part_words[] = { "degrade", "recovery", "trim",
+    "cache", NULL };
 
 /*
  * A key's field in a struct config or struct drive_conf. Integers are 4
@@ -560,6 +563,52 @@ p_probes(struct parse *p, const struct conf_key *k, void *base,
 	return put_str(p, k, base, v);
 }
 
+/* A set of the key's words, apart by commas or blanks, or "all": bits. */
+static int
+p_set(struct parse *p, const struct conf_key *k, void *base, const char *v)
+{
+	char		 buf[256], *w, *save = NULL;
+	uint64_t	 bits = 0;
+	int		 i;
+
+	snprintf(buf, sizeof(buf), "%s", v);
+	for (w = strtok_r(buf, ", \t", &save); w != NULL;
+	    w = strtok_r(NULL, ", \t", &save)) {
+		if (strcmp(w, "all") == 0)
+			i = -2;
+		else if ((i = word_index(k->words, w)) == -1) {
+			conf_err(p, p->line, "%s: '%s': expected all or "
+			    "words of %s", k->name, w, k->note);
+			return -1;
+		}
+		bits |= i == -2 ? UINT32_MAX : 1ULL << i;
+	}
+	for (i = 0; k->words[i] != NULL; i++)
+		;
+	bits &= (1ULL << i) - 1;
+	if (bits == 0 || strlen(v) >= sizeof(buf)) {
+		conf_err(p, p->line, "%s: '%s': expected all or words of %s",
+		    k->name, v, k->note);
+		return -1;
+	}
+	put_uint(k, base, bits);
+	return 0;
+}
+
+static void
+show_set(const struct conf_key *k, const void *base, char *b, size_t n)
+{
+	uint64_t	bits = get_uint(k, base);
+	size_t		used = 0;
+	int		i;
+
+	b[0] = '\0';
+	for (i = 0; k->words[i] != NULL && used < n; i++)
+		if (bits & (1ULL << i))
+			used += (size_t)snprintf(b + used, n - used, "%s%s",
+			    used == 0 ? "" : ",", k->words[i]);
+}
+
 static const struct conf_kind
 	kind_path = { p_path, show_str, cmp_str, 1 },
 	kind_probes = { p_probes, show_str, cmp_str, 1 },
@@ -568,6 +617,7 @@ static const struct conf_kind
 	kind_endpoint = { p_endpoint, show_str, cmp_str, 1 },
 	kind_bool = { p_bool, show_bool, cmp_uint, 0 },
 	kind_choice = { p_choice, show_word, cmp_uint, 0 },
+	kind_set = { p_set, show_set, cmp_uint, 0 },
 	kind_count = { p_count, show_count, cmp_uint, 0 },
 	kind_duration = { p_duration, show_duration, cmp_uint, 0 },
 	kind_size = { p_size, show_size, cmp_uint, 0 },
@@ -681,6 +731,18 @@ const struct conf_key conf_keys[] = {
 	{ DRIVE(checkpoint_probes, checkpoint_probes), .kind = &kind_probes,
 	    .def = "all", .note = "ids, families or patterns",
 	    .reload = CONF_LIVE },
+	{ DRIVE(full_checkpoint_every, full_checkpoint_every),
+	    .kind = &kind_bytes, .def = "100TB", .min = 1,
+	    .note = "checkpoint = full: the long tests", .reload = CONF_LIVE },
+	{ DRIVE(full_checkpoint_tests, full_checkpoint_tests),
+	    .kind = &kind_set, .words = part_words, .def = "all",
+	    .note = "degrade, recovery, trim, cache", .reload = CONF_LIVE },
+	{ DRIVE(degrade_duration, degrade_duration), .kind = &kind_duration,
+	    .def = "2h", .min = 1, .max = 86400, .reload = CONF_LIVE },
+	{ DRIVE(gc_idle, gc_idle), .kind = &kind_duration, .def = "15m",
+	    .max = 86400, .note = "e.g. 15m, 0s", .reload = CONF_LIVE },
+	{ DRIVE(recovery_duration, recovery_duration), .kind = &kind_duration,
+	    .def = "60s", .min = 1, .max = 3600, .reload = CONF_LIVE },
 	{ .name = NULL }
 };
 

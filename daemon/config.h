@@ -43,16 +43,30 @@ struct drive_conf {
 	uint64_t	 max_unrecorded; /* seconds records may lag: paused */
 	int		 reservation;	/* persistent reservation (block devices) */
 	/* performance checkpoints (phase_checkpoint.c) */
-	int		 checkpoint;	/* CKPT_OFF, CKPT_QUICK */
+	int		 checkpoint;	/* CKPT_OFF, CKPT_QUICK, CKPT_FULL */
 	uint64_t	 checkpoint_every; /* host bytes between two */
 	uint64_t	 checkpoint_region; /* bytes probed, at most */
 	uint64_t	 probe_seconds;	/* measured, each probe */
 	uint64_t	 probe_ramp;	/* seconds before, not counted */
 	char		*checkpoint_probes; /* a selection (probes.h) */
+	/* the long tests of a full checkpoint (schedule.h: CL_*) */
+	uint64_t	 full_checkpoint_every; /* host bytes between two */
+	unsigned	 full_checkpoint_tests; /* LP_* bits */
+	uint64_t	 degrade_duration; /* seconds of the degradation run */
+	uint64_t	 gc_idle;	/* seconds idle before a recovery run */
+	uint64_t	 recovery_duration; /* seconds of each recovery run */
 };
 
 /* What a checkpoint runs: the words of the key, in this order. */
-enum { CKPT_OFF, CKPT_QUICK };
+enum { CKPT_OFF, CKPT_QUICK, CKPT_FULL };
+/*
+ * The parts of a full checkpoint's long tests (full_checkpoint_tests:
+ * the words of the key, bit i the i-th): the degradation run, the idle
+ * recovery after it, the recovery after a TRIM, and the write cache's
+ * clean and dirty passes.
+ */
+enum { LP_DEGRADE, LP_RECOVERY, LP_TRIM, LP_CACHE, LP_COUNT };
+#define LP_ALL		((1u << LP_COUNT) - 1)
 
 struct config {
 	char		*path;

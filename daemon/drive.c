@@ -93,6 +93,7 @@ drive_new(const struct drive_conf *c, const char *state_dir, sd_event *ev,
 
 	if ((d = calloc(1, sizeof(*d))) == NULL)
 		return NULL;
+	d->series.step = -1;
 	if (config_drive_copy(&d->conf, c) == -1 || statedir_drive_dir(d->dir,
 	    sizeof(d->dir), state_dir, c->name) == -1 ||
 	    statedir_path(d->state_path, sizeof(d->state_path), d->dir,
@@ -133,6 +134,7 @@ drive_free(struct drive *d)
 	events_close(&d->results);
 	free(d->base);
 	free(d->seen);
+	drive_long_free(d);
 	json_object_put(d->tl_figs);
 	sd_event_unref(d->ev);
 	config_drive_release(&d->conf);
@@ -342,6 +344,7 @@ drive_tick(struct drive *d)
 {
 	enum job_end	end;
 	int		err;
+	uint64_t	t0;
 
 	if (!d->active)
 		return;
@@ -351,7 +354,10 @@ drive_tick(struct drive *d)
 		drive_job_ended(d, end, err);
 	}
 	drive_watch_stall(d);
+	t0 = d->rates.t;
 	rates_tick(d);
+	if (d->rates.t != t0)
+		drive_long_tick(d, t0);
 }
 
 /* Fraction done and time left of the current phase. */

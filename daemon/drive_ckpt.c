@@ -93,7 +93,8 @@ static void
 ckpt_plan(const struct drive *d, uint64_t *probes, uint64_t *sec)
 {
 	*probes = sched_ckpt_probes_from(&d->conf, CKPT_STEP_FILL);
-	*sec = *probes * (d->conf.probe_seconds + d->conf.probe_ramp);
+	*sec = *probes * (d->conf.probe_seconds + d->conf.probe_ramp) +
+	    sched_ckpt_long_seconds(&d->st, &d->conf, CKPT_STEP_FILL);
 }
 
 /*
@@ -402,35 +403,46 @@ line_compare(json_object *o, struct drive *d, const struct probe *p)
 }
 
 /* One line of checkpoints.jsonl, consumed. */
-static void
-line_append(struct drive *d, json_object *o)
+void
+drive_ckpt_append(struct drive *d, json_object *o)
 {
 	events_append(&d->results, json_object_to_json_string_ext(o,
 	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 }
 
-/* The probe of the step ended: its result, whole. */
-static void
-probe_recorded(struct drive *d, const struct probe *p)
+json_object *
+drive_ckpt_line(struct drive *d, const struct probe *p, const char *id)
 {
 	struct probe_result	 r;
 	json_object		*o;
 
 	if (engine_probe_result(d->eng, &r) == -1 || strcmp(r.id, p->id) != 0) {
 		drive_log(d, LOG_WARNING, 0, "checkpoint: no result of probe "
-		    "%s", p->id);
-		return;
+		    "%s", id);
+		return NULL;
 	}
 	o = line_identity(d, p);
+	ADD("probe", json_object_new_string(id));
 	line_workload(o, d, p);
 	line_figures(o, d, &r);
+	drive_log(d, LOG_INFO, 0, "probe %s: %.0f read + %.0f write IOPS, "
+	    "%.1f MB/s", id, r.iops[LAT_READ], r.iops[LAT_WRITE],
+	    (r.bytes_per_sec[LAT_READ] + r.bytes_per_sec[LAT_WRITE]) / 1e6);
+	return o;
+}
+
+/* The probe of the step ended: its result, whole. */
+static void
+probe_recorded(struct drive *d, const struct probe *p)
+{
+	json_object		*o;
+
+	if ((o = drive_ckpt_line(d, p, p->id)) == NULL)
+		return;
 	if (d->base != NULL)
 		line_compare(o, d, p);
-	drive_log(d, LOG_INFO, 0, "probe %s: %.0f read + %.0f write IOPS, "
-	    "%.1f MB/s", p->id, r.iops[LAT_READ], r.iops[LAT_WRITE],
-	    (r.bytes_per_sec[LAT_READ] + r.bytes_per_sec[LAT_WRITE]) / 1e6);
-	line_append(d, o);
+	drive_ckpt_append(d, o);
 }
 
 /* A probe this device cannot run: its line says why. */
@@ -442,7 +454,7 @@ probe_skipped(struct drive *d, const struct probe *p, const char *why)
 	line_workload(o, d, p);
 	ADD("skipped", json_object_new_string(why));
 	drive_log(d, LOG_INFO, 0, "probe %s passed over: %s", p->id, why);
-	line_append(d, o);
+	drive_ckpt_append(d, o);
 }
 #undef ADD
 
@@ -462,6 +474,7 @@ drive_ckpt_prepare(struct drive *d, struct job *j)
 		(void)sched_ckpt_next(&d->st, &d->conf);  /* check follows */
 		sched_next(&d->st, &d->conf, j, &s);
 	}
+	drive_long_prepare(d, sched_ckpt_long(d->st.ckpt_step));
 }
 
 /* The checkpoint is complete. */
@@ -489,6 +502,8 @@ drive_ckpt_step_done(struct drive *d)
 
 	if (p != NULL)
 		probe_recorded(d, p);
+	else if (sched_ckpt_long(d->st.ckpt_step) >= 0)
+		drive_long_done(d, sched_ckpt_long(d->st.ckpt_step));
 	else
 		(void)engine_probe_result(d->eng, &r);	/* none to keep */
 	if (sched_ckpt_next(&d->st, &d->conf)) {
@@ -500,30 +515,21 @@ drive_ckpt_step_done(struct drive *d)
 	drive_phase_done(d, JOB_DONE);
 }
 
-/* The word of the step running: "fill", a probe's id, "check", "restore". */
-static const char *
-step_word(const struct dstate *st)
-{
-	const struct probe	*p = sched_ckpt_probe(st->ckpt_step);
-
-	if (p != NULL)
-		return p->id;
-	return st->ckpt_step == CKPT_STEP_FILL ? "fill" :
-	    st->ckpt_step == CKPT_STEP_CHECK ? "check" : "restore";
-}
-
 json_object *
 drive_ckpt_status(const struct drive *d)
 {
 	json_object	*o = json_object_new_object();
 	const struct dstate *st = &d->st;
 	int		 in = st->prog.phase == PHASE_CHECKPOINT;
-	uint64_t	 n = sched_ckpt_steps(&d->conf), every;
+	uint64_t	 n = sched_ckpt_steps(st, &d->conf), every;
 
 	every = d->conf.checkpoint_every;
 #define ADD(k, v) json_object_object_add(o, k, v)
 	ADD("number", json_object_new_uint64(st->ckpt_done + (uint64_t)in));
-	ADD("step", json_object_new_string(in ? step_word(st) : ""));
+	ADD("step", json_object_new_string(in ?
+	    sched_ckpt_word(st->ckpt_step) : ""));
+	ADD("full", json_object_new_boolean(in ? st->ckpt_full :
+	    sched_ckpt_full_due(st, &d->conf)));
 	ADD("index", json_object_new_uint64(in ?
 	    n - sched_ckpt_steps_left(st, &d->conf) + 1 : 0));
 	ADD("steps", json_object_new_uint64(in ? n : 0));

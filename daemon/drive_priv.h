@@ -100,6 +100,18 @@ struct drive_ckpt {
 	int		 spare_ok;
 };
 
+/*
+ * The per-second figures of a long test's run (drive_long.c): write IOPS,
+ * bytes a second and p99 latency (us; -1: none) of each tick in the
+ * step, from the tick that began after the step did.
+ */
+struct drive_series {
+	int		 step;		/* CL_*; -1: none being recorded */
+	uint64_t	 t0;		/* monotonic ns: the step's start */
+	size_t		 n, cap;
+	double		*iops, *bps, *p99;
+};
+
 /* A probe's baseline: the first checkpoint that measured it (drive_ckpt.c). */
 struct ckpt_base {
 	uint64_t	 number;	/* 0: none yet */
@@ -150,6 +162,7 @@ struct drive {
 	/* performance checkpoints (drive_ckpt.c) */
 	struct eventlog	 results;	/* checkpoints.jsonl, kept like events */
 	struct ckpt_base *base;		/* per probe of the table */
+	struct drive_series series;
 	/* the bad units this checkpoint found (each counts once), and the
 	 * finds of units found before, to take off the worker's counts */
 	uint64_t	*seen;
@@ -284,11 +297,27 @@ void		 drive_ckpt_step_done(struct drive *);
 /* A probe's finding: how many of its units this checkpoint found before
  * (taken off the counts; all of them: no event either). */
 uint64_t	 drive_ckpt_found_before(struct drive *, const struct finding *);
+/* A probe's result line (identity, workload, figures); NULL: none. */
+json_object	*drive_ckpt_line(struct drive *, const struct probe *,
+		    const char *id);
+/* Append a line to checkpoints.jsonl; consumes it. */
+void		 drive_ckpt_append(struct drive *, json_object *);
+/* drive_long.c: the long tests of a full checkpoint */
+/* A long step's job is handed out (its series begins). */
+void		 drive_long_prepare(struct drive *, int step);
+/* A tick's rates are in: the series of the running step. */
+void		 drive_long_tick(struct drive *, uint64_t tick_start_ns);
+/* A long step's job is done: its line, if it has one. */
+void		 drive_long_done(struct drive *, int step);
+void		 drive_long_free(struct drive *);
 /* drive_job.c: the current phase ran to its end (or the write budget). */
 void		 drive_phase_done(struct drive *, enum job_end);
 /* drive_timeline.c: a write pass ended: its timeline saved, the write-cache
  * estimate's figures put in its phase_end event `ev` */
 void		 drive_timeline_end(struct drive *, json_object *ev);
+/* The write-cache estimate of the write job that just ended into `o`
+ * (a checkpoint's clean or dirty pass); 0, or -1 when there is none. */
+int		 drive_timeline_estimate(struct drive *, json_object *o);
 
 /* drive_smart.c, for drive.c */
 void		 drive_smart_start(struct drive *, const struct drive_smart_ops *);

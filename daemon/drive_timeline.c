@@ -215,6 +215,24 @@ drive_timelines(struct drive *d, int64_t pass, json_object *out)
 		    json_object_array_get_idx(d->tl_figs, i)));
 }
 
+int
+drive_timeline_estimate(struct drive *d, json_object *o)
+{
+	struct timeline		*tl;
+	struct slc_estimate	 s;
+	int			 rc = -1;
+
+	if (d->eng == NULL || (tl = malloc(sizeof(*tl))) == NULL)
+		return -1;
+	if (engine_timeline(d->eng, tl) && tl->started && tl_whole(tl) &&
+	    slc_estimate(tl->t, tl->n, tl->step_bytes, &s) == 0) {
+		slc_fields(o, &s);
+		rc = 0;
+	}
+	free(tl);
+	return rc;
+}
+
 void
 drive_timeline_end(struct drive *d, json_object *ev)
 {

@@ -697,6 +697,30 @@ run_trim(struct engine *e)
 	return JOB_DONE;
 }
 
+/*
+ * The idle job: nothing sent for duration_ns (what the drive's garbage
+ * collection gets), awake every IDLE_POLL_NS for a stop.
+ */
+#define IDLE_POLL_NS	50000000ULL
+
+static enum job_end
+run_idle(struct engine *e)
+{
+	uint64_t	end = clock_ns(CLOCK_MONOTONIC) + e->job.pj.duration_ns;
+	uint64_t	now, left;
+	struct timespec	ts;
+
+	while ((now = clock_ns(CLOCK_MONOTONIC)) < end) {
+		if (atomic_load_explicit(&e->stop_req, memory_order_relaxed))
+			return JOB_STOPPED;
+		left = end - now < IDLE_POLL_NS ? end - now : IDLE_POLL_NS;
+		ts.tv_sec = (time_t)(left / 1000000000ULL);
+		ts.tv_nsec = (long)(left % 1000000000ULL);
+		nanosleep(&ts, NULL);
+	}
+	return JOB_DONE;
+}
+
 /* Run one job from its start item; publishes the final snapshot. */
 static void
 run_job(struct engine *e)
@@ -721,6 +745,9 @@ run_job(struct engine *e)
 	switch (e->job.kind) {
 	case JOB_TRIM:
 		end = run_trim(e);
+		break;
+	case JOB_PROBE_IDLE:
+		end = run_idle(e);
 		break;
 	case JOB_PROBE_FILL:
 	case JOB_PROBE_RUN:

@@ -21,7 +21,8 @@ enum job_kind {
 	/* the probe jobs of a performance checkpoint (engine_probe.c) */
 	JOB_PROBE_FILL,	/* write the probe region once, sequentially, untimed */
 	JOB_PROBE_RUN,	/* one probe over the region: ramp, then measured */
-	JOB_PROBE_CHECK	/* read the probe region sequentially, check every unit */
+	JOB_PROBE_CHECK, /* read the probe region sequentially, check every unit */
+	JOB_PROBE_IDLE	/* no I/O for duration_ns: the drive's idle time */
 };
 
 /*
@@ -49,6 +50,7 @@ struct probe_job {
 	uint64_t	ramp_ns;	/* run: not counted */
 	uint64_t	duration_ns;	/* run: measured, after the ramp */
 	uint64_t	seed;		/* run: of the workers' streams */
+	int		allow_blank;	/* check: a discarded (blank) unit is ok */
 };
 
 struct job {

@@ -457,7 +457,8 @@ check_units(struct engine *e, struct probe_state *ps, const struct pslot *s,
 {
 	const struct probe_job	*pj = ps->pj;
 	struct blk_expect	 ex = { .has_gen = 1, .gen_lo = pj->gen_lo,
-				    .gen_hi = pj->gen_hi };
+				    .gen_hi = pj->gen_hi,
+				    .allow_unwritten = pj->allow_blank };
 	struct blk_result	 r;
 	uint32_t		 u;
 

@@ -129,6 +129,8 @@ expect_dynamic(const struct layout *l, const struct progress *pr,
 	    block * l->block_size < pr->probe_off + pr->probe_len) {
 		e->probe_unit = pr->probe_unit;
 		e->probe_gen = pr->probe_gen;
+		if (pr->probe_trimmed)
+			e->allow_unwritten = 1;
 	}
 }
 

@@ -47,6 +47,9 @@ struct progress {
 	uint64_t	probe_off, probe_len;	/* bytes */
 	uint32_t	probe_unit;
 	uint64_t	probe_gen;
+	/* the region was discarded since (a full checkpoint's TRIM): any
+	 * unit of it may read blank until the cycle's data is back */
+	int		probe_trimmed;
 };
 
 const char	*phase_name(enum phase);

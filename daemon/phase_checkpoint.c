@@ -16,17 +16,83 @@
  * on demand or after a crash, accepts them instead of calling them
  * corrupt. A step cut short (stop, crash) runs again from its start: a
  * probe's result is recorded only whole.
+ *
+ * A full checkpoint's long tests (schedule.h, CL_*) widen that region to
+ * the whole dynamic area at their first step. The degradation run needs
+ * every block of it in units first (CL_FILL): a block part cycle data,
+ * part units could be checked by neither. From a TRIM of the area until
+ * the cycle's data is back (CL_RESTORE, flushed), progress.probe_trimmed
+ * says any unit may read blank. The write-back is the clean pass whose
+ * timeline shows the write cache; the dirty pass writes the same again.
  */
 #include <string.h>
 
 #include "perm.h"
 #include "schedule.h"
 
+#define B(part)		(1u << (part))
+
+/* The long tests: the parts that must all be on for a step to run (0:
+ * the write-back, which runs whenever the long tests do). */
+static const struct long_step {
+	const char	*word;
+	unsigned	 parts;
+	enum job_kind	 kind;
+} long_steps[CL_COUNT] = {
+	[CL_FILL] = { "long-fill", B(LP_DEGRADE), JOB_PROBE_FILL },
+	[CL_DEGRADE] = { "degrade", B(LP_DEGRADE), JOB_PROBE_RUN },
+	[CL_GC_IDLE] = { "gc-idle", B(LP_DEGRADE) | B(LP_RECOVERY),
+	    JOB_PROBE_IDLE },
+	[CL_GC_RECOVER] = { "recover-idle", B(LP_DEGRADE) | B(LP_RECOVERY),
+	    JOB_PROBE_RUN },
+	[CL_CHECK] = { "long-check", B(LP_DEGRADE), JOB_PROBE_CHECK },
+	[CL_TRIM] = { "trim", B(LP_TRIM), JOB_TRIM },
+	[CL_TRIM_RECOVER] = { "recover-trim", B(LP_TRIM), JOB_PROBE_RUN },
+	[CL_TRIM_CHECK] = { "trim-check", B(LP_TRIM), JOB_PROBE_CHECK },
+	[CL_CACHE_TRIM] = { "cache-trim", B(LP_CACHE), JOB_TRIM },
+	[CL_CACHE_IDLE] = { "cache-idle", B(LP_CACHE), JOB_PROBE_IDLE },
+	[CL_RESTORE] = { "clean-pass", 0, JOB_WRITE },
+	[CL_DIRTY] = { "dirty-pass", B(LP_CACHE), JOB_WRITE },
+};
+
+const struct probe ckpt_degrade_probe = {
+	.id = "degrade",
+	.title = "4 KiB random write QD32, whole area",
+	.family = PF_RAND,
+	.read_percent = 0,
+	.random_percent = 100,
+	.nsplit = 1,
+	.split = { { 4096, 100 } },
+	.queue_depth = 32,
+	.workers = 1,
+};
+
 static uint64_t
 ckpt_items(const struct layout *l)
 {
 	(void)l;
-	return CKPT_STEP_RESTORE + 1;
+	return CKPT_STEP_LAST + 1;
+}
+
+int
+sched_ckpt_long(uint64_t step)
+{
+	return step > CKPT_STEP_RESTORE && step <= CKPT_STEP_LAST ?
+	    (int)(step - CKPT_STEP_LONG(0)) : -1;
+}
+
+const char *
+sched_ckpt_word(uint64_t step)
+{
+	const struct probe	*p = sched_ckpt_probe(step);
+	int			 l = sched_ckpt_long(step);
+
+	if (p != NULL)
+		return p->id;
+	if (l >= 0)
+		return long_steps[l].word;
+	return step == CKPT_STEP_FILL ? "fill" :
+	    step == CKPT_STEP_CHECK ? "check" : "restore";
 }
 
 int
@@ -37,7 +103,19 @@ sched_ckpt_due(const struct dstate *st, const struct drive_conf *c)
 	if (c->checkpoint == CKPT_OFF)
 		return 0;
 	return st->ckpt_asked || st->ckpt_done == 0 ||
-	    (every != 0 && st->host_bytes_written / every > st->ckpt_at / every);
+	    (every != 0 && st->host_bytes_written / every > st->ckpt_at / every) ||
+	    sched_ckpt_full_due(st, c);
+}
+
+int
+sched_ckpt_full_due(const struct dstate *st, const struct drive_conf *c)
+{
+	uint64_t	every = c->full_checkpoint_every;
+
+	if (c->checkpoint != CKPT_FULL)
+		return 0;
+	return st->full_done == 0 || (every != 0 &&
+	    st->host_bytes_written / every > st->full_at / every);
 }
 
 /* Due, after a whole write pass (one cut short leaves the area mixed). */
@@ -67,12 +145,21 @@ sched_ckpt_probe(uint64_t step)
 	    probe_at((size_t)step - 1) : NULL;
 }
 
-/* Does the configuration run this step? */
+/* Does the configuration run this step of this checkpoint? */
 static int
-step_runs(const struct drive_conf *c, uint64_t step)
+step_runs(const struct dstate *st, const struct drive_conf *c, uint64_t step)
 {
 	const struct probe	*p = sched_ckpt_probe(step);
+	int			 l = sched_ckpt_long(step);
+	unsigned		 want;
 
+	if (l >= 0) {
+		want = long_steps[l].parts;
+		return st->ckpt_full &&
+		    (c->full_checkpoint_tests & want) == want;
+	}
+	if (step == CKPT_STEP_RESTORE)
+		return !st->ckpt_full;	/* CL_RESTORE writes it all back */
 	return p == NULL || probe_spec_has(c->checkpoint_probes, p);
 }
 
@@ -80,20 +167,64 @@ uint64_t
 sched_ckpt_probes_from(const struct drive_conf *c, uint64_t step)
 {
 	uint64_t	s, n = 0;
+	const struct probe *p;
 
 	for (s = step; s < CKPT_STEP_CHECK; s++)
-		n += (uint64_t)(sched_ckpt_probe(s) != NULL && step_runs(c, s));
+		n += (uint64_t)((p = sched_ckpt_probe(s)) != NULL &&
+		    probe_spec_has(c->checkpoint_probes, p));
+	return n;
+}
+
+/* A timed long step's seconds (0: its length is the drive's to tell). */
+static uint64_t
+long_seconds(const struct drive_conf *c, int l)
+{
+	switch (l) {
+	case CL_DEGRADE:
+		return c->degrade_duration;
+	case CL_GC_RECOVER:
+	case CL_TRIM_RECOVER:
+		return c->recovery_duration;
+	case CL_GC_IDLE:
+	case CL_CACHE_IDLE:
+		return c->gc_idle;
+	default:
+		return 0;
+	}
+}
+
+uint64_t
+sched_ckpt_long_seconds(const struct dstate *st, const struct drive_conf *c,
+    uint64_t step)
+{
+	uint64_t	s, n = 0;
+
+	for (s = step; s <= CKPT_STEP_LAST; s++)
+		if (sched_ckpt_long(s) >= 0 && step_runs(st, c, s))
+			n += long_seconds(c, sched_ckpt_long(s));
+	return n;
+}
+
+/* The state the next checkpoint starts from: full or not as due. */
+static struct dstate
+next_state(const struct dstate *st, const struct drive_conf *c)
+{
+	struct dstate	n = *st;
+
+	if (st->prog.phase != PHASE_CHECKPOINT)
+		n.ckpt_full = sched_ckpt_full_due(st, c);
 	return n;
 }
 
 uint64_t
-sched_ckpt_steps(const struct drive_conf *c)
+sched_ckpt_steps(const struct dstate *st, const struct drive_conf *c)
 {
-	uint64_t	s, n = 0;
+	struct dstate	n = next_state(st, c);
+	uint64_t	s, k = 0;
 
-	for (s = CKPT_STEP_FILL; s <= CKPT_STEP_RESTORE; s++)
-		n += (uint64_t)step_runs(c, s);
-	return n;
+	for (s = CKPT_STEP_FILL; s <= CKPT_STEP_LAST; s++)
+		k += (uint64_t)step_runs(&n, c, s);
+	return k;
 }
 
 uint64_t
@@ -101,25 +232,58 @@ sched_ckpt_steps_left(const struct dstate *st, const struct drive_conf *c)
 {
 	uint64_t	s, n = 0;
 
-	for (s = st->ckpt_step; s <= CKPT_STEP_RESTORE; s++)
-		n += (uint64_t)(step_runs(c, s) || s == st->ckpt_step);
+	for (s = st->ckpt_step; s <= CKPT_STEP_LAST; s++)
+		n += (uint64_t)(step_runs(st, c, s) || s == st->ckpt_step);
 	return n;
+}
+
+/* A long step begins: the region it may leave units in, a TRIM's mark. */
+static void
+long_enter(struct dstate *st, int l)
+{
+	const struct layout	*lay = &st->lay;
+
+	st->prog.probe_off = lay->static_blocks * lay->block_size;
+	st->prog.probe_len = layout_dynamic_blocks(lay) * lay->block_size;
+	if (st->prog.probe_unit != 0)
+		st->prog.probe_len -= st->prog.probe_len % st->prog.probe_unit;
+	if (long_steps[l].kind == JOB_TRIM)
+		st->prog.probe_trimmed = 1;
+}
+
+/* The step that wrote the cycle's data back, flushed, is done. */
+static int
+restored(const struct dstate *st)
+{
+	return st->ckpt_step == CKPT_STEP_RESTORE ||
+	    st->ckpt_step == CKPT_STEP_LONG(CL_RESTORE);
 }
 
 int
 sched_ckpt_next(struct dstate *st, const struct drive_conf *c)
 {
 	st->prog.position = 0;
-	if (st->ckpt_step == CKPT_STEP_RESTORE) {
-		/* the cycle's data is back and flushed: no units left */
+	if (restored(st)) {	/* no units left, nothing discarded */
 		st->prog.probe_off = st->prog.probe_len = 0;
-		st->ckpt_step = 0;
-		st->ckpt_done++;
-		return 0;
+		st->prog.probe_trimmed = 0;
 	}
 	do
 		st->ckpt_step++;
-	while (!step_runs(c, st->ckpt_step));
+	while (st->ckpt_step <= CKPT_STEP_LAST && !step_runs(st, c,
+	    st->ckpt_step));
+	if (st->ckpt_step > CKPT_STEP_LAST) {
+		st->ckpt_step = 0;
+		st->ckpt_done++;
+		if (st->ckpt_full) {
+			st->full_done++;
+			st->full_at = st->ckpt_at;
+		}
+		st->ckpt_full = 0;
+		return 0;
+	}
+	if (sched_ckpt_long(st->ckpt_step) >= 0 &&
+	    sched_ckpt_long(st->ckpt_step) != CL_DIRTY)
+		long_enter(st, sched_ckpt_long(st->ckpt_step));
 	return 1;
 }
 
@@ -128,6 +292,7 @@ static void
 ckpt_enter(struct dstate *st, const struct drive_conf *c, uint64_t now_ms)
 {
 	st->ckpt_step = CKPT_STEP_FILL;
+	st->ckpt_full = sched_ckpt_full_due(st, c);
 	st->ckpt_asked = 0;
 	st->ckpt_at = st->host_bytes_written;
 	st->ckpt_started = now_ms / 1000;
@@ -150,6 +315,40 @@ restore_job(const struct dstate *st, struct job *j)
 	return 0;
 }
 
+/* A long step's job: over the whole area, from its start. */
+static int
+long_job(const struct dstate *st, const struct drive_conf *c, int l,
+    struct job *j)
+{
+	struct probe_job	*pj = &j->pj;
+
+	j->kind = long_steps[l].kind;
+	j->start = 0;
+	switch (j->kind) {
+	case JOB_WRITE:
+		/* the clean pass after a crash goes on where it was */
+		j->start = l == CL_RESTORE ? st->prog.position : 0;
+		return restore_job(st, j);
+	case JOB_TRIM:
+		return phase_trim.job(st, c, j);
+	case JOB_PROBE_IDLE:
+		pj->duration_ns = c->gc_idle * 1000000000ULL;
+		return 0;
+	case JOB_PROBE_RUN:
+		pj->probe = &ckpt_degrade_probe;
+		pj->duration_ns = (l == CL_DEGRADE ? c->degrade_duration :
+		    c->recovery_duration) * 1000000000ULL;
+		pj->seed = st->instance ^ (st->prog.probe_gen << 8) ^
+		    (uint64_t)l;
+		return 0;
+	case JOB_PROBE_CHECK:
+		pj->allow_blank = st->prog.probe_trimmed;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
 static int
 ckpt_job(const struct dstate *st, const struct drive_conf *c, struct job *j)
 {
@@ -165,6 +364,8 @@ ckpt_job(const struct dstate *st, const struct drive_conf *c, struct job *j)
 	pj->gen_lo = pj->gen_hi = j->generation = st->prog.probe_gen;
 	/* one stamp for the checkpoint: a unit's writes are the same bytes */
 	pj->stamp_ns = st->ckpt_started * 1000000000ULL;
+	if (sched_ckpt_long(step) >= 0)
+		return long_job(st, c, sched_ckpt_long(step), j);
 	if (step == CKPT_STEP_FILL)
 		j->kind = JOB_PROBE_FILL;
 	else if (step == CKPT_STEP_CHECK)
@@ -181,20 +382,21 @@ ckpt_job(const struct dstate *st, const struct drive_conf *c, struct job *j)
 }
 
 /*
- * By steps; the time left is the probes' (ramp and measure each), the
- * region's fill, check and write-back not counted: their speed is the
- * drive's to tell.
+ * By steps; the time left is the probes' (ramp and measure each) and
+ * the long tests' timed steps, the fills, checks, TRIMs and write-backs
+ * not counted: their speed is the drive's to tell.
  */
 static void
 ckpt_progress(const struct dstate *st, const struct drive_conf *c,
     double *frac, uint64_t *eta)
 {
-	uint64_t	n = sched_ckpt_steps(c), left;
+	uint64_t	n = sched_ckpt_steps(st, c), left;
 
 	left = sched_ckpt_steps_left(st, c);
 	*frac = n > 0 && left <= n ? (double)(n - left) / (double)n : 0;
 	*eta = sched_ckpt_probes_from(c, st->ckpt_step) *
-	    (c->probe_seconds + c->probe_ramp);
+	    (c->probe_seconds + c->probe_ramp) +
+	    sched_ckpt_long_seconds(st, c, st->ckpt_step);
 }
 
 const struct phase_kind phase_checkpoint = {

@@ -91,24 +91,61 @@ extern const struct phase_kind phase_static, phase_write, phase_verify,
  * step s is probe_at(s - 1); those checkpoint_probes leaves out are
  * passed over), check the region, write the cycle's data back over it.
  * The units the probes write are of a generation no cycle uses.
+ *
+ * A full checkpoint (checkpoint = full, at full_checkpoint_every) goes on
+ * with the long tests over the whole dynamic area, the steps CL_* below
+ * (CKPT_STEP_LONG(i)) of the parts full_checkpoint_tests names; their
+ * own write-back (CL_RESTORE) takes the place of the quick suite's.
  */
 #define CKPT_STEP_FILL		0
 #define CKPT_STEP_CHECK		(probe_count() + 1)
 #define CKPT_STEP_RESTORE	(probe_count() + 2)
 #define CKPT_GEN(n)		((1ULL << 62) | (n))
 
+enum ckpt_long {
+	CL_FILL,	/* the area in units, flushed: all a verify can check */
+	CL_DEGRADE,	/* 4 KiB random writes at QD32, degrade_duration */
+	CL_GC_IDLE,	/* no I/O for gc_idle */
+	CL_GC_RECOVER,	/* the same workload for recovery_duration */
+	CL_CHECK,	/* every unit of the area read and checked */
+	CL_TRIM,	/* the area discarded */
+	CL_TRIM_RECOVER, /* the workload again, for recovery_duration */
+	CL_TRIM_CHECK,	/* every unit again; blank (discarded) ones are ok */
+	CL_CACHE_TRIM,	/* discarded again: the clean pass starts empty */
+	CL_CACHE_IDLE,	/* no I/O for gc_idle */
+	CL_RESTORE,	/* the cycle's data, in order: the clean pass */
+	CL_DIRTY,	/* the same again at once, no TRIM: the dirty pass */
+	CL_COUNT
+};
+#define CKPT_STEP_LONG(i)	(CKPT_STEP_RESTORE + 1 + (uint64_t)(i))
+#define CKPT_STEP_LAST		CKPT_STEP_LONG(CL_COUNT - 1)
+
+/* The workload of the degradation run and its recovery runs. */
+extern const struct probe ckpt_degrade_probe;
+
 /* Is a checkpoint due (at the next boundary after a whole write pass)? */
 int		 sched_ckpt_due(const struct dstate *, const struct drive_conf *);
+/* Is the next one full (checkpoint = full, first or full_checkpoint_every)? */
+int		 sched_ckpt_full_due(const struct dstate *,
+		    const struct drive_conf *);
 /* The region a checkpoint probes: offset and length in bytes. */
 void		 sched_ckpt_region(const struct dstate *,
 		    const struct drive_conf *, uint64_t *off, uint64_t *len);
-/* The probe a step runs; NULL for fill, check and restore. */
+/* The probe a step runs; NULL for fill, check, restore and long steps. */
 const struct probe *sched_ckpt_probe(uint64_t step);
-/* Steps the checkpoint runs in all, and of them still to run (the
- * current one included), with this configuration. */
-uint64_t	 sched_ckpt_steps(const struct drive_conf *);
+/* The long test of a step (CL_*), or -1 for a step of the quick suite. */
+int		 sched_ckpt_long(uint64_t step);
+/* A step's word: "fill", a probe's id, "check", "restore", "degrade"... */
+const char	*sched_ckpt_word(uint64_t step);
+/* Steps the running (or next) checkpoint runs in all, and of them still
+ * to run (the current one included), with this configuration. */
+uint64_t	 sched_ckpt_steps(const struct dstate *,
+		    const struct drive_conf *);
 /* The probes the configuration runs from step `step` on. */
 uint64_t	 sched_ckpt_probes_from(const struct drive_conf *, uint64_t step);
+/* Seconds the timed long steps take from step `step` on. */
+uint64_t	 sched_ckpt_long_seconds(const struct dstate *,
+		    const struct drive_conf *, uint64_t step);
 uint64_t	 sched_ckpt_steps_left(const struct dstate *,
 		    const struct drive_conf *);
 /*

@@ -113,6 +113,7 @@ static const struct field fields[] = {
 	U64("probe.length", prog.probe_len),
 	U32("probe.unit", prog.probe_unit),
 	U64("probe.generation", prog.probe_gen),
+	INT("probe.trimmed", prog.probe_trimmed),
 	U64("probe_bytes_written", probe_bytes_written),
 	U64("checkpoint.done", ckpt_done),
 	U64("checkpoint.step", ckpt_step),
@@ -122,6 +123,10 @@ static const struct field fields[] = {
 	U64("checkpoint.percent_used_x100", ckpt_pu_x100),
 	U64("checkpoint.temperature_x100", ckpt_temp_x100),
 	U64("checkpoint.results_bytes", ckpt_results_bytes),
+	INT("checkpoint.full", ckpt_full),
+	U64("checkpoint.full_done", full_done),
+	U64("checkpoint.full_at", full_at),
+	U64("checkpoint.degrade_initial_x100", degrade_initial_x100),
 	STR("reason", reason),
 	{ NULL, 0, 0, 0 }
 };

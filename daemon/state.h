@@ -77,6 +77,14 @@ struct dstate {
 	uint64_t	ckpt_temp_x100;
 	uint64_t	ckpt_results_bytes;
 	uint64_t	probe_bytes_written;
+	/*
+	 * Full checkpoints (the long tests): is the one running full, how
+	 * many were, and the host bytes written when the last began.
+	 */
+	int		ckpt_full;
+	uint64_t	full_done;
+	uint64_t	full_at;
+	uint64_t	degrade_initial_x100;	/* IOPS; 0: not known */
 	char		reason[256];	/* why failed / finished / stopped */
 };
 

@@ -28,6 +28,7 @@ static const char *const file_names[] = {
 	[STATEDIR_CHECKPOINTS] = "checkpoints.jsonl",
 	[STATEDIR_ERRMAPS] = "errors",
 	[STATEDIR_TIMELINES] = "timelines",
+	[STATEDIR_SERIES] = "series",
 	[STATEDIR_ARCHIVE] = "%s.rrd"
 };
 

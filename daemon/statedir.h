@@ -22,6 +22,7 @@ enum statedir_file {
 	STATEDIR_CHECKPOINTS,	/* checkpoints.jsonl: the probes' results */
 	STATEDIR_ERRMAPS,	/* the directory of the passes' error maps */
 	STATEDIR_TIMELINES,	/* the directory of the write passes' timelines */
+	STATEDIR_SERIES,	/* the long tests' per-second series */
 	STATEDIR_ARCHIVE	/* NAME.rrd, unless the archive is rrdcached's */
 };
 

@@ -356,7 +356,14 @@ static const struct bad_value bad_values[] = {
 	{ "on_io_error = ignore", "on_io_error: 'ignore': expected stop or "
 	    "continue" },
 	{ "autostart = perhaps", "autostart: 'perhaps': expected yes or no" },
-	{ "checkpoint = full", "checkpoint: 'full': expected off or quick" },
+	{ "checkpoint = long", "checkpoint: 'long': expected off, quick or "
+	    "full" },
+	{ "full_checkpoint_tests = degrade,soak", "full_checkpoint_tests: "
+	    "'soak': expected all or words of degrade, recovery, trim, cache" },
+	{ "full_checkpoint_tests = ,", "full_checkpoint_tests: ',': expected "
+	    "all or words of degrade, recovery, trim, cache" },
+	{ "degrade_duration = 0s", "degrade_duration: '0s': expected a "
+	    "duration of at least 1s" },
 	{ "checkpoint_every = 10TiB", "checkpoint_every: '10TiB' is not a "
 	    "decimal byte count (e.g. 10TB, 500GB)" },
 	{ "checkpoint_region = 1K", "checkpoint_region: '1K' is not a size "

@@ -185,7 +185,7 @@ static void
 test_static_blocks(void **state)
 {
 	struct layout	l;
-	struct progress	pr = { INST, PHASE_STATIC, 0, 10, 0, 0, 0, 0, 1, 0, 0, 0, 0 };
+	struct progress	pr = { INST, PHASE_STATIC, 0, 10, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0 };
 	struct perm	pass;
 	uint64_t	b;
 
@@ -211,7 +211,7 @@ static void
 test_static_not_done_other_phase(void **state)
 {
 	struct layout	l;
-	struct progress	pr = { INST, PHASE_VERIFY, 1, 50, 75, 0, 0, 0, 1, 0, 0, 0, 0 };
+	struct progress	pr = { INST, PHASE_VERIFY, 1, 50, 75, 0, 0, 0, 1, 0, 0, 0, 0, 0 };
 	struct perm	pass;
 
 	(void)state;
@@ -225,7 +225,7 @@ static void
 test_dynamic_cycle0(void **state)
 {
 	struct layout	l;
-	struct progress	pr = { INST, PHASE_STATIC, 0, 3, 0, 0, 0, 0, 1, 0, 0, 0, 0 };
+	struct progress	pr = { INST, PHASE_STATIC, 0, 3, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0 };
 	struct perm	pass;
 	uint64_t	b;
 
@@ -242,7 +242,7 @@ check_write_phase(uint64_t c, int prev_trimmed, int random, uint64_t pos)
 {
 	struct layout	l;
 	struct progress	pr = { INST, PHASE_WRITE, c, pos, pos, 0, 1,
-			    prev_trimmed, random, 0, 0, 0, 0 };
+			    prev_trimmed, random, 0, 0, 0, 0, 0 };
 	struct perm	pass;
 	uint64_t	s, b;
 
@@ -282,7 +282,7 @@ static void
 test_write_phase_uses_permutation(void **state)
 {
 	struct layout	l;
-	struct progress	pr = { INST, PHASE_WRITE, 3, 30, 30, 0, 1, 0, 1, 0, 0, 0, 0 };
+	struct progress	pr = { INST, PHASE_WRITE, 3, 30, 30, 0, 1, 0, 1, 0, 0, 0, 0, 0 };
 	struct perm	pass;
 	struct blk_expect e;
 	uint64_t	b, exact = 0, rel_below = 0;
@@ -307,7 +307,7 @@ check_verify_phase(uint64_t c, int prev_trimmed, uint64_t written)
 {
 	struct layout	l;
 	struct progress	pr = { INST, PHASE_VERIFY, c, 10, written, 0, 1,
-			    prev_trimmed, 1, 0, 0, 0, 0 };
+			    prev_trimmed, 1, 0, 0, 0, 0, 0 };
 	struct perm	pass;
 	uint64_t	s, b;
 
@@ -343,7 +343,8 @@ static void
 check_trim(enum phase ph, uint64_t trimmed_bytes)
 {
 	struct layout	l;
-	struct progress	pr = { INST, ph, 6, 0, 75, trimmed_bytes, 1, 0, 1, 0, 0, 0, 0 };
+	struct progress	pr = { INST, ph, 6, 0, 75, trimmed_bytes, 1, 0, 1, 0, 0, 0, 0,
+	    0 };
 	struct perm	pass;
 	uint64_t	b, rel;
 
@@ -375,7 +376,7 @@ test_trimmed_bytes_other_phases(void **state)
 {
 	struct layout	l;
 	struct progress	pr = { INST, PHASE_VERIFY, 6, 0, 75, 75ULL * BS, 1,
-			    0, 1, 0, 0, 0, 0 };
+			    0, 1, 0, 0, 0, 0, 0 };
 	struct perm	pass;
 
 	(void)state;
@@ -565,7 +566,7 @@ test_probe_region(void **state)
 {
 	struct layout	l;
 	struct progress	pr = { INST, PHASE_CHECKPOINT, 2, 0, 75, 0, 1, 0, 0,
-			    30 * BS, 10 * BS, 512, 99 };
+			    30 * BS, 10 * BS, 512, 99, 0 };
 	struct perm	pass;
 	struct blk_expect e;
 	uint64_t	b;
@@ -582,7 +583,14 @@ test_probe_region(void **state)
 			assert_int_equal(e.probe_unit, 0);
 		/* the cycle's data is allowed everywhere (a rewrite's) */
 		assert_int_equal(e.gen_hi, b < 25 ? 0 : 2);
+		assert_int_equal(e.allow_unwritten, 0);
 	}
+	/* a full checkpoint's TRIM: blank units in the region only */
+	pr.probe_trimmed = 1;
+	for (b = 0; b < l.nblocks; b++)
+		assert_int_equal(expect(&l, &pr, &pass, b).allow_unwritten,
+		    b >= 30 && b < 40);
+	pr.probe_trimmed = 0;
 	pr.probe_len = 0;		/* the checkpoint's rewrite is durable */
 	for (b = 0; b < l.nblocks; b++)
 		assert_int_equal(expect(&l, &pr, &pass, b).probe_unit, 0);

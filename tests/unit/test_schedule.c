@@ -127,10 +127,8 @@ phase_end(struct sim *m, enum job_end end)
 static int
 ckpt_step(struct sim *m, const struct job *j)
 {
-	const struct probe	*p = sched_ckpt_probe(m->st.ckpt_step);
-
-	say(m, " %s", p != NULL ? p->id : j->kind == JOB_PROBE_FILL ? "fill" :
-	    j->kind == JOB_PROBE_CHECK ? "check" : "restore");
+	(void)j;
+	say(m, " %s", sched_ckpt_word(m->st.ckpt_step));
 	if (!sched_ckpt_next(&m->st, &m->c))
 		phase_end(m, JOB_DONE);
 	return 1;
@@ -725,7 +723,7 @@ test_checkpoint_stop_resume(void **state)
 	assert_true(turn(&m, NOSTOP));		/* fill */
 	assert_string_equal(sched_ckpt_probe(m.st.ckpt_step)->id,
 	    "rand-read-4k-qd1");
-	assert_int_equal(sched_ckpt_steps(&m.c), 5);
+	assert_int_equal(sched_ckpt_steps(&m.st, &m.c), 5);
 	sched_progress(&m.st, &m.c, 0, 0, 0, m.now_ms, &f, &eta);
 	assert_float_equal(f, 0.2, 1e-9);
 	assert_false(turn(&m, 0));		/* stopped in the probe */
@@ -735,6 +733,147 @@ test_checkpoint_stop_resume(void **state)
 	run_all(&m);
 	assert_string_equal(m.log, " write1 verify1" CKPT_LOG(1)
 	    " trim1 | finish(cycles reached)");
+}
+
+/* A full checkpoint: the quick suite, then the long tests, first only. */
+static void
+sim_full(struct sim *m, unsigned parts)
+{
+	sim_ckpt(m, 1ULL << 50);
+	m->c.checkpoint = CKPT_FULL;
+	m->c.full_checkpoint_every = 1ULL << 50;
+	m->c.full_checkpoint_tests = parts;
+	m->c.degrade_duration = 7;
+	m->c.gc_idle = 2;
+	m->c.recovery_duration = 3;
+	m->c.cycles = 2;
+}
+
+#define FULL_LOG " checkpoint1 fill rand-read-4k-qd1 desktop check " \
+	"long-fill degrade gc-idle recover-idle long-check trim " \
+	"recover-trim trim-check cache-trim cache-idle clean-pass dirty-pass"
+
+static void
+test_checkpoint_full(void **state)
+{
+	struct sim	m;
+
+	(void)state;
+	sim_full(&m, LP_ALL);
+	run_all(&m);
+	assert_string_equal(m.log, " write1 verify1" FULL_LOG " trim1 | "
+	    "idle1 write2 verify2 trim2 | finish(cycles reached)");
+	assert_int_equal(m.st.ckpt_done, 1);
+	assert_int_equal(m.st.full_done, 1);
+	assert_int_equal(m.st.prog.probe_len, 0);
+	assert_int_equal(m.st.prog.probe_trimmed, 0);
+	/* each part alone: the write-back always, the rest as chosen */
+	sim_full(&m, 1u << LP_CACHE);
+	run_all(&m);
+	assert_non_null(strstr(m.log, " check cache-trim cache-idle "
+	    "clean-pass dirty-pass trim1"));
+	sim_full(&m, 1u << LP_RECOVERY);	/* needs the degradation run */
+	run_all(&m);
+	assert_non_null(strstr(m.log, " check clean-pass trim1"));
+	sim_full(&m, (1u << LP_DEGRADE) | (1u << LP_TRIM));
+	run_all(&m);
+	assert_non_null(strstr(m.log, " check long-fill degrade long-check "
+	    "trim recover-trim trim-check clean-pass trim1"));
+}
+
+/* Walk a full checkpoint to the step named, checking the turns between. */
+static void
+full_to(struct sim *m, const char *word, struct job *j)
+{
+	struct sched_step	s;
+
+	while (strcmp(sched_ckpt_word(m->st.ckpt_step), word) != 0)
+		assert_true(sched_ckpt_next(&m->st, &m->c));
+	sched_next(&m->st, &m->c, j, &s);
+	assert_int_equal(s.move, MOVE_RUN);
+}
+
+/* The long tests' jobs: the whole area, the marks a verify relies on. */
+static void
+test_checkpoint_full_jobs(void **state)
+{
+	struct sim	m;
+	struct job	j;
+	double		f;
+	uint64_t	eta;
+
+	(void)state;
+	sim_full(&m, LP_ALL);
+	while (m.st.prog.phase != PHASE_CHECKPOINT)
+		assert_true(turn(&m, NOSTOP));
+	assert_true(m.st.ckpt_full);
+	sched_progress(&m.st, &m.c, 0, 0, 0, m.now_ms, &f, &eta);
+	assert_int_equal(eta, 2 * (3 + 1) + 7 + 2 * 2 + 2 * 3);
+	full_to(&m, "long-fill", &j);
+	assert_int_equal(j.kind, JOB_PROBE_FILL);
+	assert_int_equal(j.pj.region_off, 25 * BS);
+	assert_int_equal(j.pj.region_len, 75 * BS);	/* all of it */
+	assert_int_equal(m.st.prog.probe_len, 75 * BS);
+	full_to(&m, "degrade", &j);
+	assert_int_equal(j.kind, JOB_PROBE_RUN);
+	assert_ptr_equal(j.pj.probe, &ckpt_degrade_probe);
+	assert_int_equal(j.pj.duration_ns, 7000000000ULL);
+	assert_int_equal(j.pj.ramp_ns, 0);
+	full_to(&m, "gc-idle", &j);
+	assert_int_equal(j.kind, JOB_PROBE_IDLE);
+	assert_int_equal(j.pj.duration_ns, 2000000000ULL);
+	full_to(&m, "long-check", &j);
+	assert_int_equal(j.kind, JOB_PROBE_CHECK);
+	assert_false(j.pj.allow_blank);
+	assert_false(m.st.prog.probe_trimmed);
+	full_to(&m, "trim", &j);
+	assert_int_equal(j.kind, JOB_TRIM);
+	assert_true(m.st.prog.probe_trimmed);	/* before any discard */
+	full_to(&m, "recover-trim", &j);
+	assert_int_equal(j.pj.duration_ns, 3000000000ULL);
+	full_to(&m, "trim-check", &j);
+	assert_true(j.pj.allow_blank);
+	full_to(&m, "clean-pass", &j);
+	m.st.prog.position = 9;		/* a write-back stopped there goes on */
+	full_to(&m, "clean-pass", &j);
+	assert_int_equal(j.kind, JOB_WRITE);
+	assert_int_equal(j.base, 25);
+	assert_int_equal(j.count, 75);
+	assert_int_equal(j.start, 9);
+	assert_int_equal(j.generation, m.st.prog.cycle);
+	assert_true(m.st.prog.probe_trimmed);
+	assert_true(sched_ckpt_next(&m.st, &m.c));	/* it is durable */
+	assert_int_equal(m.st.prog.probe_len, 0);
+	assert_false(m.st.prog.probe_trimmed);
+	full_to(&m, "dirty-pass", &j);
+	assert_int_equal(j.kind, JOB_WRITE);
+	assert_int_equal(j.start, 0);
+	assert_false(sched_ckpt_next(&m.st, &m.c));
+	assert_int_equal(m.st.full_done, 1);
+	assert_false(m.st.ckpt_full);
+}
+
+/* Full at first and at each full_checkpoint_every; quick in between. */
+static void
+test_checkpoint_full_due(void **state)
+{
+	struct sim	m;
+
+	(void)state;
+	sim_full(&m, LP_ALL);
+	m.st.full_done = 1;
+	m.st.full_at = 10;
+	m.c.full_checkpoint_every = 100;
+	m.st.host_bytes_written = 99;
+	assert_false(sched_ckpt_full_due(&m.st, &m.c));
+	m.st.host_bytes_written = 100;
+	assert_true(sched_ckpt_full_due(&m.st, &m.c));
+	m.st.ckpt_done = 1;
+	m.st.ckpt_at = 100;	/* a quick one is not due, the full one is */
+	assert_true(sched_ckpt_due(&m.st, &m.c));
+	m.c.checkpoint = CKPT_QUICK;
+	assert_false(sched_ckpt_full_due(&m.st, &m.c));
+	assert_false(sched_ckpt_due(&m.st, &m.c));
 }
 
 /* A write pass cut by stop_at_tbw: no checkpoint over a mixed area. */
@@ -799,6 +938,9 @@ main(void)
 		cmocka_unit_test(test_checkpoint_jobs),
 		cmocka_unit_test(test_checkpoint_stop_resume),
 		cmocka_unit_test(test_checkpoint_cut_pass),
+		cmocka_unit_test(test_checkpoint_full),
+		cmocka_unit_test(test_checkpoint_full_jobs),
+		cmocka_unit_test(test_checkpoint_full_due),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
