@@ -258,6 +258,7 @@ pass_done(struct drive *d)
 	    CKPT_STEP_LONG(CL_RESTORE) && (d->conf.full_checkpoint_tests &
 	    (1u << LP_CACHE))));
 	if (drive_timeline_estimate(d, line) == 0) {
+		ADD("read_bytes_per_sec", json_object_new_double(0));
 		ADD("write_bytes_per_sec", json_object_new_double(
 		    json_object_get_double(json_object_object_get(line,
 		    "pass_bytes_per_sec"))));

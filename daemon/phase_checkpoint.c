@@ -326,9 +326,16 @@ long_job(const struct dstate *st, const struct drive_conf *c, int l,
 	j->start = 0;
 	switch (j->kind) {
 	case JOB_WRITE:
-		/* the clean pass after a crash goes on where it was */
-		j->start = l == CL_RESTORE ? st->prog.position : 0;
-		return restore_job(st, j);
+		/* the clean pass after a crash goes on where it was; the
+		 * dirty pass writes the same area again from its start */
+		if (l == CL_RESTORE) {
+			j->start = st->prog.position;
+			return restore_job(st, j);
+		}
+		restore_job(st, j);
+		j->base = st->lay.static_blocks;
+		j->count = layout_dynamic_blocks(&st->lay);
+		return 0;
 	case JOB_TRIM:
 		return phase_trim.job(st, c, j);
 	case JOB_PROBE_IDLE:

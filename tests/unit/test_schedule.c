@@ -847,6 +847,8 @@ test_checkpoint_full_jobs(void **state)
 	assert_false(m.st.prog.probe_trimmed);
 	full_to(&m, "dirty-pass", &j);
 	assert_int_equal(j.kind, JOB_WRITE);
+	assert_int_equal(j.base, 25);
+	assert_int_equal(j.count, 75);
 	assert_int_equal(j.start, 0);
 	assert_false(sched_ckpt_next(&m.st, &m.c));
 	assert_int_equal(m.st.full_done, 1);
