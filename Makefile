@@ -53,7 +53,8 @@ CORE_SRC	= daemon/block.c daemon/perm.c daemon/layout.c daemon/state.c \
 		  daemon/dioalign.c daemon/statedir.c daemon/errmap.c daemon/syncq.c \
 		  daemon/errmap_again.c \
 		  daemon/schedule.c daemon/probes.c daemon/probegen.c \
-		  daemon/ckpt_read.c daemon/tl_read.c $(wildcard daemon/phase_*.c)
+		  daemon/ckpt_read.c daemon/tl_read.c daemon/series_read.c \
+		  $(wildcard daemon/phase_*.c)
 DAEMON_SRC	= daemon/main.c daemon/loop.c daemon/manager.c daemon/drive.c daemon/engine.c \
 		  daemon/engine_probe.c \
 		  daemon/safety.c daemon/events.c daemon/plan.c daemon/control.c \
@@ -71,12 +72,13 @@ DAEMON_OBJ	= $(DAEMON_SRC:%.c=$(O)%.o)
 
 CTL_SRC		= ctl/ssdctl.c ctl/client.c ctl/output.c ctl/graph.c \
 		  ctl/errgraph.c ctl/ckpt.c ctl/ckptgraph.c ctl/gnuplot.c \
-		  ctl/tlgraph.c
+		  ctl/tlgraph.c ctl/dggraph.c
 # the error map reader and the block classes, for graph --what errormap;
 # the checkpoint results reader and the probe table, for checkpoints,
 # probes and graph --what checkpoints
 CTL_CORE_SRC	= daemon/errmap.c daemon/statedir.c daemon/block.c \
-		  daemon/ckpt_read.c daemon/tl_read.c daemon/probes.c
+		  daemon/ckpt_read.c daemon/tl_read.c daemon/series_read.c \
+		  daemon/probes.c
 CTL_OBJ		= $(CTL_SRC:%.c=$(O)%.o)
 CTL_CORE_OBJ	= $(CTL_CORE_SRC:%.c=$(O)%.o)
 DAEMON_BIN	= $(O)daemon/ssdtortured

@@ -15,6 +15,7 @@ const struct proto_method proto_methods[] = {
 	{ PROTO_INTERFACE, "ErrorMap", PROTO_READ, 0 },
 	{ PROTO_INTERFACE, "Checkpoints", PROTO_READ, 0 },
 	{ PROTO_INTERFACE, "Timelines", PROTO_READ, 0 },
+	{ PROTO_INTERFACE, "Series", PROTO_READ, 0 },
 	{ PROTO_INTERFACE, "Start", PROTO_WRITE, 0 },
 	{ PROTO_INTERFACE, "Stop", PROTO_WRITE, 0 },
 	{ PROTO_INTERFACE, "Pause", PROTO_WRITE, 0 },
@@ -160,6 +161,10 @@ const char proto_manager_idl[] =
 "# pass 0 is the static fill), by pass: without pass, each one's figures\n"
 "# without its times (t_us); with it, that pass's whole, or none.\n"
 "method Timelines(drive: string, pass: ?int) -> (timelines: []object)\n"
+"# The per-second figures (iops, bytes_per_sec, p99_us) of the long tests\n"
+"# of a full checkpoint (the degradation run, the recovery runs), by\n"
+"# step: of that checkpoint, or without it of the latest that has any.\n"
+"method Series(drive: string, checkpoint: ?int) -> (series: []object)\n"
 "\n"
 "# Start a stopped, failed or refused drive (safety checks run again).\n"
 "method Start(drive: string) -> ()\n"

@@ -14,11 +14,12 @@
 
 static const char *const figure_words[CKPT_NFIGURES] = {
 	[CKPT_IOPS] = "iops", [CKPT_MBPS] = "mbps",
-	[CKPT_P99] = "p99", [CKPT_P999] = "p99.9"
+	[CKPT_P99] = "p99", [CKPT_P999] = "p99.9", [CKPT_CACHE] = "cache"
 };
 static const char *const figure_units[CKPT_NFIGURES] = {
 	[CKPT_IOPS] = "IOPS", [CKPT_MBPS] = "MB/s",
-	[CKPT_P99] = "us p99", [CKPT_P999] = "us p99.9"
+	[CKPT_P99] = "us p99", [CKPT_P999] = "us p99.9",
+	[CKPT_CACHE] = "GB cache"
 };
 
 /* A number of the line (int or float); NAN when absent or not a number. */
@@ -47,6 +48,8 @@ ckpt_headline(json_object *line)
 {
 	double	bs = num(line, "block_size");
 
+	if (has(line, "slc_knee"))
+		return CKPT_CACHE;
 	if (has(line, "split") || isnan(bs) || bs <= CKPT_IOPS_MAX_BS)
 		return CKPT_IOPS;
 	return CKPT_MBPS;
@@ -71,6 +74,19 @@ latency(json_object *line, const char *pct)
 	return best;
 }
 
+/* A pass's cache in GB: 0 when it showed no knee, NAN without a figure. */
+static double
+cache_gb(json_object *line)
+{
+	json_object	*v;
+
+	if (!json_object_object_get_ex(line, "slc_knee", &v) ||
+	    !json_object_is_type(v, json_type_boolean))
+		return NAN;
+	return json_object_get_boolean(v) ?
+	    num(line, "slc_cache_bytes") / 1e9 : 0;
+}
+
 double
 ckpt_value(json_object *line, enum ckpt_figure f)
 {
@@ -86,6 +102,8 @@ ckpt_value(json_object *line, enum ckpt_figure f)
 		return latency(line, "p99");
 	case CKPT_P999:
 		return latency(line, "p99.9");
+	case CKPT_CACHE:
+		return cache_gb(line);
 	default:
 		return NAN;
 	}
@@ -135,6 +153,8 @@ ckpt_format(double v, enum ckpt_figure f, char *buf, size_t len)
 		snprintf(buf, len, "-");
 	else if (!isfinite(v) || v < 0 || v >= FIGURE_MAX)
 		snprintf(buf, len, "?");
+	else if (f == CKPT_CACHE)
+		snprintf(buf, len, v == 0 ? "no knee" : "%.3g", v);
 	else if (f == CKPT_IOPS || v >= 1000)
 		snprintf(buf, len, "%.0f", v);
 	else

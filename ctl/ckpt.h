@@ -17,6 +17,7 @@ enum ckpt_figure {
 	CKPT_MBPS,		/* (read + write bytes per second) / 1e6 */
 	CKPT_P99,		/* the higher p99 of the directions, us */
 	CKPT_P999,		/* the higher p99.9 of the directions, us */
+	CKPT_CACHE,		/* a pass's write-cache estimate, GB (0: no knee) */
 	CKPT_NFIGURES
 };
 
@@ -25,14 +26,15 @@ enum ckpt_figure {
 
 /*
  * The figure a probe is best read by: IOPS when its block size is
- * CKPT_IOPS_MAX_BS or less or it has a split of sizes (a mix), else MB/s.
+ * CKPT_IOPS_MAX_BS or less or it has a split of sizes (a mix), else MB/s;
+ * for a full checkpoint's clean or dirty pass, its write cache.
  */
 enum ckpt_figure ckpt_headline(json_object *line);
 /* The figure of a line; NAN when it has none (skipped, not measured). */
 double		 ckpt_value(json_object *line, enum ckpt_figure);
 /* The change from `base` to `now` in percent; NAN when not computable. */
 double		 ckpt_change(double base, double now);
-/* "iops", "mbps", "p99", "p99.9" (the --figure words) */
+/* "iops", "mbps", "p99", "p99.9", "cache" (the --figure words) */
 const char	*ckpt_figure_word(enum ckpt_figure);
 /* The unit a person reads: "IOPS", "MB/s", "us p99", "us p99.9". */
 const char	*ckpt_figure_unit(enum ckpt_figure);

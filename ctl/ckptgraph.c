@@ -161,6 +161,7 @@ static void
 script_plot(FILE *fp, const struct plot *p)
 {
 	int	two = p->axes == ((1 << CKPT_IOPS) | (1 << CKPT_MBPS));
+	int	tag = (p->axes & (p->axes - 1)) != 0;	/* units differ */
 	char	t[96];
 	size_t	i;
 	int	ringed = 0;
@@ -174,8 +175,8 @@ script_plot(FILE *fp, const struct plot *p)
 		    looks[i % NLOOKS].colour, looks[i % NLOOKS].pt,
 		    looks[i % NLOOKS].dt, two && p->fig[i] == CKPT_MBPS ? 2 : 1);
 		snprintf(t, sizeof(t), "%s%s%s%s", p->g.ids[p->rows[i]],
-		    two ? " (" : "", two ? ckpt_figure_unit(p->fig[i]) : "",
-		    two ? ")" : "");
+		    tag ? " (" : "", tag ? ckpt_figure_unit(p->fig[i]) : "",
+		    tag ? ")" : "");
 		gp_quoted(fp, t);
 	}
 	for (i = 0; p->flagged && i < p->n; i++) {

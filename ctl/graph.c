@@ -37,8 +37,10 @@
 #include "palette.h"
 #include "rrd_layout.h"
 #include "statedir.h"
+#include "series_read.h"
 #include "tl_read.h"
 #include "tlgraph.h"
+#include "dggraph.h"
 
 /* Built with AddressSanitizer (make SANITIZE=1): gcc says so with
  * __SANITIZE_ADDRESS__, clang through __has_feature. */
@@ -73,6 +75,7 @@ struct opts {
 	size_t			 nprobes;
 	long			 passes[TLGRAPH_PASSES_MAX];
 	size_t			 npasses;
+	long			 checkpoint;	/* degradation; 0: the latest */
 	int			 figure;	/* enum ckpt_figure; -1 none */
 	const struct kind	*kind;
 	int			 width, height, svg, help;
@@ -126,6 +129,7 @@ static int	draw_errormap(struct graph *);
 static int	draw_checkpoints(struct graph *);
 static int	draw_timeline(struct graph *);
 static int	draw_slc(struct graph *);
+static int	draw_degradation(struct graph *);
 
 static const struct kind kinds[] = {
 	{ "throughput", "throughput", 3600, BIT(DS_WBPS) | BIT(DS_RBPS),
@@ -150,6 +154,8 @@ static const struct kind kinds[] = {
 	{ "timeline", "write passes and their cache", 0, 0, NULL, NULL,
 	    draw_timeline, 0 },
 	{ "slc", "write cache estimate", 0, 0, NULL, NULL, draw_slc, 0 },
+	{ "degradation", "degradation run and recovery", 0, 0, NULL, NULL,
+	    draw_degradation, 0 },
 	{ NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
 };
 
@@ -602,8 +608,8 @@ usage(FILE *fp, int full)
 	fprintf(fp, "usage: ssdctl graph DRIVE --what KIND -o FILE.png|FILE.svg"
 	    "\n\t[--since DURATION|TIME] [--until now|DURATION|TIME]\n"
 	    "\t[--width N] [--height N] [--rrd FILE] [--daemon ADDR]\n"
-	    "\t[--map-dir DIR] [--probe ID]... [--figure iops|mbps|p99|p99.9]"
-	    "\n\t[--pass N]... [--state-dir DIR]\nKIND:");
+	    "\t[--map-dir DIR] [--probe ID]... [--figure iops|mbps|p99|p99.9|cache]"
+	    "\n\t[--pass N]... [--checkpoint N] [--state-dir DIR]\nKIND:");
 	for (k = kinds; k->name != NULL; k++)
 		fprintf(fp, " %s%s", k->name, k->svg_only ? " (SVG only)" : "");
 	if (!full) {
@@ -626,7 +632,10 @@ usage(FILE *fp, int full)
 	    "fill; default: the first pass and the latest), --state-dir DIR: "
 	    "read DIR/DRIVE/timelines instead of asking the daemon\n"
 	    "--what slc: the estimate of every pass kept against the TB "
-	    "written; --state-dir DIR as for timeline\n",
+	    "written; --state-dir DIR as for timeline\n--what degradation: "
+	    "the degradation run of a full checkpoint and the recovery runs "
+	    "after it, --checkpoint N (default: the latest that ran one), "
+	    "--state-dir DIR: read DIR/DRIVE/series\n",
 	    CKPTGRAPH_PROBES_MAX, TLGRAPH_PASSES_MAX);
 }
 
@@ -738,9 +747,14 @@ set_opt(struct opts *o, int ch, const char *arg, int quiet)
 		else if (!pass_given(o, o->passes[o->npasses]))
 			o->npasses++;
 		break;
+	case 'C':
+		if (parse_long(arg, &o->checkpoint) == -1 || o->checkpoint == 0)
+			what = "--checkpoint: expected a checkpoint number from 1";
+		break;
 	case 'F':
 		if ((o->figure = ckpt_figure_parse(arg)) == -1)
-			what = "--figure: expected iops, mbps, p99 or p99.9";
+			what = "--figure: expected iops, mbps, p99, p99.9 or "
+			    "cache";
 		break;
 	case 'o':
 		o->out = arg;
@@ -786,6 +800,7 @@ parse_opts(int argc, char **argv, struct opts *o, int quiet)
 		{ "probe", required_argument, NULL, 'P' },
 		{ "pass", required_argument, NULL, 'p' },
 		{ "figure", required_argument, NULL, 'F' },
+		{ "checkpoint", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -830,8 +845,9 @@ opts_problem(const struct opts *o)
 		what = "--rrd, --daemon, --since and --until are for the "
 		    "archive; errormap draws every verify pass (--map-dir DIR: "
 		    "from a state directory), checkpoints every checkpoint, "
-		    "timeline the passes chosen, slc the passes kept "
-		    "(--state-dir DIR: from a state directory)";
+		    "timeline the passes chosen, slc the passes kept, "
+		    "degradation a checkpoint's runs (--state-dir DIR: from a "
+		    "state directory)";
 	else if (o->kind->own != draw_errormap && o->map_dir != NULL)
 		what = "--map-dir is for --what errormap";
 	else if (o->kind->own != draw_checkpoints && (o->nprobes > 0 ||
@@ -839,10 +855,12 @@ opts_problem(const struct opts *o)
 		what = "--probe and --figure are for --what checkpoints";
 	else if (o->kind->own != draw_timeline && o->npasses > 0)
 		what = "--pass is for --what timeline";
-	else if (o->kind->own != draw_checkpoints &&
-	    o->kind->own != draw_timeline && o->kind->own != draw_slc &&
+	else if (o->kind->own != draw_degradation && o->checkpoint > 0)
+		what = "--checkpoint is for --what degradation";
+	else if ((o->kind->own == NULL || o->kind->own == draw_errormap) &&
 	    o->state_dir != NULL)
-		what = "--state-dir is for --what checkpoints, timeline and slc";
+		what = "--state-dir is for --what checkpoints, timeline, slc "
+		    "and degradation";
 	return what;
 }
 
@@ -1484,5 +1502,39 @@ graph_main(int argc, char **argv, const struct graph_src *src)
 	arglist_free(&g.opt);
 	arglist_free(&g.el);
 	free(g.efile);
+	return rc;
+}
+
+/* A full checkpoint's degradation run and recoveries: dggraph.c. */
+static int
+draw_degradation(struct graph *g)
+{
+	const struct opts	*o = g->o;
+	struct dggraph_in	 in = { .out = o->out, .svg = o->svg,
+	    .width = o->width, .height = o->height };
+	char			 t[1024], dir[PATH_MAX];
+	int			 rc;
+
+	title_text(g, t, sizeof(t));
+	in.title = t;
+	if (o->state_dir != NULL) {
+		in.series = json_object_new_array();
+		if (statedir_drive_dir(dir, sizeof(dir), o->state_dir,
+		    o->drive) == -1 || series_read(dir, (uint64_t)o->checkpoint,
+		    in.series) == -1) {
+			fprintf(stderr, "ssdctl graph: %s/%s/series: %s\n",
+			    o->state_dir, o->drive, strerror(errno));
+			json_object_put(in.series);
+			return EXIT_ERR;
+		}
+	} else if (g->src == NULL || g->src->series == NULL) {
+		fprintf(stderr, "ssdctl graph: no daemon to ask for the "
+		    "series\n");
+		return EXIT_ERR;
+	} else if ((in.series = g->src->series(g->src->arg, o->drive,
+	    o->checkpoint)) == NULL)
+		return EXIT_ERR;
+	rc = dggraph_draw(&in);
+	json_object_put(in.series);
 	return rc;
 }

@@ -20,6 +20,8 @@ struct graph_src {
 	void		*arg;
 	json_object	*(*ckpt)(void *arg, const char *drive);
 	json_object	*(*timelines)(void *arg, const char *drive, long pass);
+	/* the Series reply's: of checkpoint `ckpt` (0: the latest) */
+	json_object	*(*series)(void *arg, const char *drive, long ckpt);
 };
 
 /*

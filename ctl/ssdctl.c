@@ -301,6 +301,22 @@ fetch_timelines(void *arg, const char *drive, long pass)
 	return reply_array(r, "Timelines", "timelines");
 }
 
+/* graph_src's series: the Series reply's, through the daemon. */
+static json_object *
+fetch_series(void *arg, const char *drive, long ckpt)
+{
+	struct map_fetch	*f = arg;
+	json_object		*p = drive_param(drive), *r;
+
+	client_close(&f->x->cl);
+	if (ckpt > 0)
+		json_object_object_add(p, "checkpoint",
+		    json_object_new_int64(ckpt));
+	if (call(f->x, PROTO_INTERFACE ".Series", p, &r) != 0)
+		return NULL;
+	return reply_array(r, "Series", "series");
+}
+
 /* graph DRIVE --what ... -o FILE: from the archive the daemon names (or
  * its error maps), or from --rrd FILE / --map-dir DIR without asking the
  * daemon. */
@@ -309,7 +325,8 @@ cmd_graph(struct ctx *x, int argc, char **argv)
 {
 	struct map_fetch	 f = { x, argv[0] };
 	struct graph_src	 src = { NULL, fetch_map, &f,
-				    fetch_checkpoints, fetch_timelines };
+				    fetch_checkpoints, fetch_timelines,
+				    fetch_series };
 	json_object		*r, *d;
 	int			 rc;
 

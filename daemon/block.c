@@ -387,12 +387,15 @@ blk_check_units(const void *buf, uint32_t bs, uint64_t instance,
 	memset(&ue, 0, sizeof(ue));
 	ue.has_gen = 1;
 	ue.gen_lo = ue.gen_hi = e->probe_gen;
-	ue.allow_unwritten = e->allow_unwritten;	/* a discarded unit */
 	for (u = 0; u < bs; u += unit) {
-		/* a header of another size is no unit: spare blk_check's diff */
-		if (((const struct blk_hdr *)(p + u))->block_size != unit ||
-		    blk_check(p + u, unit, instance, offset + u, &ue, &r) !=
-		    BLK_OK)
+		/* a header of another size is no unit: spare blk_check's
+		 * diff; blank, it is a discarded one where that may be */
+		if (((const struct blk_hdr *)(p + u))->block_size != unit) {
+			if (!e->allow_unwritten || !(blk_all(p + u, unit, 0) ||
+			    blk_all(p + u, unit, 0xff)))
+				return 0;
+		} else if (blk_check(p + u, unit, instance, offset + u, &ue,
+		    &r) != BLK_OK)
 			return 0;
 	}
 	return 1;

@@ -105,6 +105,9 @@ json_object	*drive_smart_status(const struct drive *);
  * not at every call).
  */
 void		 drive_timelines(struct drive *, int64_t pass, json_object *out);
+/* The long tests' series of checkpoint `ckpt` (0: the latest), for the
+ * Series method (series_read.h). */
+void		 drive_series(struct drive *, uint64_t ckpt, json_object *out);
 /* Performance checkpoints: the Status object (drive_ckpt.c). */
 json_object	*drive_ckpt_status(const struct drive *);
 /* Baseline, latest and their difference; -1 before the first read. */

@@ -155,12 +155,16 @@ drive_ckpt_started(struct drive *d)
 	    json_object_new_uint64(sec));
 	json_object_object_add(o, "region_bytes",
 	    json_object_new_uint64(d->st.prog.probe_len));
+	json_object_object_add(o, "full",
+	    json_object_new_boolean(d->st.ckpt_full));
 	events_add(&d->log, LOG_NOTICE, "checkpoint_start", o, -1,
 	    (long long)d->st.host_bytes_written, "checkpoint %" PRIu64 ": %"
-	    PRIu64 " probes over %.1f GiB, %s of probes (plus a fill, a "
-	    "check and a rewrite of the region)", d->st.ckpt_done + 1, probes,
-	    (double)d->st.prog.probe_len / (1ULL << 30),
-	    minutes(sec, t, sizeof(t)));
+	    PRIu64 " probes over %.1f GiB%s, %s timed (plus a fill, a "
+	    "check and a rewrite of the region%s)", d->st.ckpt_done + 1, probes,
+	    (double)d->st.prog.probe_len / (1ULL << 30), d->st.ckpt_full ?
+	    " and the long tests over the whole area" : "",
+	    minutes(sec, t, sizeof(t)), d->st.ckpt_full ? "; the long tests' "
+	    "fills, checks, TRIMs and passes" : "");
 }
 
 /* The fields every line of a probe has: which checkpoint, which probe. */

@@ -25,6 +25,7 @@
 #include "clock.h"
 #include "degrade.h"
 #include "drive_priv.h"
+#include "series_read.h"
 #include "statedir.h"
 
 /* The longest series kept: a day of seconds (degrade_duration's bound). */
@@ -100,19 +101,11 @@ drive_long_tick(struct drive *d, uint64_t tick_start_ns)
 	s->n++;
 }
 
-/* The file of a series: "ckpt-N-STEP.json". */
-static int
-series_path(const struct drive *d, char *buf, size_t len, int dir_only)
+void
+drive_series(struct drive *d, uint64_t ckpt, json_object *out)
 {
-	char	dir[PATH_MAX];
-	int	n;
-
-	if (statedir_path(dir, sizeof(dir), d->dir, STATEDIR_SERIES) == -1)
-		return -1;
-	n = dir_only ? snprintf(buf, len, "%s", dir) :
-	    snprintf(buf, len, "%s/ckpt-%" PRIu64 "-%s.json", dir,
-	    d->st.ckpt_done + 1, sched_ckpt_word(d->st.ckpt_step));
-	return n < 0 || (size_t)n >= len ? -1 : 0;
+	if (series_read(d->dir, ckpt, out) == -1)
+		drive_log(d, LOG_WARNING, errno, "cannot read its series");
 }
 
 static json_object *
@@ -151,8 +144,9 @@ series_save(struct drive *d, json_object *line)
 	json_object_object_add(o, "iops", num_array(s->iops, s->n, 0));
 	json_object_object_add(o, "bytes_per_sec", num_array(s->bps, s->n, 0));
 	json_object_object_add(o, "p99_us", num_array(s->p99, s->n, 1));
-	if (series_path(d, dir, sizeof(dir), 1) == -1 ||
-	    series_path(d, path, sizeof(path), 0) == -1 ||
+	if (statedir_path(dir, sizeof(dir), d->dir, STATEDIR_SERIES) == -1 ||
+	    series_file_path(path, sizeof(path), d->dir, d->st.ckpt_done + 1,
+	    sched_ckpt_word(d->st.ckpt_step)) == -1 ||
 	    statedir_mkdirs(dir, 0750) == -1 ||
 	    statedir_replace(path, 0640, put_json, o) == -1)
 		drive_log(d, LOG_WARNING, errno, "cannot save the series of "

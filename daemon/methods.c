@@ -266,6 +266,28 @@ m_timelines(struct req *r)
 	r->out->list_key = "timelines";
 }
 
+/* Series: the long tests' per-second figures of one checkpoint. */
+static void
+m_series(struct req *r)
+{
+	const char	*drive = param_string(r, "drive", 1);
+	json_object	*arr;
+	int		 ckpt = 0;
+
+	if (drive == NULL ||
+	    param_int(r, "checkpoint", 1, INT32_MAX, &ckpt) == -1)
+		return;
+	arr = json_object_new_array();
+	if (r->ops->series(r->ops->arg, drive, (uint64_t)ckpt, arr) ==
+	    -ENOENT) {
+		json_object_put(arr);
+		no_such_drive(r, drive);
+		return;
+	}
+	r->out->list = arr;
+	r->out->list_key = "series";
+}
+
 /* Start, Stop, Pause, Resume, Verify and Checkpoint: one drive, one
  * command. */
 static void
@@ -326,6 +348,7 @@ static const struct handler handlers[] = {
 	{ PROTO_INTERFACE ".ErrorMap", m_errors },
 	{ PROTO_INTERFACE ".Checkpoints", m_checkpoints },
 	{ PROTO_INTERFACE ".Timelines", m_timelines },
+	{ PROTO_INTERFACE ".Series", m_series },
 	{ PROTO_INTERFACE ".Start", m_start },
 	{ PROTO_INTERFACE ".Stop", m_stop },
 	{ PROTO_INTERFACE ".Pause", m_pause },

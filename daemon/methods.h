@@ -53,6 +53,10 @@ struct control_ops {
 	 * -ENOENT when unknown. */
 	int	(*timelines)(void *arg, const char *drive, int64_t pass,
 		    json_object *out);
+	/* Append the long tests' series of checkpoint `ckpt` (0: the latest
+	 * that has any; series_read.h); -ENOENT when unknown. */
+	int	(*series)(void *arg, const char *drive, uint64_t ckpt,
+		    json_object *out);
 	/* 0, or -1 with the error lines appended to `errors`. */
 	int	(*reload)(void *arg, json_object *errors);
 	/* May this peer call a mutating method? Must fail closed. */

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -356,4 +357,28 @@ statedir_lock(const char *dir, char *err, size_t len)
 	}
 	close(wfd);
 	return fd;
+}
+
+char *
+statedir_slurp(const char *path, size_t max)
+{
+	struct stat	 st;
+	char		*buf = NULL;
+	ssize_t		 r;
+	size_t		 got = 0;
+	int		 fd;
+
+	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) ==
+	    -1)
+		return NULL;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_size <= max &&
+	    (buf = malloc((size_t)st.st_size + 1)) != NULL) {
+		while (got < (size_t)st.st_size && (r = read(fd, buf + got,
+		    (size_t)st.st_size - got)) > 0)
+			got += (size_t)r;
+		buf[got] = '\0';
+	}
+	close(fd);
+	return buf;
 }

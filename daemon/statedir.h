@@ -43,6 +43,15 @@ int	statedir_replace(const char *path, mode_t mode,
 	    int (*fill)(FILE *, void *), void *arg);
 
 /*
+ * The whole content of a regular file of at most `max` bytes, NUL
+ * terminated (free it); NULL for anything else (a FIFO, a device, a
+ * link: never waited on or read without end), with errno. Opened without
+ * blocking and without following a link: for files of the state
+ * directory that a reader takes as data, never trusts.
+ */
+char	*statedir_slurp(const char *path, size_t max);
+
+/*
  * The same in steps, for callers that sync many files at once (syncq.h):
  * statedir_stage writes the temporary file; the caller fsyncs `fd` and
  * puts the result (0 or -errno) in sync_res; statedir_commit renames it

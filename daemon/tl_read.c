@@ -143,35 +143,6 @@ tl_figures_only(json_object *o)
 	return 0;
 }
 
-/*
- * The whole content of a regular file of at most TL_FILE_MAX bytes; NULL
- * for anything else (a FIFO, a device, a link: never waited on or read
- * without end). Opened without blocking and without following a link.
- */
-static char *
-tl_slurp(const char *path)
-{
-	struct stat	 st;
-	char		*buf = NULL;
-	ssize_t		 r;
-	size_t		 got = 0;
-	int		 fd;
-
-	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) ==
-	    -1)
-		return NULL;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    st.st_size <= TL_FILE_MAX &&
-	    (buf = malloc((size_t)st.st_size + 1)) != NULL) {
-		while (got < (size_t)st.st_size && (r = read(fd, buf + got,
-		    (size_t)st.st_size - got)) > 0)
-			got += (size_t)r;
-		buf[got] = '\0';
-	}
-	close(fd);
-	return buf;
-}
-
 /* Pass p's file, or NULL (missing, not a regular file, too large, not a
  * timeline). */
 static json_object *
@@ -181,7 +152,7 @@ tl_load(const char *drive_dir, uint64_t p)
 	json_object	*o;
 
 	if (tl_file_path(path, sizeof(path), drive_dir, p) == -1 ||
-	    (text = tl_slurp(path)) == NULL)
+	    (text = statedir_slurp(path, TL_FILE_MAX)) == NULL)
 		return NULL;
 	o = json_tokener_parse(text);
 	free(text);

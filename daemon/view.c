@@ -204,6 +204,17 @@ op_timelines(void *arg, const char *name, int64_t pass, json_object *out)
 }
 
 static int
+op_series(void *arg, const char *name, uint64_t ckpt, json_object *out)
+{
+	struct drive	*d;
+
+	if ((d = daemon_find(arg, name)) == NULL)
+		return -ENOENT;
+	drive_series(d, ckpt, out);
+	return 0;
+}
+
+static int
 op_reload(void *arg, json_object *errors)
 {
 	return daemon_reload(arg, errors);
@@ -258,6 +269,7 @@ daemon_control_ops(struct daemon *dm, struct control_ops *ops)
 	ops->errors = op_errors;
 	ops->checkpoints = op_checkpoints;
 	ops->timelines = op_timelines;
+	ops->series = op_series;
 	ops->reload = op_reload;
 	ops->authorize = op_authorize;
 }

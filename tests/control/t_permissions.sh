@@ -116,6 +116,8 @@ asvl "${MEMBER[@]}" -- io.ssdtorture.Manager.Checkpoints '{"drive":"a"}'
 assert_rc "member: Checkpoints (a reading method)" 0 "$RC" "$OUT"
 asvl "${MEMBER[@]}" -- io.ssdtorture.Manager.Timelines '{"drive":"a"}'
 assert_rc "member: Timelines (a reading method)" 0 "$RC" "$OUT"
+asvl "${MEMBER[@]}" -- io.ssdtorture.Manager.Series '{"drive":"a"}'
+assert_rc "member: Series (a reading method)" 0 "$RC" "$OUT"
 
 denied='{"error": "org.varlink.service.PermissionDenied", "parameters": {}}'
 for m in Pause Resume Stop Start Verify Checkpoint; do

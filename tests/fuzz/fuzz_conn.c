@@ -155,6 +155,15 @@ f_timelines(void *arg, const char *drive, int64_t pass, json_object *out)
 	return known(drive) ? 0 : -ENOENT;
 }
 
+static int
+f_series(void *arg, const char *drive, uint64_t ckpt, json_object *out)
+{
+	(void)arg;
+	(void)ckpt;
+	(void)out;
+	return known(drive) ? 0 : -ENOENT;
+}
+
 /* A reload that removes bay2, as the daemon's does, inside a dispatch. */
 static int
 f_reload(void *arg, json_object *errors)
@@ -179,7 +188,8 @@ f_authorize(void *arg, const struct peer *p, const char *method)
 
 static const struct control_ops ops = {
 	.status = f_status, .command = f_command, .smart = f_smart,
-	.errors = f_errors, .checkpoints = f_checkpoints, .timelines = f_timelines, .events = f_events, .reload = f_reload, .authorize = f_authorize,
+	.errors = f_errors, .checkpoints = f_checkpoints, .timelines = f_timelines, .series = f_series,
+	.events = f_events, .reload = f_reload, .authorize = f_authorize,
 };
 
 /* ------------------------------------------------ clients */

@@ -106,6 +106,17 @@ f_timelines(void *arg, const char *drive, int64_t pass, json_object *out)
 }
 
 static int
+f_series(void *arg, const char *drive, uint64_t ckpt, json_object *out)
+{
+	(void)arg;
+	if (!known(drive))
+		return -ENOENT;
+	if (ckpt == 0)
+		json_object_array_add(out, json_object_new_object());
+	return 0;
+}
+
+static int
 f_reload(void *arg, json_object *errors)
 {
 	(void)arg;
@@ -129,6 +140,7 @@ static const struct control_ops ops = {
 	.errors = f_errors,
 	.checkpoints = f_checkpoints,
 	.timelines = f_timelines,
+	.series = f_series,
 	.events = f_events,
 	.reload = f_reload,
 	.authorize = f_authorize,

@@ -127,12 +127,17 @@ max_error_events = 50
 max_bad_fraction = 5%
 timeline_every = 7
 max_unrecorded = 2m30s
-checkpoint = off
+checkpoint = full
 checkpoint_every = 2TB
 checkpoint_region = 8G
 probe_seconds = 1m30s
 probe_ramp = 0s
 checkpoint_probes = rand, desktop
+full_checkpoint_every = 50TB
+full_checkpoint_tests = degrade,cache
+degrade_duration = 1h30m
+gc_idle = 0s
+recovery_duration = 45s
 EOF
 run_ssdt "$T/full.out" -c "$T/full.conf" -n
 assert_rc "-n on a file with every key" 0 "$RC" "$T/full.out"

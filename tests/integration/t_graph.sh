@@ -166,8 +166,8 @@ done
 
 # ---------------------------------------------------------------- errormap
 
-log "errormap: every kind is listed (checkpoints: t_ckpt_views; timeline, slc: t_timeline); 100k extents draw in bounded time and size"
-assert_eq "the kinds of --help" "$KINDS errormap checkpoints timeline slc" \
+log "errormap: every kind is listed (checkpoints: t_ckpt_views; timeline, slc: t_timeline; degradation: t_fullckpt); 100k extents draw in bounded time and size"
+assert_eq "the kinds of --help" "$KINDS errormap checkpoints timeline slc degradation" \
     "$("$SSDCTL" graph --help | sed -n 's/^KIND: //p' | sed 's/ (SVG only)//g')"
 mkdir -p "$T/sd/errors"
 echo "span_bytes $((1 << 40))" >"$T/sd/state"

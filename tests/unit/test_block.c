@@ -731,6 +731,21 @@ test_probe_units(void **state)
 	assert_int_equal(blk_check_units(b, bs, inst, off, &e), 0);
 	b[3 * unit + 100] ^= 1;
 	assert_int_equal(blk_check_units(b, bs, inst, off, &e), 1);
+	/* a discarded (blank) unit among them: only where a TRIM may have
+	 * left one, and only blank; the units around it still checked */
+	memset(b + 2 * unit, 0, unit);
+	assert_int_equal(blk_check_units(b, bs, inst, off, &e), 0);
+	e.allow_unwritten = 1;
+	assert_int_equal(blk_check_units(b, bs, inst, off, &e), 1);
+	memset(b + 2 * unit, 0xff, unit);
+	assert_int_equal(blk_check_units(b, bs, inst, off, &e), 1);
+	b[2 * unit + 7] = 0x12;
+	assert_int_equal(blk_check_units(b, bs, inst, off, &e), 0);
+	blk_encode(b + 2 * unit, unit, inst, off + 2 * unit, gen, TIME);
+	b[5 * unit + 100] ^= 1;
+	assert_int_equal(blk_check_units(b, bs, inst, off, &e), 0);
+	b[5 * unit + 100] ^= 1;
+	e.allow_unwritten = 0;
 	/* no unit expected, or a block of the cycle's: not units */
 	e.probe_unit = 0;
 	assert_int_equal(blk_check_units(b, bs, inst, off, &e), 0);

@@ -117,6 +117,7 @@ test_format(void **st)
 	assert_string_equal(b, "? TB");
 	assert_int_equal(ckpt_figure_parse("p99.9"), CKPT_P999);
 	assert_int_equal(ckpt_figure_parse("mbps"), CKPT_MBPS);
+	assert_int_equal(ckpt_figure_parse("cache"), CKPT_CACHE);
 	assert_int_equal(ckpt_figure_parse("p99.99"), -1);
 }
 

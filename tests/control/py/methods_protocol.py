@@ -33,7 +33,7 @@ ok_reply(r, "GetInterfaceDescription(Manager)")
 idl = r.get("parameters", {}).get("description", "")
 check(isinstance(idl, str) and "interface io.ssdtorture.Manager" in idl,
       "Manager IDL names its interface", idl[:200])
-methods = ["Status", "Events", "Smart", "ErrorMap", "Checkpoints", "Timelines", "Start", "Stop",
+methods = ["Status", "Events", "Smart", "ErrorMap", "Checkpoints", "Timelines", "Series", "Start", "Stop",
            "Pause", "Resume", "Verify", "Checkpoint", "Reload"]
 for m in methods:
     check(re.search(r"^method %s\(" % m, idl, re.M), "Manager IDL declares method %s" % m)
@@ -326,6 +326,58 @@ for bad in ({}, {"drive": "a", "pass": -1}, {"drive": "a", "pass": "1"}):
     check(r.get("error") == SERVICE + ".InvalidParameter" and
           r.get("parameters", {}).get("parameter") == want,
           "Timelines(%s) -> InvalidParameter(%s)" % (json.dumps(bad), want), r)
+
+# ---- Series: a checkpoint's long-test series by step, the latest one
+# without a number; files that are not the daemon's are not taken.
+sd = os.path.join(T, "state", "a", "series")
+os.makedirs(sd, exist_ok=True)
+def put_series(name, ckpt, step, n, **extra):
+    o = {"checkpoint": ckpt, "step": step, "interval_seconds": 1,
+         "iops": [1000.0 + i for i in range(n)],
+         "bytes_per_sec": [4096000.0] * n, "p99_us": [None] + [80.0] * (n - 1)}
+    o.update(extra)
+    with open(os.path.join(sd, name), "w") as f:
+        json.dump(o, f)
+put_series("ckpt-1-degrade.json", 1, "degrade", 5)
+put_series("ckpt-2-degrade.json", 2, "degrade", 7)
+put_series("ckpt-2-recover-idle.json", 2, "recover-idle", 3)
+put_series("ckpt-2-recover-trim.json", 2, "recover-idle", 3)    # wrong step
+put_series("ckpt-02-degrade.json", 2, "degrade", 3)             # not canonical
+put_series("ckpt-3-Degrade.json", 3, "Degrade", 3)              # not a name
+with open(os.path.join(sd, "ckpt-2-dirty.json"), "w") as f:
+    f.write('{"checkpoint": 2, "step": "dirty", "iops": [NaN]')
+put_series("ckpt-2-negative.json", 2, "negative", 3, iops=[1.0, -5.0, 2.0])
+put_series("ckpt-2-short.json", 2, "short", 3, p99_us=[1.0])
+# never waited on, followed or read without end: a FIFO, a link to a
+# device, a file past the size taken
+os.mkfifo(os.path.join(sd, "ckpt-2-fifo.json"))
+os.symlink("/dev/zero", os.path.join(sd, "ckpt-2-link.json"))
+with open(os.path.join(sd, "ckpt-2-huge.json"), "w") as f:
+    f.truncate(9 * 1024 * 1024)
+r = call(S, M + "Series", {"drive": "a"})
+ser = r.get("parameters", {}).get("series")
+check(isinstance(ser, list) and [(s["checkpoint"], s["step"], len(s["iops"]))
+      for s in ser] == [(2, "degrade", 7), (2, "recover-idle", 3)],
+      "Series(a) -> the latest checkpoint's sound series, by step", r)
+r = call(S, M + "Series", {"drive": "a", "checkpoint": 1})
+ser = r.get("parameters", {}).get("series")
+check(isinstance(ser, list) and [(s["checkpoint"], len(s["iops"])) for s in ser] == [(1, 5)]
+      and ser[0]["p99_us"][0] is None,
+      "Series(a, checkpoint 1) -> that checkpoint's", r)
+r = call(S, M + "Series", {"drive": "a", "checkpoint": 99})
+check(r.get("parameters", {}).get("series") == [] and "error" not in r,
+      "Series(a, checkpoint 99) -> none", r)
+r = call(S, M + "Series", {"drive": "b"})
+check(r.get("parameters", {}).get("series") == [] and "error" not in r,
+      "Series(b) without any -> none", r)
+r = call(S, M + "Series", {"drive": "c"})
+check(is_error(r, "NoSuchDrive"), "Series(c) -> NoSuchDrive", r)
+for bad in ({}, {"drive": "a", "checkpoint": 0}, {"drive": "a", "checkpoint": "1"}):
+    r = call(S, M + "Series", bad)
+    want = "drive" if "drive" not in bad else "checkpoint"
+    check(r.get("error") == SERVICE + ".InvalidParameter" and
+          r.get("parameters", {}).get("parameter") == want,
+          "Series(%s) -> InvalidParameter(%s)" % (json.dumps(bad), want), r)
 
 # ---- oneway: no reply, and the connection goes on
 with Conn(S) as c:
