@@ -96,3 +96,30 @@ recovery_figures(const double *iops, size_t n, double initial_iops,
 	}
 	return 0;
 }
+
+/* The mean of v[from, to); 0 for none. */
+static double
+mean_of(const double *v, size_t from, size_t to)
+{
+	double	sum = 0;
+	size_t	i;
+
+	for (i = from; i < to; i++)
+		sum += v[i];
+	return to > from ? sum / (double)(to - from) : 0;
+}
+
+void
+thermal_figures(const double *bps, const double *temp_c, size_t n,
+    long throttle_s, struct thermal_figures *out)
+{
+	size_t	i, at = throttle_s < 0 || (size_t)throttle_s > n ? n :
+	    (size_t)throttle_s;
+
+	out->peak_c = -1;
+	for (i = 0; i < n; i++)
+		if (temp_c[i] >= 0 && temp_c[i] > out->peak_c)
+			out->peak_c = temp_c[i];
+	out->before_bps = mean_of(bps, 0, at);
+	out->after_bps = mean_of(bps, at, n);
+}

@@ -59,4 +59,19 @@ void	degrade_moving_avg(const double *iops, size_t n, size_t span,
 int	recovery_figures(const double *iops, size_t n, double initial_iops,
 	    struct recovery_figures *out);
 
+/*
+ * A thermal run (sequential writes or reads for minutes): each second's
+ * bytes a second and temperature (C; below 0: no reading), and the second
+ * at which the drive's thermal counters first grew (-1: never). The peak
+ * temperature (-1: none known), and the mean speed before and from that
+ * second (after: 0 when it never throttled).
+ */
+struct thermal_figures {
+	double	peak_c;
+	double	before_bps, after_bps;
+};
+
+void	thermal_figures(const double *bps, const double *temp_c, size_t n,
+	    long throttle_s, struct thermal_figures *out);
+
 #endif

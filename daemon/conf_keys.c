@@ -27,7 +27,7 @@ static const char *const bool_words[] = { "no", "yes", NULL };
 static const char *const checkpoint_words[] = { "off", "quick", "full",
     NULL };
 static const char *const part_words[] = { "degrade", "recovery", "trim",
-    "cache", NULL };
+    "cache", "full90", "thermal", NULL };
 
 /*
  * A key's field in a struct config or struct drive_conf. Integers are 4
@@ -736,13 +736,17 @@ const struct conf_key conf_keys[] = {
 	    .note = "checkpoint = full: the long tests", .reload = CONF_LIVE },
 	{ DRIVE(full_checkpoint_tests, full_checkpoint_tests),
 	    .kind = &kind_set, .words = part_words, .def = "all",
-	    .note = "degrade, recovery, trim, cache", .reload = CONF_LIVE },
+	    .note = "degrade, recovery, trim, cache, full90, thermal",
+	    .reload = CONF_LIVE },
 	{ DRIVE(degrade_duration, degrade_duration), .kind = &kind_duration,
 	    .def = "2h", .min = 1, .max = 86400, .reload = CONF_LIVE },
 	{ DRIVE(gc_idle, gc_idle), .kind = &kind_duration, .def = "15m",
 	    .max = 86400, .note = "e.g. 15m, 0s", .reload = CONF_LIVE },
 	{ DRIVE(recovery_duration, recovery_duration), .kind = &kind_duration,
 	    .def = "60s", .min = 1, .max = 3600, .reload = CONF_LIVE },
+	{ DRIVE(thermal_duration, thermal_duration), .kind = &kind_duration,
+	    .def = "10m", .min = 1, .max = 3600,
+	    .note = "each: sequential write, then read", .reload = CONF_LIVE },
 	{ .name = NULL }
 };
 

@@ -55,6 +55,7 @@ struct drive_conf {
 	uint64_t	 degrade_duration; /* seconds of the degradation run */
 	uint64_t	 gc_idle;	/* seconds idle before a recovery run */
 	uint64_t	 recovery_duration; /* seconds of each recovery run */
+	uint64_t	 thermal_duration; /* seconds of each thermal run */
 };
 
 /* What a checkpoint runs: the words of the key, in this order. */
@@ -62,10 +63,11 @@ enum { CKPT_OFF, CKPT_QUICK, CKPT_FULL };
 /*
  * The parts of a full checkpoint's long tests (full_checkpoint_tests:
  * the words of the key, bit i the i-th): the degradation run, the idle
- * recovery after it, the recovery after a TRIM, and the write cache's
- * clean and dirty passes.
+ * recovery after it, the recovery after a TRIM, the write cache's clean
+ * and dirty passes, writes on a drive 90 % full, and the thermal runs.
  */
-enum { LP_DEGRADE, LP_RECOVERY, LP_TRIM, LP_CACHE, LP_COUNT };
+enum { LP_DEGRADE, LP_RECOVERY, LP_TRIM, LP_CACHE, LP_FULL90, LP_THERMAL,
+    LP_COUNT };
 #define LP_ALL		((1u << LP_COUNT) - 1)
 
 struct config {

@@ -221,9 +221,8 @@ line_workload(json_object *o, const struct drive *d, const struct probe *p)
 	ADD("unit", json_object_new_uint64(d->st.prog.probe_unit));
 }
 
-/* A direction's latency in microseconds; NULL when it did no I/O. */
-static json_object *
-lat_object(const struct lathist *h)
+json_object *
+drive_ckpt_lat(const struct lathist *h)
 {
 	json_object	*o;
 	size_t		 i;
@@ -260,9 +259,9 @@ line_figures(json_object *o, const struct drive *d,
 	ADD("write_bytes_per_sec",
 	    json_object_new_double(r->bytes_per_sec[LAT_WRITE]));
 	if (r->lat[LAT_READ].count > 0)
-		ADD("read_lat_us", lat_object(&r->lat[LAT_READ]));
+		ADD("read_lat_us", drive_ckpt_lat(&r->lat[LAT_READ]));
 	if (r->lat[LAT_WRITE].count > 0)
-		ADD("write_lat_us", lat_object(&r->lat[LAT_WRITE]));
+		ADD("write_lat_us", drive_ckpt_lat(&r->lat[LAT_WRITE]));
 	for (i = 1; i < BLK_NCLASS; i++) {
 		n += r->errors[i];
 		if (r->errors[i] != 0)
@@ -454,13 +453,31 @@ static void
 probe_skipped(struct drive *d, const struct probe *p, const char *why)
 {
 	json_object	*o = line_identity(d, p);
+	const char	*id = sched_ckpt_word(d->st.ckpt_step);
 
+	ADD("probe", json_object_new_string(id));
 	line_workload(o, d, p);
 	ADD("skipped", json_object_new_string(why));
-	drive_log(d, LOG_INFO, 0, "probe %s passed over: %s", p->id, why);
+	drive_log(d, LOG_INFO, 0, "probe %s passed over: %s", id, why);
 	drive_ckpt_append(d, o);
 }
 #undef ADD
+
+/* The probe the current step runs and the bytes it runs over; NULL when
+ * it runs none. */
+static const struct probe *
+step_probe(const struct drive *d, uint64_t *len)
+{
+	int		l = sched_ckpt_long(d->st.ckpt_step);
+	uint64_t	off;
+
+	*len = d->st.prog.probe_len;
+	if (l < 0)
+		return sched_ckpt_probe(d->st.ckpt_step);
+	if (l == CL_F90_RAND || l == CL_F90_SEQ)
+		sched_f90_region(&d->st, &off, len);
+	return sched_long_probe(l);
+}
 
 void
 drive_ckpt_prepare(struct drive *d, struct job *j)
@@ -468,11 +485,12 @@ drive_ckpt_prepare(struct drive *d, struct job *j)
 	const struct probe	*p;
 	struct sched_step	 s;
 	char			 why[160];
+	uint64_t		 len;
 
 	if (d->st.prog.probe_unit == 0)	/* a state of an older version */
 		d->st.prog.probe_unit = j->pj.unit = d->tgt.logical_block;
-	while ((p = sched_ckpt_probe(d->st.ckpt_step)) != NULL &&
-	    probegen_check(p, d->st.prog.probe_len, d->st.prog.probe_unit,
+	while ((p = step_probe(d, &len)) != NULL &&
+	    probegen_check(p, len, d->st.prog.probe_unit,
 	    why, sizeof(why)) == -1) {
 		probe_skipped(d, p, why);
 		(void)sched_ckpt_next(&d->st, &d->conf);  /* check follows */

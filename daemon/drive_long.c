@@ -4,7 +4,8 @@
  * series of the degradation run and of the recovery runs, each kept in
  * STATE_DIR/NAME/series/ckpt-N-STEP.json, and their lines in
  * checkpoints.jsonl with the figures of degrade.h; the write-cache
- * estimate of the clean and the dirty pass.
+ * estimate of the clean and the dirty pass; the reads of fresh and of
+ * aged data that end every checkpoint, the aged compared with the fresh.
  *
  * The series is the drive's rates of each tick (rates.c: the same figures
  * the RRD archive gets) from the first tick that began after the step's
@@ -19,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <json-c/json.h>
 
@@ -36,27 +38,65 @@ static int
 series_step(int step)
 {
 	return step == CL_DEGRADE || step == CL_GC_RECOVER ||
-	    step == CL_TRIM_RECOVER;
+	    step == CL_TRIM_RECOVER || step == CL_THERMAL_WRITE ||
+	    step == CL_THERMAL_READ;
+}
+
+/* Aged data falls behind fresh: throughput under this share of it ... */
+#define AGED_THROUGHPUT	0.8
+/* ... or p99.9 latency over this multiple of it. */
+#define AGED_LATENCY	2.0
+
+static int
+read_step(int step)
+{
+	return step == CL_FRESH_READ || step == CL_AGED_READ;
 }
 
 void
 drive_long_free(struct drive *d)
 {
-	free(d->series.iops);
-	free(d->series.bps);
-	free(d->series.p99);
-	memset(&d->series, 0, sizeof(d->series));
-	d->series.step = -1;
+	struct drive_series	*s = &d->series;
+
+	free(s->iops);
+	free(s->bps);
+	free(s->p99);
+	free(s->temp);
+	s->iops = s->bps = s->p99 = s->temp = NULL;
+	s->n = s->cap = 0;
+	s->step = -1;
+}
+
+/* The blocks the worker found bad so far, every class. */
+static uint64_t
+bad_blocks(const struct drive *d)
+{
+	uint64_t	n = 0;
+	int		i;
+
+	for (i = 1; i < BLK_NCLASS; i++)
+		n += d->last.errors[i];
+	return n;
 }
 
 void
 drive_long_prepare(struct drive *d, int step)
 {
+	struct drive_series	*s = &d->series;
+
 	drive_long_free(d);
-	if (!series_step(step))
+	if (!series_step(step) && !read_step(step))
 		return;
-	d->series.step = step;
-	d->series.t0 = mono_ns();
+	s->step = step;
+	s->t0 = mono_ns();
+	s->rd_ops0 = d->last.read_ops;
+	s->rd_bytes0 = d->last.bytes_read;
+	s->rd_lat0 = d->last.lat[LAT_READ];
+	s->rd_errors0 = bad_blocks(d);
+	s->have_th0 = d->smart.have_latest;
+	if (s->have_th0)
+		s->th0 = d->smart.latest;
+	s->throttle_tick = -1;
 }
 
 /* Room for one more figure; -1 when the series is full or memory short. */
@@ -64,23 +104,18 @@ static int
 series_grow(struct drive_series *s)
 {
 	size_t	cap = s->cap == 0 ? 256 : s->cap * 2;
-	double	*a, *b, *c;
+	double	**arr[] = { &s->iops, &s->bps, &s->p99, &s->temp }, *a;
+	size_t	 i;
 
 	if (s->n < s->cap)
 		return 0;
 	if (s->cap >= SERIES_MAX)
 		return -1;
-	a = realloc(s->iops, cap * sizeof(*a));
-	if (a != NULL)
-		s->iops = a;
-	b = realloc(s->bps, cap * sizeof(*b));
-	if (b != NULL)
-		s->bps = b;
-	c = realloc(s->p99, cap * sizeof(*c));
-	if (c != NULL)
-		s->p99 = c;
-	if (a == NULL || b == NULL || c == NULL)
-		return -1;
+	for (i = 0; i < sizeof(arr) / sizeof(arr[0]); i++) {
+		if ((a = realloc(*arr[i], cap * sizeof(*a))) == NULL)
+			return -1;	/* those grown stay: cap is theirs' floor */
+		*arr[i] = a;
+	}
 	s->cap = cap;
 	return 0;
 }
@@ -89,15 +124,23 @@ void
 drive_long_tick(struct drive *d, uint64_t tick_start_ns)
 {
 	struct drive_series	*s = &d->series;
+	struct thermal_growth	 g;
 
-	if (s->step < 0 || d->work != WORK_PHASE ||
+	if (s->step < 0 || !series_step(s->step) || d->work != WORK_PHASE ||
 	    d->st.prog.phase != PHASE_CHECKPOINT ||
 	    sched_ckpt_long(d->st.ckpt_step) != s->step ||
 	    tick_start_ns < s->t0 || series_grow(s) == -1)
 		return;
-	s->iops[s->n] = d->rates.wiops;
-	s->bps[s->n] = d->rates.wbps;
-	s->p99[s->n] = d->rates.lat_p99_us;
+	s->iops[s->n] = d->rates.wiops + d->rates.riops;
+	s->bps[s->n] = d->rates.wbps + d->rates.rbps;
+	s->p99[s->n] = d->rates.lat_p99_us > d->rates.rlat_p99_us ?
+	    d->rates.lat_p99_us : d->rates.rlat_p99_us;
+	s->temp[s->n] = d->smart.have_latest &&
+	    d->smart.latest.has_temperature ?
+	    d->smart.latest.temperature_c : -1;
+	if (s->throttle_tick < 0 && s->have_th0 && d->smart.have_latest &&
+	    smart_throttled(&s->th0, &d->smart.latest, &g))
+		s->throttle_tick = (long)s->n;
 	s->n++;
 }
 
@@ -144,6 +187,8 @@ series_save(struct drive *d, json_object *line)
 	json_object_object_add(o, "iops", num_array(s->iops, s->n, 0));
 	json_object_object_add(o, "bytes_per_sec", num_array(s->bps, s->n, 0));
 	json_object_object_add(o, "p99_us", num_array(s->p99, s->n, 1));
+	json_object_object_add(o, "temperature_c", num_array(s->temp, s->n,
+	    1));
 	if (statedir_path(dir, sizeof(dir), d->dir, STATEDIR_SERIES) == -1 ||
 	    series_file_path(path, sizeof(path), d->dir, d->st.ckpt_done + 1,
 	    sched_ckpt_word(d->st.ckpt_step)) == -1 ||
@@ -211,40 +256,112 @@ recovery_line(struct drive *d, json_object *line)
 	    d->series.step == CL_GC_RECOVER ? d->conf.gc_idle : 0));
 }
 
-/* A run of the degradation workload ended: its line and series. */
+/* A write probe on the drive 90 % full ended: its line. */
+static void
+f90_done(struct drive *d, int step)
+{
+	json_object	*line;
+	uint64_t	 off, len;
+
+	line = drive_ckpt_line(d, sched_long_probe(step),
+	    sched_ckpt_word(d->st.ckpt_step));
+	if (line == NULL)
+		return;
+	sched_f90_region(&d->st, &off, &len);
+	ADD("family", json_object_new_string("full90"));
+	ADD("region_offset", json_object_new_uint64(off));
+	ADD("region_bytes", json_object_new_uint64(len));
+	drive_ckpt_append(d, line);
+}
+
+/*
+ * A thermal run's figures: the peak temperature of the readings during
+ * it, whether the drive's thermal counters (NVMe) grew and after how
+ * many seconds, the speed before and after. Unknown stays null: a drive
+ * without temperature or counters says nothing of throttling.
+ */
+static void
+thermal_line(struct drive *d, json_object *line)
+{
+	const struct drive_series *s = &d->series;
+	struct thermal_figures	 f;
+	int			 counters = s->have_th0 &&
+	    s->th0.source == SMART_NVME;
+
+	thermal_figures(s->bps, s->temp, s->n, s->throttle_tick, &f);
+	ADD("temperature_start_c", s->have_th0 && s->th0.has_temperature ?
+	    json_object_new_int(s->th0.temperature_c) : NULL);
+	ADD("peak_temperature_c", f.peak_c >= 0 ?
+	    json_object_new_double(f.peak_c) : NULL);
+	ADD("thermal_counters", json_object_new_boolean(counters));
+	ADD("throttled", counters ? json_object_new_boolean(
+	    s->throttle_tick >= 0) : NULL);
+	if (!counters || s->throttle_tick < 0)
+		return;
+	ADD("seconds_to_throttle", json_object_new_int64(s->throttle_tick));
+	ADD("unthrottled_bytes_per_sec", json_object_new_double(f.before_bps));
+	ADD("throttled_bytes_per_sec", json_object_new_double(f.after_bps));
+}
+
+/* A run with a series ended: its line and series. */
 static void
 series_done(struct drive *d, int step)
 {
 	json_object	*line;
 
-	line = drive_ckpt_line(d, &ckpt_degrade_probe,
+	line = drive_ckpt_line(d, sched_long_probe(step),
 	    sched_ckpt_word(d->st.ckpt_step));
 	if (line == NULL)
 		return;
 	ADD("family", json_object_new_string("long"));
 	if (step == CL_DEGRADE)
 		degrade_line(d, line);
+	else if (step == CL_THERMAL_WRITE || step == CL_THERMAL_READ)
+		thermal_line(d, line);
 	else
 		recovery_line(d, line);
 	series_save(d, line);
 	drive_ckpt_append(d, line);
 }
 
-/* The clean or the dirty pass ended: the write cache it showed. */
-static void
-pass_done(struct drive *d)
+/* The fields every line of a long step has: which checkpoint, which step. */
+static json_object *
+long_identity(struct drive *d, const char *title)
 {
 	json_object	*line = json_object_new_object();
 
 	ADD("checkpoint", json_object_new_uint64(d->st.ckpt_done + 1));
 	ADD("probe", json_object_new_string(sched_ckpt_word(d->st.ckpt_step)));
 	ADD("family", json_object_new_string("long"));
-	ADD("title", json_object_new_string(d->st.ckpt_step ==
-	    CKPT_STEP_LONG(CL_DIRTY) ? "sequential pass, no TRIM before" :
-	    "sequential pass"));
+	ADD("title", json_object_new_string(title));
+	ADD("time", json_object_new_uint64((uint64_t)time(NULL)));
 	ADD("host_bytes_written", json_object_new_uint64(d->st.ckpt_at));
 	ADD("cycle", json_object_new_uint64(d->st.prog.cycle));
+	return line;
+}
+
+/* The workload fields of a line whose I/O is the cycle's block, in order. */
+static void
+block_workload(struct drive *d, json_object *line, int reads)
+{
+	ADD("rw", json_object_new_string(reads ? "read" : "write"));
 	ADD("block_size", json_object_new_uint64(d->st.lay.block_size));
+	ADD("unit", json_object_new_uint64(d->st.lay.block_size));
+	ADD("queue_depth", json_object_new_uint64(d->conf.queue_depth));
+	ADD("workers", json_object_new_uint64(1));
+	ADD("read_percent", json_object_new_uint64(reads ? 100 : 0));
+	ADD("random_percent", json_object_new_uint64(0));
+}
+
+/* The clean or the dirty pass ended: the write cache it showed. */
+static void
+pass_done(struct drive *d)
+{
+	json_object	*line = long_identity(d, d->st.ckpt_step ==
+	    CKPT_STEP_LONG(CL_DIRTY) ? "sequential pass, no TRIM before" :
+	    "sequential pass");
+
+	block_workload(d, line, 0);
 	ADD("region_bytes", json_object_new_uint64(d->st.prog.probe_len != 0 ?
 	    d->st.prog.probe_len : layout_dynamic_blocks(&d->st.lay) *
 	    d->st.lay.block_size));
@@ -263,6 +380,71 @@ pass_done(struct drive *d)
 	    sched_ckpt_word(d->st.ckpt_step));
 	json_object_put(line);
 }
+/* The read's throughput and p99.9 against the fresh read's, flagged. */
+static void
+aged_compare(struct drive *d, json_object *line, double bps, double p999)
+{
+	struct drive_series	*s = &d->series;
+	json_object		*vs, *flags = json_object_new_array();
+	double			 rt, rl;
+
+	ADD("flags", flags);
+	if (s->fresh_bps <= 0 || s->fresh_p999 <= 0 || p999 <= 0)
+		return;
+	rt = bps / s->fresh_bps;
+	rl = p999 / s->fresh_p999;
+	vs = json_object_new_object();
+	json_object_object_add(vs, "throughput", json_object_new_double(rt));
+	json_object_object_add(vs, "p99.9", json_object_new_double(rl));
+	ADD("vs_fresh", vs);
+	if (rt < AGED_THROUGHPUT)
+		json_object_array_add(flags, json_object_new_string("throughput"));
+	if (rl > AGED_LATENCY)
+		json_object_array_add(flags, json_object_new_string("latency"));
+	if (rt < AGED_THROUGHPUT || rl > AGED_LATENCY)
+		events_add(&d->log, LOG_WARNING, "aged_data_slow",
+		    json_object_get(vs), -1, (long long)d->st.host_bytes_written,
+		    "checkpoint %" PRIu64 ": data written at the start reads at "
+		    "%.2f times the throughput of fresh data, p99.9 %.2f times",
+		    d->st.ckpt_done + 1, rt, rl);
+}
+
+/* A read of fresh or aged data ended: its figures, the aged compared. */
+static void
+read_done(struct drive *d, int step)
+{
+	struct drive_series	*s = &d->series;
+	struct lathist		 lat;
+	json_object		*line;
+	double			 sec = (double)(mono_ns() - s->t0) / 1e9, bps;
+	uint64_t		 p999;
+
+	lathist_delta(&lat, &d->last.lat[LAT_READ], &s->rd_lat0);
+	if (s->step != step || sec <= 0 || lat.count == 0)
+		return;
+	bps = (double)(d->last.bytes_read - s->rd_bytes0) / sec;
+	p999 = lathist_percentile(&lat, 99.9);
+	line = long_identity(d, step == CL_AGED_READ ? "aged data: the "
+	    "static area's start, written first" : "fresh data: the dynamic "
+	    "area's start, written last");
+	ADD("family", json_object_new_string("aged"));
+	block_workload(d, line, 1);
+	ADD("region_bytes", json_object_new_uint64(sched_ckpt_aged_blocks(
+	    &d->st, &d->conf) * d->st.lay.block_size));
+	ADD("seconds", json_object_new_double(sec));
+	ADD("read_iops", json_object_new_double(
+	    (double)(d->last.read_ops - s->rd_ops0) / sec));
+	ADD("read_bytes_per_sec", json_object_new_double(bps));
+	ADD("write_bytes_per_sec", json_object_new_double(0));
+	ADD("read_lat_us", drive_ckpt_lat(&lat));
+	ADD("errors", json_object_new_uint64(bad_blocks(d) - s->rd_errors0));
+	if (step == CL_FRESH_READ) {
+		s->fresh_bps = bps;
+		s->fresh_p999 = (double)p999;
+	} else
+		aged_compare(d, line, bps, (double)p999);
+	drive_ckpt_append(d, line);
+}
 #undef ADD
 
 void
@@ -274,6 +456,10 @@ drive_long_done(struct drive *d, int step)
 		series_done(d, step);
 	else if (step == CL_RESTORE || step == CL_DIRTY)
 		pass_done(d);
+	else if (read_step(step))
+		read_done(d, step);
+	else if (step == CL_F90_RAND || step == CL_F90_SEQ)
+		f90_done(d, step);
 	else
 		(void)engine_probe_result(d->eng, &r);	/* none to keep */
 	drive_long_free(d);

@@ -110,6 +110,17 @@ struct drive_series {
 	uint64_t	 t0;		/* monotonic ns: the step's start */
 	size_t		 n, cap;
 	double		*iops, *bps, *p99;
+	double		*temp;		/* the latest reading's, C; -1: none */
+	/* a thermal run: the reading at its start, the tick at which the
+	 * drive's thermal counters first grew from it (-1: never) */
+	struct smart	 th0;
+	int		 have_th0;
+	long		 throttle_tick;
+	/* an aged-data read's start: the worker's read counters then */
+	uint64_t	 rd_ops0, rd_bytes0, rd_errors0;
+	struct lathist	 rd_lat0;
+	/* the fresh read's figures, for the aged read's comparison */
+	double		 fresh_bps, fresh_p999;
 };
 
 /* A probe's baseline: the first checkpoint that measured it (drive_ckpt.c). */
@@ -300,6 +311,9 @@ uint64_t	 drive_ckpt_found_before(struct drive *, const struct finding *);
 /* A probe's result line (identity, workload, figures); NULL: none. */
 json_object	*drive_ckpt_line(struct drive *, const struct probe *,
 		    const char *id);
+/* A direction's latency in microseconds (mean, percentiles, max); NULL
+ * when it did no I/O. */
+json_object	*drive_ckpt_lat(const struct lathist *);
 /* Append a line to checkpoints.jsonl; consumes it. */
 void		 drive_ckpt_append(struct drive *, json_object *);
 /* drive_long.c: the long tests of a full checkpoint */

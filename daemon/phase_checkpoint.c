@@ -32,27 +32,53 @@
 
 #define B(part)		(1u << (part))
 
-/* The long tests: the parts that must all be on for a step to run (0:
- * the write-back, which runs whenever the long tests do). */
+/* Which checkpoints run a long step. */
+enum { LS_FULL, LS_ALL };
+
+/*
+ * The long tests: the parts that must all be on for a step to run (0:
+ * the write-back, which runs whenever the long tests do), or with `any`
+ * one of those; whether it may leave units or discarded blocks in the
+ * area (`area`: the state says so from its start).
+ */
 static const struct long_step {
 	const char	*word;
 	unsigned	 parts;
 	enum job_kind	 kind;
+	int		 area, runs, any;
 } long_steps[CL_COUNT] = {
-	[CL_FILL] = { "long-fill", B(LP_DEGRADE), JOB_PROBE_FILL },
-	[CL_DEGRADE] = { "degrade", B(LP_DEGRADE), JOB_PROBE_RUN },
+	[CL_FILL] = { "long-fill", B(LP_DEGRADE) | B(LP_THERMAL),
+	    JOB_PROBE_FILL, 1, LS_FULL, 1 },
+	[CL_THERMAL_WRITE] = { "thermal-write", B(LP_THERMAL), JOB_PROBE_RUN,
+	    1, LS_FULL, 0 },
+	[CL_THERMAL_READ] = { "thermal-read", B(LP_THERMAL), JOB_PROBE_RUN,
+	    1, LS_FULL, 0 },
+	[CL_DEGRADE] = { "degrade", B(LP_DEGRADE), JOB_PROBE_RUN, 1, LS_FULL },
 	[CL_GC_IDLE] = { "gc-idle", B(LP_DEGRADE) | B(LP_RECOVERY),
-	    JOB_PROBE_IDLE },
+	    JOB_PROBE_IDLE, 1, LS_FULL },
 	[CL_GC_RECOVER] = { "recover-idle", B(LP_DEGRADE) | B(LP_RECOVERY),
-	    JOB_PROBE_RUN },
-	[CL_CHECK] = { "long-check", B(LP_DEGRADE), JOB_PROBE_CHECK },
-	[CL_TRIM] = { "trim", B(LP_TRIM), JOB_TRIM },
-	[CL_TRIM_RECOVER] = { "recover-trim", B(LP_TRIM), JOB_PROBE_RUN },
-	[CL_TRIM_CHECK] = { "trim-check", B(LP_TRIM), JOB_PROBE_CHECK },
-	[CL_CACHE_TRIM] = { "cache-trim", B(LP_CACHE), JOB_TRIM },
-	[CL_CACHE_IDLE] = { "cache-idle", B(LP_CACHE), JOB_PROBE_IDLE },
-	[CL_RESTORE] = { "clean-pass", 0, JOB_WRITE },
-	[CL_DIRTY] = { "dirty-pass", B(LP_CACHE), JOB_WRITE },
+	    JOB_PROBE_RUN, 1, LS_FULL },
+	[CL_CHECK] = { "long-check", B(LP_DEGRADE) | B(LP_THERMAL),
+	    JOB_PROBE_CHECK, 1, LS_FULL, 1 },
+	[CL_TRIM] = { "trim", B(LP_TRIM), JOB_TRIM, 1, LS_FULL },
+	[CL_TRIM_RECOVER] = { "recover-trim", B(LP_TRIM), JOB_PROBE_RUN, 1,
+	    LS_FULL },
+	[CL_TRIM_CHECK] = { "trim-check", B(LP_TRIM), JOB_PROBE_CHECK, 1,
+	    LS_FULL },
+	[CL_F90_TRIM] = { "full90-trim", B(LP_FULL90), JOB_TRIM, 1, LS_FULL },
+	[CL_F90_RAND] = { "full90-rand-write-4k-qd32", B(LP_FULL90),
+	    JOB_PROBE_RUN, 1, LS_FULL },
+	[CL_F90_SEQ] = { "full90-seq-write-128k-qd32", B(LP_FULL90),
+	    JOB_PROBE_RUN, 1, LS_FULL },
+	[CL_F90_CHECK] = { "full90-check", B(LP_FULL90), JOB_PROBE_CHECK, 1,
+	    LS_FULL },
+	[CL_CACHE_TRIM] = { "cache-trim", B(LP_CACHE), JOB_TRIM, 1, LS_FULL },
+	[CL_CACHE_IDLE] = { "cache-idle", B(LP_CACHE), JOB_PROBE_IDLE, 1,
+	    LS_FULL },
+	[CL_RESTORE] = { "clean-pass", 0, JOB_WRITE, 1, LS_FULL },
+	[CL_DIRTY] = { "dirty-pass", B(LP_CACHE), JOB_WRITE, 0, LS_FULL },
+	[CL_FRESH_READ] = { "fresh-read", 0, JOB_VERIFY, 0, LS_ALL },
+	[CL_AGED_READ] = { "aged-read", 0, JOB_VERIFY, 0, LS_ALL },
 };
 
 const struct probe ckpt_degrade_probe = {
@@ -66,6 +92,37 @@ const struct probe ckpt_degrade_probe = {
 	.queue_depth = 32,
 	.workers = 1,
 };
+
+const struct probe *
+sched_long_probe(int step)
+{
+	switch (step) {
+	case CL_DEGRADE:
+	case CL_GC_RECOVER:
+	case CL_TRIM_RECOVER:
+	case CL_F90_RAND:
+		return &ckpt_degrade_probe;
+	case CL_F90_SEQ:
+	case CL_THERMAL_WRITE:
+		return probe_find("seq-write-128k-qd32");
+	case CL_THERMAL_READ:
+		return probe_find("seq-read-128k-qd32");
+	default:
+		return NULL;
+	}
+}
+
+void
+sched_f90_region(const struct dstate *st, uint64_t *off, uint64_t *len)
+{
+	const struct layout	*l = &st->lay;
+	uint64_t		 start = l->nblocks - l->nblocks / 10;
+
+	if (start < l->static_blocks)
+		start = l->static_blocks;
+	*off = start * l->block_size;
+	*len = (l->nblocks - start) * l->block_size;
+}
 
 static uint64_t
 ckpt_items(const struct layout *l)
@@ -138,6 +195,17 @@ sched_ckpt_region(const struct dstate *st, const struct drive_conf *c,
 	*len -= *len % l->block_size;
 }
 
+uint64_t
+sched_ckpt_aged_blocks(const struct dstate *st, const struct drive_conf *c)
+{
+	const struct layout	*l = &st->lay;
+	uint64_t		 n = c->checkpoint_region / l->block_size;
+
+	if (n > l->static_blocks)
+		n = l->static_blocks;
+	return n < layout_dynamic_blocks(l) ? n : layout_dynamic_blocks(l);
+}
+
 const struct probe *
 sched_ckpt_probe(uint64_t step)
 {
@@ -153,10 +221,13 @@ step_runs(const struct dstate *st, const struct drive_conf *c, uint64_t step)
 	int			 l = sched_ckpt_long(step);
 	unsigned		 want;
 
+	if (l >= 0 && long_steps[l].runs == LS_ALL)
+		return sched_ckpt_aged_blocks(st, c) > 0;
 	if (l >= 0) {
 		want = long_steps[l].parts;
-		return st->ckpt_full &&
-		    (c->full_checkpoint_tests & want) == want;
+		return st->ckpt_full && (long_steps[l].any ?
+		    (c->full_checkpoint_tests & want) != 0 :
+		    (c->full_checkpoint_tests & want) == want);
 	}
 	if (step == CKPT_STEP_RESTORE)
 		return !st->ckpt_full;	/* CL_RESTORE writes it all back */
@@ -185,6 +256,12 @@ long_seconds(const struct drive_conf *c, int l)
 	case CL_GC_RECOVER:
 	case CL_TRIM_RECOVER:
 		return c->recovery_duration;
+	case CL_F90_RAND:
+	case CL_F90_SEQ:
+		return c->probe_seconds + c->probe_ramp;
+	case CL_THERMAL_WRITE:
+	case CL_THERMAL_READ:
+		return c->thermal_duration;
 	case CL_GC_IDLE:
 	case CL_CACHE_IDLE:
 		return c->gc_idle;
@@ -282,7 +359,7 @@ sched_ckpt_next(struct dstate *st, const struct drive_conf *c)
 		return 0;
 	}
 	if (sched_ckpt_long(st->ckpt_step) >= 0 &&
-	    sched_ckpt_long(st->ckpt_step) != CL_DIRTY)
+	    long_steps[sched_ckpt_long(st->ckpt_step)].area)
 		long_enter(st, sched_ckpt_long(st->ckpt_step));
 	return 1;
 }
@@ -315,15 +392,28 @@ restore_job(const struct dstate *st, struct job *j)
 	return 0;
 }
 
+/* A long step's run: measured this long (its ramp apart). */
+static uint64_t
+long_run_seconds(const struct drive_conf *c, int l)
+{
+	return l == CL_F90_RAND || l == CL_F90_SEQ ? c->probe_seconds :
+	    long_seconds(c, l);
+}
+
 /* A long step's job: over the whole area, from its start. */
 static int
 long_job(const struct dstate *st, const struct drive_conf *c, int l,
     struct job *j)
 {
 	struct probe_job	*pj = &j->pj;
+	int			 f90 = l >= CL_F90_TRIM && l <= CL_F90_CHECK;
 
+	if (l < 0 || l >= CL_COUNT)
+		return -1;
 	j->kind = long_steps[l].kind;
 	j->start = 0;
+	if (f90)
+		sched_f90_region(st, &pj->region_off, &pj->region_len);
 	switch (j->kind) {
 	case JOB_WRITE:
 		/* the clean pass after a crash goes on where it was; the
@@ -337,19 +427,30 @@ long_job(const struct dstate *st, const struct drive_conf *c, int l,
 		j->count = layout_dynamic_blocks(&st->lay);
 		return 0;
 	case JOB_TRIM:
-		return phase_trim.job(st, c, j);
+		phase_trim.job(st, c, j);
+		if (f90) {	/* from the region's start to the span's end */
+			j->base = pj->region_off / st->lay.block_size;
+			j->count = (pj->region_len + TRIM_CHUNK - 1) / TRIM_CHUNK;
+		}
+		return 0;
 	case JOB_PROBE_IDLE:
 		pj->duration_ns = c->gc_idle * 1000000000ULL;
 		return 0;
 	case JOB_PROBE_RUN:
-		pj->probe = &ckpt_degrade_probe;
-		pj->duration_ns = (l == CL_DEGRADE ? c->degrade_duration :
-		    c->recovery_duration) * 1000000000ULL;
+		if ((pj->probe = sched_long_probe(l)) == NULL)
+			return -1;
+		pj->duration_ns = long_run_seconds(c, l) * 1000000000ULL;
+		pj->ramp_ns = f90 ? c->probe_ramp * 1000000000ULL : 0;
 		pj->seed = st->instance ^ (st->prog.probe_gen << 8) ^
 		    (uint64_t)l;
 		return 0;
 	case JOB_PROBE_CHECK:
 		pj->allow_blank = st->prog.probe_trimmed;
+		return 0;
+	case JOB_VERIFY:
+		/* the start of the static area, or as much of the dynamic */
+		j->base = l == CL_AGED_READ ? 0 : st->lay.static_blocks;
+		j->count = sched_ckpt_aged_blocks(st, c);
 		return 0;
 	default:
 		return 0;

@@ -95,7 +95,8 @@ extern const struct phase_kind phase_static, phase_write, phase_verify,
  * A full checkpoint (checkpoint = full, at full_checkpoint_every) goes on
  * with the long tests over the whole dynamic area, the steps CL_* below
  * (CKPT_STEP_LONG(i)) of the parts full_checkpoint_tests names; their
- * own write-back (CL_RESTORE) takes the place of the quick suite's.
+ * own write-back (CL_RESTORE) takes the place of the quick suite's. Every
+ * checkpoint ends with the two reads of CL_FRESH_READ and CL_AGED_READ.
  */
 #define CKPT_STEP_FILL		0
 #define CKPT_STEP_CHECK		(probe_count() + 1)
@@ -104,6 +105,8 @@ extern const struct phase_kind phase_static, phase_write, phase_verify,
 
 enum ckpt_long {
 	CL_FILL,	/* the area in units, flushed: all a verify can check */
+	CL_THERMAL_WRITE, /* 128 KiB sequential writes, thermal_duration */
+	CL_THERMAL_READ, /* 128 KiB sequential reads, as long */
 	CL_DEGRADE,	/* 4 KiB random writes at QD32, degrade_duration */
 	CL_GC_IDLE,	/* no I/O for gc_idle */
 	CL_GC_RECOVER,	/* the same workload for recovery_duration */
@@ -111,10 +114,18 @@ enum ckpt_long {
 	CL_TRIM,	/* the area discarded */
 	CL_TRIM_RECOVER, /* the workload again, for recovery_duration */
 	CL_TRIM_CHECK,	/* every unit again; blank (discarded) ones are ok */
+	CL_F90_TRIM,	/* the last tenth of the span discarded: 90 % full */
+	CL_F90_RAND,	/* 4 KiB random writes at QD32 inside it */
+	CL_F90_SEQ,	/* 128 KiB sequential writes at QD32 inside it */
+	CL_F90_CHECK,	/* every unit of it; blank ones are ok */
 	CL_CACHE_TRIM,	/* discarded again: the clean pass starts empty */
 	CL_CACHE_IDLE,	/* no I/O for gc_idle */
 	CL_RESTORE,	/* the cycle's data, in order: the clean pass */
 	CL_DIRTY,	/* the same again at once, no TRIM: the dirty pass */
+	/* every checkpoint's, full or not: reads of data written minutes
+	 * ago and of the static area's, written at the start (aged data) */
+	CL_FRESH_READ,
+	CL_AGED_READ,
 	CL_COUNT
 };
 #define CKPT_STEP_LONG(i)	(CKPT_STEP_RESTORE + 1 + (uint64_t)(i))
@@ -122,6 +133,11 @@ enum ckpt_long {
 
 /* The workload of the degradation run and its recovery runs. */
 extern const struct probe ckpt_degrade_probe;
+/* The probe of a long step that runs one (CL_DEGRADE...), or NULL. */
+const struct probe *sched_long_probe(int step);
+/* The region of the 90 %-full steps: offset and length in bytes. */
+void		 sched_f90_region(const struct dstate *, uint64_t *off,
+		    uint64_t *len);
 
 /* Is a checkpoint due (at the next boundary after a whole write pass)? */
 int		 sched_ckpt_due(const struct dstate *, const struct drive_conf *);
@@ -131,6 +147,9 @@ int		 sched_ckpt_full_due(const struct dstate *,
 /* The region a checkpoint probes: offset and length in bytes. */
 void		 sched_ckpt_region(const struct dstate *,
 		    const struct drive_conf *, uint64_t *off, uint64_t *len);
+/* The blocks each of the aged-data reads covers (0: no static area). */
+uint64_t	 sched_ckpt_aged_blocks(const struct dstate *,
+		    const struct drive_conf *);
 /* The probe a step runs; NULL for fill, check, restore and long steps. */
 const struct probe *sched_ckpt_probe(uint64_t step);
 /* The long test of a step (CL_*), or -1 for a step of the quick suite. */

@@ -112,24 +112,46 @@ series_sound(json_object *o, uint64_t n, const char *step)
 	    json_object_object_get_ex(o, "p99_us", &v) && numbers_ok(v, len, 1);
 }
 
+/*
+ * Of a sound series, only what the daemon writes and a reader may take:
+ * its keys checked, the temperatures (optional) like the rest; nothing
+ * else of the file reaches a reply.
+ */
+static json_object *
+series_clean(json_object *o)
+{
+	static const char *const keys[] = { "checkpoint", "step", "iops",
+	    "bytes_per_sec", "p99_us" };
+	json_object	*c = json_object_new_object(), *v, *iops;
+	size_t		 i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		json_object_object_add(c, keys[i], json_object_get(
+		    json_object_object_get(o, keys[i])));
+	iops = json_object_object_get(o, "iops");
+	if (json_object_object_get_ex(o, "temperature_c", &v) &&
+	    numbers_ok(v, json_object_array_length(iops), 1))
+		json_object_object_add(c, "temperature_c", json_object_get(v));
+	return c;
+}
+
 /* Checkpoint n's step, or NULL (missing, not a regular file, too large,
  * not a series). */
 static json_object *
 series_load(const char *drive_dir, uint64_t n, const char *step)
 {
 	char		 path[PATH_MAX + 64], *text;
-	json_object	*o;
+	json_object	*o, *c = NULL;
 
 	if (series_file_path(path, sizeof(path), drive_dir, n, step) == -1 ||
 	    (text = statedir_slurp(path, SERIES_FILE_MAX)) == NULL)
 		return NULL;
 	o = json_tokener_parse(text);
 	free(text);
-	if (o != NULL && !series_sound(o, n, step)) {
-		json_object_put(o);
-		return NULL;
-	}
-	return o;
+	if (o != NULL && series_sound(o, n, step))
+		c = series_clean(o);
+	json_object_put(o);
+	return c;
 }
 
 /* The steps of checkpoint `*ckpt` (0: the latest that has a file, which

@@ -46,6 +46,11 @@ for i, line in enumerate(open(sys.argv[1])):
     if "skipped" in o:
         skipped += 1
         continue
+    if o.get("family") == "aged":     # the reads of fresh and aged data
+        if not o["read_bytes_per_sec"] > 0 or o["errors"] != 0 or \
+                o["read_lat_us"]["p99.9"] <= 0:
+            bad.append("line %d: %s figures" % (i + 1, o["probe"]))
+        continue
     if not 0.9 <= o["seconds"] <= 3.5:
         bad.append("line %d: window %.3f s" % (i + 1, o["seconds"]))
     for d, share in (("read", o["read_percent"]), ("write", 100 - o["read_percent"])):
@@ -97,9 +102,13 @@ assert_rc "--oneshot with a checkpoint" 0 "$RC" "$T/a.log"
 S=$ST/a/state EV=$ST/a/events.jsonl CK=$ST/a/checkpoints.jsonl
 out=$(check_lines "$CK")
 assert_rc "checkpoints.jsonl: every line whole and consistent" 0 $? "$out"
-nprobes=$(grep -c '"checkpoint":1,' "$CK")
+nprobes=$(grep '"checkpoint":1,' "$CK" | grep -vc '"family":"aged"')
 assert_eq "a line for every probe of the suite (ssdctl probes)" "$NPROBES" "$nprobes"
-assert_eq "no probe twice (one per id)" "$nprobes" \
+assert_eq "then the reads of fresh and of aged data" "fresh-read aged-read" \
+    "$(tail -2 "$CK" | python3 -c 'import json,sys; print(" ".join(json.loads(l)["probe"] for l in sys.stdin))')"
+assert_match "aged data compared with fresh" '"vs_fresh":\{"throughput":[0-9.]+,"p99.9":[0-9.]+\}' \
+    "$(tail -1 "$CK")"
+assert_eq "no probe twice (one per id)" "$((nprobes + 2))" \
     "$(python3 -c 'import json,sys; print(len({json.loads(l)["probe"] for l in open(sys.argv[1])}))' "$CK")"
 assert_match "the 512-byte probes passed over, with the reason" \
     '"probe":"bs-sweep-seq-read-512".*"skipped":"[^"]*512[^"]*4096' "$(cat "$CK")"
@@ -162,7 +171,7 @@ import json, sys
 L = [json.loads(l) for l in open(sys.argv[1])]
 base = {o["probe"]: o for o in L if o["checkpoint"] == 1}
 for o in L:
-    if o["checkpoint"] != 2:
+    if o["checkpoint"] != 2 or o.get("family") == "aged":
         continue
     b = base[o["probe"]]
     want = (o["read_bytes_per_sec"] + o["write_bytes_per_sec"]) / \
@@ -216,7 +225,8 @@ run_ssdt "$T/c.run2" -c "$T/c.conf" --oneshot
 assert_rc "the restart finishes" 0 "$RC" "$T/c.run2"
 out=$(check_lines "$CK")
 assert_rc "each probe recorded once, whole" 0 $? "$out"
-assert_eq "three probes in checkpoint 1" 3 "$(grep -c '"checkpoint":1,' "$CK")"
+assert_eq "three probes and two reads in checkpoint 1" 5 \
+    "$(grep -c '"checkpoint":1,' "$CK")"
 assert_eq "no verify error" 0 "$(ev_count "$EV" 0 event=verify_error)"
 assert_eq "finished" finished "$(state_get "$S" run)"
 
@@ -251,7 +261,8 @@ wait_state "$S" "$SSDT_PID" 60 's["phase"] == "checkpoint"' ||
 st=$("$CTL" -s "$ST.sock" --json status d)
 assert_match "Status: phase checkpoint, its step and count" \
     '"phase": *"checkpoint"' "$st"
-assert_match "Status: the checkpoint object" '"steps": *4' "$st"
+assert_match "Status: the checkpoint object (fill, probe, check, restore, two reads)" \
+    '"steps": *6' "$st"
 wait_state "$S" "$SSDT_PID" 60 's["checkpoint.done"] == 1 and s["phase"] != "checkpoint"' ||
     die "the first checkpoint did not end"
 "$CTL" -s "$ST.sock" checkpoint d >"$T/ask.out" 2>&1

@@ -138,6 +138,7 @@ full_checkpoint_tests = degrade,cache
 degrade_duration = 1h30m
 gc_idle = 0s
 recovery_duration = 45s
+thermal_duration = 5m
 EOF
 run_ssdt "$T/full.out" -c "$T/full.conf" -n
 assert_rc "-n on a file with every key" 0 "$RC" "$T/full.out"

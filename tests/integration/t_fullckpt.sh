@@ -33,6 +33,7 @@ probe_ramp = 0s
 degrade_duration = $deg
 gc_idle = $idle
 recovery_duration = 2s
+thermal_duration = 2s
 full_checkpoint_tests = $tests
 EOF
 }
@@ -57,6 +58,7 @@ import json, os, sys
 L = {o["probe"]: o for o in map(json.loads, open(sys.argv[1]))}
 bad = []
 for k in ("rand-read-4k-qd1", "degrade", "recover-idle", "recover-trim",
+          "full90-rand-write-4k-qd32", "full90-seq-write-128k-qd32",
           "clean-pass", "dirty-pass"):
     if k not in L:
         bad.append("no line " + k)
@@ -94,6 +96,42 @@ for k in ("clean-pass", "dirty-pass"):
         bad.append("%s: no write-cache figures %s" % (k, o))
 if L.get("clean-pass", {}).get("after_trim") is not True:
     bad.append("the clean pass follows a TRIM")
+# the thermal runs: sequential 128 KiB writes then reads over the area, each
+# second's speed; a loop device has no temperature nor thermal counters,
+# so those are unknown (null), never 0
+for k, rw in (("thermal-write", "write"), ("thermal-read", "read")):
+    o = L.get(k, {})
+    if o.get("rw") != rw or o.get("block_size") != 131072 or \
+            not o.get(rw + "_bytes_per_sec", 0) > 0 or o.get("errors") != 0:
+        bad.append("%s: %s" % (k, o))
+    if o.get("thermal_counters") is not False or "throttled" not in o or \
+            o["throttled"] is not None or o.get("peak_temperature_c", 0) is not None:
+        bad.append("%s: thermal figures %s" % (k, o))
+    s = json.load(open(os.path.join(sys.argv[2], o.get("series", "none"))))
+    if not 1 <= len(s["bytes_per_sec"]) <= 3 or min(s["bytes_per_sec"]) <= 0 or \
+            s.get("temperature_c") != [None] * len(s["bytes_per_sec"]):
+        bad.append("%s: series %s" % (k, s))
+# 90 % full: writes inside the last tenth of the span, the rest valid
+for k, rw, bs in (("full90-rand-write-4k-qd32", "randwrite", 4096),
+                  ("full90-seq-write-128k-qd32", "write", 131072)):
+    o = L.get(k, {})
+    if o.get("family") != "full90" or o.get("rw") != rw or \
+            o.get("block_size") != bs or not o.get("write_iops", 0) > 0 or \
+            o.get("errors") != 0 or o.get("region_bytes") != (64 * 2**20 // 65536) // 10 * 65536 or \
+            o.get("region_offset") + o.get("region_bytes") != 64 * 2**20:
+        bad.append("%s: %s" % (k, o))
+# the reads of fresh and of aged data end the checkpoint, full or not
+fr, ag = L.get("fresh-read", {}), L.get("aged-read", {})
+if list(L)[-2:] != ["fresh-read", "aged-read"]:
+    bad.append("the reads are not last: %s" % list(L)[-2:])
+if fr.get("region_bytes") != ag.get("region_bytes") or \
+        not fr.get("read_bytes_per_sec", 0) > 0 or not ag.get("read_bytes_per_sec", 0) > 0:
+    bad.append("reads %s %s" % (fr, ag))
+vs = ag.get("vs_fresh", {})
+def near(a, b): return abs(a - b) <= 1e-4 * abs(b)  # figures of 6 digits
+if not near(vs.get("throughput", 0), ag["read_bytes_per_sec"] / fr["read_bytes_per_sec"]) or \
+        not near(vs.get("p99.9", 0), ag["read_lat_us"]["p99.9"] / fr["read_lat_us"]["p99.9"]):
+    bad.append("aged against fresh: %s" % vs)
 print("\n".join(bad) or "ok")
 EOF
 assert_eq "the long tests' lines and series" ok "$(cat "$T/a.check")"
@@ -117,16 +155,26 @@ log "B: units corrupted between the degradation run and its check"
 # planted in the idle time before the recovery run, which rewrites some of
 # them (on 768 MiB of area, 1 s of it leaves most alone): those the check
 # finds are planted ones, at their offsets, and it finds some
-NP=$("$CTL" --json probes | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
 loopdev "$T/b.img" 1G
 ST=$T/state_b
 conf "$T/b.conf" "$ST" b "$LOOPDEV" 2s 4s degrade,recovery
 sed -i 's/^recovery_duration = .*/recovery_duration = 1s/' "$T/b.conf"
 S=$ST/b/state EV=$ST/b/events.jsonl
 start_ssdt "$T/b.log" -c "$T/b.conf" --oneshot
-wait_state "$S" "$SSDT_PID" 120 \
-    "s['phase'] == 'checkpoint' and s['checkpoint.step'] == $NP + 5" ||
-    die "no idle time after the degradation run"
+# step STEP TIMEOUT_S: wait until the status says the checkpoint is in it
+step() {
+	local i
+	for i in $(seq 1 $(($2 * 10))); do
+		"$CTL" -s "$ST.sock" --json status b 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)["drives"][0]
+sys.exit(d["checkpoint"]["step"] != sys.argv[1])' "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+step gc-idle 120 || die "no idle time after the degradation run"
+state_snap "$S" "$S.snap"
 unit=$(state_get "$S.snap" probe.unit)
 lo=$(state_get "$S.snap" probe.offset) len=$(state_get "$S.snap" probe.length)
 : >"$T/planted"

@@ -359,9 +359,11 @@ static const struct bad_value bad_values[] = {
 	{ "checkpoint = long", "checkpoint: 'long': expected off, quick or "
 	    "full" },
 	{ "full_checkpoint_tests = degrade,soak", "full_checkpoint_tests: "
-	    "'soak': expected all or words of degrade, recovery, trim, cache" },
+	    "'soak': expected all or words of degrade, recovery, trim, cache, "
+	    "full90, thermal" },
 	{ "full_checkpoint_tests = ,", "full_checkpoint_tests: ',': expected "
-	    "all or words of degrade, recovery, trim, cache" },
+	    "all or words of degrade, recovery, trim, cache, full90, "
+	    "thermal" },
 	{ "degrade_duration = 0s", "degrade_duration: '0s': expected a "
 	    "duration of at least 1s" },
 	{ "checkpoint_every = 10TiB", "checkpoint_every: '10TiB' is not a "

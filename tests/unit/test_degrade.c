@@ -158,6 +158,38 @@ test_refused(void **state)
 	assert_int_equal(degrade_figures(y, 60, &f), -1);
 }
 
+/*
+ * A drive that heats up and throttles (like the reviews' drive at 70 C):
+ * 2000 MB/s for 100 s while it warms 1 C a second from 40 C, then 800
+ * MB/s at 70 C; the counters grow at second 100.
+ */
+static void
+test_thermal(void **state)
+{
+	double			 bps[300], temp[300];
+	struct thermal_figures	 f;
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; i < 300; i++) {
+		bps[i] = i < 100 ? 2e9 : 8e8;
+		temp[i] = i < 30 ? 40 + (double)i : 70;
+	}
+	temp[5] = -1;			/* a second without a reading */
+	thermal_figures(bps, temp, 300, 100, &f);
+	assert_float_equal(f.peak_c, 70, 1e-9);
+	assert_float_equal(f.before_bps, 2e9, 1);
+	assert_float_equal(f.after_bps, 8e8, 1);
+	thermal_figures(bps, temp, 300, -1, &f);	/* never throttled */
+	assert_float_equal(f.before_bps, (100 * 2e9 + 200 * 8e8) / 300, 1);
+	assert_float_equal(f.after_bps, 0, 1e-9);
+	for (i = 0; i < 300; i++)
+		temp[i] = -1;		/* no temperature at all */
+	thermal_figures(bps, temp, 300, 1000, &f);
+	assert_float_equal(f.peak_c, -1, 1e-9);
+	assert_float_equal(f.after_bps, 0, 1e-9);
+}
+
 int
 main(void)
 {
@@ -167,6 +199,7 @@ main(void)
 		cmocka_unit_test(test_moving_avg),
 		cmocka_unit_test(test_recovery),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_thermal),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

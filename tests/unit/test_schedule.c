@@ -607,7 +607,7 @@ sim_ckpt(struct sim *m, uint64_t every)
 }
 
 #define CKPT_LOG(c) " checkpoint" #c " fill rand-read-4k-qd1 desktop " \
-	"check restore"
+	"check restore fresh-read aged-read"
 
 /*
  * The baseline after the first write and verify; then one each time the
@@ -723,9 +723,9 @@ test_checkpoint_stop_resume(void **state)
 	assert_true(turn(&m, NOSTOP));		/* fill */
 	assert_string_equal(sched_ckpt_probe(m.st.ckpt_step)->id,
 	    "rand-read-4k-qd1");
-	assert_int_equal(sched_ckpt_steps(&m.st, &m.c), 5);
+	assert_int_equal(sched_ckpt_steps(&m.st, &m.c), 7);
 	sched_progress(&m.st, &m.c, 0, 0, 0, m.now_ms, &f, &eta);
-	assert_float_equal(f, 0.2, 1e-9);
+	assert_float_equal(f, 1.0 / 7, 1e-9);
 	assert_false(turn(&m, 0));		/* stopped in the probe */
 	assert_string_equal(sched_ckpt_probe(m.st.ckpt_step)->id,
 	    "rand-read-4k-qd1");
@@ -746,12 +746,16 @@ sim_full(struct sim *m, unsigned parts)
 	m->c.degrade_duration = 7;
 	m->c.gc_idle = 2;
 	m->c.recovery_duration = 3;
+	m->c.thermal_duration = 5;
 	m->c.cycles = 2;
 }
 
 #define FULL_LOG " checkpoint1 fill rand-read-4k-qd1 desktop check " \
-	"long-fill degrade gc-idle recover-idle long-check trim " \
-	"recover-trim trim-check cache-trim cache-idle clean-pass dirty-pass"
+	"long-fill thermal-write thermal-read degrade gc-idle recover-idle long-check trim " \
+	"recover-trim trim-check full90-trim full90-rand-write-4k-qd32 " \
+	"full90-seq-write-128k-qd32 full90-check cache-trim cache-idle " \
+	"clean-pass dirty-pass " \
+	"fresh-read aged-read"
 
 static void
 test_checkpoint_full(void **state)
@@ -771,14 +775,19 @@ test_checkpoint_full(void **state)
 	sim_full(&m, 1u << LP_CACHE);
 	run_all(&m);
 	assert_non_null(strstr(m.log, " check cache-trim cache-idle "
-	    "clean-pass dirty-pass trim1"));
+	    "clean-pass dirty-pass fresh-read aged-read trim1"));
 	sim_full(&m, 1u << LP_RECOVERY);	/* needs the degradation run */
 	run_all(&m);
-	assert_non_null(strstr(m.log, " check clean-pass trim1"));
+	assert_non_null(strstr(m.log, " check clean-pass fresh-read aged-read "
+	    "trim1"));
+	sim_full(&m, 1u << LP_THERMAL);	/* its units checked too */
+	run_all(&m);
+	assert_non_null(strstr(m.log, " check long-fill thermal-write "
+	    "thermal-read long-check clean-pass fresh-read aged-read trim1"));
 	sim_full(&m, (1u << LP_DEGRADE) | (1u << LP_TRIM));
 	run_all(&m);
 	assert_non_null(strstr(m.log, " check long-fill degrade long-check "
-	    "trim recover-trim trim-check clean-pass trim1"));
+	    "trim recover-trim trim-check clean-pass fresh-read aged-read trim1"));
 }
 
 /* Walk a full checkpoint to the step named, checking the turns between. */
@@ -808,12 +817,20 @@ test_checkpoint_full_jobs(void **state)
 		assert_true(turn(&m, NOSTOP));
 	assert_true(m.st.ckpt_full);
 	sched_progress(&m.st, &m.c, 0, 0, 0, m.now_ms, &f, &eta);
-	assert_int_equal(eta, 2 * (3 + 1) + 7 + 2 * 2 + 2 * 3);
+	assert_int_equal(eta, 2 * (3 + 1) + 2 * 5 + 7 + 2 * 2 + 2 * 3 +
+	    2 * (3 + 1));
 	full_to(&m, "long-fill", &j);
 	assert_int_equal(j.kind, JOB_PROBE_FILL);
 	assert_int_equal(j.pj.region_off, 25 * BS);
 	assert_int_equal(j.pj.region_len, 75 * BS);	/* all of it */
 	assert_int_equal(m.st.prog.probe_len, 75 * BS);
+	full_to(&m, "thermal-write", &j);
+	assert_int_equal(j.kind, JOB_PROBE_RUN);
+	assert_string_equal(j.pj.probe->id, "seq-write-128k-qd32");
+	assert_int_equal(j.pj.duration_ns, 5000000000ULL);
+	assert_int_equal(j.pj.region_len, 75 * BS);
+	full_to(&m, "thermal-read", &j);
+	assert_string_equal(j.pj.probe->id, "seq-read-128k-qd32");
 	full_to(&m, "degrade", &j);
 	assert_int_equal(j.kind, JOB_PROBE_RUN);
 	assert_ptr_equal(j.pj.probe, &ckpt_degrade_probe);
@@ -833,6 +850,25 @@ test_checkpoint_full_jobs(void **state)
 	assert_int_equal(j.pj.duration_ns, 3000000000ULL);
 	full_to(&m, "trim-check", &j);
 	assert_true(j.pj.allow_blank);
+	/* 90 % full: the last tenth of the span discarded, then written */
+	full_to(&m, "full90-trim", &j);
+	assert_int_equal(j.kind, JOB_TRIM);
+	assert_int_equal(j.base, 90);
+	assert_int_equal(j.count, 1);
+	full_to(&m, "full90-rand-write-4k-qd32", &j);
+	assert_int_equal(j.kind, JOB_PROBE_RUN);
+	assert_ptr_equal(j.pj.probe, &ckpt_degrade_probe);
+	assert_int_equal(j.pj.region_off, 90 * BS);
+	assert_int_equal(j.pj.region_len, 10 * BS);
+	assert_int_equal(j.pj.duration_ns, 3000000000ULL);
+	assert_int_equal(j.pj.ramp_ns, 1000000000ULL);
+	full_to(&m, "full90-seq-write-128k-qd32", &j);
+	assert_string_equal(j.pj.probe->id, "seq-write-128k-qd32");
+	assert_int_equal(j.pj.region_off, 90 * BS);
+	full_to(&m, "full90-check", &j);
+	assert_int_equal(j.kind, JOB_PROBE_CHECK);
+	assert_int_equal(j.pj.region_len, 10 * BS);
+	assert_true(j.pj.allow_blank);
 	full_to(&m, "clean-pass", &j);
 	m.st.prog.position = 9;		/* a write-back stopped there goes on */
 	full_to(&m, "clean-pass", &j);
@@ -850,6 +886,17 @@ test_checkpoint_full_jobs(void **state)
 	assert_int_equal(j.base, 25);
 	assert_int_equal(j.count, 75);
 	assert_int_equal(j.start, 0);
+	/* the reads of fresh and aged data: as many blocks of each, read
+	 * only, the area untouched */
+	full_to(&m, "fresh-read", &j);
+	assert_int_equal(j.kind, JOB_VERIFY);
+	assert_int_equal(j.base, 25);
+	assert_int_equal(j.count, 25);	/* the static area is smaller */
+	assert_int_equal(m.st.prog.probe_len, 0);
+	full_to(&m, "aged-read", &j);
+	assert_int_equal(j.kind, JOB_VERIFY);
+	assert_int_equal(j.base, 0);
+	assert_int_equal(j.count, 25);
 	assert_false(sched_ckpt_next(&m.st, &m.c));
 	assert_int_equal(m.st.full_done, 1);
 	assert_false(m.st.ckpt_full);
