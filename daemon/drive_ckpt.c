@@ -517,7 +517,7 @@ ckpt_end_event(struct drive *d)
 }
 
 void
-drive_ckpt_step_done(struct drive *d)
+drive_ckpt_step_done(struct drive *d, int err)
 {
 	const struct probe	*p = sched_ckpt_probe(d->st.ckpt_step);
 	struct probe_result	 r;
@@ -525,7 +525,7 @@ drive_ckpt_step_done(struct drive *d)
 	if (p != NULL)
 		probe_recorded(d, p);
 	else if (sched_ckpt_long(d->st.ckpt_step) >= 0)
-		drive_long_done(d, sched_ckpt_long(d->st.ckpt_step));
+		drive_long_done(d, sched_ckpt_long(d->st.ckpt_step), err);
 	else
 		(void)engine_probe_result(d->eng, &r);	/* none to keep */
 	if (sched_ckpt_next(&d->st, &d->conf)) {

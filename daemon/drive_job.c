@@ -313,7 +313,7 @@ phase_job_ended(struct drive *d, enum job_end end, int err)
 	switch (end) {
 	case JOB_DONE:
 		if (d->st.prog.phase == PHASE_CHECKPOINT) {
-			drive_ckpt_step_done(d);	/* a step of it */
+			drive_ckpt_step_done(d, err);	/* a step of it */
 			break;
 		}
 		if (d->st.prog.phase == PHASE_TRIM && err != 0)

@@ -254,6 +254,9 @@ recovery_line(struct drive *d, json_object *line)
 	ADD("all_share", share(f.all_share));
 	ADD("idle_seconds", json_object_new_uint64(
 	    d->series.step == CL_GC_RECOVER ? d->conf.gc_idle : 0));
+	if (d->series.step == CL_TRIM_RECOVER)
+		ADD("trimmed", json_object_new_boolean(
+		    !(d->series.trim_failed & (1u << CL_TRIM))));
 }
 
 /* A write probe on the drive 90 % full ended: its line. */
@@ -269,6 +272,8 @@ f90_done(struct drive *d, int step)
 		return;
 	sched_f90_region(&d->st, &off, &len);
 	ADD("family", json_object_new_string("full90"));
+	ADD("trimmed", json_object_new_boolean(
+	    !(d->series.trim_failed & (1u << CL_F90_TRIM))));
 	ADD("region_offset", json_object_new_uint64(off));
 	ADD("region_bytes", json_object_new_uint64(len));
 	drive_ckpt_append(d, line);
@@ -367,7 +372,8 @@ pass_done(struct drive *d)
 	    d->st.lay.block_size));
 	ADD("after_trim", json_object_new_boolean(d->st.ckpt_step ==
 	    CKPT_STEP_LONG(CL_RESTORE) && (d->conf.full_checkpoint_tests &
-	    (1u << LP_CACHE))));
+	    (1u << LP_CACHE)) && !(d->series.trim_failed &
+	    (1u << CL_CACHE_TRIM))));
 	if (drive_timeline_estimate(d, line) == 0) {
 		ADD("read_bytes_per_sec", json_object_new_double(0));
 		ADD("write_bytes_per_sec", json_object_new_double(
@@ -447,10 +453,34 @@ read_done(struct drive *d, int step)
 }
 #undef ADD
 
+/* A TRIM of the long tests the target could not do: said, and marked for
+ * the lines after it (their figures are of an area not discarded). */
+static void
+trim_failed(struct drive *d, int step, int err)
+{
+	json_object	*o = drive_ev_obj(d);
+
+	d->series.trim_failed |= 1u << step;
+	json_object_object_add(o, "step", json_object_new_string(
+	    sched_ckpt_word(d->st.ckpt_step)));
+	events_add(&d->log, LOG_WARNING, "trim_unsupported", o, -1,
+	    (long long)d->st.host_bytes_written, "checkpoint %" PRIu64 ": %s: "
+	    "discard is not supported by the target (%s); what follows runs "
+	    "on an area not discarded", d->st.ckpt_done + 1,
+	    sched_ckpt_word(d->st.ckpt_step), strerror(err));
+}
+
 void
-drive_long_done(struct drive *d, int step)
+drive_long_done(struct drive *d, int step, int err)
 {
 	struct probe_result	r;
+
+	if (step == CL_TRIM || step == CL_F90_TRIM || step == CL_CACHE_TRIM) {
+		if (err != 0)
+			trim_failed(d, step, err);
+		else
+			d->series.trim_failed &= ~(1u << step);
+	}
 
 	if (series_step(step))
 		series_done(d, step);

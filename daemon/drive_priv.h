@@ -72,6 +72,7 @@ struct drive_smart {
 	int		 mismatch_reported;
 	int		 warned;
 	int		 nvme;		/* read often while it works: thermal_interval */
+	double		 bps_at_latest;	/* the drive's throughput then */
 	struct eventlog	 log;		/* smart.jsonl, kept like events */
 };
 
@@ -121,6 +122,8 @@ struct drive_series {
 	struct lathist	 rd_lat0;
 	/* the fresh read's figures, for the aged read's comparison */
 	double		 fresh_bps, fresh_p999;
+	/* the checkpoint's TRIMs the target could not do (CL_* bits) */
+	unsigned	 trim_failed;
 };
 
 /* A probe's baseline: the first checkpoint that measured it (drive_ckpt.c). */
@@ -304,7 +307,7 @@ void		 drive_ckpt_started(struct drive *);
  * over (recorded), `j` the job of the step that runs. */
 void		 drive_ckpt_prepare(struct drive *, struct job *j);
 /* A step's job is done: its result recorded, the next step or the end. */
-void		 drive_ckpt_step_done(struct drive *);
+void		 drive_ckpt_step_done(struct drive *, int err);
 /* A probe's finding: how many of its units this checkpoint found before
  * (taken off the counts; all of them: no event either). */
 uint64_t	 drive_ckpt_found_before(struct drive *, const struct finding *);
@@ -321,8 +324,9 @@ void		 drive_ckpt_append(struct drive *, json_object *);
 void		 drive_long_prepare(struct drive *, int step);
 /* A tick's rates are in: the series of the running step. */
 void		 drive_long_tick(struct drive *, uint64_t tick_start_ns);
-/* A long step's job is done: its line, if it has one. */
-void		 drive_long_done(struct drive *, int step);
+/* A long step's job is done (err: a TRIM the target cannot do): its
+ * line, if it has one. */
+void		 drive_long_done(struct drive *, int step, int err);
 void		 drive_long_free(struct drive *);
 /* drive_job.c: the current phase ran to its end (or the write budget). */
 void		 drive_phase_done(struct drive *, enum job_end);

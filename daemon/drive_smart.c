@@ -214,6 +214,8 @@ throttle_check(struct drive *d, const struct smart *s)
 	if (!d->smart.have_latest || !smart_throttled(&d->smart.latest, s, &g))
 		return;
 	o = drive_ev_obj(d);
+	json_object_object_add(o, "cause",
+	    json_object_new_string("thermal counters"));
 	json_object_object_add(o, "temperature_c", s->has_temperature ?
 	    json_object_new_int(s->temperature_c) : NULL);
 	json_object_object_add(o, "tmt1_transitions",
@@ -242,6 +244,37 @@ throttle_check(struct drive *d, const struct smart *s)
 	    d->rates.wbps / 1e6);
 }
 
+/*
+ * The speed fell sharply at the drive's own temperature limit since the
+ * last reading (smart_hot_slowdown), while it still moves (a job that
+ * ended is no slowdown).
+ */
+static void
+hot_check(struct drive *d, const struct smart *s)
+{
+	double		 now = d->rates.wbps + d->rates.rbps;
+	json_object	*o;
+
+	if (now <= 0 || !smart_hot_slowdown(s, d->smart.bps_at_latest, now))
+		return;
+	o = drive_ev_obj(d);
+	json_object_object_add(o, "cause",
+	    json_object_new_string("temperature limit"));
+	json_object_object_add(o, "temperature_c",
+	    json_object_new_int(s->temperature_c));
+	json_object_object_add(o, "temperature_limit_c",
+	    json_object_new_int(s->temp_limit_c));
+	json_object_object_add(o, "bytes_per_sec_before",
+	    json_object_new_double(d->smart.bps_at_latest));
+	json_object_object_add(o, "bytes_per_sec",
+	    json_object_new_double(now));
+	events_add(&d->log, LOG_WARNING, "throttle", o, -1,
+	    (long long)d->st.host_bytes_written, "thermal throttling: %d C, "
+	    "at the drive's limit of %d C, and %.1f MB/s where it was %.1f "
+	    "MB/s at the last reading", s->temperature_c, s->temp_limit_c,
+	    now / 1e6, d->smart.bps_at_latest / 1e6);
+}
+
 /* A reading arrived. */
 static void
 smart_result(struct drive *d, const struct smart *s)
@@ -253,8 +286,10 @@ smart_result(struct drive *d, const struct smart *s)
 	health_rules(d, s);
 	cross_check(d, s);
 	throttle_check(d, s);
+	hot_check(d, s);
 	d->smart.latest = *s;
 	d->smart.have_latest = 1;
+	d->smart.bps_at_latest = d->rates.wbps + d->rates.rbps;
 	if (first || d->st.host_bytes_written >= d->st.smart_snapshot_at +
 	    d->conf.snapshot_every)
 		snapshot(d, first ? "baseline" : "milestone");

@@ -65,6 +65,10 @@ struct smart {
 	int		spare_threshold;	/* percent */
 	int		has_temperature;
 	int		temperature_c;
+	/* the drive's own limit: NVMe WCTEMP (warning composite), ATA SCT's
+	 * specified maximum operating temperature */
+	int		has_temp_limit;
+	int		temp_limit_c;
 	int		ntemp_sensors;
 	int		temp_sensors_c[8];
 	uint8_t		critical_warning;	/* CW_* bits (NVMe) */
@@ -135,6 +139,14 @@ struct thermal_growth {
  * either reading is not an NVMe one, or when a counter went back (not
  * the same drive's counts).
  */
+/*
+ * The speed fell sharply while the drive was at its temperature limit:
+ * reading s at or above its limit, the throughput now under
+ * SMART_HOT_DROP times what it was at the reading before (before_bps > 0).
+ */
+#define SMART_HOT_DROP	0.5
+int	smart_hot_slowdown(const struct smart *s, double before_bps,
+	    double now_bps);
 int	smart_throttled(const struct smart *p, const struct smart *s,
 	    struct thermal_growth *g);
 /*

@@ -412,6 +412,11 @@ decode_health(json_object *root, struct smart *s)
 		s->has_temperature = 1;
 		setsrc(s, FIG_TEMPERATURE, "smartctl temperature");
 	}
+	/* the maximum operating temperature (SCT or device statistics);
+	 * 0 and below is no limit a drive sets */
+	if (jint(jpath(root, "temperature", "op_limit_max", NULL),
+	    &s->temp_limit_c) && s->temp_limit_c > 0)
+		s->has_temp_limit = 1;
 	if (ju64(jpath(root, "power_on_time", "hours", NULL), &v))
 		s->power_on_hours = v;
 	if (ju64(jpath(root, "power_cycle_count", NULL), &v))

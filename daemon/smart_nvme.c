@@ -143,6 +143,10 @@ smart_from_nvme(const void *smart_log, const void *id_ctrl,
 		id_string(s->serial, sizeof(s->serial), id->sn, sizeof(id->sn));
 		id_string(s->firmware, sizeof(s->firmware), id->fr,
 		    sizeof(id->fr));
+		if (le16(&id->wctemp) != 0) {	/* Kelvin; 0: none set */
+			s->has_temp_limit = 1;
+			s->temp_limit_c = (int)le16(&id->wctemp) - 273;
+		}
 	}
 	if (c0 != NULL &&
 	    memcmp(c0 + OCP_GUID_OFF, ocp_c0_guid, sizeof(ocp_c0_guid)) == 0) {

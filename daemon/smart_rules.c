@@ -148,6 +148,14 @@ grew(uint32_t from, uint32_t to, uint32_t *d)
 }
 
 int
+smart_hot_slowdown(const struct smart *s, double before_bps, double now_bps)
+{
+	return s->has_temperature && s->has_temp_limit &&
+	    s->temperature_c >= s->temp_limit_c && before_bps > 0 &&
+	    now_bps >= 0 && now_bps < SMART_HOT_DROP * before_bps;
+}
+
+int
 smart_throttled(const struct smart *p, const struct smart *s,
     struct thermal_growth *g)
 {

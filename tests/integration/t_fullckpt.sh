@@ -10,7 +10,10 @@
 #  B. a unit corrupted during the degradation run is found by the check
 #     after it, at its exact offset;
 #  C. kill -9 in the degradation run and again after the TRIM: --verify of
-#     the half-tested drive finds nothing, the restart finishes.
+#     the half-tested drive finds nothing, the restart finishes;
+#  D. a target that cannot discard (a file on FUSE): the TRIMs are said to
+#     have failed, and the figures after them say they ran on an area not
+#     discarded.
 . "$(dirname "$0")/lib.sh"
 need_root
 CTL=${SSDCTL:-$ROOT/ctl/ssdctl}
@@ -225,4 +228,25 @@ assert_eq "the full checkpoint done once" 1 \
     "$(state_get "$S" checkpoint.full_done)"
 assert_eq "each long test recorded once" "1 1 1" "$(for k in degrade \
     recover-idle dirty-pass; do grep -c "\"probe\":\"$k\"" "$CK"; done | xargs)"
+
+# ---------------------------------------------------------------- D
+log "D: a target that cannot discard"
+MNT=$T/fuse
+truncate -s 64M "$T/d.back"
+stallfs "$T/d.back" "$MNT" "$T/never"
+ST=$T/state_d
+conf "$T/d.conf" "$ST" d "$MNT/disk" 2s 0s trim,cache,full90
+sed -i 's/^serial = none/size = 64M/' "$T/d.conf"
+S=$ST/d/state EV=$ST/d/events.jsonl CK=$ST/d/checkpoints.jsonl
+run_ssdt "$T/d.log" -c "$T/d.conf" --oneshot
+assert_rc "a full checkpoint on a target without discard" 0 "$RC" "$T/d.log"
+assert_eq "each TRIM of the long tests said to have failed" \
+    "trim full90-trim cache-trim" \
+    "$(ev_query "$EV" 0 step event=trim_unsupported | xargs)"
+assert_eq "the figures after them say so" "False False False" "$(python3 -c '
+import json, sys
+L = {o["probe"]: o for o in map(json.loads, open(sys.argv[1]))}
+print(L["recover-trim"]["trimmed"], L["full90-rand-write-4k-qd32"]["trimmed"],
+      L["clean-pass"]["after_trim"])' "$CK")"
+assert_eq "no verify error" 0 "$(ev_count "$EV" 0 event=verify_error)"
 finish

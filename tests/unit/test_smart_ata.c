@@ -940,6 +940,32 @@ test_truncated_and_mangled(void **state)
 	free(json);
 }
 
+/*
+ * The drive's temperature limit: smartctl's op_limit_max (SCT, or device
+ * statistics page 5 "Specified Maximum Operating Temperature"); a limit
+ * of 0 is none set.
+ */
+static void
+test_temp_limit(void **state)
+{
+	struct smart	s;
+	char		err[256];
+
+	(void)state;
+	assert_int_equal(decode_str("{\"device\": {\"protocol\": \"ATA\"}, "
+	    "\"model_name\": \"x\", \"temperature\": {\"current\": 71, "
+	    "\"op_limit_max\": 70}}", &s, err, sizeof(err)), 0);
+	assert_true(s.has_temp_limit);
+	assert_int_equal(s.temp_limit_c, 70);
+	assert_int_equal(s.temperature_c, 71);
+	assert_int_equal(decode_str("{\"device\": {\"protocol\": \"ATA\"}, "
+	    "\"model_name\": \"x\", \"temperature\": {\"current\": 40, "
+	    "\"op_limit_max\": 0}}", &s, err, sizeof(err)), 0);
+	assert_false(s.has_temp_limit);
+	decode_fixture("kingston_a400.json", &s);	/* none reported */
+	assert_false(s.has_temp_limit);
+}
+
 int
 main(void)
 {
@@ -971,6 +997,7 @@ main(void)
 		cmocka_unit_test(test_sectors_and_pages),
 		cmocka_unit_test(test_attr_overflow),
 		cmocka_unit_test(test_truncated_and_mangled),
+		cmocka_unit_test(test_temp_limit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

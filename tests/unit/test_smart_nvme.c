@@ -119,6 +119,12 @@ test_identify(void **state)
 	assert_string_equal(s.serial, "S64ANS0R123456");
 	assert_string_equal(s.model, "Samsung SSD 980 1TB");
 	assert_string_equal(s.firmware, "3B4QFXO7");
+	assert_false(s.has_temp_limit);		/* WCTEMP 0: none set */
+	id[266] = 0x57;				/* WCTEMP 343 K */
+	id[267] = 0x01;
+	smart_from_nvme(log, id, NULL, &s);
+	assert_true(s.has_temp_limit);
+	assert_int_equal(s.temp_limit_c, 70);
 }
 
 /*

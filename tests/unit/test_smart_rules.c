@@ -254,6 +254,36 @@ test_throttled_unknown(void **state)
 	assert_int_equal(smart_throttled(&p, &s, &g), 0);
 }
 
+/*
+ * The speed halved while the drive was at its own limit (NVMe WCTEMP,
+ * ATA's maximum operating temperature): a slowdown; below the limit, a
+ * smaller drop, no speed before, or no limit known: none.
+ */
+static void
+test_hot_slowdown(void **state)
+{
+	struct smart	s;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	s.has_temperature = 1;
+	s.temperature_c = 70;
+	s.has_temp_limit = 1;
+	s.temp_limit_c = 70;
+	assert_true(smart_hot_slowdown(&s, 2e9, 0.9e9));
+	assert_false(smart_hot_slowdown(&s, 2e9, 1.1e9));	/* 0.55x */
+	assert_false(smart_hot_slowdown(&s, 0, 0.5e9));	/* no speed before */
+	s.temperature_c = 69;
+	assert_false(smart_hot_slowdown(&s, 2e9, 0.5e9));
+	s.temperature_c = 75;
+	assert_true(smart_hot_slowdown(&s, 2e9, 0));	/* stopped */
+	s.has_temp_limit = 0;
+	assert_false(smart_hot_slowdown(&s, 2e9, 0.5e9));
+	s.has_temp_limit = 1;
+	s.has_temperature = 0;
+	assert_false(smart_hot_slowdown(&s, 2e9, 0.5e9));
+}
+
 int
 main(void)
 {
@@ -266,6 +296,7 @@ main(void)
 		cmocka_unit_test(test_summary_json),
 		cmocka_unit_test(test_throttled_series),
 		cmocka_unit_test(test_throttled_unknown),
+		cmocka_unit_test(test_hot_slowdown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
