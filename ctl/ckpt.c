@@ -74,7 +74,10 @@ latency(json_object *line, const char *pct)
 	return best;
 }
 
-/* A pass's cache in GB: 0 when it showed no knee, NAN without a figure. */
+/*
+ * A pass's cache in GB; CKPT_NO_KNEE when it showed no knee (none to
+ * tell: the cache may be larger than the pass), NAN without a figure.
+ */
 static double
 cache_gb(json_object *line)
 {
@@ -84,7 +87,7 @@ cache_gb(json_object *line)
 	    !json_object_is_type(v, json_type_boolean))
 		return NAN;
 	return json_object_get_boolean(v) ?
-	    num(line, "slc_cache_bytes") / 1e9 : 0;
+	    num(line, "slc_cache_bytes") / 1e9 : CKPT_NO_KNEE;
 }
 
 double
@@ -151,10 +154,12 @@ ckpt_format(double v, enum ckpt_figure f, char *buf, size_t len)
 {
 	if (isnan(v))
 		snprintf(buf, len, "-");
+	else if (f == CKPT_CACHE && v == CKPT_NO_KNEE)
+		snprintf(buf, len, "no knee");
 	else if (!isfinite(v) || v < 0 || v >= FIGURE_MAX)
 		snprintf(buf, len, "?");
 	else if (f == CKPT_CACHE)
-		snprintf(buf, len, v == 0 ? "no knee" : "%.3g", v);
+		snprintf(buf, len, "%.3g", v);
 	else if (f == CKPT_IOPS || v >= 1000)
 		snprintf(buf, len, "%.0f", v);
 	else

@@ -17,7 +17,7 @@ enum ckpt_figure {
 	CKPT_MBPS,		/* (read + write bytes per second) / 1e6 */
 	CKPT_P99,		/* the higher p99 of the directions, us */
 	CKPT_P999,		/* the higher p99.9 of the directions, us */
-	CKPT_CACHE,		/* a pass's write-cache estimate, GB (0: no knee) */
+	CKPT_CACHE,		/* a pass's write-cache estimate, GB */
 	CKPT_NFIGURES
 };
 
@@ -30,6 +30,8 @@ enum ckpt_figure {
  * for a full checkpoint's clean or dirty pass, its write cache.
  */
 enum ckpt_figure ckpt_headline(json_object *line);
+/* A pass's cache figure when it showed no knee: below any graph's axis. */
+#define CKPT_NO_KNEE	(-1.0)
 /* The figure of a line; NAN when it has none (skipped, not measured). */
 double		 ckpt_value(json_object *line, enum ckpt_figure);
 /* The change from `base` to `now` in percent; NAN when not computable. */

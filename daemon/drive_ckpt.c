@@ -486,6 +486,7 @@ drive_ckpt_prepare(struct drive *d, struct job *j)
 	struct sched_step	 s;
 	char			 why[160];
 	uint64_t		 len;
+	int			 skipped = 0;
 
 	if (d->st.prog.probe_unit == 0)	/* a state of an older version */
 		d->st.prog.probe_unit = j->pj.unit = d->tgt.logical_block;
@@ -495,7 +496,10 @@ drive_ckpt_prepare(struct drive *d, struct job *j)
 		probe_skipped(d, p, why);
 		(void)sched_ckpt_next(&d->st, &d->conf);  /* check follows */
 		sched_next(&d->st, &d->conf, j, &s);
+		skipped = 1;
 	}
+	if (skipped)	/* the step the job is of, on disk before it runs */
+		drive_checkpoint(d);
 	drive_long_prepare(d, sched_ckpt_long(d->st.ckpt_step));
 }
 

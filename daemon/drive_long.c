@@ -64,6 +64,7 @@ drive_long_free(struct drive *d)
 	free(s->temp);
 	s->iops = s->bps = s->p99 = s->temp = NULL;
 	s->n = s->cap = 0;
+	s->covered = 0;
 	s->step = -1;
 }
 
@@ -120,17 +121,33 @@ series_grow(struct drive_series *s)
 	return 0;
 }
 
+static int	series_second(struct drive *, struct drive_series *);
+
 void
 drive_long_tick(struct drive *d, uint64_t tick_start_ns)
 {
 	struct drive_series	*s = &d->series;
-	struct thermal_growth	 g;
 
 	if (s->step < 0 || !series_step(s->step) || d->work != WORK_PHASE ||
 	    d->st.prog.phase != PHASE_CHECKPOINT ||
 	    sched_ckpt_long(d->st.ckpt_step) != s->step ||
-	    tick_start_ns < s->t0 || series_grow(s) == -1)
+	    tick_start_ns < s->t0)
 		return;
+	/* a second each: a tick longer than one (a slow turn of the loop)
+	 * gives each second it covered its rates */
+	s->covered += (double)(d->rates.t - tick_start_ns) / 1e9;
+	while ((double)s->n + 1 <= s->covered + 0.5 && series_second(d, s) == 0)
+		;
+}
+
+/* One second of the series: the rates of the tick that covered it. */
+static int
+series_second(struct drive *d, struct drive_series *s)
+{
+	struct thermal_growth	 g;
+
+	if (series_grow(s) == -1)
+		return -1;
 	s->iops[s->n] = d->rates.wiops + d->rates.riops;
 	s->bps[s->n] = d->rates.wbps + d->rates.rbps;
 	s->p99[s->n] = d->rates.lat_p99_us > d->rates.rlat_p99_us ?
@@ -142,6 +159,7 @@ drive_long_tick(struct drive *d, uint64_t tick_start_ns)
 	    smart_throttled(&s->th0, &d->smart.latest, &g))
 		s->throttle_tick = (long)s->n;
 	s->n++;
+	return 0;
 }
 
 void
@@ -256,7 +274,7 @@ recovery_line(struct drive *d, json_object *line)
 	    d->series.step == CL_GC_RECOVER ? d->conf.gc_idle : 0));
 	if (d->series.step == CL_TRIM_RECOVER)
 		ADD("trimmed", json_object_new_boolean(
-		    !(d->series.trim_failed & (1u << CL_TRIM))));
+		    !(d->st.ckpt_trim_failed & (1u << CL_TRIM))));
 }
 
 /* A write probe on the drive 90 % full ended: its line. */
@@ -273,7 +291,7 @@ f90_done(struct drive *d, int step)
 	sched_f90_region(&d->st, &off, &len);
 	ADD("family", json_object_new_string("full90"));
 	ADD("trimmed", json_object_new_boolean(
-	    !(d->series.trim_failed & (1u << CL_F90_TRIM))));
+	    !(d->st.ckpt_trim_failed & (1u << CL_F90_TRIM))));
 	ADD("region_offset", json_object_new_uint64(off));
 	ADD("region_bytes", json_object_new_uint64(len));
 	drive_ckpt_append(d, line);
@@ -371,8 +389,8 @@ pass_done(struct drive *d)
 	    d->st.prog.probe_len : layout_dynamic_blocks(&d->st.lay) *
 	    d->st.lay.block_size));
 	ADD("after_trim", json_object_new_boolean(d->st.ckpt_step ==
-	    CKPT_STEP_LONG(CL_RESTORE) && (d->conf.full_checkpoint_tests &
-	    (1u << LP_CACHE)) && !(d->series.trim_failed &
+	    CKPT_STEP_LONG(CL_RESTORE) && (d->st.ckpt_tests &
+	    (1u << LP_CACHE)) && !(d->st.ckpt_trim_failed &
 	    (1u << CL_CACHE_TRIM))));
 	if (drive_timeline_estimate(d, line) == 0) {
 		ADD("read_bytes_per_sec", json_object_new_double(0));
@@ -382,37 +400,59 @@ pass_done(struct drive *d)
 		drive_ckpt_append(d, line);
 		return;
 	}
-	drive_log(d, LOG_INFO, 0, "%s: resumed, no write-cache estimate",
-	    sched_ckpt_word(d->st.ckpt_step));
+	drive_log(d, LOG_INFO, 0, "%s: no write-cache estimate (a pass "
+	    "resumed, or too few steps)", sched_ckpt_word(d->st.ckpt_step));
 	json_object_put(line);
 }
-/* The read's throughput and p99.9 against the fresh read's, flagged. */
-static void
-aged_compare(struct drive *d, json_object *line, double bps, double p999)
+/* {"throughput": t, "p99.9": l} */
+static json_object *
+ratios(double t, double l)
 {
-	struct drive_series	*s = &d->series;
-	json_object		*vs, *flags = json_object_new_array();
-	double			 rt, rl;
+	json_object	*o = json_object_new_object();
+
+	json_object_object_add(o, "throughput", json_object_new_double(t));
+	json_object_object_add(o, "p99.9", json_object_new_double(l));
+	return o;
+}
+
+/*
+ * The aged read's throughput and p99.9 as ratios of the fresh read's;
+ * flagged against the drive's first such ratios (its baseline: a new
+ * drive's fresh data may sit in its write cache, aged data not), so that
+ * what is flagged is aged data reading worse than it did.
+ */
+static void
+aged_compare(struct drive *d, json_object *line, double bps, uint64_t p999)
+{
+	struct dstate	*st = &d->st;
+	json_object	*flags = json_object_new_array();
+	double		 rt, rl, bt, bl;
 
 	ADD("flags", flags);
-	if (s->fresh_bps <= 0 || s->fresh_p999 <= 0 || p999 <= 0)
+	if (st->fresh_bps == 0 || st->fresh_p999_ns == 0 || p999 == 0)
 		return;
-	rt = bps / s->fresh_bps;
-	rl = p999 / s->fresh_p999;
-	vs = json_object_new_object();
-	json_object_object_add(vs, "throughput", json_object_new_double(rt));
-	json_object_object_add(vs, "p99.9", json_object_new_double(rl));
-	ADD("vs_fresh", vs);
-	if (rt < AGED_THROUGHPUT)
+	rt = bps / (double)st->fresh_bps;
+	rl = (double)p999 / (double)st->fresh_p999_ns;
+	ADD("vs_fresh", ratios(rt, rl));
+	if (st->aged_base_tput_x1000 == 0 || st->aged_base_p999_x1000 == 0) {
+		st->aged_base_tput_x1000 = (uint64_t)llround(rt * 1000) + 1;
+		st->aged_base_p999_x1000 = (uint64_t)llround(rl * 1000) + 1;
+		return;		/* the baseline (+1: never 0) */
+	}
+	bt = (double)(st->aged_base_tput_x1000 - 1) / 1000;
+	bl = (double)(st->aged_base_p999_x1000 - 1) / 1000;
+	ADD("baseline_vs_fresh", ratios(bt, bl));
+	if (rt < AGED_THROUGHPUT * bt)
 		json_object_array_add(flags, json_object_new_string("throughput"));
-	if (rl > AGED_LATENCY)
+	if (rl > AGED_LATENCY * bl)
 		json_object_array_add(flags, json_object_new_string("latency"));
-	if (rt < AGED_THROUGHPUT || rl > AGED_LATENCY)
+	if (json_object_array_length(flags) > 0)
 		events_add(&d->log, LOG_WARNING, "aged_data_slow",
-		    json_object_get(vs), -1, (long long)d->st.host_bytes_written,
+		    ratios(rt, rl), -1, (long long)st->host_bytes_written,
 		    "checkpoint %" PRIu64 ": data written at the start reads at "
-		    "%.2f times the throughput of fresh data, p99.9 %.2f times",
-		    d->st.ckpt_done + 1, rt, rl);
+		    "%.2f times the throughput of fresh data (at first %.2f), "
+		    "p99.9 %.2f times (at first %.2f)", st->ckpt_done + 1, rt, bt,
+		    rl, bl);
 }
 
 /* A read of fresh or aged data ended: its figures, the aged compared. */
@@ -445,10 +485,10 @@ read_done(struct drive *d, int step)
 	ADD("read_lat_us", drive_ckpt_lat(&lat));
 	ADD("errors", json_object_new_uint64(bad_blocks(d) - s->rd_errors0));
 	if (step == CL_FRESH_READ) {
-		s->fresh_bps = bps;
-		s->fresh_p999 = (double)p999;
+		d->st.fresh_bps = (uint64_t)llround(bps);
+		d->st.fresh_p999_ns = p999;
 	} else
-		aged_compare(d, line, bps, (double)p999);
+		aged_compare(d, line, bps, p999);
 	drive_ckpt_append(d, line);
 }
 #undef ADD
@@ -460,7 +500,7 @@ trim_failed(struct drive *d, int step, int err)
 {
 	json_object	*o = drive_ev_obj(d);
 
-	d->series.trim_failed |= 1u << step;
+	d->st.ckpt_trim_failed |= 1u << step;
 	json_object_object_add(o, "step", json_object_new_string(
 	    sched_ckpt_word(d->st.ckpt_step)));
 	events_add(&d->log, LOG_WARNING, "trim_unsupported", o, -1,
@@ -479,7 +519,7 @@ drive_long_done(struct drive *d, int step, int err)
 		if (err != 0)
 			trim_failed(d, step, err);
 		else
-			d->series.trim_failed &= ~(1u << step);
+			d->st.ckpt_trim_failed &= ~(1u << step);
 	}
 
 	if (series_step(step))

@@ -73,6 +73,7 @@ struct drive_smart {
 	int		 warned;
 	int		 nvme;		/* read often while it works: thermal_interval */
 	double		 bps_at_latest;	/* the drive's throughput then */
+	uint64_t	 job_at_latest;	/* and the job it was of (job_token) */
 	struct eventlog	 log;		/* smart.jsonl, kept like events */
 };
 
@@ -102,14 +103,16 @@ struct drive_ckpt {
 };
 
 /*
- * The per-second figures of a long test's run (drive_long.c): write IOPS,
- * bytes a second and p99 latency (us; -1: none) of each tick in the
- * step, from the tick that began after the step did.
+ * The per-second figures of a long test's run (drive_long.c): IOPS, bytes
+ * a second and p99 latency (us; -1: none) of each second in the step,
+ * from the tick that began after the step did (each second has the rates
+ * of the tick that covered it).
  */
 struct drive_series {
 	int		 step;		/* CL_*; -1: none being recorded */
 	uint64_t	 t0;		/* monotonic ns: the step's start */
 	size_t		 n, cap;
+	double		 covered;	/* seconds the ticks so far covered */
 	double		*iops, *bps, *p99;
 	double		*temp;		/* the latest reading's, C; -1: none */
 	/* a thermal run: the reading at its start, the tick at which the
@@ -120,10 +123,7 @@ struct drive_series {
 	/* an aged-data read's start: the worker's read counters then */
 	uint64_t	 rd_ops0, rd_bytes0, rd_errors0;
 	struct lathist	 rd_lat0;
-	/* the fresh read's figures, for the aged read's comparison */
-	double		 fresh_bps, fresh_p999;
-	/* the checkpoint's TRIMs the target could not do (CL_* bits) */
-	unsigned	 trim_failed;
+
 };
 
 /* A probe's baseline: the first checkpoint that measured it (drive_ckpt.c). */

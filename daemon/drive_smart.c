@@ -204,15 +204,16 @@ health_rules(struct drive *d, const struct smart *s)
 	}
 }
 
-/* The drive slowed itself down (or ran hot) since the last reading. */
-static void
+/* The drive slowed itself down (or ran hot) since the last reading: 1
+ * when its counters say so (an event), else 0. */
+static int
 throttle_check(struct drive *d, const struct smart *s)
 {
 	struct thermal_growth	 g;
 	json_object		*o;
 
 	if (!d->smart.have_latest || !smart_throttled(&d->smart.latest, s, &g))
-		return;
+		return 0;
 	o = drive_ev_obj(d);
 	json_object_object_add(o, "cause",
 	    json_object_new_string("thermal counters"));
@@ -242,20 +243,38 @@ throttle_check(struct drive *d, const struct smart *s)
 	    g.seconds[0], g.transitions[1], g.seconds[1], g.warning_minutes,
 	    g.critical_minutes, s->has_temperature ? s->temperature_c : -1,
 	    d->rates.wbps / 1e6);
+	return 1;
+}
+
+/*
+ * Which job the drive runs: its phase, cycle and checkpoint step, and
+ * whether it runs one (0: none). Two speeds compare only within one job:
+ * another workload is another speed, not a slowdown.
+ */
+static uint64_t
+job_token(const struct drive *d)
+{
+	if (d->work == WORK_NONE)
+		return 0;
+	return ((uint64_t)d->st.prog.phase << 56) ^
+	    ((uint64_t)d->work << 48) ^ (d->st.prog.cycle << 20) ^
+	    d->st.ckpt_step;
 }
 
 /*
  * The speed fell sharply at the drive's own temperature limit since the
- * last reading (smart_hot_slowdown), while it still moves (a job that
- * ended is no slowdown).
+ * last reading (smart_hot_slowdown), in the same job, which still moves;
+ * not when its thermal counters already said so (`counted`).
  */
 static void
-hot_check(struct drive *d, const struct smart *s)
+hot_check(struct drive *d, const struct smart *s, int counted)
 {
 	double		 now = d->rates.wbps + d->rates.rbps;
+	uint64_t	 job = job_token(d);
 	json_object	*o;
 
-	if (now <= 0 || !smart_hot_slowdown(s, d->smart.bps_at_latest, now))
+	if (counted || now <= 0 || job == 0 || job != d->smart.job_at_latest ||
+	    !smart_hot_slowdown(s, d->smart.bps_at_latest, now))
 		return;
 	o = drive_ev_obj(d);
 	json_object_object_add(o, "cause",
@@ -285,11 +304,11 @@ smart_result(struct drive *d, const struct smart *s)
 		baseline_take(d, s);
 	health_rules(d, s);
 	cross_check(d, s);
-	throttle_check(d, s);
-	hot_check(d, s);
+	hot_check(d, s, throttle_check(d, s));
 	d->smart.latest = *s;
 	d->smart.have_latest = 1;
 	d->smart.bps_at_latest = d->rates.wbps + d->rates.rbps;
+	d->smart.job_at_latest = job_token(d);
 	if (first || d->st.host_bytes_written >= d->st.smart_snapshot_at +
 	    d->conf.snapshot_every)
 		snapshot(d, first ? "baseline" : "milestone");

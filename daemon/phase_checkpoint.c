@@ -47,8 +47,9 @@ static const struct long_step {
 	enum job_kind	 kind;
 	int		 area, runs, any;
 } long_steps[CL_COUNT] = {
-	[CL_FILL] = { "long-fill", B(LP_DEGRADE) | B(LP_THERMAL),
-	    JOB_PROBE_FILL, 1, LS_FULL, 1 },
+	/* whatever writes units over the area needs it in units first */
+	[CL_FILL] = { "long-fill", B(LP_DEGRADE) | B(LP_THERMAL) | B(LP_TRIM) |
+	    B(LP_FULL90), JOB_PROBE_FILL, 1, LS_FULL, 1 },
 	[CL_THERMAL_WRITE] = { "thermal-write", B(LP_THERMAL), JOB_PROBE_RUN,
 	    1, LS_FULL, 0 },
 	[CL_THERMAL_READ] = { "thermal-read", B(LP_THERMAL), JOB_PROBE_RUN,
@@ -219,15 +220,16 @@ step_runs(const struct dstate *st, const struct drive_conf *c, uint64_t step)
 {
 	const struct probe	*p = sched_ckpt_probe(step);
 	int			 l = sched_ckpt_long(step);
-	unsigned		 want;
+	/* the parts of the checkpoint running, fixed at its start */
+	unsigned		 want, tests = st->prog.phase == PHASE_CHECKPOINT ?
+	    st->ckpt_tests : c->full_checkpoint_tests;
 
 	if (l >= 0 && long_steps[l].runs == LS_ALL)
 		return sched_ckpt_aged_blocks(st, c) > 0;
 	if (l >= 0) {
 		want = long_steps[l].parts;
 		return st->ckpt_full && (long_steps[l].any ?
-		    (c->full_checkpoint_tests & want) != 0 :
-		    (c->full_checkpoint_tests & want) == want);
+		    (tests & want) != 0 : (tests & want) == want);
 	}
 	if (step == CKPT_STEP_RESTORE)
 		return !st->ckpt_full;	/* CL_RESTORE writes it all back */
@@ -288,8 +290,10 @@ next_state(const struct dstate *st, const struct drive_conf *c)
 {
 	struct dstate	n = *st;
 
-	if (st->prog.phase != PHASE_CHECKPOINT)
+	if (st->prog.phase != PHASE_CHECKPOINT) {
 		n.ckpt_full = sched_ckpt_full_due(st, c);
+		n.ckpt_tests = c->full_checkpoint_tests;
+	}
 	return n;
 }
 
@@ -350,6 +354,7 @@ sched_ckpt_next(struct dstate *st, const struct drive_conf *c)
 	    st->ckpt_step));
 	if (st->ckpt_step > CKPT_STEP_LAST) {
 		st->ckpt_step = 0;
+		st->prog.probe_trimmed = 0;
 		st->ckpt_done++;
 		if (st->ckpt_full) {
 			st->full_done++;
@@ -370,6 +375,11 @@ ckpt_enter(struct dstate *st, const struct drive_conf *c, uint64_t now_ms)
 {
 	st->ckpt_step = CKPT_STEP_FILL;
 	st->ckpt_full = sched_ckpt_full_due(st, c);
+	st->ckpt_tests = c->full_checkpoint_tests;
+	st->prog.probe_trimmed = 0;
+	st->degrade_initial_x100 = 0;
+	st->ckpt_trim_failed = 0;
+	st->fresh_bps = st->fresh_p999_ns = 0;
 	st->ckpt_asked = 0;
 	st->ckpt_at = st->host_bytes_written;
 	st->ckpt_started = now_ms / 1000;

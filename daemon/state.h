@@ -82,9 +82,15 @@ struct dstate {
 	 * many were, and the host bytes written when the last began.
 	 */
 	int		ckpt_full;
+	unsigned	ckpt_tests;	/* its parts (LP_* bits), at its start */
 	uint64_t	full_done;
 	uint64_t	full_at;
 	uint64_t	degrade_initial_x100;	/* IOPS; 0: not known */
+	unsigned	ckpt_trim_failed;	/* CL_* bits: TRIMs not done */
+	/* this checkpoint's fresh read, for the aged read (0: none); the
+	 * first aged read's ratios to it, x1000 (0: none yet): its baseline */
+	uint64_t	fresh_bps, fresh_p999_ns;
+	uint64_t	aged_base_tput_x1000, aged_base_p999_x1000;
 	char		reason[256];	/* why failed / finished / stopped */
 };
 

@@ -156,9 +156,9 @@ assert_file_contains "... and the dirty pass" "$T/a.table" dirty-pass
 # ---------------------------------------------------------------- B
 log "B: units corrupted between the degradation run and its check"
 # planted in the idle time before the recovery run, which rewrites some of
-# them (on 768 MiB of area, 1 s of it leaves most alone): those the check
+# them (on 384 MiB of area, 1 s of it leaves about half alone): those the check
 # finds are planted ones, at their offsets, and it finds some
-loopdev "$T/b.img" 1G
+loopdev "$T/b.img" 512M
 ST=$T/state_b
 conf "$T/b.conf" "$ST" b "$LOOPDEV" 2s 4s degrade,recovery
 sed -i 's/^recovery_duration = .*/recovery_duration = 1s/' "$T/b.conf"
@@ -232,11 +232,11 @@ assert_eq "each long test recorded once" "1 1 1" "$(for k in degrade \
 # ---------------------------------------------------------------- D
 log "D: a target that cannot discard"
 MNT=$T/fuse
-truncate -s 64M "$T/d.back"
+truncate -s 32M "$T/d.back"
 stallfs "$T/d.back" "$MNT" "$T/never"
 ST=$T/state_d
 conf "$T/d.conf" "$ST" d "$MNT/disk" 2s 0s trim,cache,full90
-sed -i 's/^serial = none/size = 64M/' "$T/d.conf"
+sed -i 's/^serial = none/size = 32M\ntrim = no/' "$T/d.conf"
 S=$ST/d/state EV=$ST/d/events.jsonl CK=$ST/d/checkpoints.jsonl
 run_ssdt "$T/d.log" -c "$T/d.conf" --oneshot
 assert_rc "a full checkpoint on a target without discard" 0 "$RC" "$T/d.log"

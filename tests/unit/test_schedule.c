@@ -780,6 +780,17 @@ test_checkpoint_full(void **state)
 	run_all(&m);
 	assert_non_null(strstr(m.log, " check clean-pass fresh-read aged-read "
 	    "trim1"));
+	/* a reload in the checkpoint changes the next one, not this one */
+	sim_full(&m, LP_ALL);
+	while (m.st.prog.phase != PHASE_CHECKPOINT)
+		assert_true(turn(&m, NOSTOP));
+	m.c.full_checkpoint_tests = 1u << LP_CACHE;
+	run_all(&m);
+	assert_non_null(strstr(m.log, FULL_LOG));
+	sim_full(&m, 1u << LP_TRIM);	/* the area in units before it too */
+	run_all(&m);
+	assert_non_null(strstr(m.log, " check long-fill trim recover-trim "
+	    "trim-check clean-pass fresh-read aged-read trim1"));
 	sim_full(&m, 1u << LP_THERMAL);	/* its units checked too */
 	run_all(&m);
 	assert_non_null(strstr(m.log, " check long-fill thermal-write "
