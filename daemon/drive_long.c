@@ -244,7 +244,9 @@ degrade_line(struct drive *d, json_object *line)
 	}
 	d->st.degrade_initial_x100 = (uint64_t)llround(f.initial_iops * 100);
 	ADD("initial_iops", json_object_new_double(f.initial_iops));
-	ADD("steady", json_object_new_boolean(f.steady));
+	/* fewer rounds than the rule's window: not "never", unknown */
+	ADD("steady", f.steady || s->n / DEGRADE_ROUND_S >= STEADY_WINDOW ?
+	    json_object_new_boolean(f.steady) : NULL);
 	if (f.steady) {
 		ADD("steady_iops", json_object_new_double(f.steady_iops));
 		ADD("steady_at_seconds", json_object_new_uint64(f.steady_at_s));
