@@ -498,6 +498,7 @@ drive_ckpt_prepare(struct drive *d, struct job *j)
 		sched_next(&d->st, &d->conf, j, &s);
 		skipped = 1;
 	}
+	d->st.ckpt_step_at = (uint64_t)time(NULL);
 	if (skipped)	/* the step the job is of, on disk before it runs */
 		drive_checkpoint(d);
 	drive_long_prepare(d, sched_ckpt_long(d->st.ckpt_step));

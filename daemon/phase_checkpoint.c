@@ -54,32 +54,32 @@ static const struct long_step {
 	    1, LS_FULL, 0 },
 	[CL_THERMAL_READ] = { "thermal-read", B(LP_THERMAL), JOB_PROBE_RUN,
 	    1, LS_FULL, 0 },
-	[CL_DEGRADE] = { "degrade", B(LP_DEGRADE), JOB_PROBE_RUN, 1, LS_FULL },
+	[CL_DEGRADE] = { "degrade", B(LP_DEGRADE), JOB_PROBE_RUN, 1, LS_FULL, 0 },
 	[CL_GC_IDLE] = { "gc-idle", B(LP_DEGRADE) | B(LP_RECOVERY),
-	    JOB_PROBE_IDLE, 1, LS_FULL },
+	    JOB_PROBE_IDLE, 1, LS_FULL, 0 },
 	[CL_GC_RECOVER] = { "recover-idle", B(LP_DEGRADE) | B(LP_RECOVERY),
-	    JOB_PROBE_RUN, 1, LS_FULL },
+	    JOB_PROBE_RUN, 1, LS_FULL, 0 },
 	[CL_CHECK] = { "long-check", B(LP_DEGRADE) | B(LP_THERMAL),
 	    JOB_PROBE_CHECK, 1, LS_FULL, 1 },
-	[CL_TRIM] = { "trim", B(LP_TRIM), JOB_TRIM, 1, LS_FULL },
+	[CL_TRIM] = { "trim", B(LP_TRIM), JOB_TRIM, 1, LS_FULL, 0 },
 	[CL_TRIM_RECOVER] = { "recover-trim", B(LP_TRIM), JOB_PROBE_RUN, 1,
-	    LS_FULL },
+	    LS_FULL, 0 },
 	[CL_TRIM_CHECK] = { "trim-check", B(LP_TRIM), JOB_PROBE_CHECK, 1,
-	    LS_FULL },
-	[CL_F90_TRIM] = { "full90-trim", B(LP_FULL90), JOB_TRIM, 1, LS_FULL },
+	    LS_FULL, 0 },
+	[CL_F90_TRIM] = { "full90-trim", B(LP_FULL90), JOB_TRIM, 1, LS_FULL, 0 },
 	[CL_F90_RAND] = { "full90-rand-write-4k-qd32", B(LP_FULL90),
-	    JOB_PROBE_RUN, 1, LS_FULL },
+	    JOB_PROBE_RUN, 1, LS_FULL, 0 },
 	[CL_F90_SEQ] = { "full90-seq-write-128k-qd32", B(LP_FULL90),
-	    JOB_PROBE_RUN, 1, LS_FULL },
+	    JOB_PROBE_RUN, 1, LS_FULL, 0 },
 	[CL_F90_CHECK] = { "full90-check", B(LP_FULL90), JOB_PROBE_CHECK, 1,
-	    LS_FULL },
-	[CL_CACHE_TRIM] = { "cache-trim", B(LP_CACHE), JOB_TRIM, 1, LS_FULL },
+	    LS_FULL, 0 },
+	[CL_CACHE_TRIM] = { "cache-trim", B(LP_CACHE), JOB_TRIM, 1, LS_FULL, 0 },
 	[CL_CACHE_IDLE] = { "cache-idle", B(LP_CACHE), JOB_PROBE_IDLE, 1,
-	    LS_FULL },
-	[CL_RESTORE] = { "clean-pass", 0, JOB_WRITE, 1, LS_FULL },
-	[CL_DIRTY] = { "dirty-pass", B(LP_CACHE), JOB_WRITE, 0, LS_FULL },
-	[CL_FRESH_READ] = { "fresh-read", 0, JOB_VERIFY, 0, LS_ALL },
-	[CL_AGED_READ] = { "aged-read", 0, JOB_VERIFY, 0, LS_ALL },
+	    LS_FULL, 0 },
+	[CL_RESTORE] = { "clean-pass", 0, JOB_WRITE, 1, LS_FULL, 0 },
+	[CL_DIRTY] = { "dirty-pass", B(LP_CACHE), JOB_WRITE, 0, LS_FULL, 0 },
+	[CL_FRESH_READ] = { "fresh-read", 0, JOB_VERIFY, 0, LS_ALL, 0 },
+	[CL_AGED_READ] = { "aged-read", 0, JOB_VERIFY, 0, LS_ALL, 0 },
 };
 
 const struct probe ckpt_degrade_probe = {
@@ -200,8 +200,11 @@ uint64_t
 sched_ckpt_aged_blocks(const struct dstate *st, const struct drive_conf *c)
 {
 	const struct layout	*l = &st->lay;
-	uint64_t		 n = c->checkpoint_region / l->block_size;
+	uint64_t		 n;
 
+	if (l->block_size == 0)
+		return 0;	/* no layout yet (a drive refused at start) */
+	n = c->checkpoint_region / l->block_size;
 	if (n > l->static_blocks)
 		n = l->static_blocks;
 	return n < layout_dynamic_blocks(l) ? n : layout_dynamic_blocks(l);
@@ -212,6 +215,16 @@ sched_ckpt_probe(uint64_t step)
 {
 	return step > CKPT_STEP_FILL && step < CKPT_STEP_CHECK ?
 	    probe_at((size_t)step - 1) : NULL;
+}
+
+/* Is there a last tenth of the span to write in, in the dynamic area? */
+static int
+f90_fits(const struct dstate *st)
+{
+	uint64_t	off, len;
+
+	sched_f90_region(st, &off, &len);
+	return len > 0;
 }
 
 /* Does the configuration run this step of this checkpoint? */
@@ -226,6 +239,8 @@ step_runs(const struct dstate *st, const struct drive_conf *c, uint64_t step)
 
 	if (l >= 0 && long_steps[l].runs == LS_ALL)
 		return sched_ckpt_aged_blocks(st, c) > 0;
+	if (l >= CL_F90_TRIM && l <= CL_F90_CHECK && !f90_fits(st))
+		return 0;	/* a span of under ten blocks has no tenth */
 	if (l >= 0) {
 		want = long_steps[l].parts;
 		return st->ckpt_full && (long_steps[l].any ?
@@ -410,6 +425,24 @@ long_run_seconds(const struct drive_conf *c, int l)
 	    long_seconds(c, l);
 }
 
+/*
+ * The clean pass and the dirty pass: the cycle's blocks over the area, in
+ * order. The clean pass after a crash goes on where it was (it is the
+ * write-back); the dirty pass writes the area again from its start.
+ */
+static int
+pass_job(const struct dstate *st, int l, struct job *j)
+{
+	if (l == CL_RESTORE) {
+		j->start = st->prog.position;
+		return restore_job(st, j);
+	}
+	restore_job(st, j);
+	j->base = st->lay.static_blocks;
+	j->count = layout_dynamic_blocks(&st->lay);
+	return 0;
+}
+
 /* A long step's job: over the whole area, from its start. */
 static int
 long_job(const struct dstate *st, const struct drive_conf *c, int l,
@@ -426,16 +459,7 @@ long_job(const struct dstate *st, const struct drive_conf *c, int l,
 		sched_f90_region(st, &pj->region_off, &pj->region_len);
 	switch (j->kind) {
 	case JOB_WRITE:
-		/* the clean pass after a crash goes on where it was; the
-		 * dirty pass writes the same area again from its start */
-		if (l == CL_RESTORE) {
-			j->start = st->prog.position;
-			return restore_job(st, j);
-		}
-		restore_job(st, j);
-		j->base = st->lay.static_blocks;
-		j->count = layout_dynamic_blocks(&st->lay);
-		return 0;
+		return pass_job(st, l, j);
 	case JOB_TRIM:
 		phase_trim.job(st, c, j);
 		if (f90) {	/* from the region's start to the span's end */
@@ -506,15 +530,23 @@ ckpt_job(const struct dstate *st, const struct drive_conf *c, struct job *j)
  */
 static void
 ckpt_progress(const struct dstate *st, const struct drive_conf *c,
-    double *frac, uint64_t *eta)
+    uint64_t now_ms, double *frac, uint64_t *eta)
 {
-	uint64_t	n = sched_ckpt_steps(st, c), left;
+	uint64_t	n = sched_ckpt_steps(st, c), left, in, gone;
+	int		l = sched_ckpt_long(st->ckpt_step);
 
 	left = sched_ckpt_steps_left(st, c);
 	*frac = n > 0 && left <= n ? (double)(n - left) / (double)n : 0;
 	*eta = sched_ckpt_probes_from(c, st->ckpt_step) *
 	    (c->probe_seconds + c->probe_ramp) +
 	    sched_ckpt_long_seconds(st, c, st->ckpt_step);
+	/* the part of a timed step already run (a 2 h run counts down) */
+	in = l >= 0 ? long_seconds(c, l) : sched_ckpt_probes_from(c,
+	    st->ckpt_step) > sched_ckpt_probes_from(c, st->ckpt_step + 1) ?
+	    c->probe_seconds + c->probe_ramp : 0;
+	gone = st->ckpt_step_at != 0 && now_ms / 1000 > st->ckpt_step_at ?
+	    now_ms / 1000 - st->ckpt_step_at : 0;
+	*eta -= gone < in ? gone : in;
 }
 
 const struct phase_kind phase_checkpoint = {

@@ -266,7 +266,7 @@ sched_progress(const struct dstate *st, const struct drive_conf *c,
 	if (k == NULL)
 		return;
 	if (k->progress != NULL) {
-		k->progress(st, c, frac, eta);
+		k->progress(st, c, now_ms, frac, eta);
 		return;
 	}
 	if (k->job == NULL) {

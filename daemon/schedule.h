@@ -74,11 +74,11 @@ struct phase_kind {
 	 */
 	int		(*done)(struct dstate *, const struct drive_conf *,
 			    enum job_end, struct sched_step *);
-	/* Its fraction done and seconds left, when neither its items nor
-	 * its deadline tell them; NULL: they do. */
+	/* Its fraction done and seconds left (at now_ms, wall clock), when
+	 * neither its items nor its deadline tell them; NULL: they do. */
 	void		(*progress)(const struct dstate *,
-			    const struct drive_conf *, double *frac,
-			    uint64_t *eta);
+			    const struct drive_conf *, uint64_t now_ms,
+			    double *frac, uint64_t *eta);
 };
 
 /* The kinds (phase_*.c); looked up through sched_kind(). */

@@ -125,6 +125,7 @@ static const struct field fields[] = {
 	U64("checkpoint.results_bytes", ckpt_results_bytes),
 	INT("checkpoint.full", ckpt_full),
 	U32("checkpoint.tests", ckpt_tests),
+	U64("checkpoint.step_at", ckpt_step_at),
 	U32("checkpoint.trim_failed", ckpt_trim_failed),
 	U64("checkpoint.fresh_bytes_per_sec", fresh_bps),
 	U64("checkpoint.fresh_p999_ns", fresh_p999_ns),

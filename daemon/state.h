@@ -83,6 +83,7 @@ struct dstate {
 	 */
 	int		ckpt_full;
 	unsigned	ckpt_tests;	/* its parts (LP_* bits), at its start */
+	uint64_t	ckpt_step_at;	/* epoch s: its step's job handed out */
 	uint64_t	full_done;
 	uint64_t	full_at;
 	uint64_t	degrade_initial_x100;	/* IOPS; 0: not known */

@@ -780,6 +780,16 @@ test_checkpoint_full(void **state)
 	run_all(&m);
 	assert_non_null(strstr(m.log, " check clean-pass fresh-read aged-read "
 	    "trim1"));
+	/* a span of under ten blocks has no tenth to be 90 % full in */
+	sim_full(&m, 1u << LP_FULL90);
+	m.st.lay.nblocks = 9;
+	m.st.lay.static_blocks = 2;
+	while (m.st.prog.phase != PHASE_CHECKPOINT)
+		assert_true(turn(&m, NOSTOP));
+	m.st.lay.nblocks = 9;
+	m.st.lay.static_blocks = 2;
+	while (sched_ckpt_next(&m.st, &m.c))
+		assert_null(strstr(sched_ckpt_word(m.st.ckpt_step), "full90"));
 	/* a reload in the checkpoint changes the next one, not this one */
 	sim_full(&m, LP_ALL);
 	while (m.st.prog.phase != PHASE_CHECKPOINT)
@@ -830,6 +840,15 @@ test_checkpoint_full_jobs(void **state)
 	sched_progress(&m.st, &m.c, 0, 0, 0, m.now_ms, &f, &eta);
 	assert_int_equal(eta, 2 * (3 + 1) + 2 * 5 + 7 + 2 * 2 + 2 * 3 +
 	    2 * (3 + 1));
+	/* in a timed step, the time it has run is off the time left */
+	m.st.ckpt_step = CKPT_STEP_LONG(CL_DEGRADE);
+	m.st.ckpt_step_at = 1000;
+	sched_progress(&m.st, &m.c, 0, 0, 0, 1004000, &f, &eta);
+	assert_int_equal(eta, 7 + 2 * 2 + 2 * 3 + 2 * (3 + 1) - 4);
+	sched_progress(&m.st, &m.c, 0, 0, 0, 1060000, &f, &eta);
+	assert_int_equal(eta, 2 * 2 + 2 * 3 + 2 * (3 + 1));	/* not below */
+	m.st.ckpt_step = CKPT_STEP_FILL;
+	m.st.ckpt_step_at = 0;
 	full_to(&m, "long-fill", &j);
 	assert_int_equal(j.kind, JOB_PROBE_FILL);
 	assert_int_equal(j.pj.region_off, 25 * BS);
@@ -911,6 +930,29 @@ test_checkpoint_full_jobs(void **state)
 	assert_false(sched_ckpt_next(&m.st, &m.c));
 	assert_int_equal(m.st.full_done, 1);
 	assert_false(m.st.ckpt_full);
+}
+
+/* A drive without a layout (refused at start): its status asks the
+ * checkpoint's steps too, and must get an answer, not a division by 0. */
+static void
+test_checkpoint_no_layout(void **state)
+{
+	struct dstate		st;
+	struct drive_conf	c;
+	double			f;
+	uint64_t		eta;
+
+	(void)state;
+	memset(&st, 0, sizeof(st));
+	memset(&c, 0, sizeof(c));
+	c.checkpoint = CKPT_FULL;
+	c.full_checkpoint_tests = LP_ALL;
+	c.checkpoint_probes = "all";
+	c.checkpoint_region = 1 << 20;
+	assert_int_equal(sched_ckpt_aged_blocks(&st, &c), 0);
+	assert_true(sched_ckpt_steps(&st, &c) > 0);
+	st.prog.phase = PHASE_CHECKPOINT;
+	sched_progress(&st, &c, 0, 0, 0, 1000, &f, &eta);
 }
 
 /* Full at first and at each full_checkpoint_every; quick in between. */
@@ -1001,6 +1043,7 @@ main(void)
 		cmocka_unit_test(test_checkpoint_full),
 		cmocka_unit_test(test_checkpoint_full_jobs),
 		cmocka_unit_test(test_checkpoint_full_due),
+		cmocka_unit_test(test_checkpoint_no_layout),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
