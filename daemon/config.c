@@ -267,6 +267,11 @@ validate_drive(struct parse *p, struct drive_conf *d)
 	if (d->size != 0 && d->size % d->block_size != 0)
 		conf_err(p, d->line, "[drive:%s]: size is not a multiple of "
 		    "block_size", d->name);
+	/* a recovery from nothing: it measures what the degradation took */
+	if ((d->full_checkpoint_tests & (1u << LP_RECOVERY)) &&
+	    !(d->full_checkpoint_tests & (1u << LP_DEGRADE)))
+		conf_err(p, d->line, "[drive:%s]: full_checkpoint_tests: "
+		    "recovery needs degrade", d->name);
 	for (i = 0; &p->conf->drives[i] != d; i++)
 		if (p->conf->drives[i].device != NULL &&
 		    strcmp(p->conf->drives[i].device, d->device) == 0)

@@ -154,10 +154,10 @@ series_load(const char *drive_dir, uint64_t n, const char *step)
 	return c;
 }
 
-/* The steps of checkpoint `*ckpt` (0: the latest that has a file, which
- * it becomes), sorted; -1 with errno. */
+/* The steps of checkpoint `*ckpt` (0: the latest below `below` that has
+ * a file, which it becomes), sorted; -1 with errno. */
 static int
-series_list(const char *drive_dir, uint64_t *ckpt,
+series_list(const char *drive_dir, uint64_t *ckpt, uint64_t below,
     char steps[SR_FILES_MAX][SERIES_STEP_MAX], size_t *n)
 {
 	char		 dir[PATH_MAX], w[SERIES_STEP_MAX];
@@ -172,7 +172,7 @@ series_list(const char *drive_dir, uint64_t *ckpt,
 		return errno == ENOENT ? 0 : -1;
 	while ((de = readdir(dp)) != NULL) {
 		if (series_file_parse(de->d_name, &c, w) == -1 ||
-		    (want != 0 && c != want) || c < *ckpt)
+		    (want != 0 && c != want) || c < *ckpt || c >= below)
 			continue;
 		if (c > *ckpt)	/* the latest wanted: a later one starts anew */
 			*n = 0;
@@ -186,17 +186,32 @@ series_list(const char *drive_dir, uint64_t *ckpt,
 	return 0;
 }
 
+/*
+ * Without a checkpoint asked for, the latest whose files are sound: a
+ * damaged or foreign file of a later number hides nothing (at most
+ * SR_TRIES numbers are tried, so that a directory of bad files costs
+ * little).
+ */
+#define SR_TRIES	16
+
 int
 series_read(const char *drive_dir, uint64_t ckpt, json_object *arr)
 {
 	char		 steps[SR_FILES_MAX][SERIES_STEP_MAX];
 	json_object	*o;
-	size_t		 n, i;
+	uint64_t	 below = UINT64_MAX, c;
+	size_t		 n, i, tries;
 
-	if (series_list(drive_dir, &ckpt, steps, &n) == -1)
-		return -1;
-	for (i = 0; i < n; i++)
-		if ((o = series_load(drive_dir, ckpt, steps[i])) != NULL)
-			json_object_array_add(arr, o);
+	for (tries = 0; tries < SR_TRIES; tries++) {
+		c = ckpt;
+		if (series_list(drive_dir, &c, below, steps, &n) == -1)
+			return -1;
+		for (i = 0; i < n; i++)
+			if ((o = series_load(drive_dir, c, steps[i])) != NULL)
+				json_object_array_add(arr, o);
+		if (n == 0 || ckpt != 0 || json_object_array_length(arr) > 0)
+			break;
+		below = c;
+	}
 	return 0;
 }

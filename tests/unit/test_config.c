@@ -535,6 +535,15 @@ test_span_multiple(void **state)
 	    "span = 12k\n");
 	assert_int_equal(r.c.drives[0].span, 12288);
 	run_done(&r);
+	/* the recovery after a degradation run, without the run */
+	assert_one_err("[drive:x]\ndevice = /dev/x\n"
+	    "full_checkpoint_tests = recovery, trim\n", 1,
+	    "[drive:x]: full_checkpoint_tests: recovery needs degrade");
+	run_clean(&r, "[drive:x]\ndevice = /dev/x\n"
+	    "full_checkpoint_tests = recovery degrade\n");
+	assert_int_equal(r.c.drives[0].full_checkpoint_tests,
+	    (1u << LP_RECOVERY) | (1u << LP_DEGRADE));
+	run_done(&r);
 }
 
 static void

@@ -344,6 +344,9 @@ put_series("ckpt-2-recover-idle.json", 2, "recover-idle", 3)
 put_series("ckpt-2-recover-trim.json", 2, "recover-idle", 3)    # wrong step
 put_series("ckpt-02-degrade.json", 2, "degrade", 3)             # not canonical
 put_series("ckpt-3-Degrade.json", 3, "Degrade", 3)              # not a name
+with open(os.path.join(sd, "ckpt-4-degrade.json"), "w") as f:    # damaged
+    f.write("garbage{{{")
+os.mkdir(os.path.join(sd, "ckpt-5-degrade.json"))                 # not a file
 with open(os.path.join(sd, "ckpt-2-dirty.json"), "w") as f:
     f.write('{"checkpoint": 2, "step": "dirty", "iops": [NaN]')
 put_series("ckpt-2-negative.json", 2, "negative", 3, iops=[1.0, -5.0, 2.0])
@@ -358,7 +361,8 @@ r = call(S, M + "Series", {"drive": "a"})
 ser = r.get("parameters", {}).get("series")
 check(isinstance(ser, list) and [(s["checkpoint"], s["step"], len(s["iops"]))
       for s in ser] == [(2, "degrade", 7), (2, "recover-idle", 3)],
-      "Series(a) -> the latest checkpoint's sound series, by step", r)
+      "Series(a) -> the latest checkpoint's sound series, by step (later "
+      "damaged ones hide nothing)", r)
 r = call(S, M + "Series", {"drive": "a", "checkpoint": 1})
 ser = r.get("parameters", {}).get("series")
 check(isinstance(ser, list) and [(s["checkpoint"], len(s["iops"])) for s in ser] == [(1, 5)]
