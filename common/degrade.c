@@ -18,15 +18,16 @@ mean(const double *v, size_t n)
 
 /* The rounds' means, and the steady state over them. */
 static int
-steady_rounds(const double *iops, size_t n, struct degrade_figures *out)
+steady_rounds(const double *iops, size_t n, size_t round_s,
+    struct degrade_figures *out)
 {
-	size_t	nr = n / DEGRADE_ROUND_S, r;
+	size_t	nr = n / round_s, r;
 	double	*rounds = malloc(nr * sizeof(*rounds));
 
 	if (rounds == NULL)
 		return -1;
 	for (r = 0; r < nr; r++)
-		rounds[r] = mean(iops + r * DEGRADE_ROUND_S, DEGRADE_ROUND_S);
+		rounds[r] = mean(iops + r * round_s, round_s);
 	if (steady_find(rounds, nr, STEADY_WINDOW, STEADY_RANGE_FRAC,
 	    STEADY_SLOPE_FRAC, &out->window) == -1) {
 		free(rounds);
@@ -37,30 +38,31 @@ steady_rounds(const double *iops, size_t n, struct degrade_figures *out)
 	if (out->steady) {
 		out->steady_iops = out->window.mean;
 		out->steady_at_s = (out->window.first + STEADY_WINDOW) *
-		    DEGRADE_ROUND_S;
+		    round_s;
 	}
 	return 0;
 }
 
 int
-degrade_figures(const double *iops, size_t n, struct degrade_figures *out)
+degrade_figures(const double *iops, size_t n, size_t round_s,
+    struct degrade_figures *out)
 {
 	size_t	i;
 
 	memset(out, 0, sizeof(*out));
-	if (n < DEGRADE_ROUND_S)
+	if (round_s == 0 || n < round_s)
 		return -1;
 	for (i = 0; i < n; i++)
 		if (!isfinite(iops[i]) || iops[i] < 0)
 			return -1;
-	out->initial_iops = mean(iops, DEGRADE_ROUND_S);
+	out->initial_iops = mean(iops, round_s);
 	out->worst_iops = iops[0];
 	for (i = 1; i < n; i++)
 		if (iops[i] < out->worst_iops) {
 			out->worst_iops = iops[i];
 			out->worst_s = i;
 		}
-	return steady_rounds(iops, n, out);
+	return steady_rounds(iops, n, round_s, out);
 }
 
 void

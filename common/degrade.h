@@ -2,9 +2,10 @@
  * degrade.h: the figures of a degradation run (4 KiB random writes at
  * QD32 for hours, one IOPS figure a second) and of the recovery runs
  * after it, as the SSD reviews report them:
- *  - the initial IOPS: the mean of the first DEGRADE_ROUND_S seconds;
- *  - steady state by SNIA's rule (steady.h) over rounds of
- *    DEGRADE_ROUND_S seconds (each round its mean): the steady IOPS (the
+ *  - the initial IOPS: the mean of the first round (SNIA: 60 s,
+ *    DEGRADE_ROUND_S; the drive's degrade_round);
+ *  - steady state by SNIA's rule (steady.h) over such rounds (each
+ *    round its mean): the steady IOPS (the
  *    window's mean) and when the rule could first say so, the end of
  *    that window; or that the run never got there;
  *  - the worst second and when it was;
@@ -19,7 +20,7 @@
 
 #include "steady.h"
 
-#define DEGRADE_ROUND_S		60	/* a round, and the initial IOPS */
+#define DEGRADE_ROUND_S		60	/* SNIA's round, in seconds */
 #define DEGRADE_AVG_S		30	/* the moving average's span */
 #define RECOVERY_FIRST_S	5	/* a recovery run's first seconds */
 
@@ -41,11 +42,11 @@ struct recovery_figures {
 };
 
 /*
- * The figures of iops[0..n) (a figure a second, n at least
- * DEGRADE_ROUND_S). 0, or -1 when the run is shorter or a figure is
- * not a finite number of at least 0.
+ * The figures of iops[0..n) (a figure a second, n at least round_s, in
+ * rounds of round_s seconds). 0, or -1 when the run is shorter than a
+ * round, round_s is 0 or a figure is not a finite number of at least 0.
  */
-int	degrade_figures(const double *iops, size_t n,
+int	degrade_figures(const double *iops, size_t n, size_t round_s,
 	    struct degrade_figures *out);
 
 /* avg[i]: the mean of the last `span` figures up to i (fewer at first). */

@@ -53,6 +53,7 @@ struct drive_conf {
 	uint64_t	 full_checkpoint_every; /* host bytes between two */
 	unsigned	 full_checkpoint_tests; /* LP_* bits */
 	uint64_t	 degrade_duration; /* seconds of the degradation run */
+	uint64_t	 degrade_round;	/* seconds of a steady-state round */
 	uint64_t	 gc_idle;	/* seconds idle before a recovery run */
 	uint64_t	 recovery_duration; /* seconds of each recovery run */
 	uint64_t	 thermal_duration; /* seconds of each thermal run */

@@ -233,19 +233,22 @@ static void
 degrade_line(struct drive *d, json_object *line)
 {
 	const struct drive_series *s = &d->series;
+	size_t			 round_s = d->conf.degrade_round;
 	struct degrade_figures	 f;
 
 	d->st.degrade_initial_x100 = 0;
-	if (degrade_figures(s->iops, s->n, &f) == -1) {
+	ADD("round_seconds", json_object_new_uint64(round_s));
+	if (degrade_figures(s->iops, s->n, round_s, &f) == -1) {
 		ADD("steady", NULL);
 		ADD("figures", json_object_new_string("the run is shorter "
-		    "than a round (60 s): no initial or steady-state IOPS"));
+		    "than a round (degrade_round): no initial or steady-state "
+		    "IOPS"));
 		return;
 	}
 	d->st.degrade_initial_x100 = (uint64_t)llround(f.initial_iops * 100);
 	ADD("initial_iops", json_object_new_double(f.initial_iops));
 	/* fewer rounds than the rule's window: not "never", unknown */
-	ADD("steady", f.steady || s->n / DEGRADE_ROUND_S >= STEADY_WINDOW ?
+	ADD("steady", f.steady || s->n / round_s >= STEADY_WINDOW ?
 	    json_object_new_boolean(f.steady) : NULL);
 	if (f.steady) {
 		ADD("steady_iops", json_object_new_double(f.steady_iops));

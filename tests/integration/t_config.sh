@@ -136,6 +136,7 @@ checkpoint_probes = rand, desktop
 full_checkpoint_every = 50TB
 full_checkpoint_tests = degrade,cache
 degrade_duration = 1h30m
+degrade_round = 30s
 gc_idle = 0s
 recovery_duration = 45s
 thermal_duration = 5m

@@ -3,7 +3,9 @@
  * floor reaches steady state in the window SNIA's rule picks out of the
  * rounds, computed here from the seconds on their own; its initial IOPS
  * and worst second are the ones planted; a run still falling never gets
- * there; the moving average is the brute-force one; a recovery run's
+ * there; rounds of another length: a step from fast to slow is steady
+ * exactly when its first window of slow rounds ends; the moving average
+ * is the brute-force one; a recovery run's
  * shares; what cannot be a run is refused.
  */
 #include <math.h>
@@ -51,7 +53,7 @@ test_decay(void **state)
 
 	(void)state;
 	y[4000] = 5000;			/* a stall: the worst second */
-	assert_int_equal(degrade_figures(y, HOURS2, &f), 0);
+	assert_int_equal(degrade_figures(y, HOURS2, DEGRADE_ROUND_S, &f), 0);
 	for (i = 0; i < 60; i++)
 		init += y[i] / 60;
 	assert_near(f.initial_iops, init);
@@ -86,10 +88,45 @@ test_never(void **state)
 	(void)state;
 	for (i = 0; i < 1200; i++)
 		y[i] = 100000 * pow(0.97, (double)i / 60);
-	assert_int_equal(degrade_figures(y, 1200, &f), 0);
+	assert_int_equal(degrade_figures(y, 1200, DEGRADE_ROUND_S, &f), 0);
 	assert_false(f.steady);
 	assert_int_equal(f.steady_at_s, 0);
 	assert_int_equal(f.worst_s, 1199);
+}
+
+/* 1000 IOPS for 8 s, then 300. In rounds of 2 s the first window of five
+ * slow rounds is rounds 4..8: steady at 18 s at 300 IOPS. In rounds of
+ * 3 s round 2 (6..8 s) mixes the two: the window is rounds 3..7, steady
+ * at 24 s. In rounds of 5 s: 1000, 720, then 300 six times: rounds 2..6,
+ * 35 s. The initial IOPS is the first round's. Fast for five rounds, the
+ * drive is steady at once: SNIA's rule takes the first steady window. */
+static void
+test_round_length(void **state)
+{
+	double			y[40];
+	struct degrade_figures	f;
+	size_t			i;
+
+	(void)state;
+	for (i = 0; i < 40; i++)
+		y[i] = i < 8 ? 1000 : 300;
+	assert_int_equal(degrade_figures(y, 40, 2, &f), 0);
+	assert_true(f.steady);
+	assert_int_equal(f.window.first, 4);
+	assert_int_equal(f.steady_at_s, 18);
+	assert_near(f.steady_iops, 300);
+	assert_near(f.initial_iops, 1000);
+	assert_int_equal(degrade_figures(y, 40, 3, &f), 0);
+	assert_true(f.steady);
+	assert_int_equal(f.window.first, 3);
+	assert_int_equal(f.steady_at_s, 24);
+	assert_int_equal(degrade_figures(y, 40, 5, &f), 0);
+	assert_int_equal(f.steady_at_s, 35);
+	assert_int_equal(degrade_figures(y, 40, 0, &f), -1);
+	assert_int_equal(degrade_figures(y, 40, 41, &f), -1);
+	assert_int_equal(degrade_figures(y, 40, 1, &f), 0);
+	assert_int_equal(f.steady_at_s, 5);
+	assert_near(f.steady_iops, 1000);
 }
 
 static void
@@ -148,14 +185,14 @@ test_refused(void **state)
 	(void)state;
 	for (i = 0; i < 60; i++)
 		y[i] = 1000;
-	assert_int_equal(degrade_figures(y, 59, &f), -1);
-	assert_int_equal(degrade_figures(y, 60, &f), 0);
+	assert_int_equal(degrade_figures(y, 59, DEGRADE_ROUND_S, &f), -1);
+	assert_int_equal(degrade_figures(y, 60, DEGRADE_ROUND_S, &f), 0);
 	assert_near(f.initial_iops, 1000);
 	assert_false(f.steady);		/* one round is no window */
 	y[30] = NAN;
-	assert_int_equal(degrade_figures(y, 60, &f), -1);
+	assert_int_equal(degrade_figures(y, 60, DEGRADE_ROUND_S, &f), -1);
 	y[30] = -1;
-	assert_int_equal(degrade_figures(y, 60, &f), -1);
+	assert_int_equal(degrade_figures(y, 60, DEGRADE_ROUND_S, &f), -1);
 }
 
 /*
@@ -196,6 +233,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decay),
 		cmocka_unit_test(test_never),
+		cmocka_unit_test(test_round_length),
 		cmocka_unit_test(test_moving_avg),
 		cmocka_unit_test(test_recovery),
 		cmocka_unit_test(test_refused),

@@ -202,4 +202,27 @@ dm_swap() {
 	note "dm $1 now: $(dmsetup table "$1")"
 }
 
+# nullb_make NAME SIZE_MIB KEY=VALUE...: a null_blk device of SIZE_MIB,
+# memory backed (a read returns what was written), of 4 KiB blocks unless
+# a KEY=VALUE says otherwise, in queue mode 2 (multi-queue) with a queue
+# of 64, no scheduler; the other configfs attributes as given (irqmode,
+# completion_nsec, ...). Sets NBDEV.
+nullb_make() {
+	local nb=/sys/kernel/config/nullb/$1 size=$2 kv
+	shift 2
+	modprobe null_blk nr_devices=0 || die "modprobe null_blk"
+	grep -q ' /sys/kernel/config ' /proc/mounts ||
+	    mount -t configfs none /sys/kernel/config || die "configfs"
+	mkdir "$nb" || die "no configfs directory for null_blk"
+	for kv in size="$size" blocksize=4096 memory_backed=1 queue_mode=2 \
+	    hw_queue_depth=64 "$@" power=1; do
+		echo "${kv#*=}" >"$nb/${kv%%=*}" || die "null_blk: cannot set $kv"
+	done
+	# the disk is named after the configfs directory (6.0 on) or its index
+	NBDEV=/dev/${nb##*/}
+	[ -b "$NBDEV" ] || NBDEV=/dev/nullb$(cat "$nb/index")
+	[ -b "$NBDEV" ] || die "no block device for $nb"
+	echo none >"/sys/block/${NBDEV#/dev/}/queue/scheduler" 2>/dev/null
+}
+
 log "starting (kernel $(uname -r), daemon $(stat -c %y "$ROOT/daemon/ssdtortured" | cut -d. -f1))"

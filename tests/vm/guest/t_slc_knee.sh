@@ -43,23 +43,9 @@ ST=$T/state EV=$T/state/k/events.jsonl TLD=$T/state/k/timelines
 
 dmsetup targets | grep -q '^delay ' || modprobe dm-delay ||
     die "no dm-delay target (tests/vm/mkinitramfs.sh packs dm-delay)"
-modprobe null_blk nr_devices=0 || die "modprobe null_blk"
-grep -q ' /sys/kernel/config ' /proc/mounts ||
-    mount -t configfs none /sys/kernel/config || die "configfs"
-
 # the backing: null_blk of SPAN, memory backed, every request completed by
 # a timer DN_MS after it arrives
-NB=/sys/kernel/config/nullb/nbk
-mkdir "$NB" || die "no configfs directory for null_blk"
-for kv in size=$((SPAN >> 20)) blocksize=4096 memory_backed=1 irqmode=2 \
-    completion_nsec=$((DN_MS * 1000000)) queue_mode=2 hw_queue_depth=64 \
-    power=1; do
-	echo "${kv#*=}" >"$NB/${kv%%=*}" || die "null_blk: cannot set $kv"
-done
-NBDEV=/dev/nbk
-[ -b "$NBDEV" ] || NBDEV=/dev/nullb$(cat "$NB/index")
-[ -b "$NBDEV" ] || die "no block device for $NB"
-echo none >"/sys/block/${NBDEV#/dev/}/queue/scheduler" 2>/dev/null
+nullb_make nbk $((SPAN >> 20)) irqmode=2 completion_nsec=$((DN_MS * 1000000))
 note "$NBDEV: $(blockdev --getsize64 "$NBDEV") bytes, memory backed, completion after $DN_MS ms"
 
 FS=$((FAST / 512)) SS=$(((SPAN - FAST) / 512))
