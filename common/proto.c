@@ -14,6 +14,7 @@ const struct proto_method proto_methods[] = {
 	{ PROTO_INTERFACE, "Smart", PROTO_READ, 0 },
 	{ PROTO_INTERFACE, "ErrorMap", PROTO_READ, 0 },
 	{ PROTO_INTERFACE, "Checkpoints", PROTO_READ, 0 },
+	{ PROTO_INTERFACE, "Snapshots", PROTO_READ, 0 },
 	{ PROTO_INTERFACE, "Timelines", PROTO_READ, 0 },
 	{ PROTO_INTERFACE, "Series", PROTO_READ, 0 },
 	{ PROTO_INTERFACE, "Start", PROTO_WRITE, 0 },
@@ -156,6 +157,12 @@ const char proto_manager_idl[] =
 "# (ssdctl(8), checkpoints --json, lists the fields); empty when there\n"
 "# are none yet.\n"
 "method Checkpoints(drive: string) -> (probes: []object)\n"
+"\n"
+"# A drive's SMART snapshots: every line of its smart.jsonl (the baseline,\n"
+"# then a reading every snapshot_every bytes written: time, why,\n"
+"# host_bytes_written, cycle, write_bytes_per_sec, waf and the reading as\n"
+"# Smart's \"smart\"), in file order; empty when there are none.\n"
+"method Snapshots(drive: string) -> (snapshots: []object)\n"
 "\n"
 "# The timelines of a drive's write passes that are kept (timeline_every;\n"
 "# pass 0 is the static fill), by pass: without pass, each one's figures\n"

@@ -1,4 +1,5 @@
-/* ckpt_read.c: a drive's checkpoint results file, line by line. */
+/* ckpt_read.c: a drive's checkpoint results and SMART snapshots files,
+ * line by line. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -26,6 +27,28 @@ ckpt_line_problem(json_object *o)
 	return NULL;
 }
 
+/* A SMART snapshot line (drive_smart.c): the time and TBW it was taken at
+ * and the reading. */
+const char *
+snap_line_problem(json_object *o)
+{
+	json_object	*v;
+
+	if (!json_object_is_type(o, json_type_object))
+		return "not a JSON object";
+	if (!json_object_object_get_ex(o, "time", &v) ||
+	    !json_object_is_type(v, json_type_int))
+		return "no time";
+	if (!json_object_object_get_ex(o, "host_bytes_written", &v) ||
+	    !json_object_is_type(v, json_type_int) ||
+	    json_object_get_int64(v) < 0)
+		return "no host_bytes_written";
+	if (!json_object_object_get_ex(o, "smart", &v) ||
+	    !json_object_is_type(v, json_type_object))
+		return "no reading";
+	return NULL;
+}
+
 static void
 skip(struct ckpt_skipped *sk, size_t line, const char *why)
 {
@@ -37,8 +60,8 @@ skip(struct ckpt_skipped *sk, size_t line, const char *why)
 
 /* One line (its newline removed): handed to `fn`, or counted as skipped. */
 static void
-take(const char *text, size_t len, size_t line, ckpt_line_fn *fn, void *arg,
-    struct ckpt_skipped *sk)
+take(const char *text, size_t len, size_t line, jsonl_problem_fn *problem,
+    ckpt_line_fn *fn, void *arg, struct ckpt_skipped *sk)
 {
 	json_tokener	*tok;
 	json_object	*o;
@@ -61,7 +84,7 @@ take(const char *text, size_t len, size_t line, ckpt_line_fn *fn, void *arg,
 	    json_tokener_get_parse_end(tok) != len)
 		why = "not JSON";
 	else
-		why = ckpt_line_problem(o);
+		why = problem(o);
 	json_tokener_free(tok);
 	if (why != NULL) {
 		json_object_put(o);
@@ -95,8 +118,8 @@ next_line(FILE *fp, char *buf, size_t *len)
 }
 
 int
-ckpt_each(const char *path, ckpt_line_fn *fn, void *arg,
-    struct ckpt_skipped *sk)
+jsonl_each(const char *path, jsonl_problem_fn *problem, ckpt_line_fn *fn,
+    void *arg, struct ckpt_skipped *sk)
 {
 	FILE	*fp;
 	char	*buf;
@@ -111,7 +134,7 @@ ckpt_each(const char *path, ckpt_line_fn *fn, void *arg,
 		return -1;
 	}
 	while (next_line(fp, buf, &len))
-		take(buf, len, ++line, fn, arg, sk);
+		take(buf, len, ++line, problem, fn, arg, sk);
 	err = ferror(fp) ? errno : 0;
 	free(buf);
 	fclose(fp);
@@ -129,7 +152,20 @@ append(json_object *line, void *arr)
 }
 
 int
+ckpt_each(const char *path, ckpt_line_fn *fn, void *arg,
+    struct ckpt_skipped *sk)
+{
+	return jsonl_each(path, ckpt_line_problem, fn, arg, sk);
+}
+
+int
 ckpt_read(const char *path, json_object *arr, struct ckpt_skipped *sk)
 {
-	return ckpt_each(path, append, arr, sk);
+	return jsonl_each(path, ckpt_line_problem, append, arr, sk);
+}
+
+int
+snap_read(const char *path, json_object *arr, struct ckpt_skipped *sk)
+{
+	return jsonl_each(path, snap_line_problem, append, arr, sk);
 }

@@ -1,7 +1,9 @@
 /*
  * ckpt_read.h: read a drive's performance checkpoint results
  * (checkpoints.jsonl, one JSON object per probe per checkpoint) for the
- * Checkpoints method, ssdctl's views offline and the reports.
+ * Checkpoints method, ssdctl's views offline and the reports; and its SMART
+ * snapshots (smart.jsonl, one reading per TBW milestone) for the Snapshots
+ * method and the reports.
  *
  * The file is data a person may have edited or a disk may have damaged:
  * a line that is not a results object is skipped and counted, never
@@ -44,5 +46,19 @@ int	ckpt_each(const char *path, ckpt_line_fn *fn, void *arg,
 
 /* Is `o` a results line as ckpt_read takes them? NULL, or why not. */
 const char *ckpt_line_problem(json_object *o);
+
+/*
+ * Any file of JSON lines the same way, `problem` telling which lines are
+ * taken (NULL) and why the others are not.
+ */
+typedef const char *jsonl_problem_fn(json_object *o);
+int	jsonl_each(const char *path, jsonl_problem_fn *problem,
+	    ckpt_line_fn *fn, void *arg, struct ckpt_skipped *sk);
+
+/* A SMART snapshot line: an object with an integer "time", an integer
+ * "host_bytes_written" from 0 and an object "smart". NULL, or why not. */
+const char *snap_line_problem(json_object *o);
+/* Every snapshot line of `path` (smart.jsonl), as ckpt_read does. */
+int	snap_read(const char *path, json_object *arr, struct ckpt_skipped *sk);
 
 #endif

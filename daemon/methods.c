@@ -227,23 +227,37 @@ m_errors(struct req *r)
 	    PROTO_INTERFACE ".NoErrorMap", pass);
 }
 
-/* Checkpoints: a long list, written out as the client reads it. */
+/* A list read from a drive's records (Checkpoints, Snapshots): long, so
+ * written out as the client reads it. */
 static void
-m_checkpoints(struct req *r)
+m_list(struct req *r, int (*op)(void *, const char *, json_object *),
+    const char *key)
 {
 	const char	*drive = param_string(r, "drive", 1);
-	json_object	*probes;
+	json_object	*list;
 
 	if (drive == NULL)
 		return;
-	probes = json_object_new_array();
-	if (r->ops->checkpoints(r->ops->arg, drive, probes) == -ENOENT) {
-		json_object_put(probes);
+	list = json_object_new_array();
+	if (op(r->ops->arg, drive, list) == -ENOENT) {
+		json_object_put(list);
 		no_such_drive(r, drive);
 		return;
 	}
-	r->out->list = probes;
-	r->out->list_key = "probes";
+	r->out->list = list;
+	r->out->list_key = key;
+}
+
+static void
+m_checkpoints(struct req *r)
+{
+	m_list(r, r->ops->checkpoints, "probes");
+}
+
+static void
+m_snapshots(struct req *r)
+{
+	m_list(r, r->ops->snapshots, "snapshots");
 }
 
 /* Timelines: the figures of every kept pass, or one pass whole. */
@@ -347,6 +361,7 @@ static const struct handler handlers[] = {
 	{ PROTO_INTERFACE ".Smart", m_smart },
 	{ PROTO_INTERFACE ".ErrorMap", m_errors },
 	{ PROTO_INTERFACE ".Checkpoints", m_checkpoints },
+	{ PROTO_INTERFACE ".Snapshots", m_snapshots },
 	{ PROTO_INTERFACE ".Timelines", m_timelines },
 	{ PROTO_INTERFACE ".Series", m_series },
 	{ PROTO_INTERFACE ".Start", m_start },

@@ -48,6 +48,10 @@ struct control_ops {
 	 * array when there are none yet); -ENOENT when unknown. */
 	int	(*checkpoints)(void *arg, const char *drive,
 		    json_object *probes);
+	/* Append every SMART snapshot line of the drive (smart.jsonl; an
+	 * empty array when there are none); -ENOENT when unknown. */
+	int	(*snapshots)(void *arg, const char *drive,
+		    json_object *snaps);
 	/* Append the kept timelines of the drive's write passes (tl_read.h):
 	 * pass `pass` whole, or with pass < 0 every one without its times;
 	 * -ENOENT when unknown. */

@@ -168,28 +168,41 @@ op_events(void *arg, const char *name, int count, json_object *events)
 	return 0;
 }
 
-/* Every results line of the drive's checkpoints.jsonl; a bad line is
- * skipped (the file is read anew each call, so warned about each time). */
+/* Every line of the drive's FILE (checkpoints.jsonl or smart.jsonl) that
+ * `rd` takes; a bad line is skipped (the file is read anew each call, so
+ * warned about each time). */
 static int
-op_checkpoints(void *arg, const char *name, json_object *probes)
+jsonl_op(struct daemon *dm, const char *name, enum statedir_file file,
+    int (*rd)(const char *, json_object *, struct ckpt_skipped *),
+    json_object *out)
 {
-	struct daemon		*dm = arg;
 	struct ckpt_skipped	 sk;
 	char			 dir[PATH_MAX], path[PATH_MAX + 32];
 
 	if (daemon_find(dm, name) == NULL)
 		return -ENOENT;
 	if (statedir_drive_dir(dir, sizeof(dir), dm->conf.state_dir,
-	    name) == -1 || statedir_path(path, sizeof(path), dir,
-	    STATEDIR_CHECKPOINTS) == -1)
+	    name) == -1 || statedir_path(path, sizeof(path), dir, file) == -1)
 		return 0;
-	if (ckpt_read(path, probes, &sk) == -1)
+	if (rd(path, out, &sk) == -1)
 		log_warn("%s: cannot read %s", name, path);
 	else if (sk.lines > 0)
 		log_warnx("%s: %s: %zu line%s skipped, the first (line %zu): "
 		    "%s", name, path, sk.lines, sk.lines == 1 ? "" : "s",
 		    sk.first, sk.why);
 	return 0;
+}
+
+static int
+op_checkpoints(void *arg, const char *name, json_object *probes)
+{
+	return jsonl_op(arg, name, STATEDIR_CHECKPOINTS, ckpt_read, probes);
+}
+
+static int
+op_snapshots(void *arg, const char *name, json_object *snaps)
+{
+	return jsonl_op(arg, name, STATEDIR_SMART, snap_read, snaps);
 }
 
 static int
@@ -268,6 +281,7 @@ daemon_control_ops(struct daemon *dm, struct control_ops *ops)
 	ops->smart = op_smart;
 	ops->errors = op_errors;
 	ops->checkpoints = op_checkpoints;
+	ops->snapshots = op_snapshots;
 	ops->timelines = op_timelines;
 	ops->series = op_series;
 	ops->reload = op_reload;

@@ -114,6 +114,8 @@ assert_rc "member: Events with more (first reply)" 0 "$RC" "$OUT"
 assert_match "member: Events with more continues" '"continues": true' "$OUT"
 asvl "${MEMBER[@]}" -- io.ssdtorture.Manager.Checkpoints '{"drive":"a"}'
 assert_rc "member: Checkpoints (a reading method)" 0 "$RC" "$OUT"
+asvl "${MEMBER[@]}" -- io.ssdtorture.Manager.Snapshots '{"drive":"a"}'
+assert_rc "member: Snapshots (a reading method)" 0 "$RC" "$OUT"
 asvl "${MEMBER[@]}" -- io.ssdtorture.Manager.Timelines '{"drive":"a"}'
 assert_rc "member: Timelines (a reading method)" 0 "$RC" "$OUT"
 asvl "${MEMBER[@]}" -- io.ssdtorture.Manager.Series '{"drive":"a"}'

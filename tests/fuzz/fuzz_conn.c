@@ -188,7 +188,8 @@ f_authorize(void *arg, const struct peer *p, const char *method)
 
 static const struct control_ops ops = {
 	.status = f_status, .command = f_command, .smart = f_smart,
-	.errors = f_errors, .checkpoints = f_checkpoints, .timelines = f_timelines, .series = f_series,
+	.errors = f_errors, .checkpoints = f_checkpoints,
+	.snapshots = f_checkpoints, .timelines = f_timelines, .series = f_series,
 	.events = f_events, .reload = f_reload, .authorize = f_authorize,
 };
 

@@ -139,6 +139,7 @@ static const struct control_ops ops = {
 	.smart = f_smart,
 	.errors = f_errors,
 	.checkpoints = f_checkpoints,
+	.snapshots = f_checkpoints,	/* the same shape */
 	.timelines = f_timelines,
 	.series = f_series,
 	.events = f_events,

@@ -33,7 +33,7 @@ ok_reply(r, "GetInterfaceDescription(Manager)")
 idl = r.get("parameters", {}).get("description", "")
 check(isinstance(idl, str) and "interface io.ssdtorture.Manager" in idl,
       "Manager IDL names its interface", idl[:200])
-methods = ["Status", "Events", "Smart", "ErrorMap", "Checkpoints", "Timelines", "Series", "Start", "Stop",
+methods = ["Status", "Events", "Smart", "ErrorMap", "Checkpoints", "Snapshots", "Timelines", "Series", "Start", "Stop",
            "Pause", "Resume", "Verify", "Checkpoint", "Reload"]
 for m in methods:
     check(re.search(r"^method %s\(" % m, idl, re.M), "Manager IDL declares method %s" % m)
@@ -300,6 +300,33 @@ r = call(S, M + "Checkpoints", {})
 check(r.get("error") == SERVICE + ".InvalidParameter" and
       r.get("parameters", {}).get("parameter") == "drive",
       "Checkpoints() -> InvalidParameter(drive)", r)
+
+# ---- Snapshots: every SMART snapshot line of smart.jsonl in file order,
+# lines that are not snapshots skipped; none for a drive without them
+# (a file target reads no SMART, so the test writes the file).
+snap = {"time": 1796000000, "why": "baseline", "host_bytes_written": 0,
+        "cycle": 0, "write_bytes_per_sec": 0.0, "waf": None,
+        "smart": {"source": "nvme", "percent_used": 3}}
+lines = [json.dumps(snap), "garbage{{", json.dumps({"time": 1, "smart": {}}),
+         json.dumps(dict(snap, why="milestone", host_bytes_written=10 ** 12,
+                         time=1796000100)), ""]
+with open(os.path.join(T, "state", "a", "smart.jsonl"), "w") as f:
+    f.write("\n".join(lines))
+r = call(S, M + "Snapshots", {"drive": "a"})
+sn = r.get("parameters", {}).get("snapshots")
+check(isinstance(sn, list) and "error" not in r and
+      [(o["why"], o["host_bytes_written"]) for o in sn] ==
+      [("baseline", 0), ("milestone", 10 ** 12)] and sn[0]["waf"] is None,
+      "Snapshots(a) -> the snapshot lines in file order, the others skipped", r)
+r = call(S, M + "Snapshots", {"drive": "b"})
+check(r.get("parameters", {}).get("snapshots") == [] and "error" not in r,
+      "Snapshots(b) without any -> none", r)
+r = call(S, M + "Snapshots", {"drive": "c"})
+check(is_error(r, "NoSuchDrive"), "Snapshots(c) -> NoSuchDrive", r)
+r = call(S, M + "Snapshots", {})
+check(r.get("error") == SERVICE + ".InvalidParameter" and
+      r.get("parameters", {}).get("parameter") == "drive",
+      "Snapshots() -> InvalidParameter(drive)", r)
 
 # ---- Timelines: the kept passes' figures without their times, or one
 # pass whole (or none); NoSuchDrive; the drive is required, a pass is a
