@@ -17,6 +17,7 @@
 
 #include "block.h"
 #include "errgraph.h"
+#include "palette.h"
 #include "errmap.h"
 #include "statedir.h"
 
@@ -31,12 +32,12 @@
 /* Drawn in this order (a later class covers an earlier one in a pixel). */
 static const char *const colour[] = {
 	[BLK_OK] = NULL,
-	[BLK_CORRUPT] = "#D62728",
-	[BLK_MISDIRECTED] = "#9467BD",
-	[BLK_STALE] = "#FF7F0E",
-	[BLK_FOREIGN] = "#8C564B",
-	[BLK_UNWRITTEN] = "#7F7F7F",
-	[BLK_IO_ERROR] = "#000000",
+	[BLK_CORRUPT] = RED,
+	[BLK_MISDIRECTED] = PURPLE,
+	[BLK_STALE] = ORANGE,
+	[BLK_FOREIGN] = BROWN,
+	[BLK_UNWRITTEN] = GREY,
+	[BLK_IO_ERROR] = BLACK,
 };
 _Static_assert(sizeof(colour) / sizeof(colour[0]) == BLK_NCLASS,
     "a colour for each class of block.h");
@@ -429,7 +430,7 @@ static void
 svg_nodata(FILE *fp, const struct view *v)
 {
 	fprintf(fp, "<text id=\"nodata\" x=\"%d\" y=\"%d\" text-anchor=\"middle\""
-	    " font-size=\"16\" fill=\"#2CA02C\">no errors recorded", v->px +
+	    " font-size=\"16\" fill=\"" GREEN "\">no errors recorded", v->px +
 	    v->pw / 2, v->py + v->ph / 2);
 	if (v->npass == 0)
 		fprintf(fp, ": no verify pass yet");

@@ -650,6 +650,14 @@ find_kind(const char *name)
 	return NULL;
 }
 
+int
+graph_kind_from_archive(const char *kind)
+{
+	const struct kind	*k = find_kind(kind);
+
+	return k != NULL && k->own == NULL;
+}
+
 /* Is pass p among the --pass options so far? (Each is drawn once.) */
 static int
 pass_given(const struct opts *o, long p)

@@ -41,4 +41,7 @@ int		 graph_main(int argc, char **argv, const struct graph_src *src);
  */
 int		 graph_needs_daemon(int argc, char **argv);
 
+/* Is --what `kind` drawn from the RRD archive (--rrd FILE offline)? */
+int		 graph_kind_from_archive(const char *kind);
+
 #endif

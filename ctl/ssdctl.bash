@@ -1,7 +1,7 @@
 # bash completion for ssdctl(8); drive names come from the running daemon.
 _ssdctl() {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-	local cmds="status start stop pause resume verify checkpoint checkpoints probes smart graph errors events reload version"
+	local cmds="status start stop pause resume verify checkpoint checkpoints probes smart graph report errors events reload version"
 	local i cmd="" at=0 sock=""
 
 	for ((i = 1; i < COMP_CWORD; i++)); do
@@ -17,10 +17,12 @@ _ssdctl() {
 	--state-dir|--map-dir)
 		COMPREPLY=($(compgen -d -- "$cur")); return ;;
 	--what)
-		COMPREPLY=($(compgen -W "throughput tbw wear temperature latency errors flush errormap checkpoints timeline slc" -- "$cur"))
+		COMPREPLY=($(compgen -W "throughput tbw wear temperature latency errors flush errormap checkpoints timeline slc degradation" -- "$cur"))
 		return ;;
 	--figure)
-		COMPREPLY=($(compgen -W "iops mbps p99 p99.9" -- "$cur")); return ;;
+		COMPREPLY=($(compgen -W "iops mbps p99 p99.9 cache" -- "$cur")); return ;;
+	--at)
+		COMPREPLY=($(compgen -W "0 latest" -- "$cur")); return ;;
 	--probe)
 		COMPREPLY=($(compgen -W "$(ssdctl probes 2>/dev/null | awk '{ print $1 }')" -- "$cur"))
 		return ;;
@@ -44,6 +46,8 @@ _ssdctl() {
 		COMPREPLY=($(compgen -W "$drives --latency --json --state-dir" -- "$cur")) ;;
 	probes)
 		COMPREPLY=($(compgen -W "--fio" -- "$cur")) ;;
+	report)
+		COMPREPLY=($(compgen -W "$drives -o --json --state-dir --at" -- "$cur")) ;;
 	graph)
 		COMPREPLY=($(compgen -W "$drives --what --since --until -o --width --height --rrd --daemon --map-dir --probe --figure --pass --state-dir" -- "$cur")) ;;
 	esac

@@ -18,6 +18,7 @@
 #include "output.h"
 #include "probes.h"
 #include "proto.h"
+#include "report.h"
 
 #define EXIT_DAEMON	1
 #define EXIT_USAGE	2
@@ -347,6 +348,104 @@ cmd_graph(struct ctx *x, int argc, char **argv)
 		f.drive = argv[0];
 	rc = graph_main(argc, argv, &src);
 	json_object_put(r);
+	return rc;
+}
+
+/* The daemon as a report's source (report.h). */
+struct report_daemon {
+	struct ctx		*x;
+	struct map_fetch	 f;
+	struct graph_src	 gs;
+	json_object		*status;	/* the Status reply of gs.drive */
+};
+
+/* The one DriveStatus of a Status reply (a reference of its own). */
+static json_object *
+rd_status(void *arg, const char *drive)
+{
+	struct report_daemon	*d = arg;
+	json_object		*r, *a, *o = NULL;
+
+	client_close(&d->x->cl);
+	if (call(d->x, PROTO_INTERFACE ".Status", drive_param(drive), &r) != 0)
+		return NULL;
+	if (json_object_object_get_ex(r, "drives", &a) &&
+	    json_object_array_length(a) == 1)
+		o = json_object_get(json_object_array_get_idx(a, 0));
+	json_object_put(r);
+	return o;
+}
+
+static json_object *
+rd_list(struct report_daemon *d, const char *method, json_object *p,
+    const char *key)
+{
+	json_object	*r;
+	char		 m[128];
+
+	client_close(&d->x->cl);
+	snprintf(m, sizeof(m), "%s.%s", PROTO_INTERFACE, method);
+	if (call(d->x, m, p, &r) != 0)
+		return NULL;
+	return reply_array(r, method, key);
+}
+
+static json_object *
+rd_events(void *arg, const char *drive)
+{
+	json_object	*p = drive_param(drive);
+
+	json_object_object_add(p, "count", json_object_new_int(
+	    PROTO_EVENTS_MAX));
+	return rd_list(arg, "Events", p, "events");
+}
+
+static json_object *
+rd_snapshots(void *arg, const char *drive)
+{
+	return rd_list(arg, "Snapshots", drive_param(drive), "snapshots");
+}
+
+static json_object *
+rd_checkpoints(void *arg, const char *drive)
+{
+	return rd_list(arg, "Checkpoints", drive_param(drive), "probes");
+}
+
+/* graph_main's source for the drive: cmd_graph's, with its status. */
+static const struct graph_src *
+rd_graph(void *arg, const char *drive, const char *kind, char **av, int *ac,
+    int max)
+{
+	struct report_daemon	*d = arg;
+
+	(void)kind;
+	(void)av;
+	(void)ac;
+	(void)max;
+	json_object_put(d->status);
+	if ((d->status = rd_status(d, drive)) == NULL)
+		return NULL;
+	d->f.drive = drive;
+	d->gs.drive = d->status;
+	return &d->gs;
+}
+
+/* report DRIVE... -o FILE.html: from the daemon, or --state-dir DIR. */
+static int
+cmd_report(struct ctx *x, int argc, char **argv)
+{
+	struct report_daemon	d = { x, { x, NULL }, { NULL, fetch_map, NULL,
+				    fetch_checkpoints, fetch_timelines,
+				    fetch_series }, NULL };
+	struct report_src	src = { &d, x->socket, rd_status, rd_events,
+				    rd_snapshots, rd_checkpoints, rd_graph };
+	int			rc;
+
+	d.gs.arg = &d.f;
+	rc = report_main(argc, argv, report_needs_daemon(argc, argv) ?
+	    &src : NULL);
+	json_object_put(d.status);
 	return rc;
 }
 
@@ -694,6 +793,8 @@ static const struct command commands[] = {
 	    "SMART and wear, with the change since the first reading" },
 	{ "graph", "DRIVE --what KIND -o FILE", 1, 32, cmd_graph, NULL,
 	    "draw the archive or the error maps (graph --help: the kinds)" },
+	{ "report", "DRIVE... -o FILE.html", 1, 40, cmd_report, NULL,
+	    "one page per drive, or several side by side (report --help)" },
 	{ "errors", "DRIVE [--pass N] [--again]", 1, 5, cmd_errors, NULL,
 	    "bad blocks of a verify pass (the latest), as extents" },
 	{ "events", "DRIVE [-n N] [-f]", 1, 4, cmd_events, NULL,
@@ -725,7 +826,7 @@ static int
 own_opts(const struct command *c)
 {
 	return c->run == cmd_events || c->run == cmd_errors ||
-	    c->run == cmd_checkpoints;
+	    c->run == cmd_checkpoints || c->run == cmd_report;
 }
 
 /* Global options; returns the index of the command. */

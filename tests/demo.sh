@@ -1,7 +1,7 @@
 #!/bin/sh
 # make demo: ssdtortured in the foreground on a 1 GiB file-backed scratch
-# drive for about a minute, a short performance checkpoint included. No
-# real disk is touched.
+# drive for about a minute, a short performance checkpoint included, then
+# its graphs and its report. No real disk is touched.
 set -eu
 
 DIR=${DEMO_DIR:-/var/tmp/ssdtorture-demo}
@@ -56,6 +56,10 @@ echo "== performance checkpoints (ssdctl checkpoints)"
 echo
 echo "== last events"
 tail -n 8 "$DIR/state/scratch/events.jsonl" | sed 's/.*"message":"\([^"]*\)".*/  \1/'
+echo
+echo "== the drive's report (ssdctl report: one page, open it in a browser)"
+"$(dirname "$0")/../ctl/ssdctl" report scratch --state-dir "$DIR/state" \
+    -o "$DIR/report.html" && echo "  $DIR/report.html"
 echo
 echo "state:        $DIR/state/scratch/state"
 echo "events:       $DIR/state/scratch/events.jsonl"

@@ -248,7 +248,7 @@ if svgmap covers "$T/map.svg" 3 corrupt "${RUN[@]}"; then
 else pass_check; fi
 if svgmap covers "$T/map.svg" 4 corrupt $((3000 * BS)) $((4500 * BS)) $SIZE
 then pass_check; else fail "errormap: the static damage is not drawn in pass 4"; fi
-assert_eq "errormap: corrupt is drawn red" "#D62728" \
+assert_eq "errormap: corrupt is drawn vermilion (palette.h RED)" "#D55E00" \
     "$(svgmap runs "$T/map.svg" 2 | awk '$3 == "corrupt" {print $4}' | sort -u)"
 total=0
 for p in 1 2 3 4; do total=$((total + $(map_blocks $p | wc -l))); done

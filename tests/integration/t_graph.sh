@@ -100,10 +100,10 @@ drawn() {
 	assert_eq "$1: $fmt image and size" "$fmt $3 $4" "$(imgsize "$2" 2>&1)"
 }
 
-# The main line of each kind (graph.c's colours).
-declare -A COLOUR=([throughput]="#0D4A80" [tbw]="#1F77B4" [wear]="#D62728"
-    [temperature]="#FF7F0E" [latency]="#5B3A80" [errors]="#D62728"
-    [flush]="#FF7F0E")
+# The main line of each kind (graph.c's colours, palette.h's values).
+declare -A COLOUR=([throughput]="#004A75" [tbw]="#0072B2" [wear]="#D55E00"
+    [temperature]="#E69F00" [latency]="#8F4B72" [errors]="#D55E00"
+    [flush]="#E69F00")
 declare -A SIZE=([throughput]="800 360" [tbw]="640 300" [wear]="1024 480"
     [temperature]="700 350" [latency]="600 260" [errors]="900 420"
     [flush]="640 280")

@@ -1,0 +1,67 @@
+/*
+ * report.h: ssdctl report: the story of one drive, or several side by
+ * side, as one self-contained HTML file (styles and graphs inline, no
+ * script, nothing fetched) or as the same content in JSON.
+ *
+ * The records come from a source: the daemon (Varlink: Status, Events,
+ * Snapshots, Checkpoints, Series; the archive it names) or a state
+ * directory copied from anywhere (report_dir.c). Each drive's records
+ * become one model (report_model.c, the --json output); the page is
+ * rendered from that model alone (report_html.c), with graphs drawn by
+ * ssdctl graph's own code (the same styles) and by report_gp.c.
+ */
+#ifndef SSDT_REPORT_H
+#define SSDT_REPORT_H
+
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "graph.h"
+
+#define REPORT_EVENTS_MAX	200	/* events listed, per drive */
+#define REPORT_DRIVES_MAX	16	/* drives side by side */
+
+/* The milestone several drives are compared at (--at). */
+struct report_at {
+	enum { AT_FIRST, AT_LATEST, AT_BYTES } kind;
+	uint64_t	bytes;		/* AT_BYTES: the first checkpoint at
+					 * or after this many bytes written */
+	char		word[32];	/* as given */
+};
+
+/*
+ * Where a drive's records come from. Each call returns a reference of its
+ * own, or NULL after a message on stderr (a drive without such records
+ * gets an empty array, not NULL).
+ */
+struct report_src {
+	void		*arg;
+	const char	*what;		/* "the daemon", or the directory */
+	/* The DriveStatus object (daemon); offline, one built from the
+	 * state file with the same field names. */
+	json_object	*(*status)(void *arg, const char *drive);
+	json_object	*(*events)(void *arg, const char *drive);
+	json_object	*(*snapshots)(void *arg, const char *drive);
+	json_object	*(*checkpoints)(void *arg, const char *drive);
+	/* The options of ssdctl graph that draw `kind` of the drive from
+	 * this source, appended to av from index *ac (at most `max` in all;
+	 * valid until the next call), and the graph source to pass (NULL
+	 * offline). */
+	const struct graph_src *(*graph)(void *arg, const char *drive,
+		    const char *kind, char **av, int *ac, int max);
+};
+
+/* The offline source: state directory `dir` (report_dir.c). */
+void	report_dir_src(struct report_src *, const char *dir);
+
+/*
+ * ssdctl report: argv are the words after "report" (drives and options).
+ * `daemon` is the daemon's source, or NULL when --state-dir is given
+ * (report_needs_daemon says which). 0, 1 (an error, said on stderr) or 2
+ * (usage).
+ */
+int	report_main(int argc, char **argv, const struct report_src *daemon);
+int	report_needs_daemon(int argc, char **argv);
+
+#endif

@@ -1,0 +1,35 @@
+/*
+ * report_model.h: a drive's records as a report's model (the content of
+ * `ssdctl report --json`, from which the page is rendered).
+ */
+#ifndef SSDT_REPORT_MODEL_H
+#define SSDT_REPORT_MODEL_H
+
+#include <json-c/json.h>
+
+#include "report.h"
+
+/*
+ * The model of one drive from its status (a DriveStatus object), its
+ * events (oldest first), SMART snapshots and checkpoint results; any but
+ * the status may be NULL (none). A new object.
+ */
+json_object	*report_model(json_object *status, json_object *events,
+		    json_object *snaps, json_object *lines);
+
+/* o[key], or NULL (o NULL, or no such key); a borrowed reference. */
+json_object	*rj_get(json_object *o, const char *key);
+/* Is v a number (not null, not a string)? */
+int		 rj_is_num(json_object *v);
+
+/* "0", "latest" or a decimal size ("100TB"); -1 for anything else. */
+int		 report_at_parse(const char *s, struct report_at *);
+
+/*
+ * The drives' models side by side: for every probe any of them ran, each
+ * drive's headline figure at the milestone `at` (null where it has none)
+ * and the checkpoint and TBW it is of. A new object.
+ */
+json_object	*report_compare(json_object *models, const struct report_at *);
+
+#endif
