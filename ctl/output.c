@@ -311,6 +311,11 @@ output_status_detail(FILE *fp, json_object *d)
 	if (u64(d, "probe_bytes_written") > 0)	/* of it, the checkpoints' */
 		fprintf(fp, "  %-15s %s\n", "by probes:", units_fmt_dec(u64(d,
 		    "probe_bytes_written"), a, sizeof(a)));
+	if (u64(d, "rated_tbw_bytes") > 0)	/* the maker's rating */
+		fprintf(fp, "  %-15s %s, %.1f %% of it written\n", "rated:",
+		    units_fmt_dec(u64(d, "rated_tbw_bytes"), a, sizeof(a)),
+		    100.0 * (double)u64(d, "host_bytes_written") /
+		    (double)u64(d, "rated_tbw_bytes"));
 	fprintf(fp, "  %-15s %s\n", "read:", units_fmt_dec(u64(d,
 	    "host_bytes_read"), a, sizeof(a)));
 	fprintf(fp, "  %-15s write %s, read %s\n", "throughput:",

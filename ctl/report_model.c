@@ -134,6 +134,25 @@ projected(json_object *status, json_object *smart)
 	return p >= 1 && w > 0 ? json_object_new_double(w * 100 / p) : NULL;
 }
 
+/* The maker's rated endurance (the daemon's rated_tbw, or the one the
+ * latest snapshot kept), and the share of it written. */
+static void
+rated(json_object *m, json_object *status, json_object *snaps)
+{
+	size_t		 n = snaps != NULL ? json_object_array_length(snaps) : 0;
+	json_object	*r = rj_get(status, "rated_tbw_bytes");
+	double		 w = json_object_get_double(rj_get(status,
+	    "host_bytes_written"));
+
+	if (!rj_is_num(r) && n > 0)
+		r = rj_get(json_object_array_get_idx(snaps, n - 1),
+		    "rated_tbw_bytes");
+	r = rj_is_num(r) && json_object_get_double(r) > 0 ? r : NULL;
+	ADD(m, "rated_tbw_bytes", json_object_get(r));
+	ADD(m, "rated_share_percent", r != NULL ? json_object_new_double(
+	    100 * w / json_object_get_double(r)) : NULL);
+}
+
 /* Who the drive is and how it stands. */
 static void
 summary(json_object *m, json_object *status, json_object *snaps,
@@ -162,6 +181,7 @@ summary(json_object *m, json_object *status, json_object *snaps,
 	    json_object_array_length(snaps) - 1), "waf") : NULL);
 	ADD(m, "projected_endurance_bytes", projected(status, rj_get(m,
 	    "percent_used") ? m : smart));
+	rated(m, status, snaps);
 	ADD(m, "failure", failure(events));
 	ADD(m, "created", rj_get(status, "created") ? copy(status, "created") :
 	    json_object_new_int64(first_event_time(events)));

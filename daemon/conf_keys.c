@@ -698,6 +698,8 @@ const struct conf_key conf_keys[] = {
 	{ DRIVE(snapshot_every, snapshot_every), .kind = &kind_bytes,
 	    .def = "1TB", .min = 1, .note = "e.g. 1TB, 500GB",
 	    .reload = CONF_LIVE },
+	{ DRIVE(rated_tbw, rated_tbw), .kind = &kind_bytes,
+	    .note = "the maker's rating, e.g. 600TB", .reload = CONF_LIVE },
 	{ DRIVE(stop_at_wear, stop_at_wear), .kind = &kind_wear, .fmax = 255,
 	    .reload = CONF_LIVE },
 	{ DRIVE(max_new_bad_blocks, max_new_bad_blocks), .kind = &kind_count,

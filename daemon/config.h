@@ -34,6 +34,7 @@ struct drive_conf {
 	uint64_t	 smart_interval; /* seconds */
 	uint64_t	 thermal_interval; /* seconds, NVMe under load */
 	uint64_t	 snapshot_every; /* bytes written between snapshots */
+	uint64_t	 rated_tbw;	/* the maker's rated endurance; 0 unknown */
 	double		 stop_at_wear;	/* percent used, 0 = none */
 	uint64_t	 max_new_bad_blocks;
 	uint64_t	 max_error_events; /* verify_error events a pass */

@@ -59,6 +59,7 @@ struct drive_status {
 	const char	*records_why;	/* "disk full", ...; "" when current */
 	uint64_t	 records_kept;	/* lines kept in memory */
 	uint64_t	 probe_bytes_written;	/* by checkpoints, all runs */
+	uint64_t	 rated_tbw;		/* rated_tbw; 0: not given */
 	uint64_t	 checkpoints_done;	/* performance checkpoints */
 };
 

@@ -69,6 +69,8 @@ snapshot(struct drive *d, const char *why)
 	    json_object_new_double(d->rates.wbps));
 	json_object_object_add(o, "waf", waf >= 0 ?
 	    json_object_new_double(waf) : NULL);
+	json_object_object_add(o, "rated_tbw_bytes", d->conf.rated_tbw > 0 ?
+	    json_object_new_uint64(d->conf.rated_tbw) : NULL);
 	json_object_object_add(o, "smart", smart_to_json(&d->smart.latest));
 	append_line(d, o);
 	json_object_put(o);

@@ -75,6 +75,8 @@ status_object(const struct daemon *dm, const struct drive *d)
 	ADD("smart", drive_smart_status(d));
 	ADD("checkpoint", drive_ckpt_status(d));
 	ADD("probe_bytes_written", json_object_new_uint64(s.probe_bytes_written));
+	ADD("rated_tbw_bytes", s.rated_tbw > 0 ?
+	    json_object_new_uint64(s.rated_tbw) : NULL);
 	ADD("records", records_object(&s));
 	if (dm->arch != NULL) {
 		char	file[PATH_MAX + 64];

@@ -10,7 +10,8 @@ argv: DIR NAME REAL_RRD CKPT_FILE DAYS
     for DAYS days, and among them 300 throttle events and 20 verify
     errors, each at a known time;
   - smart.jsonl: a snapshot every 10 TB, percent used rising from 0 to 70
-    and the spare falling from 100 to 90 over the run;
+    and the spare falling from 100 to 90 over the run, a rated endurance
+    of 3600 TB;
   - checkpoints.jsonl: CKPT_FILE, as ckpt_synth.py wrote it;
   - NAME.rrd: DAYS days of hourly readings of every source of REAL_RRD (an
     archive the daemon made: its sources' names and order), one row an
@@ -81,6 +82,7 @@ with open(os.path.join(d, "smart.jsonl"), "w") as f:
                             "why": "baseline" if i == 0 else "milestone",
                             "host_bytes_written": w, "cycle": i,
                             "write_bytes_per_sec": 1.5e9, "waf": 2.0,
+                            "rated_tbw_bytes": 3600 * TB,
                             "smart": smart}) + "\n")
 shutil.copy(ckpts, os.path.join(d, "checkpoints.jsonl"))
 

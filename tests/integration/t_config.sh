@@ -119,6 +119,7 @@ smart = off
 smart_interval = 2h
 thermal_interval = 1m30s
 snapshot_every = 500GB
+rated_tbw = 1200TB
 stop_at_wear = 90
 max_new_bad_blocks = 3
 io_timeout = 1d1s

@@ -47,6 +47,7 @@ checkpoint_every = 100M
 checkpoint_probes = rand-read-4k-qd1,rand-write-4k-qd1,seq-read-128k-qd32
 probe_seconds = 1s
 probe_ramp = 0s
+rated_tbw = 1GB
 
 [drive:b]
 device = $T/b.img
@@ -232,6 +233,17 @@ diff = ["%s.%s" % (x["name"], k) for x, y in zip(a["drives"], b["drives"])
 print("ok" if not diff and a["comparison"] == b["comparison"] else "differ: %s" % diff)
 EOF
 assert_eq "daemon and state directory: the same content" ok "$(cat "$T/same.check")"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["drives"][0]
+w = d["host_bytes_written"]
+print(d["rated_tbw_bytes"], "%.6f" % d["rated_share_percent"], "%.6f" % (100 * w / 1e9))
+' "$T/daemon.json" >"$T/rated"
+read -r rated share want <"$T/rated"
+assert_eq "a: rated_tbw from the daemon" 1000000000 "$rated"
+assert_eq "a: the share of it written" "$want" "$share"
+assert_match "a: ssdctl status shows the rating" "rated: +1.000 GB, [0-9.]+ % of it written" \
+    "$("$CTL" -s "$ST.sock" status a)"
 "$CTL" -s "$ST.sock" report nosuch -o "$T/x.html" >"$T/nosuch.out" 2>&1
 assert_rc "an unknown drive (daemon)" 1 "$?" "$T/nosuch.out"
 kill -TERM "$SSDT_PID"
@@ -280,4 +292,13 @@ tidy -q -e "$T/big.html" >"$T/big.tidy" 2>&1
 assert_rc "a year's report: tidy finds nothing" 0 "$?" "$T/big.tidy"
 browser big s-tbw s-wear s-performance s-temperature
 assert_file_contains "a year's report: 60 of the 301 snapshots in the table, said so" "$T/big.html" "60 of 301 shown"
+"$CTL" report s --state-dir "$T/big" --json | python3 -c '
+import json, sys; d = json.load(sys.stdin)["drives"][0]
+print(d["rated_tbw_bytes"], round(d["rated_share_percent"], 6), d["percent_used"], len(d["snapshots"]), len(d["events"]), d["events_not_listed"])' >"$T/big.check"
+# the events a report sees are the last 10000, as the Events method gives
+# them: the throttles and verify errors among those, at most 200 listed
+n=$(tail -n 10000 "$T/big/s/events.jsonl" | grep -c '"event": "\(throttle\|verify_error\)"')
+assert_gt "a year: notable events among the last 10000" "$n" 100
+assert_eq "a year (offline): the rating the snapshots kept, 3000 of 3600 TB written; the latest wear; every snapshot; the notable events of the last 10000 (200 at most listed)" \
+    "3600000000000000 83.333333 70 301 $((n < 200 ? n : 200)) $((n > 200 ? n - 200 : 0))" "$(cat "$T/big.check")"
 finish
