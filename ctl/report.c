@@ -47,7 +47,7 @@ usage(FILE *fp)
 }
 
 static int
-parse(int argc, char **argv, struct ropts *o)
+parse(int argc, char **argv, struct ropts *o, int json)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -60,6 +60,7 @@ parse(int argc, char **argv, struct ropts *o)
 	int	ch;
 
 	memset(o, 0, sizeof(*o));
+	o->json = json;
 	optind = 0;
 	while ((ch = getopt_long(argc, argv, "o:jh", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -98,11 +99,10 @@ problem(const struct ropts *o, struct report_at *at)
 int
 report_needs_daemon(int argc, char **argv)
 {
-	struct ropts		o;
-	struct report_at	at;
+	struct ropts	o;
 
-	return parse(argc, argv, &o) == 0 && !o.help &&
-	    problem(&o, &at) == NULL && o.state_dir == NULL;
+	/* a usage error is said by report_main, before any call */
+	return parse(argc, argv, &o, 0) == 0 && o.state_dir == NULL;
 }
 
 /* One drive's model from the source; NULL after a message. */
@@ -170,7 +170,7 @@ write_json(const char *out, json_object *r)
 }
 
 int
-report_main(int argc, char **argv, const struct report_src *daemon)
+report_main(int argc, char **argv, const struct report_src *daemon, int json)
 {
 	struct ropts		 o;
 	struct report_src	 dir;
@@ -180,7 +180,7 @@ report_main(int argc, char **argv, const struct report_src *daemon)
 	json_object		*r;
 	int			 rc;
 
-	if (parse(argc, argv, &o) == -1 || o.help) {
+	if (parse(argc, argv, &o, json) == -1 || o.help) {
 		usage(o.help ? stdout : stderr);
 		return o.help ? 0 : EXIT_USAGE;
 	}

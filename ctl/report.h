@@ -58,10 +58,11 @@ void	report_dir_src(struct report_src *, const char *dir);
 /*
  * ssdctl report: argv are the words after "report" (drives and options).
  * `daemon` is the daemon's source, or NULL when --state-dir is given
- * (report_needs_daemon says which). 0, 1 (an error, said on stderr) or 2
- * (usage).
+ * (report_needs_daemon says which); json: ssdctl's own --json was given
+ * (the same as report's). 0, 1 (an error, said on stderr) or 2 (usage).
  */
-int	report_main(int argc, char **argv, const struct report_src *daemon);
+int	report_main(int argc, char **argv, const struct report_src *daemon,
+	    int json);
 int	report_needs_daemon(int argc, char **argv);
 
 #endif

@@ -202,7 +202,7 @@ period(struct graph_call *c, json_object *model, char since[32],
 		if (json_object_object_get_ex(model, "updated", &v) &&
 		    json_object_get_int64(v) > 0) {
 			snprintf(until, 32, "@%lld",
-			    (long long)json_object_get_int64(v) + 60);
+			    (long long)json_object_get_int64(v) + 5);
 			c->av[c->ac++] = "--until";
 			c->av[c->ac++] = until;
 		}

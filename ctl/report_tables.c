@@ -332,8 +332,29 @@ rt_latency(FILE *fp, json_object *m)
 	fprintf(fp, "</table>\n");
 }
 
-/* A long test's figures, each "name value" (JSON for what is not a
- * number: a flag, a ratio pair). */
+/* A figure of a long test: a number, a flag, or an object of them
+ * ("throughput 0.98, p99.9 1.06"). */
+static void
+figure(FILE *fp, json_object *v)
+{
+	int	first = 1;
+
+	if (rj_is_num(v))
+		number(fp, json_object_get_double(v));
+	else if (json_object_is_type(v, json_type_object)) {
+		json_object_object_foreach(v, k, x) {
+			fprintf(fp, "%s", first ? "" : ", ");
+			html_text(fp, k);
+			fputc(' ', fp);
+			figure(fp, x);
+			first = 0;
+		}
+	} else
+		html_text(fp, v == NULL ? "unknown" :
+		    json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+}
+
+/* A long test's figures, each "name value". */
 void
 rt_long(FILE *fp, json_object *m)
 {
@@ -356,13 +377,8 @@ rt_long(FILE *fp, json_object *m)
 			if (!strcmp(k, "probe") || !strcmp(k, "checkpoint") ||
 			    !strcmp(k, "host_bytes_written"))
 				continue;
-			fprintf(fp, "%s%s ", first ? "" : ", ", k);
-			if (rj_is_num(v))
-				number(fp, json_object_get_double(v));
-			else
-				html_text(fp, v == NULL ? "unknown" :
-				    json_object_to_json_string_ext(v,
-				    JSON_C_TO_STRING_PLAIN));
+			fprintf(fp, "%s%s ", first ? "" : "; ", k);
+			figure(fp, v);
 			first = 0;
 		}
 		fprintf(fp, "</td></tr>\n");

@@ -444,7 +444,7 @@ cmd_report(struct ctx *x, int argc, char **argv)
 
 	d.gs.arg = &d.f;
 	rc = report_main(argc, argv, report_needs_daemon(argc, argv) ?
-	    &src : NULL);
+	    &src : NULL, x->json);
 	json_object_put(d.status);
 	return rc;
 }

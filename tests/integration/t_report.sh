@@ -263,6 +263,8 @@ assert_eq "damaged records: the probes still all there" \
     "$(cat "$T/damaged.n")"
 
 log "usage"
+"$CTL" --json report a --state-dir "$ST" | python3 -c 'import json, sys; print(json.load(sys.stdin)["drives"][0]["name"])' >"$T/gj" 2>&1
+assert_eq "ssdctl --json report: the data on stdout" a "$(cat "$T/gj")"
 "$CTL" report a --state-dir "$ST" >"$T/u1" 2>&1
 assert_rc "no -o and no --json" 2 "$?" "$T/u1"
 "$CTL" report a --state-dir "$ST" -o "$T/u.html" --at sideways >"$T/u2" 2>&1
