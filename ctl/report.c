@@ -47,7 +47,7 @@ usage(FILE *fp)
 }
 
 static int
-parse(int argc, char **argv, struct ropts *o, int json)
+parse(int argc, char **argv, struct ropts *o, int json, int quiet)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -57,11 +57,12 @@ parse(int argc, char **argv, struct ropts *o, int json)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	int	ch;
+	int	ch, saved = opterr;
 
 	memset(o, 0, sizeof(*o));
 	o->json = json;
 	optind = 0;
+	opterr = !quiet;
 	while ((ch = getopt_long(argc, argv, "o:jh", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'o': o->out = optarg; break;
@@ -69,9 +70,10 @@ parse(int argc, char **argv, struct ropts *o, int json)
 		case 'a': o->at = optarg; break;
 		case 'j': o->json = 1; break;
 		case 'h': o->help = 1; break;
-		default: return -1;
+		default: opterr = saved; return -1;
 		}
 	}
+	opterr = saved;
 	for (; optind < argc; optind++) {
 		if (o->ndrives == REPORT_DRIVES_MAX) {
 			fprintf(stderr, "ssdctl report: at most %d drives\n",
@@ -91,6 +93,9 @@ problem(const struct ropts *o, struct report_at *at)
 		return "one DRIVE or more expected";
 	if (o->out == NULL && !o->json)
 		return "-o FILE.html is required (or --json)";
+	if (!o->json && strcmp(o->out, "-") == 0)
+		return "the page goes to a file (-o FILE.html; --json: - for "
+		    "standard output)";
 	if (report_at_parse(o->at != NULL ? o->at : "latest", at) == -1)
 		return "--at: expected 0, latest or a size (100TB)";
 	return NULL;
@@ -102,7 +107,7 @@ report_needs_daemon(int argc, char **argv)
 	struct ropts	o;
 
 	/* a usage error is said by report_main, before any call */
-	return parse(argc, argv, &o, 0) == 0 && o.state_dir == NULL;
+	return parse(argc, argv, &o, 0, 1) == 0 && o.state_dir == NULL;
 }
 
 /* One drive's model from the source; NULL after a message. */
@@ -180,7 +185,7 @@ report_main(int argc, char **argv, const struct report_src *daemon, int json)
 	json_object		*r;
 	int			 rc;
 
-	if (parse(argc, argv, &o, json) == -1 || o.help) {
+	if (parse(argc, argv, &o, json, 0) == -1 || o.help) {
 		usage(o.help ? stdout : stderr);
 		return o.help ? 0 : EXIT_USAGE;
 	}

@@ -56,7 +56,7 @@ struct report_src {
 void	report_dir_src(struct report_src *, const char *dir);
 
 /*
- * ssdctl report: argv are the words after "report" (drives and options).
+ * ssdctl report: argv[0] is "report", then the drives and options.
  * `daemon` is the daemon's source, or NULL when --state-dir is given
  * (report_needs_daemon says which); json: ssdctl's own --json was given
  * (the same as report's). 0, 1 (an error, said on stderr) or 2 (usage).

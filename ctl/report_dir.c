@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "block.h"
 #include "ckpt_read.h"
 #include "proto.h"
 #include "report.h"
@@ -24,7 +25,6 @@
 static const struct {
 	const char	*key, *field;
 } state_nums[] = {
-	{ "span_bytes", "capacity" },
 	{ "span_bytes", "span_bytes" },
 	{ "host_bytes_written", "host_bytes_written" },
 	{ "host_bytes_read", "host_bytes_read" },
@@ -36,10 +36,6 @@ static const struct {
 	{ "checkpoint.done", "checkpoints_done" },
 	{ "created", "created" },
 	{ "updated", "updated" },
-};
-
-static const char *const error_classes[] = {
-	"corrupt", "misdirected", "stale", "foreign", "unwritten", "io_error",
 };
 
 static int
@@ -102,23 +98,27 @@ add_str(json_object *o, const char *text, const char *key, const char *field)
 		    json_object_new_string_len(v, (int)len));
 }
 
-/* The error counts by class, and their sum as errors_total. */
+/* The error counts by class (block.h's names, as the state file keys
+ * them), and their sum as errors_total when the file has any. */
 static void
 state_errors(json_object *o, const char *text)
 {
 	json_object	*e = json_object_new_object(), *v;
 	uint64_t	 total = 0;
 	char		 key[32];
-	size_t		 i;
+	int		 c, any = 0;
 
-	for (i = 0; i < sizeof(error_classes) / sizeof(*error_classes); i++) {
-		snprintf(key, sizeof(key), "errors.%s", error_classes[i]);
-		add_num(e, text, key, error_classes[i]);
-		if (json_object_object_get_ex(e, error_classes[i], &v))
+	for (c = BLK_OK + 1; c < BLK_NCLASS; c++) {
+		snprintf(key, sizeof(key), "errors.%s", blk_class_name(c));
+		add_num(e, text, key, blk_class_name(c));
+		if (json_object_object_get_ex(e, blk_class_name(c), &v)) {
 			total += (uint64_t)json_object_get_int64(v);
+			any = 1;
+		}
 	}
 	json_object_object_add(o, "errors", e);
-	json_object_object_add(o, "errors_total", json_object_new_uint64(total));
+	json_object_object_add(o, "errors_total", any ?
+	    json_object_new_uint64(total) : NULL);
 }
 
 static json_object *
@@ -137,6 +137,7 @@ dir_status(void *arg, const char *drive)
 	o = json_object_new_object();
 	json_object_object_add(o, "name", json_object_new_string(drive));
 	add_str(o, text, "run", "state");
+	add_str(o, text, "reason", "reason");
 	add_str(o, text, "serial", "serial");
 	add_str(o, text, "device", "device");
 	for (i = 0; i < sizeof(state_nums) / sizeof(*state_nums); i++)
@@ -172,7 +173,8 @@ ring_take(json_object *o, void *arg)
 	*slot = json_object_get(o);
 }
 
-/* A drive's lines of FILE taken by `problem`; for events, only the last. */
+/* A drive's lines of FILE taken by `problem`: the last PROTO_EVENTS_MAX
+ * (the events, as the daemon's Events method gives them). */
 static json_object *
 dir_lines(const char *dir, const char *drive, enum statedir_file f,
     jsonl_problem_fn *problem)
@@ -209,10 +211,23 @@ dir_events(void *arg, const char *drive)
 	return dir_lines(arg, drive, STATEDIR_EVENTS, event_problem);
 }
 
+/* Every snapshot, as the Snapshots method gives them. */
 static json_object *
 dir_snapshots(void *arg, const char *drive)
 {
-	return dir_lines(arg, drive, STATEDIR_SMART, snap_line_problem);
+	json_object		*arr = json_object_new_array();
+	struct ckpt_skipped	 sk;
+	char			 path[PATH_MAX + 64];
+
+	if (drive_file(path, sizeof(path), arg, drive, STATEDIR_SMART) == -1 ||
+	    snap_read(path, arr, &sk) == -1) {
+		fprintf(stderr, "ssdctl report: %s/%s: cannot read the SMART "
+		    "snapshots: %s\n", (const char *)arg, drive,
+		    strerror(errno));
+		json_object_put(arr);
+		return NULL;
+	}
+	return arr;
 }
 
 static json_object *

@@ -121,24 +121,36 @@ svg_inline(FILE *fp, const char *text, unsigned n)
 	fputc('\n', fp);
 }
 
+/* The first line of what the drawing said (its reason), or "". */
+static void
+first_line(const char *path, char *buf, size_t len)
+{
+	FILE	*fp = fopen(path, "re");
+	char	*nl;
+
+	buf[0] = '\0';
+	if (fp == NULL)
+		return;
+	if (fgets(buf, (int)len, fp) != NULL && (nl = strchr(buf, '\n')))
+		*nl = '\0';
+	fclose(fp);
+}
+
 /* The figure in `svg` into the page, or why it is not there. */
 static int
 put(struct figs *f, int rc, const char *svg, const char *errf,
     const char *caption)
 {
 	char	*text = rc == 0 ? statedir_slurp(svg, SVG_MAX) : NULL;
-	char	*msg = statedir_slurp(errf, MSG_MAX);
-	char	*nl;
+	char	 msg[MSG_MAX];
 
 	fprintf(f->page, "<figure>\n");
 	if (text != NULL && strstr(text, "<svg") != NULL)
 		svg_inline(f->page, text, f->n);
 	else {
-		if (msg != NULL && (nl = strchr(msg, '\n')) != NULL)
-			*nl = '\0';
+		first_line(errf, msg, sizeof(msg));
 		fprintf(f->page, "<p class=\"nofig\">Not drawn: ");
-		html_text(f->page, msg != NULL && msg[0] != '\0' ? msg :
-		    "no data");
+		html_text(f->page, msg[0] != '\0' ? msg : "no data");
 		fprintf(f->page, ".</p>\n");
 		rc = rc == 0 ? 1 : rc;
 	}
@@ -146,30 +158,35 @@ put(struct figs *f, int rc, const char *svg, const char *errf,
 	html_text(f->page, caption);
 	fprintf(f->page, "</figcaption>\n</figure>\n");
 	free(text);
-	free(msg);
 	return rc;
 }
 
-/* Run `draw` with stderr (and gnuplot's) going to the figure's file. */
+/*
+ * Run `draw` with stderr (and gnuplot's, which inherits it) going to the
+ * figure's file, whose first line the page shows when nothing is drawn.
+ * Where stderr cannot be moved and put back, it is left alone.
+ */
 static int
-captured(struct figs *f, const char *errf, int (*draw)(void *), void *arg)
+captured(const char *errf, int (*draw)(void *), void *arg)
 {
 	int	saved, fd, rc;
 
 	fflush(stderr);
+	if ((saved = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3)) == -1)
+		return draw(arg);
 	if ((fd = open(errf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    0600)) == -1 || (saved = dup(STDERR_FILENO)) == -1) {
+	    0600)) == -1 || dup2(fd, STDERR_FILENO) == -1) {
 		if (fd != -1)
 			close(fd);
+		close(saved);
 		return draw(arg);
 	}
-	dup2(fd, STDERR_FILENO);
 	close(fd);
 	rc = draw(arg);
 	fflush(stderr);
-	dup2(saved, STDERR_FILENO);
+	if (dup2(saved, STDERR_FILENO) == -1)
+		rc = rc == 0 ? 1 : rc;	/* stderr is the file: nothing to say */
 	close(saved);
-	(void)f;
 	return rc;
 }
 
@@ -237,7 +254,7 @@ fig_graph(struct figs *f, json_object *model, const char *kind,
 		period(&c, model, since, until);
 	c.gs = f->src->graph(f->src->arg, drive, kind, c.av, &c.ac,
 	    GRAPH_ARGS - 1);
-	return put(f, captured(f, errf, draw_graph, &c), svg, errf, caption);
+	return put(f, captured(errf, draw_graph, &c), svg, errf, caption);
 }
 
 struct gp_call {
@@ -263,7 +280,7 @@ fig_gp(struct figs *f, int (*fn)(const char *, json_object *),
 
 	snprintf(svg, sizeof(svg), "%s/%u.svg", f->dir, ++f->n);
 	snprintf(errf, sizeof(errf), "%s/%u.err", f->dir, f->n);
-	return put(f, captured(f, errf, draw_gp, &c), svg, errf, caption);
+	return put(f, captured(errf, draw_gp, &c), svg, errf, caption);
 }
 
 int

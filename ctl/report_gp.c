@@ -14,6 +14,16 @@
 #include "report_model.h"
 
 static const char *const series_colour[] = { PAL_SERIES };
+
+/* o[key] as a string; `def` when it is none. */
+static const char *
+str_or(json_object *o, const char *key, const char *def)
+{
+	json_object	*v = rj_get(o, key);
+
+	return json_object_is_type(v, json_type_string) ?
+	    json_object_get_string(v) : def;
+}
 #define NCOLOURS	(sizeof(series_colour) / sizeof(*series_colour))
 
 /* One block per drive (then its spare, for one drive): "TB percent". */
@@ -57,8 +67,8 @@ wear_script(FILE *fp, const char *out, const char *data, json_object *models,
 		fprintf(fp, " index %zu using 1:2 with linespoints pt 7 "
 		    "ps 0.5 lw 2 lc rgb '%s' title ", d,
 		    series_colour[d % NCOLOURS]);
-		gp_quoted(fp, n == 1 ? "percent used" : json_object_get_string(
-		    rj_get(json_object_array_get_idx(models, d), "name")));
+		gp_quoted(fp, n == 1 ? "percent used" : str_or(
+		    json_object_array_get_idx(models, d), "name", "?"));
 	}
 	if (spare) {
 		fprintf(fp, ", ");
@@ -107,18 +117,32 @@ rp_wear(const char *out, json_object *models)
 	return rc;
 }
 
+/* s as one quoted column of gnuplot's data file: no quote, no control. */
+static const char *
+gp_word(const char *s, char *buf, size_t len)
+{
+	size_t	i;
+
+	for (i = 0; s[i] != '\0' && i + 1 < len; i++)
+		buf[i] = s[i] == '"' || (unsigned char)s[i] < ' ' ? '_' : s[i];
+	buf[i] = '\0';
+	return buf;
+}
+
 /* "drive value" lines: one bar each, in drive order. */
 static size_t
 bar_data(FILE *fp, json_object *probe)
 {
 	json_object	*bars = rj_get(probe, "drives"), *b, *v;
 	size_t		 i, n = 0;
+	char		 name[128];
 
 	for (i = 0; i < json_object_array_length(bars); i++) {
 		b = json_object_array_get_idx(bars, i);
 		v = rj_get(b, "value");
-		fprintf(fp, "%zu \"%s\" %.9g\n", i, json_object_get_string(
-		    rj_get(b, "drive")), rj_is_num(v) ? json_object_get_double(v) : NAN);
+		fprintf(fp, "%zu \"%s\" %.9g\n", i, gp_word(str_or(b, "drive",
+		    "?"), name, sizeof(name)), rj_is_num(v) ?
+		    json_object_get_double(v) : NAN);
 		n += rj_is_num(v);
 	}
 	return n;
@@ -130,8 +154,8 @@ bar_script(FILE *fp, const char *out, const char *data, json_object *probe,
 {
 	char	title[256];
 
-	snprintf(title, sizeof(title), "%s (%s)", json_object_get_string(
-	    rj_get(probe, "title")), json_object_get_string(rj_get(probe, "unit")));
+	snprintf(title, sizeof(title), "%s (%s)", str_or(probe, "title",
+	    str_or(probe, "probe", "?")), str_or(probe, "unit", "?"));
 	gp_head(fp, 1, 900, 60 + 28 * (ndrives + 2), out, title, "");
 	fprintf(fp, "unset key\nset style fill solid 0.85 border -1\n"
 	    "set yrange [-0.7:%d.7] reverse\nset xrange [0:*]\n"

@@ -5,12 +5,14 @@
  * Written to FILE.tmp, then renamed over FILE.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "ckpt.h"
 #include "palette.h"
@@ -40,6 +42,7 @@ static const char style[] =
     "section.drive{break-before:page}"
     "@page{size:A4;margin:12mm}"
     "@media print{body{max-width:none;margin:0;padding:0;font-size:10pt}"
+    "table{font-size:7pt}th,td{padding:.1em .25em}"
     "h2,h3{break-after:avoid}}";
 
 static const char *
@@ -245,13 +248,19 @@ int
 report_html(const char *out, json_object *r, const struct report_src *src)
 {
 	char	tmp[4096];
-	FILE	*fp;
-	int	 rc;
+	FILE	*fp = NULL;
+	int	 rc, fd = -1;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", out) >= (int)sizeof(tmp) ||
-	    (fp = fopen(tmp, "we")) == NULL) {
+	/* a new file beside it (never one planted there), renamed over it */
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", out) >= (int)sizeof(tmp) ||
+	    (fd = mkostemp(tmp, O_CLOEXEC)) == -1 ||
+	    fchmod(fd, 0644) == -1 || (fp = fdopen(fd, "w")) == NULL) {
 		fprintf(stderr, "ssdctl report: %s: %s\n", out,
 		    strerror(errno));
+		if (fd != -1) {
+			close(fd);
+			unlink(tmp);
+		}
 		return 1;
 	}
 	rc = render(fp, r, src);

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "ckpt.h"
+#include "ckpt_read.h"
 #include "units.h"
 #include "report.h"
 #include "report_model.h"
@@ -75,26 +76,45 @@ num_or_null(double v)
 	return isfinite(v) ? json_object_new_double(v) : NULL;
 }
 
+/* The length of a, 0 for what is not an array. */
+static size_t
+alen(json_object *a)
+{
+	return json_object_is_type(a, json_type_array) ?
+	    json_object_array_length(a) : 0;
+}
+
 /* The latest snapshot's reading, or NULL. */
 static json_object *
 latest_reading(json_object *snaps)
 {
-	size_t	n = snaps != NULL ? json_object_array_length(snaps) : 0;
+	size_t	n = alen(snaps);
 
 	return n > 0 ? rj_get(json_object_array_get_idx(snaps, n - 1), "smart") :
 	    NULL;
+}
+
+/* The name of event e; "" for what is not an event (a daemon's Events
+ * reply passes on any line of its file). */
+static const char *
+event_name(json_object *e)
+{
+	json_object	*v = rj_get(e, "event");
+
+	return json_object_is_type(v, json_type_string) ?
+	    json_object_get_string(v) : "";
 }
 
 /* The last `failed` event: when, at what TBW, and why. */
 static json_object *
 failure(json_object *events)
 {
-	size_t		 i = events != NULL ? json_object_array_length(events) : 0;
+	size_t		 i = alen(events);
 	json_object	*e, *f;
 
 	while (i-- > 0) {
 		e = json_object_array_get_idx(events, i);
-		if (strcmp(json_object_get_string(rj_get(e, "event")), "failed"))
+		if (strcmp(event_name(e), "failed") != 0)
 			continue;
 		f = json_object_new_object();
 		ADD(f, "time", copy(e, "time"));
@@ -112,7 +132,7 @@ first_event_time(json_object *events)
 	struct tm	 tm;
 	const char	*s;
 
-	if (events == NULL || json_object_array_length(events) == 0)
+	if (alen(events) == 0)
 		return 0;
 	s = json_object_get_string(rj_get(json_object_array_get_idx(events, 0),
 	    "time"));
@@ -122,16 +142,39 @@ first_event_time(json_object *events)
 	return (long long)timegm(&tm);
 }
 
-/* TBW at which percent_used would reach 100 at the rate so far. */
-static json_object *
-projected(json_object *status, json_object *smart)
+/* A snapshot's TB written and percent used; 0 when it lacks either. */
+static int
+wear_point(json_object *s, double *w, double *p)
 {
-	json_object	*pu = rj_get(smart, "percent_used");
-	double		 p = rj_is_num(pu) ? json_object_get_double(pu) : 0;
-	double		 w = json_object_get_double(rj_get(status,
-	    "host_bytes_written"));
+	json_object	*hw = rj_get(s, "host_bytes_written");
+	json_object	*pu = rj_get(rj_get(s, "smart"), "percent_used");
 
-	return p >= 1 && w > 0 ? json_object_new_double(w * 100 / p) : NULL;
+	if (!rj_is_num(hw) || !rj_is_num(pu))
+		return 0;
+	*w = json_object_get_double(hw);
+	*p = json_object_get_double(pu);
+	return isfinite(*w) && isfinite(*p);
+}
+
+/* The TB written at which percent used would reach 100 at the rate from
+ * the first snapshot to the latest (a drive may not start at 0 %); null
+ * before it has moved a whole percent. */
+static json_object *
+projected(json_object *snaps)
+{
+	size_t	i, n = alen(snaps);
+	double	w0 = 0, p0 = 0, w1 = 0, p1 = 0;
+	int	have = 0;
+
+	for (i = 0; i < n && !(have = wear_point(
+	    json_object_array_get_idx(snaps, i), &w0, &p0)); i++)
+		;
+	while (have && n-- > i && !wear_point(json_object_array_get_idx(snaps,
+	    n), &w1, &p1))
+		;
+	if (!have || p1 - p0 < 1 || w1 <= w0 || p1 >= 100)
+		return NULL;
+	return json_object_new_double(w1 + (100 - p1) * (w1 - w0) / (p1 - p0));
 }
 
 /* The maker's rated endurance (the daemon's rated_tbw, or the one the
@@ -139,18 +182,18 @@ projected(json_object *status, json_object *smart)
 static void
 rated(json_object *m, json_object *status, json_object *snaps)
 {
-	size_t		 n = snaps != NULL ? json_object_array_length(snaps) : 0;
+	size_t		 n = alen(snaps);
 	json_object	*r = rj_get(status, "rated_tbw_bytes");
-	double		 w = json_object_get_double(rj_get(status,
-	    "host_bytes_written"));
+	json_object	*w = rj_get(status, "host_bytes_written");
 
 	if (!rj_is_num(r) && n > 0)
 		r = rj_get(json_object_array_get_idx(snaps, n - 1),
 		    "rated_tbw_bytes");
 	r = rj_is_num(r) && json_object_get_double(r) > 0 ? r : NULL;
 	ADD(m, "rated_tbw_bytes", json_object_get(r));
-	ADD(m, "rated_share_percent", r != NULL ? json_object_new_double(
-	    100 * w / json_object_get_double(r)) : NULL);
+	ADD(m, "rated_share_percent", r != NULL && rj_is_num(w) ?
+	    num_or_null(100 * json_object_get_double(w) /
+	    json_object_get_double(r)) : NULL);
 }
 
 /* Who the drive is and how it stands. */
@@ -160,7 +203,7 @@ summary(json_object *m, json_object *status, json_object *snaps,
 {
 	json_object	*smart = latest_reading(snaps), *st_smart;
 	static const char *const from_status[] = { "name", "state", "reason",
-	    "device", "serial", "capacity", "host_bytes_written",
+	    "device", "serial", "capacity", "span_bytes", "host_bytes_written",
 	    "host_bytes_read", "probe_bytes_written", "cycles_done",
 	    "errors", "errors_total", NULL };
 	static const char *const from_smart[] = { "model", "firmware",
@@ -176,17 +219,16 @@ summary(json_object *m, json_object *status, json_object *snaps,
 		    st_smart : smart, from_smart[i]));
 	if (rj_get(m, "model") == NULL)
 		ADD(m, "model", copy(status, "model"));
-	ADD(m, "waf", snaps != NULL && json_object_array_length(snaps) > 0 ?
-	    copy(json_object_array_get_idx(snaps,
-	    json_object_array_length(snaps) - 1), "waf") : NULL);
-	ADD(m, "projected_endurance_bytes", projected(status, rj_get(m,
-	    "percent_used") ? m : smart));
+	ADD(m, "waf", alen(snaps) > 0 ? copy(json_object_array_get_idx(snaps,
+	    alen(snaps) - 1), "waf") : NULL);
+	ADD(m, "projected_endurance_bytes", projected(snaps));
 	rated(m, status, snaps);
 	ADD(m, "failure", failure(events));
-	ADD(m, "created", rj_get(status, "created") ? copy(status, "created") :
-	    json_object_new_int64(first_event_time(events)));
-	ADD(m, "updated", rj_get(status, "updated") ? copy(status, "updated") :
-	    json_object_new_int64((long long)time(NULL)));
+	ADD(m, "created", json_object_get_int64(rj_get(status, "created")) > 0 ?
+	    copy(status, "created") :
+	    first_event_time(events) > 0 ? json_object_new_int64(
+	    first_event_time(events)) : NULL);
+	ADD(m, "updated", copy(status, "updated"));
 }
 
 /* One row of the SMART table: the snapshot's own figures. */
@@ -213,12 +255,27 @@ static json_object *
 snapshots(json_object *snaps)
 {
 	json_object	*a = json_object_new_array();
-	size_t		 i, n = snaps != NULL ? json_object_array_length(snaps) : 0;
+	size_t		 i, n = alen(snaps);
 
 	for (i = 0; i < n; i++)
 		json_object_array_add(a,
 		    snapshot_row(json_object_array_get_idx(snaps, i)));
 	return a;
+}
+
+/* A line's flags ("throughput", "latency"): its strings only. */
+static json_object *
+flags(json_object *line)
+{
+	json_object	*in = rj_get(line, "flags"), *out = json_object_new_array();
+	json_object	*f;
+	size_t		 i;
+
+	for (i = 0; i < alen(in); i++)
+		if (json_object_is_type(f = json_object_array_get_idx(in, i),
+		    json_type_string))
+			json_object_array_add(out, json_object_get(f));
+	return out;
 }
 
 /* A probe's headline figure at each checkpoint, and its change. */
@@ -252,8 +309,7 @@ probe_row(const struct ckpt_grid *g, size_t r)
 	ADD(o, "change_percent", base >= 0 && last > base ? num_or_null(
 	    ckpt_change(ckpt_value(ckpt_cell(g, r, (size_t)base), f),
 	    ckpt_value(c, f))) : NULL);
-	ADD(o, "flags", c != NULL && rj_get(c, "flags") ? copy(c, "flags") :
-	    json_object_new_array());
+	ADD(o, "flags", flags(c));
 	ADD(o, "read_lat_us", copy(c, "read_lat_us"));
 	ADD(o, "write_lat_us", copy(c, "write_lat_us"));
 	return o;
@@ -273,8 +329,7 @@ performance(json_object *m, json_object *lines)
 			c = json_object_new_object();
 			ADD(c, "checkpoint", json_object_new_int64(
 			    g.numbers[k]));
-			ADD(c, "host_bytes_written",
-			    json_object_new_double(g.hbw[k]));
+			ADD(c, "host_bytes_written", num_or_null(g.hbw[k]));
 			json_object_array_add(cols, c);
 		}
 		for (r = 0; r < g.nrows; r++)
@@ -290,13 +345,14 @@ static json_object *
 long_tests(json_object *lines)
 {
 	json_object	*a = json_object_new_array(), *o, *l, *best;
-	size_t		 t, i, n = lines != NULL ? json_object_array_length(lines) : 0;
+	size_t		 t, i, n = alen(lines);
 	const char	*const *f;
 
 	for (t = 0; t < sizeof(long_lines) / sizeof(*long_lines); t++) {
 		for (best = NULL, i = 0; i < n; i++) {
 			l = json_object_array_get_idx(lines, i);
-			if (strcmp(json_object_get_string(rj_get(l, "probe")),
+			if (ckpt_line_problem(l) == NULL && strcmp(
+			    json_object_get_string(rj_get(l, "probe")),
 			    long_lines[t].probe) == 0)
 				best = l;
 		}
@@ -316,10 +372,10 @@ long_tests(json_object *lines)
 static int
 is_notable(json_object *e)
 {
-	const char	*name = json_object_get_string(rj_get(e, "event"));
+	const char	*name = event_name(e);
 	size_t		 i;
 
-	for (i = 0; name != NULL && notable[i] != NULL; i++)
+	for (i = 0; notable[i] != NULL; i++)
 		if (strcmp(name, notable[i]) == 0)
 			return 1;
 	return 0;
@@ -330,7 +386,7 @@ static json_object *
 events_model(json_object *events, size_t *more)
 {
 	json_object	*a = json_object_new_array();
-	size_t		 i = events != NULL ? json_object_array_length(events) : 0;
+	size_t		 i = alen(events);
 
 	*more = 0;
 	while (i-- > 0) {
@@ -379,21 +435,27 @@ report_at_parse(const char *s, struct report_at *at)
 	return 0;
 }
 
-/* The column of a drive's checkpoints the milestone picks; -1: none. */
+/* The checkpoint (column) of a probe's row the milestone picks, among
+ * those the probe ran at: the first, the latest, or the first at or
+ * after so many bytes written; -1 for none. */
 static long
-at_column(json_object *cols, const struct report_at *at)
+at_column(json_object *cols, json_object *values, const struct report_at *at)
 {
-	size_t	k, n = json_object_array_length(cols);
+	size_t	k, n = alen(values) < alen(cols) ? alen(values) : alen(cols);
+	long	pick = -1;
 
-	if (n == 0)
-		return -1;
-	if (at->kind != AT_BYTES)
-		return at->kind == AT_FIRST ? 0 : (long)n - 1;
-	for (k = 0; k < n; k++)
-		if (json_object_get_double(rj_get(json_object_array_get_idx(cols,
-		    k), "host_bytes_written")) >= (double)at->bytes)
-			return (long)k;
-	return -1;
+	for (k = 0; k < n; k++) {
+		if (!rj_is_num(json_object_array_get_idx(values, k)))
+			continue;
+		if (at->kind == AT_BYTES && !(json_object_get_double(rj_get(
+		    json_object_array_get_idx(cols, k), "host_bytes_written")) >=
+		    (double)at->bytes))
+			continue;
+		pick = (long)k;
+		if (at->kind != AT_LATEST)
+			break;
+	}
+	return pick;
 }
 
 /* A probe's row of a drive's model, or NULL. */
@@ -403,7 +465,7 @@ probe_of(json_object *model, const char *id)
 	json_object	*rows = rj_get(model, "probes"), *r;
 	size_t		 i;
 
-	for (i = 0; rows != NULL && i < json_object_array_length(rows); i++) {
+	for (i = 0; i < alen(rows); i++) {
 		r = json_object_array_get_idx(rows, i);
 		if (strcmp(json_object_get_string(rj_get(r, "probe")), id) == 0)
 			return r;
@@ -419,9 +481,9 @@ bar(json_object *model, json_object *row, const struct report_at *at)
 	long		 k;
 
 	cols = rj_get(model, "checkpoints");
-	k = at_column(cols, at);
+	k = at_column(cols, rj_get(row, "values"), at);
 	ADD(b, "drive", copy(model, "name"));
-	if (row != NULL && k >= 0)
+	if (k >= 0)
 		v = json_object_array_get_idx(rj_get(row, "values"), (size_t)k);
 	c = k >= 0 ? json_object_array_get_idx(cols, (size_t)k) : NULL;
 	ADD(b, "value", json_object_get(v));
@@ -438,9 +500,9 @@ probe_ids(json_object *models)
 	json_object	*ids = json_object_new_object(), *rows, *r;
 	size_t		 d, i;
 
-	for (d = 0; d < json_object_array_length(models); d++) {
+	for (d = 0; d < alen(models); d++) {
 		rows = rj_get(json_object_array_get_idx(models, d), "probes");
-		for (i = 0; i < json_object_array_length(rows); i++) {
+		for (i = 0; i < alen(rows); i++) {
 			r = json_object_array_get_idx(rows, i);
 			if (rj_get(ids, json_object_get_string(rj_get(r, "probe"))) ==
 			    NULL)

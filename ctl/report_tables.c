@@ -25,7 +25,8 @@ static const struct field summary_fields[] = {
 	{ "Serial", "serial", F_STR },
 	{ "Firmware", "firmware", F_STR },
 	{ "Device", "device", F_STR },
-	{ "Span tested", "capacity", F_BYTES },
+	{ "Capacity", "capacity", F_BYTES },
+	{ "Span tested", "span_bytes", F_BYTES },
 	{ "Written by the host (TBW)", "host_bytes_written", F_BYTES },
 	{ "of it by checkpoint probes", "probe_bytes_written", F_BYTES },
 	{ "Rated endurance (rated_tbw)", "rated_tbw_bytes", F_BYTES },
@@ -74,22 +75,38 @@ static const struct field snapshot_fields[] = {
 static const char *const lat_cols[] = { "mean", "p50", "p90", "p99",
 	"p99.9", "p99.99", "max" };
 
-/* A figure to three digits or more, never in e-notation. */
+/* A figure to three digits or more; e-notation only past 10^15 (a
+ * damaged record's, which must not stretch a printed table). */
 static void
 number(FILE *fp, double v)
 {
 	double	a = fabs(v);
 
-	fprintf(fp, a >= 100 ? "%.0f" : a >= 10 ? "%.1f" : a >= 1 ? "%.2f" :
-	    "%.3g", v);
+	fprintf(fp, a >= 1e15 ? "%.3g" : a >= 100 ? "%.0f" : a >= 10 ? "%.1f" :
+	    a >= 1 ? "%.2f" : "%.3g", v);
+}
+
+/* Is v a number the format can show (bytes: from 0 to 2^64; a
+ * temperature: from absolute zero to 1000 C)? */
+static int
+in_range(json_object *v, enum fmt f)
+{
+	double	d = json_object_get_double(v);
+
+	if (!rj_is_num(v) || !isfinite(d))
+		return 0;
+	if (f == F_BYTES || f == F_RATE)
+		return d >= 0 && d < 0x1p64;
+	return f != F_TEMP || (d >= -273.15 && d <= 1000);
 }
 
 /* One value as a person reads it; "unknown" when it is not known. */
 static void
 value(FILE *fp, json_object *v, enum fmt f)
 {
-	char	buf[64];
-	time_t	t;
+	char		buf[64];
+	time_t		t;
+	struct tm	tm;
 
 	if (f == F_STR) {
 		html_text(fp, json_object_get_string(v) != NULL &&
@@ -97,7 +114,7 @@ value(FILE *fp, json_object *v, enum fmt f)
 		    json_object_get_string(v) : "unknown");
 		return;
 	}
-	if (!rj_is_num(v)) {
+	if (!in_range(v, f)) {
 		fputs("<span class=\"none\">unknown</span>", fp);
 		return;
 	}
@@ -116,8 +133,11 @@ value(FILE *fp, json_object *v, enum fmt f)
 		break;
 	case F_TIME:
 		t = (time_t)json_object_get_int64(v);
-		strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M", gmtime(&t));
-		fputs(buf, fp);
+		if (gmtime_r(&t, &tm) == NULL ||
+		    strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M", &tm) == 0)
+			fputs("<span class=\"none\">unknown</span>", fp);
+		else
+			fputs(buf, fp);
 		break;
 	default:
 		fprintf(fp, "%" PRId64, json_object_get_int64(v));
@@ -127,19 +147,24 @@ value(FILE *fp, json_object *v, enum fmt f)
 static void
 verify_errors(FILE *fp, json_object *m)
 {
-	json_object	*e = rj_get(m, "errors");
-	int64_t		 total = json_object_get_int64(rj_get(m, "errors_total"));
+	json_object	*e = rj_get(m, "errors"), *total = rj_get(m, "errors_total");
 	int		 first = 1;
 
 	fprintf(fp, "<tr><th class=\"l\">Verify errors</th><td class=\"l\">"
-	    "<span class=\"%s\">%" PRId64 "</span>", total > 0 ? "bad" : "",
-	    total);
-	json_object_object_foreach(e, cls, n) {
-		if (json_object_get_int64(n) == 0)
-			continue;
-		fprintf(fp, "%s%s %" PRId64, first ? ": " : ", ", cls,
-		    json_object_get_int64(n));
-		first = 0;
+	    "<span class=\"%s\">", json_object_get_int64(total) > 0 ?
+	    "bad" : "");
+	value(fp, total, F_INT);
+	fputs("</span>", fp);
+	if (json_object_is_type(e, json_type_object)) {
+		json_object_object_foreach(e, cls, n) {
+			if (json_object_get_int64(n) == 0)
+				continue;
+			fputs(first ? ": " : ", ", fp);
+			html_text(fp, cls);
+			fputc(' ', fp);
+			value(fp, n, F_INT);
+			first = 0;
+		}
 	}
 	fprintf(fp, "</td></tr>\n");
 }
@@ -244,52 +269,71 @@ col_shown(size_t k, size_t n)
 	return k == 0 || k + (CKPT_COLS - 1) >= n;
 }
 
+/* The heading row: a column per checkpoint shown, its TB written. */
+static void
+probes_head(FILE *fp, json_object *cols)
+{
+	size_t	k, n = json_object_array_length(cols);
+	char	tb[32];
+
+	fprintf(fp, "<table>\n<tr><th class=\"l\">Probe</th><th>Unit</th>");
+	for (k = 0; k < n; k++) {
+		json_object *c = json_object_array_get_idx(cols, k);
+
+		if (!col_shown(k, n))
+			continue;
+		ckpt_tbw(json_object_get_double(rj_get(c, "host_bytes_written")),
+		    tb, sizeof(tb));
+		fprintf(fp, "<th>#%" PRId64 "<br>%s</th>",
+		    json_object_get_int64(rj_get(c, "checkpoint")), tb);
+	}
+	fprintf(fp, "<th>Change</th><th class=\"l\">Flags</th></tr>\n");
+}
+
+/* A probe's row: its figures at the checkpoints shown, change, flags. */
+static void
+probe_row(FILE *fp, json_object *r, size_t ncols)
+{
+	json_object	*vals = rj_get(r, "values"), *fl = rj_get(r, "flags");
+	size_t		 k;
+
+	fprintf(fp, "<tr%s><td class=\"l\">", json_object_array_length(fl) >
+	    0 ? " class=\"flag\"" : "");
+	html_text(fp, json_object_get_string(rj_get(r, "probe")));
+	fprintf(fp, "</td><td>");
+	html_text(fp, json_object_get_string(rj_get(r, "unit")));
+	fprintf(fp, "</td>");
+	for (k = 0; k < ncols; k++)
+		if (col_shown(k, ncols)) {
+			fprintf(fp, "<td>");
+			value(fp, json_object_array_get_idx(vals, k), F_NUM);
+			fprintf(fp, "</td>");
+		}
+	fprintf(fp, "<td>");
+	if (in_range(rj_get(r, "change_percent"), F_NUM))
+		fprintf(fp, "%+.1f %%", json_object_get_double(rj_get(r,
+		    "change_percent")));
+	else
+		fputs("-", fp);
+	fprintf(fp, "</td><td class=\"l\">");
+	for (k = 0; k < json_object_array_length(fl); k++) {
+		fputs(k ? ", " : "", fp);
+		html_text(fp, json_object_get_string(
+		    json_object_array_get_idx(fl, k)));
+	}
+	fprintf(fp, "</td></tr>\n");
+}
+
 void
 rt_probes(FILE *fp, json_object *m)
 {
 	json_object	*cols = rj_get(m, "checkpoints"), *rows = rj_get(m, "probes");
-	json_object	*r, *vals;
-	size_t		 i, k, n = json_object_array_length(cols);
-	char		 tb[32];
+	size_t		 i;
 
-	fprintf(fp, "<table>\n<tr><th class=\"l\">Probe</th><th>Unit</th>");
-	for (k = 0; k < n; k++)
-		if (col_shown(k, n)) {
-			ckpt_tbw(json_object_get_double(rj_get(
-			    json_object_array_get_idx(cols, k),
-			    "host_bytes_written")), tb, sizeof(tb));
-			fprintf(fp, "<th>#%" PRId64 "<br>%s</th>",
-			    json_object_get_int64(rj_get(json_object_array_get_idx(
-			    cols, k), "checkpoint")), tb);
-		}
-	fprintf(fp, "<th>Change</th><th class=\"l\">Flags</th></tr>\n");
-	for (i = 0; i < json_object_array_length(rows); i++) {
-		r = json_object_array_get_idx(rows, i);
-		vals = rj_get(r, "values");
-		fprintf(fp, "<tr%s><td class=\"l\">", json_object_array_length(
-		    rj_get(r, "flags")) > 0 ? " class=\"flag\"" : "");
-		html_text(fp, json_object_get_string(rj_get(r, "probe")));
-		fprintf(fp, "</td><td>%s</td>", json_object_get_string(rj_get(r,
-		    "unit")));
-		for (k = 0; k < n; k++)
-			if (col_shown(k, n)) {
-				fprintf(fp, "<td>");
-				value(fp, json_object_array_get_idx(vals, k),
-				    F_NUM);
-				fprintf(fp, "</td>");
-			}
-		fprintf(fp, "<td>");
-		if (rj_is_num(rj_get(r, "change_percent")))
-			fprintf(fp, "%+.1f %%", json_object_get_double(rj_get(r,
-			    "change_percent")));
-		else
-			fputs("-", fp);
-		fprintf(fp, "</td><td class=\"l\">");
-		for (k = 0; k < json_object_array_length(rj_get(r, "flags")); k++)
-			fprintf(fp, "%s%s", k ? ", " : "", json_object_get_string(
-			    json_object_array_get_idx(rj_get(r, "flags"), k)));
-		fprintf(fp, "</td></tr>\n");
-	}
+	probes_head(fp, cols);
+	for (i = 0; i < json_object_array_length(rows); i++)
+		probe_row(fp, json_object_array_get_idx(rows, i),
+		    json_object_array_length(cols));
 	fprintf(fp, "</table>\n");
 }
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <json-c/json.h>
 
@@ -370,8 +371,17 @@ rd_status(void *arg, const char *drive)
 	if (call(d->x, PROTO_INTERFACE ".Status", drive_param(drive), &r) != 0)
 		return NULL;
 	if (json_object_object_get_ex(r, "drives", &a) &&
-	    json_object_array_length(a) == 1)
+	    json_object_is_type(a, json_type_array) &&
+	    json_object_array_length(a) == 1 && json_object_is_type(
+	    json_object_array_get_idx(a, 0), json_type_object)) {
 		o = json_object_get(json_object_array_get_idx(a, 0));
+		/* the daemon's records are current: up to now */
+		json_object_object_add(o, "updated",
+		    json_object_new_int64((long long)time(NULL)));
+	}
+	else
+		fprintf(stderr, "ssdctl: Status: no DriveStatus of %s in the "
+		    "reply\n", drive);
 	json_object_put(r);
 	return o;
 }

@@ -1,10 +1,13 @@
 /* ckpt_read.c: a drive's checkpoint results and SMART snapshots files,
  * line by line. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ckpt_read.h"
 
@@ -117,6 +120,32 @@ next_line(FILE *fp, char *buf, size_t *len)
 	return any;
 }
 
+/*
+ * The file for reading, only when it is a regular file: opened without
+ * following a link and without waiting (a FIFO or a device in a copied
+ * state directory is never read), then blocking again. NULL with errno.
+ */
+static FILE *
+open_regular(const char *path)
+{
+	struct stat	 st;
+	FILE		*fp = NULL;
+	int		 fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd == -1)
+		return NULL;
+	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode))
+		errno = EINVAL;
+	else if (fstat(fd, &st) == 0 && fcntl(fd, F_SETFL, 0) == 0 &&
+	    (fp = fdopen(fd, "r")) != NULL)
+		return fp;
+	err = errno;
+	close(fd);
+	errno = err;
+	return NULL;
+}
+
 int
 jsonl_each(const char *path, jsonl_problem_fn *problem, ckpt_line_fn *fn,
     void *arg, struct ckpt_skipped *sk)
@@ -127,7 +156,7 @@ jsonl_each(const char *path, jsonl_problem_fn *problem, ckpt_line_fn *fn,
 	int	 err;
 
 	memset(sk, 0, sizeof(*sk));
-	if ((fp = fopen(path, "re")) == NULL)
+	if ((fp = open_regular(path)) == NULL)
 		return errno == ENOENT ? 0 : -1;
 	if ((buf = malloc(CKPT_LINE_MAX + 2)) == NULL) {
 		fclose(fp);

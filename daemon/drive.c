@@ -405,6 +405,7 @@ drive_status(const struct drive *d, struct drive_status *s)
 	s->flush_lat_max_sec = (double)d->last.flush_lat_max_us / 1e6;
 	s->probe_bytes_written = d->st.probe_bytes_written;
 	s->rated_tbw = d->conf.rated_tbw;
+	s->created = d->st.created;
 	s->checkpoints_done = d->st.ckpt_done;
 	records_status(d, s);
 }

@@ -60,6 +60,7 @@ struct drive_status {
 	uint64_t	 records_kept;	/* lines kept in memory */
 	uint64_t	 probe_bytes_written;	/* by checkpoints, all runs */
 	uint64_t	 rated_tbw;		/* rated_tbw; 0: not given */
+	uint64_t	 created;		/* the run began, epoch s */
 	uint64_t	 checkpoints_done;	/* performance checkpoints */
 };
 

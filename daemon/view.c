@@ -77,6 +77,7 @@ status_object(const struct daemon *dm, const struct drive *d)
 	ADD("probe_bytes_written", json_object_new_uint64(s.probe_bytes_written));
 	ADD("rated_tbw_bytes", s.rated_tbw > 0 ?
 	    json_object_new_uint64(s.rated_tbw) : NULL);
+	ADD("created", json_object_new_uint64(s.created));
 	ADD("records", records_object(&s));
 	if (dm->arch != NULL) {
 		char	file[PATH_MAX + 64];

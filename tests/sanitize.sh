@@ -71,7 +71,7 @@ fi
 run unit tests/run-unit.sh "$@"
 # the engine matrix only at its corners here, a checkpoint of a few probes:
 # the normal stage runs them whole
-MATRIX_CORNERS=1 CKPT_FEW=1 REPORT_UNTIMED=1 run integration tests/integration/run.sh
+MATRIX_CORNERS=1 CKPT_FEW=1 REPORT_SAN=1 run integration tests/integration/run.sh
 run control tests/control/run.sh
 echo "(sanitizer suites took $(($(date +%s) - start))s)"
 echo "sanitize: $pass passed, $fail failed"

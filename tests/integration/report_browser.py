@@ -13,7 +13,9 @@ prints one line per finding, then `ok` when there is none:
   - missing: a section named on the command line ("drive-a-tbw", say)
     whose figures are not all drawn (a "Not drawn" note counts missing),
     or that is not there at all;
-  - fetch: a resource the page asked for (it must need none).
+  - fetch: a resource the page asked for (it must need none);
+  - print: with the print styles on A4's width (inside the page's
+    margins), a table, figure or paragraph wider than the sheet.
 It also writes OUT_PREFIX.png (a screenshot of the whole page) and
 OUT_PREFIX.pdf (Chromium's print on A4), and prints `pdf_pages N`,
 `pdf_sizes WxH...` (the pages' sizes in points), `png_bytes N` and for each
@@ -23,6 +25,7 @@ import base64, json, os, re, shutil, subprocess, sys, tempfile, time
 import websocket
 
 page, prefix, must = sys.argv[1], sys.argv[2], set(sys.argv[3:])
+A4_CSS_PX = 703		# 210 mm less the page's margins (2 x 12 mm), at 96 dpi
 profile = tempfile.mkdtemp(prefix="ssdt-chromium.")
 proc = subprocess.Popen(
     ["chromium", "--headless", "--no-sandbox", "--disable-gpu",
@@ -124,6 +127,20 @@ try:
     png = base64.b64decode(cmd("Page.captureScreenshot", format="png",
                                captureBeyondViewport=True)["data"])
     open(prefix + ".png", "wb").write(png)
+    # printed: the print styles on a sheet's width of A4 inside the page's
+    # 12 mm margins (186 mm, 703 CSS pixels): nothing wider than that
+    cmd("Emulation.setEmulatedMedia", media="print")
+    cmd("Emulation.setDeviceMetricsOverride", width=A4_CSS_PX, height=1000,
+        deviceScaleFactor=1, mobile=False)
+    time.sleep(0.3)
+    wide = json.loads(cmd("Runtime.evaluate", returnByValue=True, expression=r"""
+(() => JSON.stringify([...document.querySelectorAll('table, figure, p, h1, h2, h3')]
+  .map(e => [e.tagName + (e.closest('section[id]') ? ' in ' +
+             e.closest('section[id]').id : ''), e.getBoundingClientRect().right])
+  .filter(x => x[1] > %d)))()""" % (A4_CSS_PX + 1))["result"]["value"])
+    for what, right in wide[:5]:
+        findings.append("print: %s reaches %.0f px, past A4's %d" %
+                        (what, right, A4_CSS_PX))
     pdf = base64.b64decode(cmd("Page.printToPDF", paperWidth=8.27,
                                paperHeight=11.69, preferCSSPageSize=True,
                                printBackground=True)["data"])
