@@ -156,6 +156,12 @@ $(O)tests/unit/test_degrade: tests/unit/test_degrade.c common/degrade.c \
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ -lm -lcmocka
 
+# The graphs' and reports' colours under simulated colour-vision
+# deficiencies (palette.h only).
+$(O)tests/unit/test_palette: tests/unit/test_palette.c ctl/palette.h
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< -lm -lcmocka
+
 # The engine runs on a real file with failures injected into liburing's
 # submit calls and the completions they return (--wrap); rates.c turns
 # its latencies, seen through its clock_gettime, into the per-tick p99.

@@ -32,7 +32,7 @@
 . "$(dirname "$0")/lib.sh"
 
 D_FAST=50 D_SLOW=200	# ms each request is held, before and after
-SLOW_AT=9 R=3 DUR=45	# s: the slowdown, the round, the run
+SLOW_AT=9 R=3 DUR=33	# s: the slowdown, the round, the run
 TCG_LOW=0.6		# the guest's CPU and timers: at least this of 32 / D
 REC_TOL=0.25
 SPAN=$((48 << 20)) BS=$((1 << 20))
