@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "block.h"
+#include "ckpt.h"
 #include "ckpt_read.h"
 #include "proto.h"
 #include "report.h"
@@ -230,18 +231,13 @@ dir_snapshots(void *arg, const char *drive)
 	return arr;
 }
 
+/* The results, as ssdctl checkpoints --state-dir reads them. */
 static json_object *
 dir_checkpoints(void *arg, const char *drive)
 {
-	json_object		*arr = json_object_new_array();
-	struct ckpt_skipped	 sk;
-	char			 path[PATH_MAX + 64];
+	json_object	*arr = json_object_new_array();
 
-	if (drive_file(path, sizeof(path), arg, drive,
-	    STATEDIR_CHECKPOINTS) == -1 || ckpt_read(path, arr, &sk) == -1) {
-		fprintf(stderr, "ssdctl report: %s/%s: cannot read the "
-		    "checkpoints: %s\n", (const char *)arg, drive,
-		    strerror(errno));
+	if (ckpt_load_dir(arg, drive, arr) == -1) {
 		json_object_put(arr);
 		return NULL;
 	}

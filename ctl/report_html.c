@@ -121,15 +121,6 @@ sub(FILE *fp, const char *id, const char *name, const char *title, int have,
 	return have;
 }
 
-static size_t
-len(json_object *m, const char *key)
-{
-	json_object	*a = rj_get(m, key);
-
-	return json_object_is_type(a, json_type_array) ?
-	    json_object_array_length(a) : 0;
-}
-
 /* Has the drive a line of the long test `probe`? */
 static int
 has_long(json_object *m, const char *probe)
@@ -137,7 +128,7 @@ has_long(json_object *m, const char *probe)
 	json_object	*a = rj_get(m, "long_tests");
 	size_t		 i;
 
-	for (i = 0; i < len(m, "long_tests"); i++)
+	for (i = 0; i < rj_len(rj_get(m, "long_tests")); i++)
 		if (strcmp(str(json_object_array_get_idx(a, i), "probe"),
 		    probe) == 0)
 			return 1;
@@ -148,7 +139,7 @@ has_long(json_object *m, const char *probe)
 static void
 drive_performance(FILE *fp, struct figs *f, json_object *m, const char *nm)
 {
-	int	have = len(m, "probes") > 0;
+	int	have = rj_len(rj_get(m, "probes")) > 0;
 
 	if (sub(fp, "performance", nm, "Performance against TB written", have,
 	    "No performance checkpoint has run yet (checkpoint = quick or "
@@ -164,8 +155,8 @@ drive_performance(FILE *fp, struct figs *f, json_object *m, const char *nm)
 		rt_latency(fp, m);
 	fprintf(fp, "</section>\n");
 	if (sub(fp, "long", nm, "Degradation, recovery and the long tests",
-	    len(m, "long_tests") > 0, "No long test or aged-data read has run "
-	    "yet (checkpoint = full; the aged-data reads at every "
+	    rj_len(rj_get(m, "long_tests")) > 0, "No long test or aged-data "
+	    "read has run yet (checkpoint = full; the aged-data reads at every "
 	    "checkpoint).")) {
 		if (has_long(m, "degrade"))
 			fig_graph(f, m, "degradation", NULL, "4 KiB random "
@@ -212,13 +203,14 @@ drive_section(FILE *fp, struct figs *f, json_object *m, int several)
 	fig_graph(f, m, "temperature", NULL, "SMART temperature, from the "
 	    "archive; throttle events marked.");
 	fprintf(fp, "</section>\n");
-	if (sub(fp, "smart", nm, "SMART snapshots", len(m, "snapshots") > 0,
-	    "No SMART reading (a file target, or none taken yet)."))
+	if (sub(fp, "smart", nm, "SMART snapshots",
+	    rj_len(rj_get(m, "snapshots")) > 0, "No SMART reading (a file "
+	    "target, or none taken yet)."))
 		rt_snapshots(fp, m);
 	fprintf(fp, "</section>\n");
 	if (sub(fp, "events", nm, "Events that matter, newest first",
-	    len(m, "events") > 0, "None: no failure, verify error, throttling "
-	    "or SMART mismatch recorded."))
+	    rj_len(rj_get(m, "events")) > 0, "None: no failure, verify error, "
+	    "throttling or SMART mismatch recorded."))
 		rt_events(fp, m);
 	fprintf(fp, "</section>\n</section>\n");
 }

@@ -76,9 +76,8 @@ num_or_null(double v)
 	return isfinite(v) ? json_object_new_double(v) : NULL;
 }
 
-/* The length of a, 0 for what is not an array. */
-static size_t
-alen(json_object *a)
+size_t
+rj_len(json_object *a)
 {
 	return json_object_is_type(a, json_type_array) ?
 	    json_object_array_length(a) : 0;
@@ -88,7 +87,7 @@ alen(json_object *a)
 static json_object *
 latest_reading(json_object *snaps)
 {
-	size_t	n = alen(snaps);
+	size_t	n = rj_len(snaps);
 
 	return n > 0 ? rj_get(json_object_array_get_idx(snaps, n - 1), "smart") :
 	    NULL;
@@ -109,7 +108,7 @@ event_name(json_object *e)
 static json_object *
 failure(json_object *events)
 {
-	size_t		 i = alen(events);
+	size_t		 i = rj_len(events);
 	json_object	*e, *f;
 
 	while (i-- > 0) {
@@ -132,7 +131,7 @@ first_event_time(json_object *events)
 	struct tm	 tm;
 	const char	*s;
 
-	if (alen(events) == 0)
+	if (rj_len(events) == 0)
 		return 0;
 	s = json_object_get_string(rj_get(json_object_array_get_idx(events, 0),
 	    "time"));
@@ -162,7 +161,7 @@ wear_point(json_object *s, double *w, double *p)
 static json_object *
 projected(json_object *snaps)
 {
-	size_t	i, n = alen(snaps);
+	size_t	i, n = rj_len(snaps);
 	double	w0 = 0, p0 = 0, w1 = 0, p1 = 0;
 	int	have = 0;
 
@@ -182,7 +181,7 @@ projected(json_object *snaps)
 static void
 rated(json_object *m, json_object *status, json_object *snaps)
 {
-	size_t		 n = alen(snaps);
+	size_t		 n = rj_len(snaps);
 	json_object	*r = rj_get(status, "rated_tbw_bytes");
 	json_object	*w = rj_get(status, "host_bytes_written");
 
@@ -219,8 +218,8 @@ summary(json_object *m, json_object *status, json_object *snaps,
 		    st_smart : smart, from_smart[i]));
 	if (rj_get(m, "model") == NULL)
 		ADD(m, "model", copy(status, "model"));
-	ADD(m, "waf", alen(snaps) > 0 ? copy(json_object_array_get_idx(snaps,
-	    alen(snaps) - 1), "waf") : NULL);
+	ADD(m, "waf", rj_len(snaps) > 0 ? copy(json_object_array_get_idx(snaps,
+	    rj_len(snaps) - 1), "waf") : NULL);
 	ADD(m, "projected_endurance_bytes", projected(snaps));
 	rated(m, status, snaps);
 	ADD(m, "failure", failure(events));
@@ -255,7 +254,7 @@ static json_object *
 snapshots(json_object *snaps)
 {
 	json_object	*a = json_object_new_array();
-	size_t		 i, n = alen(snaps);
+	size_t		 i, n = rj_len(snaps);
 
 	for (i = 0; i < n; i++)
 		json_object_array_add(a,
@@ -271,7 +270,7 @@ flags(json_object *line)
 	json_object	*f;
 	size_t		 i;
 
-	for (i = 0; i < alen(in); i++)
+	for (i = 0; i < rj_len(in); i++)
 		if (json_object_is_type(f = json_object_array_get_idx(in, i),
 		    json_type_string))
 			json_object_array_add(out, json_object_get(f));
@@ -345,7 +344,7 @@ static json_object *
 long_tests(json_object *lines)
 {
 	json_object	*a = json_object_new_array(), *o, *l, *best;
-	size_t		 t, i, n = alen(lines);
+	size_t		 t, i, n = rj_len(lines);
 	const char	*const *f;
 
 	for (t = 0; t < sizeof(long_lines) / sizeof(*long_lines); t++) {
@@ -386,7 +385,7 @@ static json_object *
 events_model(json_object *events, size_t *more)
 {
 	json_object	*a = json_object_new_array();
-	size_t		 i = alen(events);
+	size_t		 i = rj_len(events);
 
 	*more = 0;
 	while (i-- > 0) {
@@ -441,7 +440,7 @@ report_at_parse(const char *s, struct report_at *at)
 static long
 at_column(json_object *cols, json_object *values, const struct report_at *at)
 {
-	size_t	k, n = alen(values) < alen(cols) ? alen(values) : alen(cols);
+	size_t	k, n = rj_len(values) < rj_len(cols) ? rj_len(values) : rj_len(cols);
 	long	pick = -1;
 
 	for (k = 0; k < n; k++) {
@@ -465,7 +464,7 @@ probe_of(json_object *model, const char *id)
 	json_object	*rows = rj_get(model, "probes"), *r;
 	size_t		 i;
 
-	for (i = 0; i < alen(rows); i++) {
+	for (i = 0; i < rj_len(rows); i++) {
 		r = json_object_array_get_idx(rows, i);
 		if (strcmp(json_object_get_string(rj_get(r, "probe")), id) == 0)
 			return r;
@@ -500,9 +499,9 @@ probe_ids(json_object *models)
 	json_object	*ids = json_object_new_object(), *rows, *r;
 	size_t		 d, i;
 
-	for (d = 0; d < alen(models); d++) {
+	for (d = 0; d < rj_len(models); d++) {
 		rows = rj_get(json_object_array_get_idx(models, d), "probes");
-		for (i = 0; i < alen(rows); i++) {
+		for (i = 0; i < rj_len(rows); i++) {
 			r = json_object_array_get_idx(rows, i);
 			if (rj_get(ids, json_object_get_string(rj_get(r, "probe"))) ==
 			    NULL)

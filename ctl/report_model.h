@@ -19,6 +19,8 @@ json_object	*report_model(json_object *status, json_object *events,
 
 /* o[key], or NULL (o NULL, or no such key); a borrowed reference. */
 json_object	*rj_get(json_object *o, const char *key);
+/* The length of a, 0 for what is not an array. */
+size_t		 rj_len(json_object *a);
 /* Is v a number (not null, not a string)? */
 int		 rj_is_num(json_object *v);
 

@@ -433,9 +433,13 @@ rd_graph(void *arg, const char *drive, const char *kind, char **av, int *ac,
 	(void)av;
 	(void)ac;
 	(void)max;
-	json_object_put(d->status);
-	if ((d->status = rd_status(d, drive)) == NULL)
-		return NULL;
+	/* one Status call a drive, not one a figure */
+	if (d->status == NULL || d->f.drive == NULL ||
+	    strcmp(d->f.drive, drive) != 0) {
+		json_object_put(d->status);
+		if ((d->status = rd_status(d, drive)) == NULL)
+			return NULL;
+	}
 	d->f.drive = drive;
 	d->gs.drive = d->status;
 	return &d->gs;

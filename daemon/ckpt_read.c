@@ -135,11 +135,13 @@ open_regular(const char *path)
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd == -1)
 		return NULL;
-	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode))
-		errno = EINVAL;
-	else if (fstat(fd, &st) == 0 && fcntl(fd, F_SETFL, 0) == 0 &&
-	    (fp = fdopen(fd, "r")) != NULL)
-		return fp;
+	if (fstat(fd, &st) == 0) {
+		if (!S_ISREG(st.st_mode))
+			errno = EINVAL;
+		else if (fcntl(fd, F_SETFL, 0) == 0 &&
+		    (fp = fdopen(fd, "r")) != NULL)
+			return fp;
+	}
 	err = errno;
 	close(fd);
 	errno = err;
