@@ -5,6 +5,8 @@
 # smart_interval = 1h and thermal_interval = 1s, new readings keep coming
 # during the NVMe drive's write pass (more than its phase change alone
 # makes), and during the SATA drive's none but the phase change's.
+# Readings are placed in phases by the daemon's phase_start events
+# (smart_cadence.py), not by the state file, whose phase lags.
 # run: serial
 # (tests/lib/jobs.sh; readings counted against the seconds a pass lasts)
 . "$(dirname "$0")/lib.sh"
