@@ -20,22 +20,30 @@
 # takes them; the probe engine registers its buffers too), the same
 # --ramp_time and --runtime, --group_reporting.
 #
-# The work is not the same: the probe engine writes units with headers
-# (offset, generation, checksum) in every 512 bytes it writes and checks
-# every unit it reads, and counts any bad one as an error; fio writes
-# buffers it barely fills and checks nothing it reads (no verify option
-# at all). Figures at or above fio's are the goal of the fast rows
-# (4 KiB QD32); figures within 10 % of it, the goal of all.
+# The data: the options of `ssdctl probes --fio` give fio's rows that
+# write --refill_buffers, new random data in every write, as the probes
+# write unique, incompressible data; each such row also runs without it
+# (fio-plain: fio's default, one buffer written again and again), which
+# shows what generating the data costs a tool where the CPU sets the
+# pace. The work is still not the same: the probe engine writes units
+# with headers (offset, generation, checksum) in every 512 bytes it
+# writes and checks every unit it reads, and counts any bad one as an
+# error; fio checks nothing it reads (no verify option at all). Figures
+# at or above fio's are the goal of the fast rows (4 KiB QD32); figures
+# within 10 % of it, the goal of all.
 #
 # Every measurement is repeated N times, the order alternating (odd
 # repetitions the daemon first, even ones fio first); printed per row:
 # the medians of the IOPS and MB/s (1e6 bytes/s) of each tool, the median
 # of the repetitions' ratios ssdtortured / fio (flagged when off by more
 # than 10 %) and their range (on a host other work shares, the range says
-# how far the medians can be trusted), and the probe's MB/s over the
-# device's own count of the bytes it moved (the loop device's stat, below:
-# a check of the probe's counting that does not depend on fio), then the
-# same table in Markdown with the machine and the date. A probe that
+# how far the medians can be trusted), the same against fio-plain, the
+# probe's MB/s over the device's own count of the bytes it moved (the
+# loop device's stat, below: a check of the probe's counting that does
+# not depend on fio), and each tool's spread (its best repetition's IOPS
+# over its worst: what the host does to one tool alone, the bound below
+# which no ratio of the two can be told), then the same table in
+# Markdown with the machine and the date. A probe that
 # finds a bad unit fails the run.
 #
 # Usage: bench/ckptfio.sh [-r N] [--quick] [--batch] [--pin CPU] [--json[=FILE]]
@@ -187,11 +195,19 @@ fio_batch() {
 	echo " --iodepth_batch_submit=$((qd / 4)) --iodepth_batch_complete_min=$((qd / 4))"
 }
 
-# fio_row REP ROW LEN: one row; appends "res ROW fio REP IOPS BYTES/S"
+# fio_row REP ROW LEN [plain]: one row; appends "res ROW fio REP IOPS
+# BYTES/S". With `plain`, a row that writes runs without --refill_buffers
+# (fio's default data: one buffer written again and again), as tool
+# fio-plain; a row that only reads has no such variant
 fio_row() {
-	local rep=$1 row=$2 len=$3 opts out=$WORK/fio-$2-$1.json line
+	local rep=$1 row=$2 len=$3 opts out line tool=fio
 	opts=$(awk -v id="$row" '$1 == id { $1 = ""; print }' <<<"$FIOOPTS")
 	[ -n "$opts" ] || die "ssdctl probes --fio has no $row"
+	if [ "${4:-}" = plain ]; then
+		case $opts in *--refill_buffers*) ;; *) return 0 ;; esac
+		opts=${opts/ --refill_buffers/} tool=fio-plain
+	fi
+	out=$WORK/$tool-$row-$rep.json
 	opts+=$(fio_batch "$opts")
 	# shellcheck disable=SC2086  # the options are words
 	run_child "$WORK/fio.err" "${FIO[@]}" --name="$row" --filename="$LOOP" \
@@ -208,9 +224,9 @@ bw = sum(j[d]["bw_bytes"] for j in f["jobs"] for d in ("read", "write"))
 print("%.3f\t%.1f" % (io, bw))
 EOF
 ) || die "fio $row: unusable output"
-	printf 'res\t%s\tfio\t%s\t%s\n' "$row" "$rep" "$line" >> "$RES"
-	printf '%s\n' "$line" | awk -F'\t' -v r="$row" '
-	    { printf "ckptfio:   %-24s fio          %9.0f IOPS %8.1f MB/s\n", r, $1, $2 / 1e6 }' >&2
+	printf 'res\t%s\t%s\t%s\t%s\n' "$row" "$tool" "$rep" "$line" >> "$RES"
+	printf '%s\n' "$line" | awk -F'\t' -v r="$row" -v t="$tool" '
+	    { printf "ckptfio:   %-24s %-12s %9.0f IOPS %8.1f MB/s\n", r, t, $1, $2 / 1e6 }' >&2
 }
 
 # ---------------------------------------------------------- ssdtortured
@@ -332,6 +348,7 @@ fio_rep() {
 	local row
 	for row in "${ROWS[@]}"; do
 		fio_row "$1" "$row" "$LEN"
+		fio_row "$1" "$row" "$LEN" plain
 	done
 }
 
@@ -362,23 +379,38 @@ for ln in open(sys.argv[1]):
         res.setdefault((f[1], f[2]), {})[int(f[3])] = tuple(map(float, f[4:]))
 rows = sys.argv[3:]
 med = statistics.median
+
+def ratios(o, x, i=0):
+    """the repetitions' ratios o / x of figure i, sorted"""
+    return sorted(o[k][i] / x[k][i] for k in o if k in x and x[k][i] > 0)
+
+def spread(o):
+    """a tool's own IOPS, its largest over its smallest repetition: what
+    the host's noise does to one tool alone"""
+    v = [t[0] for t in o.values()]
+    return max(v) / min(v) if min(v) > 0 else float("inf")
+
 table = []
 for r in rows:
     o, x = res[(r, "ssdtortured")], res[(r, "fio")]
-    ratios = sorted(o[k][0] / x[k][0] for k in o if k in x and x[k][0] > 0)
-    bw = [o[k][1] / x[k][1] for k in o if k in x and x[k][1] > 0]
+    p = res.get((r, "fio-plain"), {})
+    q, qp = ratios(o, x), ratios(o, p)
     dv = sorted(v[1] / v[2] for v in o.values() if v[2] > 0)
     table.append((r, med(v[0] for v in o.values()), med(v[0] for v in x.values()),
-                  med(ratios), "%.2f..%.2f" % (ratios[0], ratios[-1]),
+                  med(q), "%.2f..%.2f" % (q[0], q[-1]),
                   med(v[1] for v in o.values()) / 1e6,
-                  med(v[1] for v in x.values()) / 1e6, med(bw),
-                  med(dv), "%.2f..%.2f" % (dv[0], dv[-1])))
+                  med(v[1] for v in x.values()) / 1e6, med(ratios(o, x, 1)),
+                  "%.3f" % med(qp) if qp else "-",
+                  "%.2f..%.2f" % (qp[0], qp[-1]) if qp else "-",
+                  med(dv), "%.2f..%.2f" % (dv[0], dv[-1]),
+                  spread(o), spread(x)))
 flag = lambda q: "" if abs(q - 1) <= 0.10 else "  off by more than 10 %"
 head = ("probe", "ssdtortured IOPS", "fio IOPS", "ratio", "ratios",
-        "ssdtortured MB/s", "fio MB/s", "ratio", "/device", "range")
-print("%-24s %16s %10s %6s %11s %16s %9s %6s %7s %11s" % head)
+        "ssdtortured MB/s", "fio MB/s", "ratio", "vs fio-plain", "ratios",
+        "/device", "range", "spread ours", "spread fio")
+print("%-24s %16s %10s %6s %11s %16s %9s %6s %12s %11s %7s %11s %11s %10s" % head)
 for t in table:
-    print("%-24s %16.0f %10.0f %6.3f %11s %16.1f %9.1f %6.3f %7.3f %11s%s" % (
+    print("%-24s %16.0f %10.0f %6.3f %11s %16.1f %9.1f %6.3f %12s %11s %7.3f %11s %11.2f %10.2f%s" % (
           t + (flag(t[3]),)))
 machine = "%s, %s cores, Linux %s, %s; %s" % (meta.get("cpu"), meta.get("nproc"),
           meta.get("kernel"), meta.get("fio_version"), meta.get("date"))
@@ -389,16 +421,18 @@ print("Markdown (%s repetition(s): medians, and the range of the ratios; %s; "
       "; " + meta["pin"] if "pin" in meta else ""))
 print()
 print("| " + " | ".join(head) + " |")
-print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
 for t in table:
-    print("| `%s` | %.0f | %.0f | %.3f | %s | %.1f | %.1f | %.3f | %.3f | %s |" % t)
+    print("| `%s` | %.0f | %.0f | %.3f | %s | %.1f | %.1f | %.3f | %s | %s | %.3f | %s | %.2f | %.2f |" % t)
 print()
 print("Machine:", machine)
 if sys.argv[2]:
     with open(sys.argv[2], "w") as f:
         json.dump({"meta": meta, "rows": [dict(zip(("probe", "ssdt_iops",
                    "fio_iops", "iops_ratio", "iops_ratios", "ssdt_mbps",
-                   "fio_mbps", "mbps_ratio", "vs_device", "vs_device_range"),
+                   "fio_mbps", "mbps_ratio", "plain_iops_ratio",
+                   "plain_iops_ratios", "vs_device", "vs_device_range",
+                   "ssdt_spread", "fio_spread"),
                    t)) for t in table],
                    "runs": [{"probe": k[0], "tool": k[1], "rep": rep,
                              "iops": v[0], "bytes_per_sec": v[1],

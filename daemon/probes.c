@@ -543,7 +543,11 @@ put_sizes(const struct probe *p, char *buf, size_t len, size_t *at)
  *    job's sequential position at the region's start, probegen spreads
  *    them; the only probe with workers and sequential I/O, the desktop
  *    mix, leaves its start at the first random I/O of each direction, so
- *    the two differ in a worker's first few I/Os only.
+ *    the two differ in a worker's first few I/Os only;
+ *  - refill_buffers, for a probe that writes: new data in every write, as
+ *    the probes write (unique and incompressible); fio's default writes
+ *    one random buffer again and again, barely changed, which a drive
+ *    that compresses or deduplicates would store at another speed.
  */
 const char *
 probe_rw(const struct probe *p)
@@ -579,6 +583,8 @@ probe_fio_options(const struct probe *p, char *buf, size_t len)
 		    p->zones[i].access_percent, p->zones[i].region_percent);
 	if (random)
 		bad |= put(buf, len, &at, " --norandommap");
+	if (p->read_percent < 100)
+		bad |= put(buf, len, &at, " --refill_buffers");
 	bad |= put(buf, len, &at, " --iodepth=%u --numjobs=%u",
 	    p->queue_depth, p->workers);
 	return bad ? -1 : 0;

@@ -298,18 +298,18 @@ test_fio_options(void **state)
 	assert_fio("seq-read-128k-qd32",
 	    "--rw=read --bs=128k --iodepth=32 --numjobs=1");
 	assert_fio("rand-write-4k-qd1",
-	    "--rw=randwrite --bs=4k --norandommap --iodepth=1 --numjobs=1");
+	    "--rw=randwrite --bs=4k --norandommap --refill_buffers --iodepth=1 --numjobs=1");
 	assert_fio("bs-sweep-seq-write-512",
-	    "--rw=write --bs=512 --iodepth=4 --numjobs=1");
+	    "--rw=write --bs=512 --refill_buffers --iodepth=4 --numjobs=1");
 	assert_fio("mix-read-60", "--rw=randrw --rwmixread=60 --bs=4k "
-	    "--norandommap --iodepth=4 --numjobs=1");
+	    "--norandommap --refill_buffers --iodepth=4 --numjobs=1");
 	assert_fio("desktop", "--rw=randrw --rwmixread=75 "
 	    "--percentage_random=75 --bssplit=4k/55:64k/25:128k/20 "
-	    "--norandommap --iodepth=1 --numjobs=4");
+	    "--norandommap --refill_buffers --iodepth=1 --numjobs=4");
 	assert_fio("jesd219", "--rw=randrw --rwmixread=40 "
 	    "--bssplit=512/4:1k/1:1536/1:2k/1:2560/1:3k/1:3584/1:4k/67:8k/10:"
 	    "16k/7:32k/3:64k/3 --random_distribution=zoned:50/5:30/15:20/80 "
-	    "--norandommap --iodepth=32 --numjobs=1");
+	    "--norandommap --refill_buffers --iodepth=32 --numjobs=1");
 	/* too short a buffer: an error, never a cut job */
 	assert_int_equal(probe_fio_options(probe_find("jesd219"), small,
 	    sizeof(small)), -1);
