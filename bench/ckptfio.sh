@@ -46,7 +46,8 @@
 # Markdown with the machine and the date. A probe that
 # finds a bad unit fails the run.
 #
-# Usage: bench/ckptfio.sh [-r N] [--quick] [--batch] [--pin CPU] [--json[=FILE]]
+# Usage: bench/ckptfio.sh [-r N] [--quick] [--batch] [--pin CPU] [--seconds S]
+#                         [--json[=FILE]]
 # Needs root, fio, python3, losetup, ~1.2 GiB free in /dev/shm. Exits 0
 # whatever the figures, non-zero only when something fails to run.
 # Everything it creates is removed on exit, Ctrl-C included.
@@ -59,7 +60,7 @@ SSDCTL=$ROOT/ctl/ssdctl
 
 usage() {
 	cat <<EOF
-usage: $0 [-r N] [--quick] [--batch] [--pin CPU] [--json[=FILE]]
+usage: $0 [-r N] [--quick] [--batch] [--pin CPU] [--seconds S] [--json[=FILE]]
   -r N          repetitions of every measurement (default 3); medians are
                 reported
   --quick       smoke run: 1 repetition, a 256 MiB span, probes of 2 s
@@ -69,6 +70,9 @@ usage: $0 [-r N] [--quick] [--batch] [--pin CPU] [--json[=FILE]]
   --pin CPU     both tools run on CPU alone (taskset), the kernel's unbound
                 workers (the loop device's among them) on the other CPUs
                 (/sys/devices/virtual/workqueue/cpumask, put back on exit)
+  --seconds S   each probe and fio row measured for S seconds (default 5;
+                2 with --quick): a longer window evens out short bursts of
+                the host's other work
   --json[=FILE] also write every run's figures as JSON (default FILE:
                 ./ckptfio-results.json)
 EOF
@@ -77,7 +81,7 @@ EOF
 BENCH_NAME=ckptfio
 # shellcheck source=bench/lib/common.sh
 . "$ROOT/bench/lib/common.sh"
-BATCH=0 PIN=
+BATCH=0 PIN= SECS_SET=
 args=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -85,6 +89,9 @@ while [ $# -gt 0 ]; do
 	--pin) [ $# -ge 2 ] || { usage >&2; exit 2; }
 	    PIN=$2; shift ;;
 	--pin=*) PIN=${1#--pin=} ;;
+	--seconds) [ $# -ge 2 ] || { usage >&2; exit 2; }
+	    SECS_SET=$2; shift ;;
+	--seconds=*) SECS_SET=${1#--seconds=} ;;
 	*) args+=("$1") ;;
 	esac
 	shift
@@ -103,6 +110,11 @@ if [ "$QUICK" = 1 ]; then
 else
 	SPAN=1G REGION=512M SECS=5 RAMP=1
 fi
+case $SECS_SET in
+'') ;;
+*[!0-9]*|0) die "--seconds needs a positive whole number" ;;
+*) SECS=$SECS_SET ;;
+esac
 # Runs after the rows, not compared (last in the suite): see poll.py below.
 TAIL=jesd219
 BS=1M SF=0.25		# the cycle's blocks; the static area, a fraction
