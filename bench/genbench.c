@@ -3,12 +3,13 @@
  * header + pseudo-random payload + XXH3 checksum) and verification
  * (blk_check with a matching expectation).
  *
- * For each block size (4 KiB, 128 KiB, 1 MiB) a ring of blocks (64 MiB by
- * default, so the working set does not live in cache) is encoded over and
- * over with a fresh offset per block for about -t seconds, then encoded
- * once more untimed and checked over and over for about -t seconds. Each
- * measurement is repeated -r times (5 by default) and the median is
- * reported in GB/s (decimal: 1e9 bytes per second), with min and max.
+ * For each block size (512 B, 4 KiB, 128 KiB, 1 MiB) a ring of blocks
+ * (64 MiB by default, so the working set does not live in cache) is
+ * encoded over and over with a fresh offset per block for about -t
+ * seconds, then encoded once more untimed and checked over and over for
+ * about -t seconds. Each measurement is repeated -r times (5 by
+ * default) and the median is reported in GB/s (decimal: 1e9 bytes per
+ * second), with min and max.
  * The "cpu" column is the lowest share of wall time the thread really ran
  * in any of those samples (CLOCK_THREAD_CPUTIME_ID over CLOCK_MONOTONIC):
  * well under 100% means other load shared the CPU and the row understates
@@ -42,7 +43,8 @@
 #define GEN		7
 #define SHARE_WARN	0.9	/* flag samples that ran less than this */
 
-static const uint32_t block_sizes[] = { 4 * KiB, 128 * KiB, 1 * MiB };
+/* 512 B: the unit of a probe on a device of 512 B logical blocks */
+static const uint32_t block_sizes[] = { 512, 4 * KiB, 128 * KiB, 1 * MiB };
 #define NSIZES		(sizeof(block_sizes) / sizeof(block_sizes[0]))
 
 struct opts {
@@ -373,8 +375,10 @@ print_size(uint32_t bs)
 {
 	if (bs >= MiB)
 		printf("%4u MiB", bs / MiB);
-	else
+	else if (bs >= KiB)
 		printf("%4u KiB", bs / KiB);
+	else
+		printf("%4u B  ", bs);
 }
 
 int
