@@ -72,7 +72,7 @@ t_end = time.time()
 for n in names:
     ph = phases(n)
     for i, (p, t0) in enumerate(ph):
-        t1 = ph[i + 1][1] if i + 1 < len(ph) else t_end
-        lo, hi = int(t0), int(ph[i + 1][1]) if i + 1 < len(ph) else None
-        k = sum(1 for t in readings[n] if t >= lo and (hi is None or t < hi))
-        print(n, p, "%.1f" % (t1 - t0), k)
+        nxt = ph[i + 1][1] if i + 1 < len(ph) else None
+        k = sum(1 for t in readings[n]
+                if t >= int(t0) and (nxt is None or t < int(nxt)))
+        print(n, p, "%.1f" % ((nxt or t_end) - t0), k)
