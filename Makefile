@@ -109,7 +109,7 @@ FUZZ_TIME	?= 300
 .PHONY: all deps check check-fast check-build unit integration demo bench \
 	bench-scale bench-ckptfio \
 	fuzz fuzz-smoke control vm man install-test stress sanitize \
-	sanitize-run \
+	sanitize-run sanitize-build \
 	clean install uninstall
 
 all: $(DAEMON_BIN) $(CTL_BIN)
@@ -121,10 +121,13 @@ $(CTL_BIN): $(CTL_OBJ) $(CTL_CORE_OBJ) $(COMMON_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(CTL_LIBS)
 
 # Each object lists the headers it includes in its .d file; an object
-# without one (never built, or built by hand) is rebuilt to make it.
+# without one (never built, or built by hand) is rebuilt to make it. The
+# object is touched last: clang writes the .d after it, which would make
+# every object out of date at the next make.
 $(O)%.o: %.c $(O)%.d
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+	@touch $@
 
 DEPS		= $(patsubst %.o,%.d,$(COMMON_OBJ) $(CORE_OBJ) $(DAEMON_OBJ) $(CTL_OBJ))
 $(DEPS):
@@ -221,12 +224,16 @@ fuzz: deps
 deps:
 	@tests/deps.sh
 
+# the builds of make check, a compiler per core
+CHECK_MAKE	= $(MAKE) --no-print-directory -j$(shell nproc)
+
 check: deps
-	@$(MAKE) --no-print-directory check-build
+	@$(CHECK_MAKE) check-build
+	@$(CHECK_MAKE) SANITIZE=1 sanitize-build
 	@tests/check.sh
 
 check-fast: deps
-	@$(MAKE) --no-print-directory check-build
+	@$(CHECK_MAKE) check-build
 	@$(MAKE) --no-print-directory unit
 
 check-build: all $(UNIT_TESTS) $(BENCH_BINS) $(FUZZ_BINS)
@@ -249,9 +256,12 @@ control: all
 # The unit, integration and control suites once more, on binaries built
 # with SANITIZE=1; any sanitizer report fails the test that caused it.
 sanitize: deps
+	@$(CHECK_MAKE) SANITIZE=1 sanitize-build
 	@$(MAKE) --no-print-directory SANITIZE=1 sanitize-run
 
-sanitize-run: all $(UNIT_TESTS) $(SAN_CANARY)
+sanitize-build: all $(UNIT_TESTS) $(SAN_CANARY)
+
+sanitize-run: sanitize-build
 	@SSDTORTURED=$(abspath $(DAEMON_BIN)) SSDCTL=$(abspath $(CTL_BIN)) \
 	    SAN_CANARY=$(SAN_CANARY) tests/sanitize.sh $(UNIT_TESTS)
 

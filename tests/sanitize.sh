@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # tests/sanitize.sh UNIT_TEST...: the unit, integration and control suites
 # once on a sanitized build (make sanitize: SANITIZE=1, under build/san/).
 # The daemon and ssdctl come from SSDTORTURED and SSDCTL, the unit test
@@ -53,6 +53,7 @@ canary() {
 }
 SAN_ROOT=$(pwd)
 . tests/lib/sanitize.sh
+. tests/lib/jobs.sh
 for mode in leak overflow ub; do
 	canary "$mode" 1
 done
@@ -68,7 +69,8 @@ else
 	printf '%s\n' "$out" | sed 's/^/    /'
 	fail=$((fail + 1))
 fi
-run unit tests/run-unit.sh "$@"
+# as a heavy test, for the suites that may be running beside (tests/check.sh)
+run unit jobs_hold sanitized-unit heavy tests/run-unit.sh "$@"
 # the engine matrix only at its corners here, a checkpoint of a few probes:
 # the normal stage runs them whole
 MATRIX_CORNERS=1 CKPT_FEW=1 REPORT_SAN=1 run integration tests/integration/run.sh
