@@ -13,6 +13,8 @@ cd "$(dirname "$0")/.." || exit 1
 total_pass=0
 total_fail=0
 status=0
+# the FAIL lines of every stage, repeated at the end where a log's tail shows them
+fails=$(mktemp) || exit 1
 
 # tally STAGE FILE: add the count line of STAGE's output in FILE
 tally() {
@@ -29,6 +31,7 @@ tally() {
 	total_pass=$((total_pass + p))
 	total_fail=$((total_fail + f))
 	[ "$f" -eq 0 ] || status=1
+	grep -E "^FAIL|\[  (FAILED|ERROR)  +\]" "$2" | sed "s/^/$1: /" >>"$fails"
 }
 
 # stage NAME...: each make target in turn, shown as it runs
@@ -44,7 +47,7 @@ stage() {
 
 stage unit
 JOBS_SHARED=$(mktemp -d) || exit 1
-trap 'rm -rf "$JOBS_SHARED"' EXIT
+trap 'rm -rf "$JOBS_SHARED" "$fails"' EXIT
 JOBS_SHARED_MAX=${CHECK_JOBS:-2}
 export JOBS_SHARED JOBS_SHARED_MAX
 san_out=$(mktemp)
@@ -57,5 +60,6 @@ tally sanitize "$san_out"
 rm -rf "$san_out" "$JOBS_SHARED"
 unset JOBS_SHARED JOBS_SHARED_MAX
 stage vm man install-test fuzz-smoke
+[ ! -s "$fails" ] || { echo "failed:"; sed 's/^/  /' "$fails"; }
 echo "check: $total_pass passed, $total_fail failed"
 exit $status

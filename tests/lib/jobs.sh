@@ -124,8 +124,18 @@ _jobs_yield() {
 # _jobs_claimed FILE: where a claim of this runner's FILE is
 _jobs_claimed() { echo "$JOBS_SHARED/$$.$(basename "$1").run"; }
 
+# _jobs_drop FILE: remove a file of JOBS_SHARED under the lock, for a
+# runner that lists them reads each one it listed
+_jobs_drop() {
+	local fd
+	exec {fd}>>"$JOBS_SHARED/.lock" || return 1
+	flock "$fd"
+	rm -f "$1"
+	exec {fd}>&-
+}
+
 _jobs_unclaim() {
-	[ -z "${JOBS_SHARED:-}" ] || rm -f "$(_jobs_claimed "$1")"
+	[ -z "${JOBS_SHARED:-}" ] || _jobs_drop "$(_jobs_claimed "$1")"
 }
 
 # jobs_hold NAME TAGS COMMAND...: COMMAND, run as a test named NAME with
@@ -194,5 +204,5 @@ jobs_run() {
 		"$done" "$f" "$rc"
 	done
 	[ -z "$tick" ] || wait "$tick"
-	[ -z "${JOBS_SHARED:-}" ] || rm -f "$JOBS_SHARED/$$.want"
+	[ -z "${JOBS_SHARED:-}" ] || _jobs_drop "$JOBS_SHARED/$$.want"
 }
