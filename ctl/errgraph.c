@@ -38,6 +38,7 @@ static const char *const colour[] = {
 	[BLK_FOREIGN] = BROWN,
 	[BLK_UNWRITTEN] = GREY,
 	[BLK_IO_ERROR] = BLACK,
+	[BLK_LOST_FLUSH] = SKYBLUE,
 };
 _Static_assert(sizeof(colour) / sizeof(colour[0]) == BLK_NCLASS,
     "a colour for each class of block.h");

@@ -19,7 +19,7 @@ _Static_assert(offsetof(struct blk_hdr, checksum) == BLK_HDR_SIZE - 8,
 
 static const char *const class_names[BLK_NCLASS] = {
 	"ok", "corrupt", "misdirected", "stale", "foreign", "unwritten",
-	"io_error"
+	"io_error", "lost_flush"
 };
 
 const char *

@@ -32,6 +32,13 @@ enum blk_class {
 	BLK_FOREIGN,		/* valid block of another instance */
 	BLK_UNWRITTEN,		/* zeros (or ones) where data should be */
 	BLK_IO_ERROR,		/* the read failed */
+	/*
+	 * After a power loss: an older generation, or nothing, where a
+	 * write was covered by a completed cache flush (the drive did not
+	 * keep what it promised). Only the engine gives it, from a stale or
+	 * unwritten block (engine.c).
+	 */
+	BLK_LOST_FLUSH,
 	BLK_NCLASS
 };
 

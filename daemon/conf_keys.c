@@ -22,6 +22,7 @@
 /* Words of the keys that take one of a few; the index is the value. */
 static const char *const order_words[] = { "sequential", "random", NULL };
 static const char *const on_error_words[] = { "stop", "continue", NULL };
+static const char *const lost_flush_words[] = { "continue", "fail", NULL };
 static const char *const smart_words[] = { "off", "auto", NULL };
 static const char *const bool_words[] = { "no", "yes", NULL };
 static const char *const checkpoint_words[] = { "off", "quick", "full",
@@ -685,6 +686,9 @@ const struct conf_key conf_keys[] = {
 	    .note = "e.g. 600TB, 1.2PB", .reload = CONF_LIVE },
 	{ DRIVE(on_io_error, on_io_error), .kind = &kind_choice,
 	    .words = on_error_words, .def = "stop", .reload = CONF_LIVE },
+	{ DRIVE(on_lost_flush, on_lost_flush), .kind = &kind_choice,
+	    .words = lost_flush_words, .def = "continue",
+	    .reload = CONF_LIVE },
 	{ DRIVE(autostart, autostart), .kind = &kind_bool, .def = "yes",
 	    .reload = CONF_LIVE },
 	{ DRIVE(smart, smart), .kind = &kind_choice, .words = smart_words,

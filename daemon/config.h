@@ -11,6 +11,8 @@
 
 /* In the order of their words in conf_keys.c (on_error_words). */
 enum on_error { ON_ERROR_STOP, ON_ERROR_CONTINUE };
+/* In the order of lost_flush_words: a lost_flush finding fails or not */
+enum on_lost_flush { LOST_FLUSH_CONTINUE, LOST_FLUSH_FAIL };
 
 struct drive_conf {
 	char		 name[CONF_NAME_MAX];
@@ -29,6 +31,7 @@ struct drive_conf {
 	uint64_t	 cycles;	/* 0 = forever */
 	uint64_t	 stop_at_tbw;	/* bytes, 0 = none */
 	enum on_error	 on_io_error;
+	enum on_lost_flush on_lost_flush;
 	int		 autostart;
 	int		 smart;		/* read SMART (auto) or not (off) */
 	uint64_t	 smart_interval; /* seconds */

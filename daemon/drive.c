@@ -169,6 +169,7 @@ drive_account(struct drive *d, const struct engine_stats *s)
 		d->st.errors[i] += n;
 	}
 	d->st.flushes += s->flushes - o->flushes;
+	d->st.unflushed_kept += s->unflushed_kept - o->unflushed_kept;
 	if (d->work == WORK_PHASE || d->work == WORK_VERIFY_NEXT) {
 		/* a checkpoint's writes, the probes' and the region's rewrite */
 		if (d->st.prog.phase == PHASE_CHECKPOINT)
@@ -313,6 +314,7 @@ drive_activate(struct drive *d, int schedule)
 	d->errors_at_start = drive_errors_total(d);
 	drive_smart_start(d, &smart_ops);
 	drive_announce(d, owned);
+	drive_power_activate(d, owned);
 	drive_checkpoint(d);
 	drive_mark_phase(d);
 	rates_reset(d);
@@ -489,6 +491,8 @@ drive_shutdown_end(struct drive *d)
 	if (!d->active)
 		return;
 	drive_poll(d);
+	if (!drive_job_active(d))
+		drive_power_stopped(d);
 	if (!drive_job_active(d))
 		events_add(&d->log, LOG_INFO, "shutdown", drive_ev_obj(d), -1,
 		    (long long)d->st.host_bytes_written, "state saved at %s "

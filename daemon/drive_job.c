@@ -176,6 +176,10 @@ drive_schedule(struct drive *d)
 	if (!d->active || drive_job_active(d) || d->st.run != RUN_RUNNING ||
 	    d->shutting_down || d->hold)
 		return;
+	if (d->st.power_verify) {	/* owed after a power loss: first */
+		drive_verify_start(d);
+		return;
+	}
 	sched_next(&d->st, &d->conf, &j, &s);
 	if (s.move == MOVE_WAIT) {
 		idle_arm(d, s.until_ms);
@@ -231,7 +235,7 @@ trim_unsupported(struct drive *d)
 static void
 extra_verify_done(struct drive *d, enum job_end end, int err)
 {
-	char	why[512];
+	char	why[512], pwhy[256];
 	int	bad;
 
 	findings_flush(d);	/* while its events still say on_demand */
@@ -245,6 +249,10 @@ extra_verify_done(struct drive *d, enum job_end end, int err)
 	    "verify_now (interrupted)");
 	if (end == JOB_DONE)
 		d->st.verify_passes++;
+	if (drive_power_end(d, end == JOB_DONE, pwhy, sizeof(pwhy)) && !bad) {
+		snprintf(why, sizeof(why), "%s", pwhy);
+		bad = 1;
+	}
 	if (bad)
 		drive_fail(d, "%s", why);
 	drive_checkpoint(d);
@@ -259,11 +267,12 @@ drive_verify_start(struct drive *d)
 	struct job	j;
 
 	sched_verify_job(&d->st, &d->conf, &j);
+	drive_power_begin(d, &j);
 	drive_mark_phase(d);
 	drive_errors_begin(d, 1);
 	events_add(&d->log, LOG_NOTICE, "verify_now", drive_ev_obj(d), -1,
-	    (long long)d->st.host_bytes_written, "verify pass on demand "
-	    "(read only)");
+	    (long long)d->st.host_bytes_written, "verify pass %s (read only)",
+	    j.power_lost ? "after a power loss" : "on demand");
 	if (engine_submit(d->eng, &j) == -1) {
 		drive_work_to(d, WORK_NONE);
 		drive_log(d, LOG_WARNING, errno, "cannot start verify");

@@ -2,7 +2,7 @@
  * drive_priv.h: the insides of a drive, shared by drive.c (its
  * lifecycle) and the files of its parts: drive_open.c, findings.c,
  * rates.c, drive_cmd.c, drive_archive.c, drive_errors.c, drive_smart.c,
- * records.c. Nobody else includes this.
+ * drive_power.c, records.c. Nobody else includes this.
  */
 #ifndef SSDT_DRIVE_PRIV_H
 #define SSDT_DRIVE_PRIV_H
@@ -182,6 +182,8 @@ struct drive {
 	uint64_t	*seen;
 	size_t		 nseen;
 	uint64_t	 dup[BLK_NCLASS];
+	/* lost_flush findings before the power-loss verify (drive_power.c) */
+	uint64_t	 power_lf0;
 };
 
 /*
@@ -336,6 +338,17 @@ void		 drive_timeline_end(struct drive *, json_object *ev);
 /* The write-cache estimate of the write job that just ended into `o`
  * (a checkpoint's clean or dirty pass); 0, or -1 when there is none. */
 int		 drive_timeline_estimate(struct drive *, json_object *o);
+
+/* drive_power.c: a power loss and the verify it owes */
+/* At activation, after the state is loaded: a loss seen owes a verify. */
+void		 drive_power_activate(struct drive *, int owned);
+/* The daemon stopped the drive cleanly (no job left running). */
+void		 drive_power_stopped(struct drive *);
+/* A verify job: the one owed after a loss? Then it says so. */
+void		 drive_power_begin(struct drive *, struct job *);
+/* The verify ended (whole: every block read): 1 when on_lost_flush
+ * fails the drive, with why. */
+int		 drive_power_end(struct drive *, int whole, char *why, size_t);
 
 /* drive_smart.c, for drive.c */
 void		 drive_smart_start(struct drive *, const struct drive_smart_ops *);

@@ -302,6 +302,40 @@ slots_start(struct engine *e)
 	return first;
 }
 
+/*
+ * A power-lost verify found block ok: was it written after the last
+ * flush (its expectation allows the old content too) and is it the new
+ * write? Then the drive kept an unflushed write.
+ */
+static void
+count_kept(struct engine *e, const struct blk_expect *ex,
+    const unsigned char *buf)
+{
+	const struct blk_hdr	*h = (const struct blk_hdr *)buf;
+	enum phase		 ph = e->job.expect.phase;
+
+	if ((ph != PHASE_WRITE && ph != PHASE_STATIC) || !ex->has_gen ||
+	    (!ex->allow_unwritten && ex->gen_lo == ex->gen_hi))
+		return;
+	if (h->magic == BLK_MAGIC && h->generation == ex->gen_hi)
+		e->loc.unflushed_kept++;
+}
+
+/*
+ * A power-lost verify's finding: older than a flushed write, or blank
+ * where one was, is the drive's broken promise.
+ */
+static enum blk_class
+power_lost_class(const struct blk_expect *ex, const struct blk_result *r)
+{
+	if (!ex->has_gen || ex->allow_unwritten)
+		return r->cls;
+	if (r->cls == BLK_UNWRITTEN ||
+	    (r->cls == BLK_STALE && r->found_gen < ex->gen_lo))
+		return BLK_LOST_FLUSH;
+	return r->cls;
+}
+
 /* Classify a block that was read completely. */
 static void
 verify_block(struct engine *e, struct slot *s, struct witem *w,
@@ -318,8 +352,13 @@ verify_block(struct engine *e, struct slot *s, struct witem *w,
 	    e->job.expect.instance, s->off, &ex))
 		return;
 	if (blk_check(buf, e->bs, e->job.expect.instance, s->off, &ex, &r) ==
-	    BLK_OK)
+	    BLK_OK) {
+		if (e->job.power_lost)
+			count_kept(e, &ex, buf);
 		return;
+	}
+	if (e->job.power_lost)
+		r.cls = power_lost_class(&ex, &r);
 	w->has_finding = 1;
 	memset(&w->f, 0, sizeof(w->f));
 	w->f.cls = r.cls;

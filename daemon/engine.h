@@ -65,6 +65,14 @@ struct job {
 	uint64_t	write_budget;	/* write: stop after this many bytes, 0 = none */
 	uint64_t	trim_chunk;	/* trim: bytes per discard call */
 	int		continue_on_error; /* on_io_error = continue */
+	/*
+	 * verify: the first after a power loss. A block that a completed
+	 * flush covered (its expectation is the new generation alone) and
+	 * that holds an older one or nothing is lost_flush, not stale or
+	 * unwritten; a block written after the last flush that holds the
+	 * new generation counts in unflushed_kept.
+	 */
+	int		power_lost;
 	uint32_t	queue_depth;
 	struct probe_job pj;		/* the probe jobs' */
 };
@@ -109,6 +117,8 @@ struct engine_stats {
 	uint64_t	write_ops;
 	uint64_t	read_ops;
 	uint64_t	blocks_checked;
+	/* power_lost verify: blocks written after the last flush, kept */
+	uint64_t	unflushed_kept;
 	uint64_t	errors[BLK_NCLASS];
 	uint64_t	cpu_ns;		/* worker thread CPU time */
 	uint64_t	flushes;	/* cache flushes completed */

@@ -53,6 +53,16 @@ finding_text(const struct drive *d, const struct finding *f, char *buf,
 	case BLK_IO_ERROR:
 		snprintf(buf, len, ": %s", strerror(f->err));
 		break;
+	case BLK_LOST_FLUSH:
+		if (r->hdr_valid)
+			snprintf(buf, len, ": generation %" PRIu64 ", expected "
+			    "%" PRIu64 ", written before a completed flush",
+			    r->found_gen, f->expected_gen);
+		else
+			snprintf(buf, len, ": blank, expected generation "
+			    "%" PRIu64 ", written before a completed flush",
+			    f->expected_gen);
+		break;
 	default:
 		break;
 	}

@@ -87,6 +87,7 @@ static const struct field fields[] = {
 	ERR("foreign", BLK_FOREIGN),
 	ERR("unwritten", BLK_UNWRITTEN),
 	ERR("io_error", BLK_IO_ERROR),
+	ERR("lost_flush", BLK_LOST_FLUSH),
 	U64("verify_passes", verify_passes),
 	U64("cycles_done", cycles_done),
 	U64("events_bytes", events_bytes),
@@ -134,6 +135,12 @@ static const struct field fields[] = {
 	U64("checkpoint.full_done", full_done),
 	U64("checkpoint.full_at", full_at),
 	U64("checkpoint.degrade_initial_x100", degrade_initial_x100),
+	STR("boot_id", boot_id),
+	INT("stopped_clean", stopped_clean),
+	INT("power.verify", power_verify),
+	U64("power.losses", power_losses),
+	U64("power.unflushed_kept", unflushed_kept),
+	U64("power.kept_base", kept_base),
 	STR("reason", reason),
 	{ NULL, 0, 0, 0 }
 };

@@ -92,6 +92,19 @@ struct dstate {
 	 * first aged read's ratios to it, x1000 (0: none yet): its baseline */
 	uint64_t	fresh_bps, fresh_p999_ns;
 	uint64_t	aged_base_tput_x1000, aged_base_p999_x1000;
+	/*
+	 * Power loss (drive_power.c): the boot the daemon last ran the
+	 * drive in, and whether it stopped it cleanly since; a verify owed
+	 * after a loss, the losses seen, and the writes after the last
+	 * flush that the drive kept (all losses; before the one whose
+	 * verify is owed).
+	 */
+	char		boot_id[40];
+	int		stopped_clean;
+	int		power_verify;
+	uint64_t	power_losses;
+	uint64_t	unflushed_kept;
+	uint64_t	kept_base;
 	char		reason[256];	/* why failed / finished / stopped */
 };
 

@@ -31,7 +31,8 @@ LOOP = {P + "main_loop_turns_total": "counter",
         P + "main_loop_longest_turn_seconds": "gauge"}
 EXTRA = {P + "verify_errors_total": "class", P + "phase_info": "phase",
          P + "state": "state"}
-CLASSES = ["corrupt", "misdirected", "stale", "foreign", "unwritten", "io_error"]
+CLASSES = ["corrupt", "misdirected", "stale", "foreign", "unwritten", "io_error",
+           "lost_flush"]
 STATES = ["running", "paused", "stopped", "finished", "failed", "refused"]
 PHASES = ["static", "write", "verify", "trim", "idle", "checkpoint", "none"]
 SMART = {"percentage_used_ratio": "percent_used",
@@ -92,7 +93,7 @@ def complete(text, drives):
             complain("read: family %s missing" % name); continue
         if f.type != typ:
             complain("%s: TYPE %s, expected %s" % (name, f.type, typ))
-        n = {"class": 6, "state": 6}.get(EXTRA.get(name), 1)
+        n = {"class": len(CLASSES), "state": len(STATES)}.get(EXTRA.get(name), 1)
         for d in drives:
             got = sum(1 for _, l, _ in f.samples if l.get("drive") == d)
             if got != n:

@@ -12,7 +12,8 @@ path, pid = sys.argv[1], int(sys.argv[2])
 MONO = ["host_bytes_written", "host_bytes_read", "host_bytes_trimmed",
         "write_ops", "read_ops", "verify_passes", "cycles_done", "cycle",
         "errors.corrupt", "errors.misdirected", "errors.stale",
-        "errors.foreign", "errors.unwritten", "errors.io_error"]
+        "errors.foreign", "errors.unwritten", "errors.io_error",
+        "errors.lost_flush"]
 ORDER = ["static", "write", "verify", "trim", "idle"]
 def alive(p):
     try:

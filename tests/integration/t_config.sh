@@ -114,6 +114,7 @@ idle = 1m30s
 cycles = 5
 stop_at_tbw = 1500GB
 on_io_error = continue
+on_lost_flush = fail
 autostart = no
 smart = off
 smart_interval = 2h
@@ -180,6 +181,7 @@ LINES=(
 	"!cycles = -1"
 	"!stop_at_tbw = lots"
 	"!on_io_error = explode"
+	"!on_lost_flush = stop"
 	"!idle = soon"
 	"!block_size = 8k"
 	"!this line has no equals sign"
@@ -220,11 +222,11 @@ for pair in \
     "3|absolute path" \
     "4|unknown key 'bogus_daemon_key'" \
     "12|unknown key 'colour'" \
-    "19|duplicate key 'block_size'" \
-    "24|unknown section [frobnicate]" \
-    "27|'device' is required" \
-    "30|not a multiple of block_size" \
-    "34|already defined at line 6"; do
+    "20|duplicate key 'block_size'" \
+    "25|unknown section [frobnicate]" \
+    "28|'device' is required" \
+    "31|not a multiple of block_size" \
+    "35|already defined at line 6"; do
 	ln=${pair%%|*} msg=${pair#*|}
 	assert_contains "message of line $ln" \
 	    "$(grep "^$T/bad.conf:$ln: " "$T/bad.out")" "$msg"
@@ -298,8 +300,8 @@ wait_state "$S" "$SSDT_PID" 60 's["cycles_done"] == 2 and s["run"] == "finished"
 assert_file_contains "the reload was applied" "$T/hup.log" "applied"
 assert_eq "running event with the reload's reason" 1 \
     "$(ev_count "$EV" 0 event=running "reason=stop condition raised by reload")"
-assert_eq "errors after cycle 2" "0 0 0 0 0 0" "$(for c in corrupt misdirected \
-    stale foreign unwritten io_error; do state_get "$S" errors.$c; done | xargs)"
+assert_eq "errors after cycle 2" "0 0 0 0 0 0 0" "$(for c in corrupt misdirected \
+    stale foreign unwritten io_error lost_flush; do state_get "$S" errors.$c; done | xargs)"
 assert_eq "block_size kept" 4096 "$(state_get "$S" block_size)"
 
 kill -TERM "$SSDT_PID"

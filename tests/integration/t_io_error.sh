@@ -47,7 +47,7 @@ EOF
 # every class counter equals the blocks of its verify_error events
 counters_match_events() {
 	local st=$1 ev=$2 c sum
-	for c in corrupt misdirected stale foreign unwritten io_error; do
+	for c in corrupt misdirected stale foreign unwritten io_error lost_flush; do
 		sum=$(ev_query "$ev" 0 blocks event=verify_error class=$c |
 		    awk '{ s += $1 } END { print s + 0 }')
 		assert_eq "$3: errors.$c == blocks in its events" "$sum" \

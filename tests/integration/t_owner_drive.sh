@@ -61,7 +61,7 @@ alone() {
 	local n sf c
 	for n in a f; do
 		sf=$2/$n/state
-		for c in corrupt misdirected stale foreign unwritten io_error; do
+		for c in corrupt misdirected stale foreign unwritten io_error lost_flush; do
 			assert_eq "$1: $n errors.$c" 0 "$(state_get "$sf" errors.$c)"
 		done
 		assert_eq "$1: $n instances created" 1 \

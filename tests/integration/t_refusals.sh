@@ -177,8 +177,8 @@ assert_rc "mixed: exit status (one drive refused)" 4 "$RC" "$T/mixed.log"
 GS=$T/st_mixed/good/state
 assert_eq "good drive: run" finished "$(state_get "$GS" run)"
 assert_eq "good drive: cycles_done" 1 "$(state_get "$GS" cycles_done)"
-assert_eq "good drive: errors" "0 0 0 0 0 0" "$(for c in corrupt misdirected \
-    stale foreign unwritten io_error; do state_get "$GS" errors.$c; done | xargs)"
+assert_eq "good drive: errors" "0 0 0 0 0 0 0" "$(for c in corrupt misdirected \
+    stale foreign unwritten io_error lost_flush; do state_get "$GS" errors.$c; done | xargs)"
 assert_eq "good drive: phase_end verify" 1 \
     "$(ev_count "$T/st_mixed/good/events.jsonl" 0 event=phase_end what=verify)"
 assert_eq "bad drive: refused events" 1 \

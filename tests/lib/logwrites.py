@@ -14,11 +14,13 @@ sits where it was set.
     logwrites.py LOG replay DEV MARK [--seed N] [--omit-in A B]
         zero DEV's first --zero bytes, then write what a drive with a
         volatile cache may hold after a power cut at MARK: every write a
-        completed flush covered before MARK, and a random subset (--seed)
-        of the writes the next flush covers (acknowledged, not flushed).
-        --omit-in A B leaves out the first flushed write whose bytes start
-        in [A, B): a drive that lost a write it had flushed. Prints
-        "kept N", "volatile M of K", and "omitted OFFSET" when it did.
+        completed flush covered before MARK, every write acknowledged
+        after it before MARK, and a random subset (--seed) of the writes
+        the next flush covers (acknowledged, not flushed). --omit-in A B
+        leaves out the first flushed write whose bytes start in [A, B): a
+        drive that lost a write it had flushed. Prints "kept N" (flushed),
+        "volatile M of K", "unflushed U" (written, not flushed: the two
+        kinds after the last flush) and "omitted OFFSET" when it did.
 """
 import argparse
 import os
@@ -59,27 +61,29 @@ def cmd_list(log):
 
 
 def split_at(log, mark):
-    """Writes a flush covered before MARK, and those of the next flush."""
-    flushed, pending, group, seen = [], [], [], False
+    """Writes a flush covered before MARK, those acknowledged after the last
+    flush before MARK (kept: a FUA write, if any, is durable already), and
+    those of the next flush."""
+    flushed, pending, group, early, seen = [], [], [], [], False
     for _, kind, off, ln, dpos, name in entries(log):
         if kind == "mark" and name == mark:
             seen = True
-            flushed += group  # a FUA write, if any, is durable already
+            early = group
             group = []
         elif kind == "write":
             group.append((off, ln, dpos))
         elif kind == "flush":
             if seen:
-                return flushed, group
+                return flushed, early, group
             flushed += group
             group = []
     if not seen:
         sys.exit("no mark %s in the log" % mark)
-    return flushed, group
+    return flushed, early, group
 
 
 def cmd_replay(a):
-    flushed, pending = split_at(a.log, a.mark)
+    flushed, early, pending = split_at(a.log, a.mark)
     omitted = None
     if a.omit_in is not None:
         lo, hi = a.omit_in
@@ -96,7 +100,7 @@ def cmd_replay(a):
     for off in range(0, a.zero, len(zero)):
         os.pwrite(fd, zero[:min(len(zero), a.zero - off)], off)
     with open(a.log, "rb") as f:
-        for w in flushed + volatile:  # in log order: later writes win
+        for w in flushed + early + volatile:  # in log order: later writes win
             if w is omitted:
                 continue
             f.seek(w[2])
@@ -105,6 +109,7 @@ def cmd_replay(a):
     os.close(fd)
     print("kept", len(flushed) - (omitted is not None))
     print("volatile", len(volatile), "of", len(pending))
+    print("unflushed", len(early) + len(volatile))
     if omitted is not None:
         print("omitted", omitted[0])
 

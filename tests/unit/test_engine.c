@@ -283,6 +283,22 @@ verify_job(struct job *j, const struct tfile *t, uint32_t qd)
 	j->expect.pass_random = 1;
 }
 
+/* Cycle c's random write pass, of generation c. */
+static void
+write_pass_job(struct job *j, const struct tfile *t, uint32_t qd, uint64_t c)
+{
+	job_base(j, t, qd);
+	j->kind = JOB_WRITE;
+	j->base = t->lay.static_blocks;
+	j->count = layout_dynamic_blocks(&t->lay);
+	j->generation = c;
+	j->expect.phase = PHASE_WRITE;
+	j->expect.cycle = c;
+	j->expect.static_done = 1;
+	j->expect.pass_random = 1;
+	layout_pass_perm(&t->lay, t->instance, c, 1, &j->perm);
+}
+
 /* Static fill, one random write pass, then a verify pass. */
 static uint64_t
 cycle(struct engine *e, const struct tfile *t, uint32_t qd)
@@ -297,16 +313,7 @@ cycle(struct engine *e, const struct tfile *t, uint32_t qd)
 	assert_int_equal(run(e, &j, &bad), JOB_DONE);
 	assert_int_equal(last_st.durable, j.count);	/* flushed at the end */
 
-	job_base(&j, t, qd);
-	j.kind = JOB_WRITE;
-	j.base = t->lay.static_blocks;
-	j.count = dyn;
-	j.generation = 1;
-	j.expect.phase = PHASE_WRITE;
-	j.expect.cycle = 1;
-	j.expect.static_done = 1;
-	j.expect.pass_random = 1;
-	layout_pass_perm(&t->lay, t->instance, 1, 1, &j.perm);
+	write_pass_job(&j, t, qd, 1);
 	assert_int_equal(run(e, &j, &bad), JOB_DONE);
 	assert_int_equal(last_st.durable, dyn);
 
@@ -602,6 +609,108 @@ test_p99_resolution(void **st)
 	target_close(&t);
 }
 
+/* Put a block of generation gen (0: zeros) at dynamic sequence seq. */
+static void
+plant(const struct tfile *t, const struct perm *pm, uint64_t seq,
+    uint64_t gen)
+{
+	uint32_t	 bs = t->lay.block_size;
+	uint64_t	 off = (t->lay.static_blocks + perm_fwd(pm, seq)) * bs;
+	void		*buf;
+
+	assert_int_equal(posix_memalign(&buf, 4096, bs), 0);
+	memset(buf, 0, bs);
+	if (gen != 0)
+		blk_encode(buf, bs, t->instance, off, gen, 1);
+	assert_int_equal(pwrite(t->fd, buf, bs, (off_t)off), (ssize_t)bs);
+	free(buf);
+}
+
+/* The verify of a state recorded in cycle 2's write pass at position cut. */
+static void
+cut_verify(struct job *j, const struct tfile *t, uint64_t cut, int lost)
+{
+	job_base(j, t, 32);
+	j->kind = JOB_VERIFY;
+	j->count = t->lay.nblocks;
+	j->expect.phase = PHASE_WRITE;
+	j->expect.cycle = 2;
+	j->expect.position = cut;
+	j->expect.written = cut;
+	j->expect.static_done = 1;
+	j->expect.pass_random = 1;
+	j->power_lost = lost;
+}
+
+/* Each class's count of the last job run from e0 on. */
+static void
+class_counts(const struct engine_stats *e0, uint64_t out[BLK_NCLASS])
+{
+	int	i;
+
+	for (i = 0; i < BLK_NCLASS; i++)
+		out[i] = last_st.errors[i] - e0->errors[i];
+}
+
+/*
+ * After a power loss: a block below the flushed position holding the
+ * old generation, or nothing, is lost_flush (stale, unwritten without
+ * the power loss); above it, the blocks of the new generation are the
+ * unflushed writes kept, the old ones are no finding.
+ */
+static void
+test_power_lost(void **st)
+{
+	struct tfile		 t;
+	struct engine		*e;
+	struct engine_stats	 e0;
+	struct job		 j;
+	struct perm		 pm;
+	char			 err[256];
+	uint64_t		 bad = 0, n[BLK_NCLASS], dyn, cut = 300;
+
+	(void)st;
+	memset(&inj, 0, sizeof(inj));
+	target_open(&t, 4096, 1024 * 4096);
+	dyn = layout_dynamic_blocks(&t.lay);
+	e = engine_start(t.fd, "t", NULL, 4096, 32, err, sizeof(err));
+	assert_non_null(e);
+	assert_int_equal(cycle(e, &t, 32), 0);
+	/* cycle 2's whole write pass: the drive kept every write */
+	write_pass_job(&j, &t, 32, 2);
+	pm = j.perm;
+	assert_int_equal(run(e, &j, &bad), JOB_DONE);
+
+	e0 = last_st;
+	cut_verify(&j, &t, cut, 1);
+	assert_int_equal(run(e, &j, &bad), JOB_DONE);
+	assert_int_equal(bad, 0);
+	assert_int_equal(last_st.unflushed_kept - e0.unflushed_kept,
+	    dyn - cut);
+
+	plant(&t, &pm, 10, 1);		/* flushed, then lost: old data */
+	plant(&t, &pm, 11, 0);		/* ... or nothing */
+	plant(&t, &pm, cut + 5, 1);	/* unflushed, lost: allowed */
+	e0 = last_st;
+	assert_int_equal(run(e, &j, &bad), JOB_DONE);
+	class_counts(&e0, n);
+	assert_int_equal(n[BLK_LOST_FLUSH], 2);
+	assert_int_equal(n[BLK_STALE] + n[BLK_UNWRITTEN] + n[BLK_CORRUPT], 0);
+	assert_int_equal(last_st.unflushed_kept - e0.unflushed_kept,
+	    dyn - cut - 1);
+
+	e0 = last_st;
+	cut_verify(&j, &t, cut, 0);	/* without a power loss: as ever */
+	assert_int_equal(run(e, &j, &bad), JOB_DONE);
+	class_counts(&e0, n);
+	assert_int_equal(n[BLK_STALE], 1);
+	assert_int_equal(n[BLK_UNWRITTEN], 1);
+	assert_int_equal(n[BLK_LOST_FLUSH], 0);
+	assert_int_equal(last_st.unflushed_kept, e0.unflushed_kept);
+	engine_free(e);
+	target_close(&t);
+}
+
 int
 main(void)
 {
@@ -613,6 +722,7 @@ main(void)
 		cmocka_unit_test(test_flush_again),
 		cmocka_unit_test(test_inflight_sees_completions),
 		cmocka_unit_test(test_p99_resolution),
+		cmocka_unit_test(test_power_lost),
 	};
 
 	log_init("test_engine", 0);

@@ -77,8 +77,8 @@ FIELDS = {
     "write_bytes_per_sec": lambda v: is_num(v) and v >= 0,
     "read_bytes_per_sec": lambda v: is_num(v) and v >= 0,
     "errors": lambda v: isinstance(v, dict) and set(v) == {
-        "corrupt", "misdirected", "stale", "foreign", "unwritten", "io_error"}
-        and all(is_int(x) and x >= 0 for x in v.values()),
+        "corrupt", "misdirected", "stale", "foreign", "unwritten", "io_error",
+        "lost_flush"} and all(is_int(x) and x >= 0 for x in v.values()),
     "errors_total": lambda v: is_int(v) and v >= 0,
     "smart": lambda v: v is None,
     "records": lambda v: isinstance(v, dict) and v.get("current") is True

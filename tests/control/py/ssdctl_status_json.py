@@ -24,8 +24,9 @@ for x in drives:
               "--json %s: %s is a number" % (x.get("name"), k), x.get(k))
     e = x.get("errors")
     check(isinstance(e, dict) and set(e) == {"corrupt", "misdirected", "stale", "foreign",
-                                             "unwritten", "io_error"},
-          "--json %s: errors has the six classes" % x.get("name"), e)
+                                             "unwritten", "io_error",
+                                             "lost_flush"},
+          "--json %s: errors has the seven classes" % x.get("name"), e)
     check("smart" in x and x["smart"] is None, "--json %s: smart is null" % x.get("name"), x)
     check(x.get("state") == "running", "--json %s: running" % x.get("name"), x.get("state"))
 done()

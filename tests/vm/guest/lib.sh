@@ -139,7 +139,7 @@ show_state() {
 	local k out=""
 	for k in run reason phase cycle cycles_done host_bytes_written host_bytes_read \
 	    host_bytes_trimmed errors.corrupt errors.stale errors.io_error \
-	    errors.unwritten errors.misdirected errors.foreign; do
+	    errors.unwritten errors.misdirected errors.foreign errors.lost_flush; do
 		out="$out $k=$(state_get "$1" "$k" | tr ' ' '_')"
 	done
 	note "state:$out"

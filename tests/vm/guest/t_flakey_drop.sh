@@ -81,7 +81,7 @@ assert_eq "cycles_done" 2 "$(state_get "$S" cycles_done)"
 assert_eq "host_bytes_written: the dropped writes count as written" \
     $((H1 + DBYTES)) "$(state_get "$S" host_bytes_written)"
 assert_eq "errors.stale == the dynamic area's blocks" "$DBLK" "$(state_get "$S" errors.stale)"
-for c in corrupt misdirected foreign unwritten io_error; do
+for c in corrupt misdirected foreign unwritten io_error lost_flush; do
 	assert_eq "errors.$c" 0 "$(state_get "$S" errors.$c)"
 done
 

@@ -7,9 +7,11 @@
 # would leave it: the log replayed onto the zeroed drive up to the mark
 # (what completed flushes covered) plus a random half of the writes the
 # next flush would have covered (acknowledged, held in a volatile cache).
-# `ssdtortured --verify` with that copy must find nothing. A replay that
-# leaves out one write a flush covered (a drive that lies about FLUSH)
-# must be found, at exactly that block.
+# `ssdtortured --verify` with that copy, made to say it ran in another
+# boot (a power loss), must find nothing, and count as kept the writes
+# after the last flush that the replay put back. A replay that leaves out
+# one write a flush covered (a drive that lies about FLUSH) must be found
+# as lost_flush, at exactly that block (unwritten, in the same boot).
 . "$(dirname "$0")/lib.sh"
 
 NV=/dev/nvme0n1
@@ -81,18 +83,24 @@ assert_ge "tight copies taken in the middle of the write pass" \
 
 # all_errors STATE: blocks found bad, every class
 all_errors() {
-	awk '$1 ~ /^errors\.(corrupt|misdirected|stale|foreign|unwritten|io_error)$/ {
+	awk '$1 ~ /^errors\.(corrupt|misdirected|stale|foreign|unwritten|io_error|lost_flush)$/ {
 	    n += $2 } END { print n + 0 }' "$1"
 }
 
 # the drive as it was before the cycle, under the same name: a linear map
 dm_create lw "0 $DSECT linear /dev/mapper/lwdata 0"
-# verify_at COPY LABEL [--omit-in A B]: replay at the copy's mark, --verify
+# A boot id that no boot has: a copy that says it ran in that boot was
+# cut by a power loss, as far as the daemon can tell (its state's boot_id
+# is not this boot's, and it was not stopped cleanly)
+OTHER_BOOT=00000000-0000-4000-8000-000000000000
+# verify_at COPY LABEL BOOT [--omit-in A B]: replay at the copy's mark,
+# the copy's boot id set to BOOT ("": as it is, this boot's), --verify
 verify_at() {
-	local c=$1 label=$2
-	shift 2
+	local c=$1 label=$2 boot=$3
+	shift 3
 	rm -rf "$T/v"
 	cp -r "$T/snap/$c" "$T/v"
+	[ -z "$boot" ] || sed -i "s/^boot_id .*/boot_id $boot/" "$T/v/lw/state"
 	conf "$T/v"
 	python3 "$LW" /dev/mapper/lwlog replay /dev/mapper/lwdata "m$c" \
 	    --seed "$c" --zero $((DSECT * 512)) "$@" >"$T/replay" ||
@@ -100,19 +108,54 @@ verify_at() {
 	note "$label: $(tr '\n' ' ' <"$T/replay")"
 	run_ssdt "$T/v.log" -c "$T/lw.conf" --verify
 }
+VEV=$T/v/lw/events.jsonl
 
+# After a power cut the verify knows it (the boot changed): it finds
+# nothing, and the writes after the last flush that the replay kept are
+# the ones it counts as kept: all of them for a tight copy (its state
+# says what the last flush covered), at least them for a loose one.
 while read -r c phase pos run tight; do
-	verify_at "$c" "copy $c ($phase, position $pos)"
+	verify_at "$c" "copy $c ($phase, position $pos)" "$OTHER_BOOT"
 	assert_rc "copy $c ($phase at $pos): --verify after the power cut" 0 "$RC" "$T/v.log"
 	assert_eq "copy $c: nothing found" 0 "$(all_errors "$T/v/lw/state")"
+	if [ "$run" = finished ]; then
+		assert_eq "copy $c: finished, no power loss to verify" 0 \
+		    "$(ev_count "$VEV" 0 event=power_loss)"
+		continue
+	fi
+	assert_eq "copy $c: the power loss seen" 1 "$(ev_count "$VEV" 0 event=power_loss)"
+	read -r lost kept < <(ev_query "$VEV" 0 lost_flush,unflushed_kept \
+	    event=power_loss_verified)
+	U=$(awk '$1 == "unflushed" { print $2 }' "$T/replay")
+	assert_eq "copy $c: flushed blocks lost" 0 "$lost"
+	note "copy $c: unflushed writes replayed $U, counted kept $kept"
+	if [ "$tight" = tight ]; then
+		assert_eq "copy $c (tight): the unflushed writes kept" "$U" "$kept"
+	else
+		assert_ge "copy $c (loose): the unflushed writes kept" "$kept" "$U"
+	fi
 done <"$T/picks"
 
-log "a drive that loses a flushed write is caught, at that block"
-c=$(awk '$2 == "write" && $3 > 0 { print $1; exit }' "$T/picks")
-verify_at "$c" "copy $c, one flushed static write lost" --omit-in 0 "$SBYTES"
-OFF=$(awk '$1 == "omitted" { print $2 }' "$T/replay")
-assert_rc "--verify finds it" 3 "$RC" "$T/v.log"
-assert_eq "blocks found bad" 1 "$(all_errors "$T/v/lw/state")"
-assert_eq "the finding is at the lost block" "$OFF" \
-    "$(ev_query "$T/v/lw/events.jsonl" 0 offset event=verify_error | tail -n 1)"
+# lost_at BOOT CLASS: a replay without one write a flush covered is found
+# as CLASS at exactly that block
+lost_at() {
+	local c
+	c=$(awk '$2 == "write" && $3 > 0 { print $1; exit }' "$T/picks")
+	verify_at "$c" "copy $c, one flushed static write lost (${1:-this boot})" \
+	    "$1" --omit-in 0 "$SBYTES"
+	OFF=$(awk '$1 == "omitted" { print $2 }' "$T/replay")
+	assert_rc "--verify finds it ($2)" 3 "$RC" "$T/v.log"
+	assert_eq "blocks found bad ($2)" 1 "$(all_errors "$T/v/lw/state")"
+	assert_eq "counted as $2" 1 "$(state_get "$T/v/lw/state" errors.$2)"
+	assert_eq "the $2 finding is at the lost block" "$OFF 1" \
+	    "$(ev_query "$VEV" 0 offset,blocks event=verify_error class=$2 | tail -n 1)"
+}
+
+log "a drive that loses a flushed write in a power cut is caught, at that block"
+lost_at "$OTHER_BOOT" lost_flush
+assert_eq "the power loss verify says so" 1 \
+    "$(ev_query "$VEV" 0 lost_flush event=power_loss_verified)"
+log "without a power loss (the same boot), the same block is unwritten"
+lost_at "" unwritten
+assert_eq "the same boot: no power loss" 0 "$(ev_count "$VEV" 0 event=power_loss)"
 finish

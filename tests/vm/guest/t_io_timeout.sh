@@ -91,7 +91,7 @@ run_ssdt "$T/v.log" -c "$T/h.conf" --verify
 # 4: h is still a failed drive, though it verifies clean
 assert_rc "--verify (exit 4: a failed drive)" 4 "$RC" "$T/v.log"
 assert_contains "--verify read all of h" "$(cat "$T/v.log")" "h: verify_now done"
-for c in corrupt stale unwritten misdirected foreign io_error; do
+for c in corrupt stale unwritten misdirected foreign io_error lost_flush; do
 	assert_eq "h: errors.$c after --verify" 0 "$(state_get "$SH" errors.$c)"
 done
 assert_eq "h: verify_error events" 0 "$(ev_count "$ST/h/events.jsonl" 0 event=verify_error)"

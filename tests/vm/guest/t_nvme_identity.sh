@@ -75,7 +75,7 @@ assert_rc "--oneshot" 0 "$RC" "$T/good.log"
 show_state "$S"
 assert_eq "run" finished "$(state_get "$S" run)"
 assert_eq "cycles_done" 1 "$(state_get "$S" cycles_done)"
-for c in corrupt misdirected stale foreign unwritten io_error; do
+for c in corrupt misdirected stale foreign unwritten io_error lost_flush; do
 	assert_eq "errors.$c" 0 "$(state_get "$S" errors.$c)"
 done
 assert_eq "verify_error events" 0 "$(ev_count "$EV" 0 event=verify_error)"

@@ -181,7 +181,7 @@ drive_run_ok() {
 	fi
 	show_state "$st"
 	assert_eq "$name cycles done" 2 "$(state_get "$st" cycles_done)"
-	for k in corrupt stale io_error unwritten misdirected foreign; do
+	for k in corrupt stale io_error unwritten misdirected foreign lost_flush; do
 		assert_eq "$name errors.$k" 0 "$(state_get "$st" errors.$k)"
 	done
 	# the static part once, the dynamic part every cycle

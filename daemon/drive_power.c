@@ -1,0 +1,126 @@
+/*
+ * drive_power.c: a power loss, seen when the drive is taken up again, and
+ * the verify it owes.
+ *
+ * The state names the boot the daemon last ran the drive in and whether
+ * the daemon stopped it cleanly since. A drive that was running, paused
+ * or stopped, not stopped cleanly, in another boot than this one, went
+ * through a power loss (or a crash of the host: the drive may have lost
+ * power as well). Its state records as written only what a completed
+ * cache flush covered (engine.c), so the first job is a verify pass
+ * against that state (drive_job.c): a block the flush covered that holds
+ * an older generation or nothing is a lost_flush finding; a block written
+ * after the last flush that holds the new generation is a write the
+ * drive's volatile cache kept (unflushed_kept).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "drive_priv.h"
+
+#define BOOT_ID_PATH	"/proc/sys/kernel/random/boot_id"
+
+/* This boot's id; "" when it cannot be read (then no loss is seen). */
+static void
+boot_id_now(char *buf, size_t len)
+{
+	FILE	*fp;
+
+	buf[0] = '\0';
+	if ((fp = fopen(BOOT_ID_PATH, "r")) == NULL)
+		return;
+	if (fgets(buf, (int)len, fp) == NULL)
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	fclose(fp);
+}
+
+/* Did the drive go through a power loss since the daemon last ran it? */
+static int
+power_was_lost(const struct dstate *st, const char *now)
+{
+	if (st->stopped_clean || st->boot_id[0] == '\0' || now[0] == '\0' ||
+	    strcmp(st->boot_id, now) == 0)
+		return 0;
+	return st->run == RUN_RUNNING || st->run == RUN_PAUSED ||
+	    st->run == RUN_STOPPED;
+}
+
+/* Record the loss; a verify is owed (still owed: a loss during it). */
+static void
+power_lost(struct drive *d, const char *now)
+{
+	json_object	*o = drive_ev_obj(d);
+
+	if (!d->st.power_verify)
+		d->st.kept_base = d->st.unflushed_kept;
+	d->st.power_verify = 1;
+	d->st.power_losses++;
+	json_object_object_add(o, "boot_id", json_object_new_string(now));
+	json_object_object_add(o, "previous_boot_id",
+	    json_object_new_string(d->st.boot_id));
+	json_object_object_add(o, "losses",
+	    json_object_new_uint64(d->st.power_losses));
+	events_add(&d->log, LOG_WARNING, "power_loss", o, -1,
+	    (long long)d->st.host_bytes_written, "the host restarted while "
+	    "the drive ran, at %s item %" PRIu64 ": a verify pass first, "
+	    "against what the drive was asked to flush",
+	    phase_name(d->st.prog.phase), d->st.prog.position);
+}
+
+void
+drive_power_activate(struct drive *d, int owned)
+{
+	char	now[sizeof(d->st.boot_id)];
+
+	boot_id_now(now, sizeof(now));
+	if (owned && power_was_lost(&d->st, now))
+		power_lost(d, now);
+	snprintf(d->st.boot_id, sizeof(d->st.boot_id), "%s", now);
+	d->st.stopped_clean = 0;
+}
+
+void
+drive_power_stopped(struct drive *d)
+{
+	d->st.stopped_clean = 1;
+}
+
+void
+drive_power_begin(struct drive *d, struct job *j)
+{
+	if (!d->st.power_verify)
+		return;
+	j->power_lost = 1;
+	/* what an interrupted run of this verify counted is counted again */
+	d->st.unflushed_kept = d->st.kept_base;
+	d->power_lf0 = d->st.errors[BLK_LOST_FLUSH];
+}
+
+int
+drive_power_end(struct drive *d, int whole, char *why, size_t len)
+{
+	json_object	*o;
+	uint64_t	 lost, kept;
+
+	if (!d->st.power_verify || !whole)
+		return 0;
+	lost = d->st.errors[BLK_LOST_FLUSH] - d->power_lf0;
+	kept = d->st.unflushed_kept - d->st.kept_base;
+	d->st.power_verify = 0;
+	o = drive_ev_obj(d);
+	json_object_object_add(o, "lost_flush", json_object_new_uint64(lost));
+	json_object_object_add(o, "unflushed_kept",
+	    json_object_new_uint64(kept));
+	events_add(&d->log, lost != 0 ? LOG_ERR : LOG_NOTICE,
+	    "power_loss_verified", o, -1, (long long)d->st.host_bytes_written,
+	    "verify after the power loss: %" PRIu64 " flushed block(s) lost, "
+	    "%" PRIu64 " block(s) written after the last flush kept", lost,
+	    kept);
+	if (lost == 0 || d->conf.on_lost_flush != LOST_FLUSH_FAIL)
+		return 0;
+	snprintf(why, len, "%" PRIu64 " block(s) lost in a power loss after "
+	    "a completed flush (on_lost_flush = fail)", lost);
+	return 1;
+}
