@@ -217,6 +217,18 @@ detail_flushes(FILE *fp, json_object *d)
 	fputc('\n', fp);
 }
 
+/* Power losses, once there was one: how many, what the cache kept. */
+static void
+detail_power(FILE *fp, json_object *d)
+{
+	if (u64(d, "power_losses") == 0)
+		return;
+	fprintf(fp, "  %-15s %" PRIu64 " (unflushed writes kept: %" PRIu64
+	    "%s)\n", "power losses:", u64(d, "power_losses"),
+	    u64(d, "unflushed_kept"), boolean(d, "power_verify_owed") ?
+	    "; its verify owed" : "");
+}
+
 /* The per-class breakdown of verify errors. */
 static void
 detail_errors(FILE *fp, json_object *d)
@@ -322,6 +334,7 @@ output_status_detail(FILE *fp, json_object *d)
 	    rate(dbl(d, "write_bytes_per_sec"), a, sizeof(a)),
 	    rate(dbl(d, "read_bytes_per_sec"), b, sizeof(b)));
 	detail_flushes(fp, d);
+	detail_power(fp, d);
 	detail_errors(fp, d);
 	detail_records(fp, d);
 }

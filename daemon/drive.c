@@ -405,6 +405,9 @@ drive_status(const struct drive *d, struct drive_status *s)
 	s->flush_known = d->eng != NULL && d->last.flushes > 0;
 	s->flush_lat_sec = (double)d->last.flush_lat_last_us / 1e6;
 	s->flush_lat_max_sec = (double)d->last.flush_lat_max_us / 1e6;
+	s->power_losses = d->st.power_losses;
+	s->unflushed_kept = d->st.unflushed_kept;
+	s->power_verify = d->st.power_verify;
 	s->probe_bytes_written = d->st.probe_bytes_written;
 	s->rated_tbw = d->conf.rated_tbw;
 	s->created = d->st.created;

@@ -53,6 +53,9 @@ struct drive_status {
 	int		 flush_known;	/* one completed since the worker started */
 	double		 flush_lat_sec;	/* the last one's latency */
 	double		 flush_lat_max_sec; /* the slowest since the worker started */
+	uint64_t	 power_losses;	/* seen at activation (drive_power.c) */
+	uint64_t	 unflushed_kept; /* in the verifies after them */
+	int		 power_verify;	/* the verify after one is owed */
 	/* state and events on disk, or how far behind and why */
 	int		 records_current;
 	uint64_t	 records_behind_sec;

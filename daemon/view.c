@@ -72,6 +72,9 @@ status_object(const struct daemon *dm, const struct drive *d)
 	    json_object_new_double(s.flush_lat_max_sec) : NULL);
 	ADD("errors", e);
 	ADD("errors_total", json_object_new_uint64(s.errors_total));
+	ADD("power_losses", json_object_new_uint64(s.power_losses));
+	ADD("unflushed_kept", json_object_new_uint64(s.unflushed_kept));
+	ADD("power_verify_owed", json_object_new_boolean(s.power_verify));
 	ADD("smart", drive_smart_status(d));
 	ADD("checkpoint", drive_ckpt_status(d));
 	ADD("probe_bytes_written", json_object_new_uint64(s.probe_bytes_written));

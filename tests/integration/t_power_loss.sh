@@ -13,8 +13,12 @@
 #      flushed write): lost_flush at exactly that block, and with
 #      on_lost_flush = fail the drive fails
 #   C: stopped by SIGTERM, then another boot: no power loss
+#   D: a drive stopped (ssdctl stop) when the power went: the loss seen at
+#      start, the verify owed (ssdctl status, text and --json) until the
+#      drive is started, then done first
 # run: heavy
 . "$(dirname "$0")/lib.sh"
+CTL=${SSDCTL:-$ROOT/ctl/ssdctl}
 
 BS=4096
 SIZE=$((512 * 1024 * 1024))
@@ -143,4 +147,36 @@ assert_rc "C: --oneshot" 0 "$RC" "$T/c2.log"
 assert_eq "C: no power_loss event" 0 "$(ev_count "$EV" 0 event=power_loss)"
 assert_eq "C: no verify on demand" 0 "$(ev_count "$EV" 0 event=verify_now)"
 assert_eq "C: run" finished "$(state_get "$S" run)"
+# ---------------------------------------------------------------- D
+log "D: stopped by ssdctl when the power went; the verify owed until started"
+conf d
+S=$T/state_d/d/state
+EV=$T/state_d/d/events.jsonl
+SOCK=$T/state_d.sock
+start_ssdt "$T/d.log" -c "$T/d.conf"
+wait_state "$S" "$SSDT_PID" 120 's["phase"] == "write" and s["position"] > 0' ||
+    die "D: never saw the write pass under way"
+"$CTL" -s "$SOCK" stop d >/dev/null || fail "D: ssdctl stop"
+wait_state "$S" "$SSDT_PID" 30 's["run"] == "stopped"' || fail "D: not stopped"
+kill_and_reap KILL "$SSDT_PID"
+sed -i "s/^boot_id .*/boot_id $OTHER_BOOT/" "$S"
+start_ssdt "$T/d2.log" -c "$T/d.conf"
+wait_state "$S" "$SSDT_PID" 30 's["power.verify"] == 1' || fail "D: no verify owed"
+"$CTL" -s "$SOCK" --json status d >"$T/d.json" || fail "D: ssdctl --json status"
+assert_eq "D: --json: losses, kept, owed" "1 0 True" "$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d = d["drives"][0] if "drives" in d else d
+print(d["power_losses"], d["unflushed_kept"], d["power_verify_owed"])' "$T/d.json")"
+assert_match "D: status" "^  power losses: +1 \(unflushed writes kept: 0; its verify owed\)$" \
+    "$("$CTL" -s "$SOCK" status d)"
+assert_eq "D: stopped, nothing run" 0 "$(ev_count "$EV" 0 event=verify_now)"
+"$CTL" -s "$SOCK" start d >/dev/null || fail "D: ssdctl start"
+wait_state "$S" "$SSDT_PID" 120 's["power.verify"] == 0 and s["phase"] == "write"' ||
+    fail "D: the verify after the loss did not end"
+assert_eq "D: power_loss_verified" 1 "$(ev_count "$EV" 0 event=power_loss_verified)"
+assert_match "D: status after it" "^  power losses: +1 \(unflushed writes kept: [0-9]+\)$" \
+    "$("$CTL" -s "$SOCK" status d)"
+kill_and_reap TERM "$SSDT_PID"
+assert_eq "D: SIGTERM: clean exit" 0 "$RC"
 finish

@@ -80,6 +80,9 @@ FIELDS = {
         "corrupt", "misdirected", "stale", "foreign", "unwritten", "io_error",
         "lost_flush"} and all(is_int(x) and x >= 0 for x in v.values()),
     "errors_total": lambda v: is_int(v) and v >= 0,
+    "power_losses": lambda v: is_int(v) and v >= 0,
+    "unflushed_kept": lambda v: is_int(v) and v >= 0,
+    "power_verify_owed": lambda v: isinstance(v, bool),
     "smart": lambda v: v is None,
     "records": lambda v: isinstance(v, dict) and v.get("current") is True
         and v.get("behind_seconds") == 0 and v.get("why") == ""
