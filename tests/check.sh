@@ -4,13 +4,11 @@
 # (make sanitize); one total line at the end.
 # Each stage prints "NAME: N passed, M failed" as its last line.
 #
-# The sanitized suites and the VM guests run beside the integration and
-# control stages: the runners share one set of rules (JOBS_SHARED in
-# tests/lib/jobs.sh), so a heavy test or a guest never runs beside a heavy
-# or timed test of another, a serial one beside anything, and at most
-# CHECK_JOBS tests (default 3) run at once between them. Most of these
-# tests wait more than they compute. What the sanitized suites and the
-# guests print comes after the other two stages, each whole.
+# The sanitized suites run beside the integration and control stages: the
+# runners share one set of rules (JOBS_SHARED in tests/lib/jobs.sh), so a
+# heavy test of one never runs beside a heavy or timed test of the other,
+# and at most CHECK_JOBS tests (default 2) run at once between them. What
+# the sanitized suites print comes after the other two stages, whole.
 cd "$(dirname "$0")/.." || exit 1
 total_pass=0
 total_fail=0
@@ -50,24 +48,18 @@ stage() {
 stage unit
 JOBS_SHARED=$(mktemp -d) || exit 1
 trap 'rm -rf "$JOBS_SHARED" "$fails"' EXIT
-JOBS_SHARED_MAX=${CHECK_JOBS:-3}
+JOBS_SHARED_MAX=${CHECK_JOBS:-2}
 export JOBS_SHARED JOBS_SHARED_MAX
 san_out=$(mktemp)
-vm_out=$(mktemp)
 make --no-print-directory sanitize >"$san_out" 2>&1 &
 san_pid=$!
-make --no-print-directory vm >"$vm_out" 2>&1 &
-vm_pid=$!
 stage integration control
 wait "$san_pid"
-wait "$vm_pid"
 cat "$san_out"
 tally sanitize "$san_out"
-cat "$vm_out"
-tally vm "$vm_out"
-rm -rf "$san_out" "$vm_out" "$JOBS_SHARED"
+rm -rf "$san_out" "$JOBS_SHARED"
 unset JOBS_SHARED JOBS_SHARED_MAX
-stage man install-test fuzz-smoke
+stage vm man install-test fuzz-smoke
 [ ! -s "$fails" ] || { echo "failed:"; sed 's/^/  /' "$fails"; }
 echo "check: $total_pass passed, $total_fail failed"
 exit $status

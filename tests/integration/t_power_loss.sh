@@ -16,7 +16,8 @@
 #   D: a drive stopped (ssdctl stop) when the power went: the loss seen at
 #      start, the verify owed (ssdctl status, text and --json) until the
 #      drive is started, then done first
-# run: heavy
+# Not heavy: at queue depth 1 one write is in flight at a time, which a
+# timed test beside it does not wait long behind.
 . "$(dirname "$0")/lib.sh"
 CTL=${SSDCTL:-$ROOT/ctl/ssdctl}
 

@@ -11,10 +11,6 @@
 #            test nor a timed one
 #   timed    asserts wall-clock bounds (an exit within 5 s, an answer
 #            within 1 s) that a busy machine could break
-#   guest    a QEMU guest (tests/vm/run.sh gives every VM test this tag
-#            through JOBS_TAGS_ADD): keeps the CPU busy like a heavy test,
-#            so never beside a heavy or timed one, but guests run side by
-#            side (their runner bounds how many)
 #
 #   jobs_hold NAME TAGS COMMAND...
 #                         COMMAND as if it were a test (below)
@@ -28,8 +24,7 @@
 #                         DONE FILE RC runs in the caller's shell as each
 #                         test ends (in the order they end), so that each
 #                         test's report comes out whole. JOBS_T0[FILE] is
-#                         when FILE started (date +%s%N). JOBS_TAGS_ADD:
-#                         tags every test has besides its own.
+#                         when FILE started (date +%s%N).
 # With N = 1 the tests run one after the other in the order given.
 #
 # Runners started side by side (tests/check.sh runs the plain and the
@@ -65,18 +60,12 @@ _jobs_tags() {
 # _jobs_has TAGS WORD
 _jobs_has() { case " $1 " in *" $2 "*) return 0 ;; esac; return 1; }
 
-# _jobs_load TAGS: keeps the CPU busy (heavy, or a guest)
-_jobs_load() { _jobs_has "$1" heavy || _jobs_has "$1" guest; }
-
 # _jobs_clash TAGS_A TAGS_B: may not run at the same time
 _jobs_clash() {
 	_jobs_has "$1" serial || _jobs_has "$2" serial && return 0
-	_jobs_has "$1" heavy && { _jobs_load "$2" || _jobs_has "$2" timed; } &&
+	_jobs_has "$1" heavy && { _jobs_has "$2" heavy || _jobs_has "$2" timed; } &&
 	    return 0
-	_jobs_has "$2" heavy && { _jobs_load "$1" || _jobs_has "$1" timed; } &&
-	    return 0
-	_jobs_load "$1" && _jobs_has "$2" timed && return 0
-	_jobs_load "$2" && _jobs_has "$1" timed && return 0
+	_jobs_has "$2" heavy && _jobs_has "$1" timed && return 0
 	return 1
 }
 
@@ -171,7 +160,7 @@ jobs_run() {
 	local -a todo=("$@")
 	local -A tags=() running=()	# running: pid -> file
 	for f in "${todo[@]}"; do
-		tags[$f]="$(_jobs_tags "$f") ${JOBS_TAGS_ADD:-}"
+		tags[$f]=$(_jobs_tags "$f")
 	done
 	while [ ${#todo[@]} -gt 0 ] || [ ${#running[@]} -gt 0 ]; do
 		# start what may start, first come first

@@ -5,8 +5,7 @@
 # (tests/lib/jobs.sh). A guest test whose checks depend on the time things
 # take (a timed bound, figures against a delay) says "# run: serial" in
 # its opening comments and runs alone: two guests under TCG share the
-# host's CPUs; beside other suites each guest counts as a "guest"
-# (tests/lib/jobs.sh). Prints "PASS name (Ns)" / "FAIL name (Ns)" per test as each
+# host's CPUs. Prints "PASS name (Ns)" / "FAIL name (Ns)" per test as each
 # ends, the console of the failed ones, and ends with one line
 # "vm: N passed, M failed". Exit status 1 when any test failed.
 #   VM_JOBS     guests at once (default 2; 1 when tests are named)
@@ -92,9 +91,6 @@ _vm_done() {
 	rm -f "$OUT/$name" "$OUT/$name.report"
 }
 
-# every guest keeps the CPU busy, for the suites that may run beside
-# (tests/check.sh)
-JOBS_TAGS_ADD=guest
 [ ${#SUITE_TESTS[@]} -eq 0 ] ||
     jobs_run "$VM_JOBS" _vm_one _vm_done "${SUITE_TESTS[@]}" ||
     SUITE_FAIL=$((SUITE_FAIL + 1))
