@@ -170,6 +170,8 @@ drive_account(struct drive *d, const struct engine_stats *s)
 	}
 	d->st.flushes += s->flushes - o->flushes;
 	d->st.unflushed_kept += s->unflushed_kept - o->unflushed_kept;
+	if (d->work == WORK_VERIFY)
+		drive_power_progress(d, s->position);
 	if (d->work == WORK_PHASE || d->work == WORK_VERIFY_NEXT) {
 		/* a checkpoint's writes, the probes' and the region's rewrite */
 		if (d->st.prog.phase == PHASE_CHECKPOINT)
@@ -313,8 +315,10 @@ drive_activate(struct drive *d, int schedule)
 	d->tgt.created = 0;	/* the drive's file from now on, never undone */
 	d->errors_at_start = drive_errors_total(d);
 	drive_smart_start(d, &smart_ops);
-	drive_announce(d, owned);
+	/* before the announce: its resume may raise a finished drive's
+	 * limits, and a finished drive owes no verify */
 	drive_power_activate(d, owned);
+	drive_announce(d, owned);
 	drive_checkpoint(d);
 	drive_mark_phase(d);
 	rates_reset(d);

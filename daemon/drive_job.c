@@ -177,7 +177,9 @@ drive_schedule(struct drive *d)
 	    d->shutting_down || d->hold)
 		return;
 	if (d->st.power_verify) {	/* owed after a power loss: first */
-		drive_verify_start(d);
+		if (drive_verify_start(d) == -1)
+			drive_fail(d, "cannot hand the verify after a power loss "
+			    "to the worker: %s", strerror(errno));
 		return;
 	}
 	sched_next(&d->st, &d->conf, &j, &s);
@@ -239,7 +241,9 @@ extra_verify_done(struct drive *d, enum job_end end, int err)
 	int	bad;
 
 	findings_flush(d);	/* while its events still say on_demand */
-	bad = drive_errors_end(d, end == JOB_DONE, why, sizeof(why));
+	/* a power-loss verify that went on from an earlier run: not whole */
+	bad = drive_errors_end(d, end == JOB_DONE && !d->power_resumed, why,
+	    sizeof(why));
 	drive_work_to(d, WORK_NONE);
 	if (end == JOB_FAILED) {
 		drive_fail(d, "I/O error during verify: %s", strerror(err));
@@ -261,10 +265,11 @@ extra_verify_done(struct drive *d, enum job_end end, int err)
 }
 
 /* Start the on-demand verify pass against what the drive holds now. */
-void
+int
 drive_verify_start(struct drive *d)
 {
 	struct job	j;
+	int		err;
 
 	sched_verify_job(&d->st, &d->conf, &j);
 	drive_power_begin(d, &j);
@@ -274,12 +279,15 @@ drive_verify_start(struct drive *d)
 	    (long long)d->st.host_bytes_written, "verify pass %s (read only)",
 	    j.power_lost ? "after a power loss" : "on demand");
 	if (engine_submit(d->eng, &j) == -1) {
+		err = errno;
 		drive_work_to(d, WORK_NONE);
-		drive_log(d, LOG_WARNING, errno, "cannot start verify");
-		return;
+		drive_log(d, LOG_WARNING, err, "cannot start verify");
+		errno = err;
+		return -1;
 	}
 	drive_work_to(d, WORK_VERIFY);
 	drive_notify(d);
+	return 0;
 }
 
 /*

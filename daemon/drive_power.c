@@ -11,7 +11,11 @@
  * against that state (drive_job.c): a block the flush covered that holds
  * an older generation or nothing is a lost_flush finding; a block written
  * after the last flush that holds the new generation is a write the
- * drive's volatile cache kept (unflushed_kept).
+ * drive's volatile cache kept (unflushed_kept). The flushed position is
+ * the one the last state save recorded, up to a second behind the
+ * drive's last flush: the writes between count as kept too, so the
+ * figure is an upper bound. An interrupted verify goes on from where it
+ * stopped, so that nothing is counted twice.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -28,7 +32,7 @@ boot_id_now(char *buf, size_t len)
 	FILE	*fp;
 
 	buf[0] = '\0';
-	if ((fp = fopen(BOOT_ID_PATH, "r")) == NULL)
+	if ((fp = fopen(BOOT_ID_PATH, "re")) == NULL)
 		return;
 	if (fgets(buf, (int)len, fp) == NULL)
 		buf[0] = '\0';
@@ -53,8 +57,11 @@ power_lost(struct drive *d, const char *now)
 {
 	json_object	*o = drive_ev_obj(d);
 
-	if (!d->st.power_verify)
+	if (!d->st.power_verify) {
 		d->st.kept_base = d->st.unflushed_kept;
+		d->st.lost_base = d->st.errors[BLK_LOST_FLUSH];
+		d->st.power_verify_pos = 0;
+	}
 	d->st.power_verify = 1;
 	d->st.power_losses++;
 	json_object_object_add(o, "boot_id", json_object_new_string(now));
@@ -90,25 +97,35 @@ drive_power_stopped(struct drive *d)
 void
 drive_power_begin(struct drive *d, struct job *j)
 {
+	d->power_resumed = 0;
 	if (!d->st.power_verify)
 		return;
 	j->power_lost = 1;
-	/* what an interrupted run of this verify counted is counted again */
-	d->st.unflushed_kept = d->st.kept_base;
-	d->power_lf0 = d->st.errors[BLK_LOST_FLUSH];
+	if (d->st.power_verify_pos < j->count) {
+		j->start = d->st.power_verify_pos;
+		d->power_resumed = j->start != 0;
+	}
+}
+
+void
+drive_power_progress(struct drive *d, uint64_t position)
+{
+	if (d->st.power_verify && position > d->st.power_verify_pos)
+		d->st.power_verify_pos = position;
 }
 
 int
-drive_power_end(struct drive *d, int whole, char *why, size_t len)
+drive_power_end(struct drive *d, int done, char *why, size_t len)
 {
 	json_object	*o;
 	uint64_t	 lost, kept;
 
-	if (!d->st.power_verify || !whole)
+	if (!d->st.power_verify || !done)
 		return 0;
-	lost = d->st.errors[BLK_LOST_FLUSH] - d->power_lf0;
+	lost = d->st.errors[BLK_LOST_FLUSH] - d->st.lost_base;
 	kept = d->st.unflushed_kept - d->st.kept_base;
 	d->st.power_verify = 0;
+	d->st.power_verify_pos = 0;
 	o = drive_ev_obj(d);
 	json_object_object_add(o, "lost_flush", json_object_new_uint64(lost));
 	json_object_object_add(o, "unflushed_kept",
@@ -116,8 +133,8 @@ drive_power_end(struct drive *d, int whole, char *why, size_t len)
 	events_add(&d->log, lost != 0 ? LOG_ERR : LOG_NOTICE,
 	    "power_loss_verified", o, -1, (long long)d->st.host_bytes_written,
 	    "verify after the power loss: %" PRIu64 " flushed block(s) lost, "
-	    "%" PRIu64 " block(s) written after the last flush kept", lost,
-	    kept);
+	    "%" PRIu64 " block(s) written past the recorded flushed position "
+	    "kept", lost, kept);
 	if (lost == 0 || d->conf.on_lost_flush != LOST_FLUSH_FAIL)
 		return 0;
 	snprintf(why, len, "%" PRIu64 " block(s) lost in a power loss after "

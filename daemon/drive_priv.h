@@ -182,8 +182,9 @@ struct drive {
 	uint64_t	*seen;
 	size_t		 nseen;
 	uint64_t	 dup[BLK_NCLASS];
-	/* lost_flush findings before the power-loss verify (drive_power.c) */
-	uint64_t	 power_lf0;
+	/* the power-loss verify running went on from where an earlier run
+	 * of it stopped (drive_power.c) */
+	int		 power_resumed;
 };
 
 /*
@@ -201,8 +202,9 @@ json_object	*drive_ev_obj(struct drive *);
 void		 drive_set_run(struct drive *, enum run_state, const char *);
 /* Stop the worker's job (if any) and the idle timer; keep the position. */
 void		 drive_halt(struct drive *);
-/* Start the on-demand verify pass against what the drive holds now. */
-void		 drive_verify_start(struct drive *);
+/* Start the on-demand verify pass against what the drive holds now;
+ * -1 (errno) when the worker would not take it. */
+int		 drive_verify_start(struct drive *);
 /* Record the start of a phase, for its phase_end figures. */
 void		 drive_mark_phase(struct drive *);
 /* Every change of what the worker does (as its table allows). */
@@ -344,11 +346,14 @@ int		 drive_timeline_estimate(struct drive *, json_object *o);
 void		 drive_power_activate(struct drive *, int owned);
 /* The daemon stopped the drive cleanly (no job left running). */
 void		 drive_power_stopped(struct drive *);
-/* A verify job: the one owed after a loss? Then it says so. */
+/* A verify job: the one owed after a loss? Then it says so, and goes on
+ * from where a run of it stopped. */
 void		 drive_power_begin(struct drive *, struct job *);
-/* The verify ended (whole: every block read): 1 when on_lost_flush
+/* The verify job's position, from the worker's counters. */
+void		 drive_power_progress(struct drive *, uint64_t position);
+/* The verify ended (done: to its last block): 1 when on_lost_flush
  * fails the drive, with why. */
-int		 drive_power_end(struct drive *, int whole, char *why, size_t);
+int		 drive_power_end(struct drive *, int done, char *why, size_t);
 
 /* drive_smart.c, for drive.c */
 void		 drive_smart_start(struct drive *, const struct drive_smart_ops *);

@@ -138,9 +138,11 @@ static const struct field fields[] = {
 	STR("boot_id", boot_id),
 	INT("stopped_clean", stopped_clean),
 	INT("power.verify", power_verify),
+	U64("power.verify_position", power_verify_pos),
 	U64("power.losses", power_losses),
 	U64("power.unflushed_kept", unflushed_kept),
 	U64("power.kept_base", kept_base),
+	U64("power.lost_base", lost_base),
 	STR("reason", reason),
 	{ NULL, 0, 0, 0 }
 };

@@ -95,16 +95,19 @@ struct dstate {
 	/*
 	 * Power loss (drive_power.c): the boot the daemon last ran the
 	 * drive in, and whether it stopped it cleanly since; a verify owed
-	 * after a loss, the losses seen, and the writes after the last
-	 * flush that the drive kept (all losses; before the one whose
-	 * verify is owed).
+	 * after a loss and how far it got (it resumes there), the losses
+	 * seen, and the writes past the recorded flushed position that the
+	 * drive kept (all losses); that count and the lost_flush count
+	 * before the verify owed.
 	 */
 	char		boot_id[40];
 	int		stopped_clean;
 	int		power_verify;
+	uint64_t	power_verify_pos;
 	uint64_t	power_losses;
 	uint64_t	unflushed_kept;
 	uint64_t	kept_base;
+	uint64_t	lost_base;
 	char		reason[256];	/* why failed / finished / stopped */
 };
 

@@ -13,9 +13,11 @@
 #      flushed write): lost_flush at exactly that block, and with
 #      on_lost_flush = fail the drive fails
 #   C: stopped by SIGTERM, then another boot: no power loss
-#   D: a drive stopped (ssdctl stop) when the power went: the loss seen at
-#      start, the verify owed (ssdctl status, text and --json) until the
-#      drive is started, then done first
+#   D: a drive stopped (ssdctl stop) when the power went, a flushed block
+#      lost: the loss seen at start, the verify owed (ssdctl status, text
+#      and --json) until the drive is started, then done first; stopped
+#      by SIGTERM in the middle, it goes on from there at the next start
+#      and the lost block counts once
 # Not heavy: at queue depth 1 one write is in flight at a time, which a
 # timed test beside it does not wait long behind.
 . "$(dirname "$0")/lib.sh"
@@ -161,6 +163,9 @@ wait_state "$S" "$SSDT_PID" 120 's["phase"] == "write" and s["position"] > 0' ||
 wait_state "$S" "$SSDT_PID" 30 's["run"] == "stopped"' || fail "D: not stopped"
 kill_and_reap KILL "$SSDT_PID"
 sed -i "s/^boot_id .*/boot_id $OTHER_BOOT/" "$S"
+# and a flushed static block lost with it
+dd if=/dev/zero of="$T/d.img" bs=$BS count=1 conv=notrunc status=none ||
+    die "cannot blank a block"
 start_ssdt "$T/d2.log" -c "$T/d.conf"
 wait_state "$S" "$SSDT_PID" 30 's["power.verify"] == 1' || fail "D: no verify owed"
 "$CTL" -s "$SOCK" --json status d >"$T/d.json" || fail "D: ssdctl --json status"
@@ -173,9 +178,28 @@ assert_match "D: status" "^  power losses: +1 \(unflushed writes kept: 0; its ve
     "$("$CTL" -s "$SOCK" status d)"
 assert_eq "D: stopped, nothing run" 0 "$(ev_count "$EV" 0 event=verify_now)"
 "$CTL" -s "$SOCK" start d >/dev/null || fail "D: ssdctl start"
+# stopped in the middle: still owed, and it goes on from there, so that
+# the lost block before that point counts once
+wait_state "$S" "$SSDT_PID" 60 's["power.verify_position"] > 100' ||
+    fail "D: the verify after the loss did not start"
+kill_and_reap TERM "$SSDT_PID"
+assert_eq "D: SIGTERM in the verify: clean exit" 0 "$RC"
+assert_eq "D: still owed" 1 "$(state_get "$S" power.verify)"
+POS=$(state_get "$S" power.verify_position)
+assert_gt "D: how far it got" "$POS" 100
+assert_lt "D: not to its end" "$POS" "$NBLK"
+assert_eq "D: the lost block found" 1 "$(state_get "$S" errors.lost_flush)"
+start_ssdt "$T/d3.log" -c "$T/d.conf"
 wait_state "$S" "$SSDT_PID" 120 's["power.verify"] == 0 and s["phase"] == "write"' ||
     fail "D: the verify after the loss did not end"
-assert_eq "D: power_loss_verified" 1 "$(ev_count "$EV" 0 event=power_loss_verified)"
+assert_eq "D: verify_now events (the run and its resumption)" 2 \
+    "$(ev_count "$EV" 0 event=verify_now)"
+assert_eq "D: power_loss events" 1 "$(ev_count "$EV" 0 event=power_loss)"
+assert_eq "D: lost_flush, counted once" 1 "$(state_get "$S" errors.lost_flush)"
+assert_eq "D: power_loss_verified: lost_flush" 1 \
+    "$(ev_query "$EV" 0 lost_flush event=power_loss_verified)"
+assert_eq "D: the finding, at offset 0" "0 1" \
+    "$(ev_query "$EV" 0 offset,blocks event=verify_error class=lost_flush)"
 assert_match "D: status after it" "^  power losses: +1 \(unflushed writes kept: [0-9]+\)$" \
     "$("$CTL" -s "$SOCK" status d)"
 kill_and_reap TERM "$SSDT_PID"
