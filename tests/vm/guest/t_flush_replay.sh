@@ -113,7 +113,10 @@ VEV=$T/v/lw/events.jsonl
 # After a power cut the verify knows it (the boot changed): it finds
 # nothing, and the writes after the last flush that the replay kept are
 # the ones it counts as kept: all of them for a tight copy (its state
-# says what the last flush covered), at least them for a loose one.
+# says what the last flush covered), at least them for a loose one. A
+# tight copy may count one more: the engine counts as flushed only the
+# writes completed when it sent the flush, and the write in flight then
+# (queue depth 1) may reach the log before the flush does.
 while read -r c phase pos run tight; do
 	verify_at "$c" "copy $c ($phase, position $pos)" "$OTHER_BOOT"
 	assert_rc "copy $c ($phase at $pos): --verify after the power cut" 0 "$RC" "$T/v.log"
@@ -130,7 +133,9 @@ while read -r c phase pos run tight; do
 	assert_eq "copy $c: flushed blocks lost" 0 "$lost"
 	note "copy $c: unflushed writes replayed $U, counted kept $kept"
 	if [ "$tight" = tight ]; then
-		assert_eq "copy $c (tight): the unflushed writes kept" "$U" "$kept"
+		assert_ge "copy $c (tight): the unflushed writes kept" "$kept" "$U"
+		assert_le "copy $c (tight): no more than one in flight beside" \
+		    "$kept" $((U + 1))
 	else
 		assert_ge "copy $c (loose): the unflushed writes kept" "$kept" "$U"
 	fi
