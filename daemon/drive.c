@@ -498,13 +498,13 @@ drive_shutdown_end(struct drive *d)
 	if (!d->active)
 		return;
 	drive_poll(d);
-	if (!drive_job_active(d))
+	if (!drive_job_active(d)) {
 		drive_power_stopped(d);
-	if (!drive_job_active(d))
 		events_add(&d->log, LOG_INFO, "shutdown", drive_ev_obj(d), -1,
 		    (long long)d->st.host_bytes_written, "state saved at %s "
 		    "item %" PRIu64, phase_name(d->st.prog.phase),
 		    d->st.prog.position);
+	}
 	drive_checkpoint(d);
 }
 
