@@ -23,6 +23,7 @@ const struct proto_method proto_methods[] = {
 	{ PROTO_INTERFACE, "Resume", PROTO_WRITE, 0 },
 	{ PROTO_INTERFACE, "Verify", PROTO_WRITE, 0 },
 	{ PROTO_INTERFACE, "Checkpoint", PROTO_WRITE, 0 },
+	{ PROTO_INTERFACE, "PowerCut", PROTO_WRITE, 0 },
 	{ PROTO_INTERFACE, "Reload", PROTO_WRITE, 0 },
 	{ NULL, NULL, PROTO_READ, 0 }
 };
@@ -91,6 +92,11 @@ const char proto_manager_idl[] =
 "  power_losses: int,\n"
 "  unflushed_kept: int,\n"
 "  power_verify_owed: bool,\n"
+"  # power cuts made on purpose (power_cut_command; each also a power\n"
+"  # loss), and the step of one under way: draining, off, going, on,\n"
+"  # returning or reading_smart; null when none is\n"
+"  power_cuts: int,\n"
+"  power_cut: ?string,\n"
 "  # SMART and wear, null when not read\n"
 "  smart: ?object,\n""  # its records on disk; a drive paused for them resumes by itself\n"
 "  records: Records,\n"
@@ -196,6 +202,10 @@ const char proto_manager_idl[] =
 "# A performance checkpoint at the drive's next cycle boundary\n"
 "# (InvalidState when it cannot have one: checkpoint = off, failed, ...).\n"
 "method Checkpoint(drive: string) -> ()\n"
+"# A power cut (power_cut_command) in the write pass running, or at the\n"
+"# next one (InvalidState when the drive has no power_cut_command, does\n"
+"# not run, or a cut is under way).\n"
+"method PowerCut(drive: string) -> ()\n"
 "# Re-read the configuration; an invalid one is rejected and kept.\n"
 "method Reload() -> ()\n"
 "\n"

@@ -217,16 +217,21 @@ detail_flushes(FILE *fp, json_object *d)
 	fputc('\n', fp);
 }
 
-/* Power losses, once there was one: how many, what the cache kept. */
+/* Power losses, once there was one: how many, the cuts among them,
+ * what the cache kept; a cut under way. */
 static void
 detail_power(FILE *fp, json_object *d)
 {
-	if (u64(d, "power_losses") == 0)
-		return;
-	fprintf(fp, "  %-15s %" PRIu64 " (unflushed writes kept: %" PRIu64
-	    "%s)\n", "power losses:", u64(d, "power_losses"),
-	    u64(d, "unflushed_kept"), boolean(d, "power_verify_owed") ?
-	    "; its verify owed" : "");
+	const char	*cut = str(d, "power_cut");
+
+	if (u64(d, "power_losses") != 0)
+		fprintf(fp, "  %-15s %" PRIu64 " (power cuts: %" PRIu64
+		    "; unflushed writes kept: %" PRIu64 "%s)\n",
+		    "power losses:", u64(d, "power_losses"),
+		    u64(d, "power_cuts"), u64(d, "unflushed_kept"),
+		    boolean(d, "power_verify_owed") ? "; its verify owed" : "");
+	if (cut != NULL && cut[0] != '\0')
+		fprintf(fp, "  %-15s under way: %s\n", "power cut:", cut);
 }
 
 /* The per-class breakdown of verify errors. */

@@ -35,6 +35,9 @@ static const struct {
 	{ "probe_bytes_written", "probe_bytes_written" },
 	{ "failed_at_tbw", "failed_at_tbw" },
 	{ "checkpoint.done", "checkpoints_done" },
+	{ "power.losses", "power_losses" },
+	{ "power.cuts", "power_cuts" },
+	{ "power.unflushed_kept", "unflushed_kept" },
 	{ "created", "created" },
 	{ "updated", "updated" },
 };

@@ -22,7 +22,8 @@ static const char *const notable[] = {
 	"failed", "refused", "verify_error", "verify_errors_summarized",
 	"errors_summarized", "throttle", "smart_failed", "smart_error",
 	"smart_mismatch", "probe_regression", "aged_data_slow",
-	"trim_unsupported", "paused", NULL,
+	"trim_unsupported", "paused", "power_loss", "power_loss_verified",
+	"power_cut", "power_cut_failed", NULL,
 };
 
 /* The long tests' lines the report shows, and their figures. */
@@ -204,7 +205,8 @@ summary(json_object *m, json_object *status, json_object *snaps,
 	static const char *const from_status[] = { "name", "state", "reason",
 	    "device", "serial", "capacity", "span_bytes", "host_bytes_written",
 	    "host_bytes_read", "probe_bytes_written", "cycles_done",
-	    "errors", "errors_total", NULL };
+	    "errors", "errors_total", "power_losses", "power_cuts",
+	    "unflushed_kept", NULL };
 	static const char *const from_smart[] = { "model", "firmware",
 	    "percent_used", "available_spare", "temperature_c",
 	    "media_errors", NULL };

@@ -799,6 +799,8 @@ static const struct command commands[] = {
 	    "a read-only verify pass now (retention check)" },
 	{ "checkpoint", "DRIVE", 1, 1, NULL, PROTO_INTERFACE ".Checkpoint",
 	    "a performance checkpoint at the next cycle boundary" },
+	{ "powercut", "DRIVE", 1, 1, NULL, PROTO_INTERFACE ".PowerCut",
+	    "a power cut (power_cut_command) in the write pass" },
 	{ "checkpoints", "DRIVE [--latency]", 1, 5, cmd_checkpoints, NULL,
 	    "performance by probe and checkpoint, change since the first" },
 	{ "probes", "[--fio]", 0, 1, cmd_probes, NULL,

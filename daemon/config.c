@@ -272,6 +272,9 @@ validate_drive(struct parse *p, struct drive_conf *d)
 	    !(d->full_checkpoint_tests & (1u << LP_DEGRADE)))
 		conf_err(p, d->line, "[drive:%s]: full_checkpoint_tests: "
 		    "recovery needs degrade", d->name);
+	if (d->power_cut_every != 0 && d->power_cut_command == NULL)
+		conf_err(p, d->line, "[drive:%s]: power_cut_every needs "
+		    "power_cut_command", d->name);
 	for (i = 0; &p->conf->drives[i] != d; i++)
 		if (p->conf->drives[i].device != NULL &&
 		    strcmp(p->conf->drives[i].device, d->device) == 0)

@@ -32,6 +32,10 @@ struct drive_conf {
 	uint64_t	 stop_at_tbw;	/* bytes, 0 = none */
 	enum on_error	 on_io_error;
 	enum on_lost_flush on_lost_flush;
+	/* power cuts on purpose (drive_cut.c) */
+	char		*power_cut_command; /* NULL: none */
+	uint64_t	 power_cut_every; /* cycles; 0: only when asked */
+	uint64_t	 power_cut_timeout; /* seconds, each wait of a cut */
 	int		 autostart;
 	int		 smart;		/* read SMART (auto) or not (off) */
 	uint64_t	 smart_interval; /* seconds */

@@ -110,6 +110,7 @@ drive_new(const struct drive_conf *c, const char *state_dir, sd_event *ev,
 	d->emap.fd = -1;
 	d->smart.log.fd = -1;
 	d->results.fd = -1;
+	d->cut.pidfd = -1;
 	return d;
 }
 
@@ -121,6 +122,7 @@ drive_free(struct drive *d)
 	if (d->ckpt.step != CKPT_NONE)
 		checkpoint_drain();	/* a batch in flight holds its files */
 	drive_smart_stop(d);
+	drive_cut_free(d);
 	sd_event_source_disable_unref(d->notify_src);
 	sd_event_source_disable_unref(d->idle_src);
 	if (d->work == WORK_HUNG)
@@ -172,7 +174,8 @@ drive_account(struct drive *d, const struct engine_stats *s)
 	d->st.unflushed_kept += s->unflushed_kept - o->unflushed_kept;
 	if (d->work == WORK_VERIFY)
 		drive_power_progress(d, s->position);
-	if (d->work == WORK_PHASE || d->work == WORK_VERIFY_NEXT) {
+	if (d->work == WORK_PHASE || d->work == WORK_VERIFY_NEXT ||
+	    d->work == WORK_CUT_NEXT) {
 		/* a checkpoint's writes, the probes' and the region's rewrite */
 		if (d->st.prog.phase == PHASE_CHECKPOINT)
 			d->st.probe_bytes_written +=
@@ -303,8 +306,10 @@ drive_activate(struct drive *d, int schedule)
 	int	owned, rc;
 
 	d->refused = 0;
-	if ((owned = drive_prepare(d)) == -1)
+	if ((owned = drive_prepare(d)) == -1) {
+		drive_cut_resume(d);	/* a cut under way: power on, wait */
 		return -1;
+	}
 	if ((rc = drive_worker_new(d, &d->eng, &d->notify_src, err,
 	    sizeof(err))) < 0)
 		return drive_refuse(d, rc == -2 ? "cannot watch the worker" :
@@ -319,6 +324,7 @@ drive_activate(struct drive *d, int schedule)
 	 * limits, and a finished drive owes no verify */
 	drive_power_activate(d, owned);
 	drive_announce(d, owned);
+	drive_cut_activated(d);
 	drive_checkpoint(d);
 	drive_mark_phase(d);
 	rates_reset(d);
@@ -364,6 +370,7 @@ drive_tick(struct drive *d)
 	rates_tick(d);
 	if (d->rates.t != t0)
 		drive_long_tick(d, t0);
+	drive_cut_tick(d);
 }
 
 /* Fraction done and time left of the current phase. */
@@ -412,6 +419,8 @@ drive_status(const struct drive *d, struct drive_status *s)
 	s->power_losses = d->st.power_losses;
 	s->unflushed_kept = d->st.unflushed_kept;
 	s->power_verify = d->st.power_verify;
+	s->power_cuts = d->st.power_cuts;
+	s->power_cut_state = drive_cut_state(d);
 	s->probe_bytes_written = d->st.probe_bytes_written;
 	s->rated_tbw = d->conf.rated_tbw;
 	s->created = d->st.created;
@@ -422,6 +431,9 @@ drive_status(const struct drive *d, struct drive_status *s)
 int
 drive_settled(const struct drive *d)
 {
+	/* a power cut under way ends with the drive open again, or failed */
+	if (d->cut.step != CUT_NONE)
+		return 0;
 	/* a hung job may never end: its drive has failed all the same */
 	if (d->refused || d->work == WORK_HUNG)
 		return 1;

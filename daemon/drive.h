@@ -56,6 +56,8 @@ struct drive_status {
 	uint64_t	 power_losses;	/* seen at activation (drive_power.c) */
 	uint64_t	 unflushed_kept; /* in the verifies after them */
 	int		 power_verify;	/* the verify after one is owed */
+	uint64_t	 power_cuts;	/* power cuts on purpose (drive_cut.c) */
+	const char	*power_cut_state; /* of one under way; NULL: none */
 	/* state and events on disk, or how far behind and why */
 	int		 records_current;
 	uint64_t	 records_behind_sec;
@@ -149,6 +151,8 @@ int		 drive_cmd_start(struct drive *, char *err, size_t);
 int		 drive_cmd_verify(struct drive *, char *err, size_t);
 /* A performance checkpoint at the drive's next cycle boundary. */
 int		 drive_cmd_checkpoint(struct drive *, char *err, size_t);
+/* A power cut in the write pass running, or at the next one. */
+int		 drive_cmd_powercut(struct drive *, char *err, size_t);
 /* New settings from a reload; layout keys may not change. */
 int		 drive_reconfigure(struct drive *, const struct drive_conf *,
 		    char *err, size_t);

@@ -60,6 +60,7 @@ drive_archive_values(const struct drive *d, time_t now, char *buf,
 	v[DS_FLUSH] = (struct rrd_val){ d->rates.flush_lat_us >= 0,
 	    d->rates.flush_lat_us, 0 };
 	v[DS_BAD] = (struct rrd_val){ 1, (double)drive_errors_total(d), 0 };
+	v[DS_CUTS] = (struct rrd_val){ 1, (double)d->st.power_cuts, 0 };
 	smart_values(d, v);
 	n = (size_t)snprintf(buf, len, "%lld", (long long)now);
 	for (i = 0; i < RRD_NDS && n < len; i++)

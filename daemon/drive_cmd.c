@@ -1,7 +1,8 @@
 /*
  * drive_cmd.c: the operator's commands on a drive (also the control
- * socket's): pause, resume, stop, start, verify, checkpoint. Each is refused, with a
- * message, in a state it does not apply to.
+ * socket's): pause, resume, stop, start, verify, checkpoint (powercut:
+ * drive_cut.c). Each is refused, with a message, in a state it does not
+ * apply to.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -106,6 +107,9 @@ drive_cmd_start(struct drive *d, char *err, size_t len)
 	if (d->refused) {
 		safety_close(&d->tgt);
 		if (drive_activate(d, 0) == -1) {
+			/* a power cut under way powers it on: it goes on then */
+			if (drive_cut_state(d) != NULL)
+				return 0;
 			snprintf(err, len, "%s: %s", d->conf.name, d->st.reason);
 			return -1;
 		}

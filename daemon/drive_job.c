@@ -195,6 +195,7 @@ drive_schedule(struct drive *d)
 		drive_errors_resume(d);	/* its map, cut back to the checkpoint */
 	if (d->st.prog.phase == PHASE_CHECKPOINT)
 		drive_ckpt_prepare(d, &j);
+	drive_cut_prepare(d, &j);
 	if (engine_submit(d->eng, &j) == -1) {
 		drive_fail(d, "cannot hand a job to the worker: %s",
 		    strerror(errno));
@@ -371,6 +372,11 @@ drive_job_ended(struct drive *d, enum job_end end, int err)
 	case WORK_VERIFY:
 		extra_verify_done(d, end, err);
 		return;
+	case WORK_PHASE:
+	case WORK_CUT_NEXT:
+		if (drive_cut_job_ended(d, was, end))
+			return;
+		break;
 	default:
 		break;
 	}

@@ -51,12 +51,10 @@ power_was_lost(const struct dstate *st, const char *now)
 	    st->run == RUN_STOPPED;
 }
 
-/* Record the loss; a verify is owed (still owed: a loss during it). */
+/* A verify is owed (still owed: a loss during it). */
 static void
-power_lost(struct drive *d, const char *now)
+power_owe_verify(struct drive *d)
 {
-	json_object	*o = drive_ev_obj(d);
-
 	if (!d->st.power_verify) {
 		d->st.kept_base = d->st.unflushed_kept;
 		d->st.lost_base = d->st.errors[BLK_LOST_FLUSH];
@@ -64,6 +62,21 @@ power_lost(struct drive *d, const char *now)
 	}
 	d->st.power_verify = 1;
 	d->st.power_losses++;
+}
+
+void
+drive_power_cut(struct drive *d)
+{
+	power_owe_verify(d);
+}
+
+/* Record the loss; a verify is owed. */
+static void
+power_lost(struct drive *d, const char *now)
+{
+	json_object	*o = drive_ev_obj(d);
+
+	power_owe_verify(d);
 	json_object_object_add(o, "boot_id", json_object_new_string(now));
 	json_object_object_add(o, "previous_boot_id",
 	    json_object_new_string(d->st.boot_id));

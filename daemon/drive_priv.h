@@ -71,6 +71,7 @@ struct drive_smart {
 	uint64_t	 poll_host_written;	/* our counter when the read began */
 	int		 mismatch_reported;
 	int		 warned;
+	uint64_t	 readings;	/* good readings taken since the start */
 	int		 nvme;		/* read often while it works: thermal_interval */
 	double		 bps_at_latest;	/* the drive's throughput then */
 	uint64_t	 job_at_latest;	/* and the job it was of (job_token) */
@@ -133,6 +134,27 @@ struct ckpt_base {
 	double		 p999;		/* us, the higher direction's */
 };
 
+/* A power cut under way (drive_cut.c). */
+enum cut_step { CUT_NONE, CUT_DRAIN, CUT_OFF, CUT_GOING, CUT_ON,
+	CUT_RETURNING, CUT_SMART };
+
+struct drive_cut {
+	enum cut_step	 step;
+	pid_t		 pid;		/* the command running */
+	int		 pidfd;		/* -1: none */
+	sd_event_source	*child_src, *timer;
+	uint64_t	 t0, t_cmd, t_back, deadline;	/* monotonic ns */
+	double		 cmd_sec, off_sec, gone_sec, back_sec;
+	uint64_t	 cycle, position, durable;	/* items at the cut */
+	int		 asked;		/* by the operator */
+	int		 gone;		/* the device was seen to go away */
+	int		 returned;	/* drive_activate called at its return */
+	int		 nvme_before;	/* unsafe_before is the drive's count */
+	uint64_t	 unsafe_before;
+	uint64_t	 readings_back;	/* SMART readings when it came back */
+	char		 trouble[256];	/* what went wrong, "" if nothing */
+};
+
 struct drive {
 	struct drive_conf conf;
 	char		 dir[PATH_MAX];
@@ -185,6 +207,7 @@ struct drive {
 	/* the power-loss verify running went on from where an earlier run
 	 * of it stopped (drive_power.c) */
 	int		 power_resumed;
+	struct drive_cut cut;
 };
 
 /*
@@ -354,6 +377,30 @@ void		 drive_power_progress(struct drive *, uint64_t position);
 /* The verify ended (done: to its last block): 1 when on_lost_flush
  * fails the drive, with why. */
 int		 drive_power_end(struct drive *, int done, char *why, size_t);
+
+/* A power cut ended with the device gone and back: the verify of a
+ * power loss is owed (the count of losses grows). */
+void		 drive_power_cut(struct drive *);
+
+/* drive_cut.c: power cuts on purpose */
+/* Once a second: a cut asked for begins in the write pass running; the
+ * event of one whose device came back, once SMART has been read again. */
+void		 drive_cut_tick(struct drive *);
+/* Before a write pass's job is handed out: the item this cycle's cut
+ * stops it at (job.stop_at), drawn once per cycle power_cut_every. */
+void		 drive_cut_prepare(struct drive *, struct job *);
+/* A job ended: 1 when it was the write job of a cut (the cut goes on),
+ * 0 when it ends as any job does (a failed one among them). */
+int		 drive_cut_job_ended(struct drive *, enum work was,
+		    enum job_end);
+/* drive_activate opened the drive: a cut under way ends here. */
+void		 drive_cut_activated(struct drive *);
+/* drive_activate was refused: a cut under way powers the drive on and
+ * waits for it (1), or there is none (0). */
+int		 drive_cut_resume(struct drive *);
+/* "off", "going", ...: the step of a cut under way; NULL: none. */
+const char	*drive_cut_state(const struct drive *);
+void		 drive_cut_free(struct drive *);
 
 /* drive_smart.c, for drive.c */
 void		 drive_smart_start(struct drive *, const struct drive_smart_ops *);

@@ -309,6 +309,7 @@ smart_result(struct drive *d, const struct smart *s)
 	hot_check(d, s, throttle_check(d, s));
 	d->smart.latest = *s;
 	d->smart.have_latest = 1;
+	d->smart.readings++;
 	d->smart.bps_at_latest = d->rates.wbps + d->rates.rbps;
 	d->smart.job_at_latest = job_token(d);
 	if (first || d->st.host_bytes_written >= d->st.smart_snapshot_at +

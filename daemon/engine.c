@@ -519,6 +519,9 @@ engine_flush_final(struct engine *e)
 {
 	int	rc;
 
+	/* a power cut follows: what the last flush covered stays the claim */
+	if (atomic_load_explicit(&e->no_final_flush, memory_order_relaxed))
+		return;
 	while (job_claims(e->job.kind) && e->fail_err == 0 &&
 	    (e->flush_busy || e->loc.position > e->loc.durable)) {
 		if (!e->flush_busy && flush_start(e) == -1) {
@@ -609,10 +612,19 @@ fill_queue(struct engine *e, uint64_t *next, uint64_t *sub_bytes,
 {
 	const struct job *j = &e->job;
 	uint32_t	 qd = j->queue_depth < e->maxqd ? j->queue_depth : e->maxqd;
-	uint64_t	 unqueued;
+	uint64_t	 unqueued, end_item = j->count;
 	int		 halted = 0;
 
-	while (*next < j->count && e->maxqd - e->nfree < qd &&
+	if (j->kind == JOB_WRITE && j->stop_at != 0) {
+		if (*next >= j->stop_at) {	/* a power cut: unflushed */
+			atomic_store(&e->no_final_flush, 1);
+			*end = JOB_STOPPED;
+			return 1;
+		}
+		if (j->stop_at < end_item)
+			end_item = j->stop_at;
+	}
+	while (*next < end_item && e->maxqd - e->nfree < qd &&
 	    *next < e->loc.position + e->wsize) {
 		slot_take(e, *next);
 		(*next)++;
@@ -684,6 +696,9 @@ run_io(struct engine *e)
 	engine_flush_final(e);
 	if (e->fail_err != 0 && (end == JOB_DONE || end == JOB_BUDGET))
 		end = JOB_FAILED;
+	/* its last writes unflushed: never a pass done, whatever it did */
+	else if (atomic_load(&e->no_final_flush) && end != JOB_FAILED)
+		end = JOB_STOPPED;
 	return end;
 }
 
@@ -1050,6 +1065,7 @@ engine_submit(struct engine *e, const struct job *j)
 	e->have_job = 1;
 	e->job_ended = 0;
 	atomic_store(&e->stop_req, 0);
+	atomic_store(&e->no_final_flush, 0);
 	pthread_cond_broadcast(&e->cv);
 	pthread_mutex_unlock(&e->mu);
 	return 0;
@@ -1058,6 +1074,13 @@ engine_submit(struct engine *e, const struct job *j)
 void
 engine_stop_job(struct engine *e)
 {
+	atomic_store(&e->stop_req, 1);
+}
+
+void
+engine_cut_job(struct engine *e)
+{
+	atomic_store(&e->no_final_flush, 1);
 	atomic_store(&e->stop_req, 1);
 }
 

@@ -63,6 +63,9 @@ struct job {
 	uint64_t	generation;	/* write: generation to stamp */
 	struct progress	expect;		/* verify: schedule position defining expectations */
 	uint64_t	write_budget;	/* write: stop after this many bytes, 0 = none */
+	/* write: stop before this item, without the final flush (a power
+	 * cut follows, drive_cut.c); 0: none */
+	uint64_t	stop_at;
 	uint64_t	trim_chunk;	/* trim: bytes per discard call */
 	int		continue_on_error; /* on_io_error = continue */
 	/*
@@ -172,6 +175,12 @@ int		 engine_notify_fd(struct engine *);
 int		 engine_submit(struct engine *, const struct job *);
 /* Ask the running job to stop at the next submission boundary. */
 void		 engine_stop_job(struct engine *);
+/*
+ * Stop the running job as engine_stop_job does, its I/O in flight
+ * completed, but without the flush at its end: the writes since the last
+ * periodic flush stay acknowledged and unflushed (a power cut follows).
+ */
+void		 engine_cut_job(struct engine *);
 /* Snapshot counters and take up to max queued findings (consistent). */
 size_t		 engine_poll(struct engine *, struct engine_stats *,
 		    struct finding *, size_t max);

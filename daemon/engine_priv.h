@@ -134,6 +134,8 @@ struct engine {
 	struct timeline	 tl_pub;
 	int		 tl_ready;
 	atomic_int	 stop_req;
+	/* with stop_req: no flush at the job's end (a power cut follows) */
+	atomic_int	 no_final_flush;
 };
 
 /* engine.c */

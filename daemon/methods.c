@@ -302,8 +302,8 @@ m_series(struct req *r)
 	r->out->list_key = "series";
 }
 
-/* Start, Stop, Pause, Resume, Verify and Checkpoint: one drive, one
- * command. */
+/* Start, Stop, Pause, Resume, Verify, Checkpoint and PowerCut: one
+ * drive, one command. */
 static void
 drive_command(struct req *r, enum ctl_cmd cmd)
 {
@@ -337,6 +337,7 @@ static void m_pause(struct req *r) { drive_command(r, CMD_PAUSE); }
 static void m_resume(struct req *r) { drive_command(r, CMD_RESUME); }
 static void m_verify(struct req *r) { drive_command(r, CMD_VERIFY); }
 static void m_checkpoint(struct req *r) { drive_command(r, CMD_CHECKPOINT); }
+static void m_powercut(struct req *r) { drive_command(r, CMD_POWERCUT); }
 
 static void
 m_reload(struct req *r)
@@ -370,6 +371,7 @@ static const struct handler handlers[] = {
 	{ PROTO_INTERFACE ".Resume", m_resume },
 	{ PROTO_INTERFACE ".Verify", m_verify },
 	{ PROTO_INTERFACE ".Checkpoint", m_checkpoint },
+	{ PROTO_INTERFACE ".PowerCut", m_powercut },
 	{ PROTO_INTERFACE ".Reload", m_reload },
 	{ NULL, NULL }
 };

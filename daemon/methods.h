@@ -24,7 +24,7 @@ struct peer {
 };
 
 enum ctl_cmd { CMD_START, CMD_STOP, CMD_PAUSE, CMD_RESUME, CMD_VERIFY,
-	CMD_CHECKPOINT };
+	CMD_CHECKPOINT, CMD_POWERCUT };
 
 struct control_ops {
 	void	*arg;

@@ -287,7 +287,7 @@ work_name(enum work w)
 	static const char *const names[] = {
 		[WORK_NONE] = "none", [WORK_PHASE] = "phase",
 		[WORK_VERIFY_NEXT] = "verify-next", [WORK_VERIFY] = "verify",
-		[WORK_HUNG] = "hung",
+		[WORK_CUT_NEXT] = "cut-next", [WORK_HUNG] = "hung",
 	};
 
 	return (unsigned)w < sizeof(names) / sizeof(names[0]) ? names[w] :
@@ -329,9 +329,11 @@ sched_work_allowed(enum work from, enum work to)
 {
 	static const unsigned allowed[] = {
 		[WORK_NONE] = B(WORK_NONE) | B(WORK_PHASE) | B(WORK_VERIFY),
-		[WORK_PHASE] = B(WORK_NONE) | B(WORK_VERIFY_NEXT) | B(WORK_HUNG),
+		[WORK_PHASE] = B(WORK_NONE) | B(WORK_VERIFY_NEXT) |
+		    B(WORK_CUT_NEXT) | B(WORK_HUNG),
 		[WORK_VERIFY_NEXT] = B(WORK_NONE) | B(WORK_HUNG),
 		[WORK_VERIFY] = B(WORK_NONE) | B(WORK_HUNG),
+		[WORK_CUT_NEXT] = B(WORK_NONE) | B(WORK_HUNG),
 		[WORK_HUNG] = B(WORK_NONE),
 	};
 

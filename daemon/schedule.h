@@ -225,6 +225,8 @@ enum work {
 	WORK_PHASE,		/* the job of the current phase */
 	WORK_VERIFY_NEXT,	/* the phase job stops; on-demand verify follows */
 	WORK_VERIFY,		/* an on-demand verify pass */
+	WORK_CUT_NEXT,		/* the write job stops unflushed; a power cut
+				 * follows (drive_cut.c) */
 	WORK_HUNG		/* no I/O completed for io_timeout: the job was
 				 * told to stop, its worker is stuck in the device */
 };

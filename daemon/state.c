@@ -143,6 +143,11 @@ static const struct field fields[] = {
 	U64("power.unflushed_kept", unflushed_kept),
 	U64("power.kept_base", kept_base),
 	U64("power.lost_base", lost_base),
+	U64("power.cuts", power_cuts),
+	U64("power.cut_at", cut_at),
+	U64("power.cut_cycle", cut_cycle),
+	INT("power.cut_asked", cut_asked),
+	INT("power.cut_pending", cut_pending),
 	STR("reason", reason),
 	{ NULL, 0, 0, 0 }
 };

@@ -108,6 +108,17 @@ struct dstate {
 	uint64_t	unflushed_kept;
 	uint64_t	kept_base;
 	uint64_t	lost_base;
+	/*
+	 * Power cuts on purpose (drive_cut.c): how many, the one due in
+	 * this cycle's write pass (the item it comes at; 0: none) and the
+	 * cycle it was drawn for, one asked for by the operator, and a cut
+	 * under way whose power may be off (the next start powers it on).
+	 */
+	uint64_t	power_cuts;
+	uint64_t	cut_at;
+	uint64_t	cut_cycle;
+	int		cut_asked;
+	int		cut_pending;
 	char		reason[256];	/* why failed / finished / stopped */
 };
 

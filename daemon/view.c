@@ -75,6 +75,9 @@ status_object(const struct daemon *dm, const struct drive *d)
 	ADD("power_losses", json_object_new_uint64(s.power_losses));
 	ADD("unflushed_kept", json_object_new_uint64(s.unflushed_kept));
 	ADD("power_verify_owed", json_object_new_boolean(s.power_verify));
+	ADD("power_cuts", json_object_new_uint64(s.power_cuts));
+	ADD("power_cut", s.power_cut_state != NULL ?
+	    json_object_new_string(s.power_cut_state) : NULL);
 	ADD("smart", drive_smart_status(d));
 	ADD("checkpoint", drive_ckpt_status(d));
 	ADD("probe_bytes_written", json_object_new_uint64(s.probe_bytes_written));
@@ -124,6 +127,7 @@ op_command(void *arg, enum ctl_cmd cmd, const char *name, char *msg,
 		[CMD_RESUME] = drive_cmd_resume,
 		[CMD_VERIFY] = drive_cmd_verify,
 		[CMD_CHECKPOINT] = drive_cmd_checkpoint,
+		[CMD_POWERCUT] = drive_cmd_powercut,
 	};
 	struct daemon		*dm = arg;
 	struct drive		*d;

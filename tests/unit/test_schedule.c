@@ -588,6 +588,11 @@ test_work_moves(void **state)
 	assert_false(sched_work_allowed(WORK_PHASE, WORK_PHASE));
 	assert_false(sched_work_allowed(WORK_VERIFY, WORK_VERIFY_NEXT));
 	assert_false(sched_work_allowed(WORK_VERIFY_NEXT, WORK_VERIFY));
+	/* a power cut comes only out of a phase job, and leads to none */
+	assert_true(sched_work_allowed(WORK_PHASE, WORK_CUT_NEXT));
+	assert_false(sched_work_allowed(WORK_VERIFY, WORK_CUT_NEXT));
+	assert_false(sched_work_allowed(WORK_CUT_NEXT, WORK_PHASE));
+	assert_true(sched_work_allowed(WORK_CUT_NEXT, WORK_NONE));
 	assert_false(sched_work_allowed(WORK_HUNG, WORK_PHASE));
 	assert_false(sched_work_allowed(WORK_HUNG, WORK_VERIFY));
 	assert_string_equal(work_name(WORK_VERIFY_NEXT), "verify-next");

@@ -1,0 +1,232 @@
+#!/bin/bash
+# Power cuts on purpose (power_cut_command, power_cut_every, ssdctl
+# powercut) on a file target. The command here "cuts the power" by moving
+# the file away and "gives it back" by moving it home: the target goes
+# and comes back as a drive does, and keeps every write it acknowledged,
+# as a drive with power-loss protection does. So the known answers are:
+#   A: power_cut_every = 1, two cycles: two cuts, the command run as
+#      "off|on NAME SERIAL" in that order; each power_cut event has the
+#      item of the cut and the flushed position below or at it; the
+#      verify after each finds nothing lost (lost_flush 0) and counts as
+#      kept exactly the blocks written after the last flush (the target
+#      kept them all); the cycles go on to the end; the counts in the
+#      state and in the archive
+#   B: ssdctl powercut on a running daemon: one cut at once, shown in
+#      ssdctl status (text and --json); refused (exit 1, a reason) on a
+#      drive without power_cut_command
+#   C: a command whose "off" fails: power_cut_failed with why, no loss
+#      counted, the run goes on to its end
+#   D: the daemon killed (-9) while the power is off: its next start
+#      powers the drive on first, the verify of a power loss runs, the
+#      run ends clean
+#   E: the target does not come back: the drive is refused with why; a
+#      start once it can come back powers it on and goes on
+. "$(dirname "$0")/lib.sh"
+CTL=${SSDCTL:-$ROOT/ctl/ssdctl}
+
+BS=4096
+
+# cutcmd FILE IMG LOG [OFF_EXIT [OFF_SLEEP [ON_WORKS]]]: the command
+cutcmd() {
+	cat >"$1" <<EOF
+#!/bin/sh
+echo "\$1 \$2 \$3" >>"$3"
+case \$1 in
+off)	[ "${4:-0}" = 0 ] || exit ${4:-0}
+	mv "$2" "$2.off"
+	sleep ${5:-0} ;;
+on)	[ "${6:-1}" = 1 ] || exit 0
+	[ -e "$2.off" ] && mv "$2.off" "$2" ;;
+esac
+exit 0
+EOF
+	chmod +x "$1"
+}
+
+# conf NAME [KEY = VALUE...]: a 256M file, queue depth 2 and one cycle
+# unless the keys given say otherwise
+conf() {
+	local n=$1
+	shift
+	write_conf "$T/$n.conf" "$T/state_$n" <<EOF
+[drive:$n]
+checkpoint = off
+device = $T/$n.img
+size = 256M
+block_size = 4k
+order = random
+trim = no
+$(printf '%s\n' "$@" "queue_depth = 2" "cycles = 1" "power_cut_timeout = 20s" |
+    awk -F' = ' '!seen[$1]++')
+EOF
+}
+
+# ---------------------------------------------------------------- A
+log "A: power_cut_every = 1, two cycles"
+cutcmd "$T/cut_a" "$T/a.img" "$T/cmd_a.log"
+conf a "power_cut_command = $T/cut_a" "power_cut_every = 1" "cycles = 2"
+S=$T/state_a/a/state
+EV=$T/state_a/a/events.jsonl
+run_ssdt "$T/a.log" -c "$T/a.conf" --oneshot
+assert_rc "A: --oneshot with two cuts" 0 "$RC" "$T/a.log"
+assert_eq "A: the commands, in order" "off a none|on a none|off a none|on a none" \
+    "$(paste -sd'|' "$T/cmd_a.log")"
+assert_eq "A: run" finished "$(state_get "$S" run)"
+assert_eq "A: cycles_done" 2 "$(state_get "$S" cycles_done)"
+assert_eq "A: power.cuts" 2 "$(state_get "$S" power.cuts)"
+assert_eq "A: power.losses" 2 "$(state_get "$S" power.losses)"
+assert_eq "A: no cut under way" 0 "$(state_get "$S" power.cut_pending)"
+for c in corrupt misdirected stale foreign unwritten io_error lost_flush; do
+	assert_eq "A: errors.$c" 0 "$(state_get "$S" errors.$c)"
+done
+assert_eq "A: power_cut events" 2 "$(ev_count "$EV" 0 event=power_cut)"
+mapfile -t CUTS < <(ev_query "$EV" 0 cycle,position,flushed_position,unflushed_blocks,unsafe_shutdowns_before,back_seconds event=power_cut)
+mapfile -t VER < <(ev_query "$EV" 0 lost_flush,unflushed_kept event=power_loss_verified)
+assert_eq "A: a verify after each cut" 2 "${#VER[@]}"
+for i in 0 1; do
+	read -r cyc pos fl unfl unsafe back <<<"${CUTS[$i]:-- - - - - -}"
+	read -r lost kept <<<"${VER[$i]:-- -}"
+	note "A: cut $((i + 1)): cycle $cyc, item $pos, flushed $fl, unflushed $unfl, kept $kept, back in $back s"
+	assert_eq "A: cut $((i + 1)) in cycle $((i + 1))" $((i + 1)) "$cyc"
+	assert_le "A: cut $((i + 1)): flushed position <= the item of the cut" "$fl" "$pos"
+	assert_eq "A: cut $((i + 1)): unflushed = item - flushed" $((pos - fl)) "$unfl"
+	assert_eq "A: cut $((i + 1)): no unsafe-shutdown count from a file" - "$unsafe"
+	assert_eq "A: cut $((i + 1)): nothing flushed lost" 0 "$lost"
+	assert_eq "A: cut $((i + 1)): every unflushed write kept" "$unfl" "$kept"
+done
+L1=$(grep -n '"event": *"power_cut"' "$EV" | head -n 1 | cut -d: -f1)
+L2=$(grep -n '"event": *"power_loss_verified"' "$EV" | head -n 1 | cut -d: -f1)
+L3=$(grep -n '"event": *"cycle_end"' "$EV" | head -n 1 | cut -d: -f1)
+if [ -n "$L1" ] && [ -n "$L3" ] && [ "$L1" -lt "$L2" ] && [ "$L2" -lt "$L3" ]; then
+	pass_check
+else
+	fail "A: events out of order: power_cut $L1, power_loss_verified $L2, cycle_end $L3"
+fi
+if command -v rrdtool >/dev/null; then
+	last=$(rrdtool lastupdate "$T/state_a/a/a.rrd" 2>/dev/null | awk '
+	    NR == 1 { for (i = 1; i <= NF; i++) if ($i == "power_cuts") c = i + 1 }
+	    NR == 3 { print $c + 0 }')
+	assert_eq "A: the archive's power_cuts" 2 "$last"
+fi
+rm -f "$T/a.img"
+
+# ---------------------------------------------------------------- B
+log "B: ssdctl powercut"
+cutcmd "$T/cut_b" "$T/b.img" "$T/cmd_b.log"
+conf b "power_cut_command = $T/cut_b" "queue_depth = 1"
+cat >>"$T/b.conf" <<EOF
+
+[drive:nocut]
+checkpoint = off
+device = $T/nocut.img
+size = 64M
+block_size = 4k
+trim = no
+cycles = 0
+EOF
+S=$T/state_b/b/state
+EV=$T/state_b/b/events.jsonl
+SOCK=$T/state_b.sock
+start_ssdt "$T/b.log" -c "$T/b.conf"
+wait_state "$S" "$SSDT_PID" 120 \
+    "(s[\"phase\"] == \"write\" and s[\"position\"] > 100)" ||
+    die "B: never saw the write pass under way"
+out=$("$CTL" -s "$SOCK" powercut nocut 2>&1)
+assert_eq "B: powercut without power_cut_command: exit 1" 1 "$?"
+assert_match "B: ... says why" "no power_cut_command" "$out"
+"$CTL" -s "$SOCK" powercut b >"$T/b.ctl" 2>&1
+assert_rc "B: ssdctl powercut" 0 "$?" "$T/b.ctl"
+wait_state "$S" "$SSDT_PID" 60 "(int(s[\"power.cuts\"]) == 1 and
+    int(s[\"power.verify\"]) == 0)" || fail "B: the cut and its verify never ended"
+sleep 1.2	# the status of the next tick
+"$CTL" -s "$SOCK" --json status b >"$T/b.json" || fail "B: ssdctl --json status"
+assert_eq "B: --json: power_cuts, power_cut" "1 None" "$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d = d["drives"][0] if "drives" in d else d
+print(d["power_cuts"], d["power_cut"])' "$T/b.json")"
+assert_match "B: status text" "power cuts: 1" "$("$CTL" -s "$SOCK" status b)"
+assert_eq "B: an asked cut" true "$(ev_query "$EV" 0 asked event=power_cut)"
+assert_eq "B: the commands" "off b none|on b none" "$(paste -sd'|' "$T/cmd_b.log")"
+kill_and_reap TERM "$SSDT_PID"
+assert_eq "B: SIGTERM exit" 0 "$RC"
+rm -f "$T/b.img" "$T/nocut.img"
+
+# ---------------------------------------------------------------- C
+log "C: the command's off fails"
+cutcmd "$T/cut_c" "$T/c.img" "$T/cmd_c.log" 3
+conf c "power_cut_command = $T/cut_c" "power_cut_every = 1"
+S=$T/state_c/c/state
+EV=$T/state_c/c/events.jsonl
+run_ssdt "$T/c.log" -c "$T/c.conf" --oneshot
+assert_rc "C: --oneshot" 0 "$RC" "$T/c.log"
+assert_eq "C: run" finished "$(state_get "$S" run)"
+assert_eq "C: power_cut_failed" 1 "$(ev_count "$EV" 0 event=power_cut_failed)"
+assert_match "C: ... says why" "exited 3" "$(ev_query "$EV" 0 message event=power_cut_failed)"
+assert_eq "C: no cut counted" 0 "$(state_get "$S" power.cuts)"
+assert_eq "C: no loss counted" 0 "$(state_get "$S" power.losses)"
+assert_eq "C: the power given back all the same" "off c none|on c none" \
+    "$(paste -sd'|' "$T/cmd_c.log")"
+rm -f "$T/c.img"
+
+# ---------------------------------------------------------------- D
+log "D: killed while the power is off"
+cutcmd "$T/cut_d" "$T/d.img" "$T/cmd_d.log" 0 60
+conf d "power_cut_command = $T/cut_d" "power_cut_every = 1"
+S=$T/state_d/d/state
+EV=$T/state_d/d/events.jsonl
+start_ssdt "$T/d.log" -c "$T/d.conf"
+wait_state "$S" "$SSDT_PID" 120 "int(s[\"power.cut_pending\"]) == 1" ||
+    die "D: never saw the cut"
+for i in $(seq 1 100); do
+	[ -e "$T/d.img.off" ] && break
+	sleep 0.1
+done
+assert_eq "D: the power is off" 1 "$([ -e "$T/d.img.off" ] && echo 1)"
+kill_and_reap KILL "$SSDT_PID"
+pkill -f "$T/cut_d" 2>/dev/null
+cutcmd "$T/cut_d" "$T/d.img" "$T/cmd_d.log"
+run_ssdt "$T/d2.log" -c "$T/d.conf" --oneshot
+assert_rc "D: --oneshot after the kill" 0 "$RC" "$T/d2.log"
+assert_eq "D: powered on at the start" "off d none|on d none" "$(paste -sd'|' "$T/cmd_d.log")"
+assert_eq "D: run" finished "$(state_get "$S" run)"
+assert_eq "D: the cut counted" 1 "$(state_get "$S" power.cuts)"
+assert_eq "D: the verify after it" 1 "$(ev_count "$EV" 0 event=power_loss_verified)"
+for c in corrupt misdirected stale foreign unwritten io_error lost_flush; do
+	assert_eq "D: errors.$c" 0 "$(state_get "$S" errors.$c)"
+done
+rm -f "$T/d.img"
+
+# ---------------------------------------------------------------- E
+log "E: the target does not come back"
+cutcmd "$T/cut_e" "$T/e.img" "$T/cmd_e.log" 0 0 0
+conf e "power_cut_command = $T/cut_e" "power_cut_every = 1" "power_cut_timeout = 2s"
+S=$T/state_e/e/state
+EV=$T/state_e/e/events.jsonl
+SOCK=$T/state_e.sock
+start_ssdt "$T/e.log" -c "$T/e.conf"
+if wait_state "$S" "$SSDT_PID" 120 "int(s[\"power.cut_pending\"]) == 1"; then
+	pass_check
+else
+	die "E: never saw the cut"
+fi
+ok=0
+for i in $(seq 1 100); do
+	if "$CTL" -s "$SOCK" status e | grep -q "did not come back"; then
+		ok=1
+		break
+	fi
+	sleep 0.2
+done
+assert_eq "E: refused, saying the target did not come back" 1 "$ok"
+cutcmd "$T/cut_e" "$T/e.img" "$T/cmd_e.log"
+"$CTL" -s "$SOCK" start e >"$T/e.ctl" 2>&1
+wait_state "$S" "$SSDT_PID" 60 "(int(s[\"power.cuts\"]) == 1 and
+    int(s[\"power.verify\"]) == 0)" || fail "E: the start never ended the cut"
+assert_eq "E: on, again at the start" "off e none|on e none|on e none" \
+    "$(paste -sd'|' "$T/cmd_e.log")"
+kill_and_reap TERM "$SSDT_PID"
+assert_eq "E: SIGTERM exit" 0 "$RC"
+rm -f "$T/e.img"
+
+finish
