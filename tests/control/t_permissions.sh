@@ -122,7 +122,7 @@ asvl "${MEMBER[@]}" -- io.ssdtorture.Manager.Series '{"drive":"a"}'
 assert_rc "member: Series (a reading method)" 0 "$RC" "$OUT"
 
 denied='{"error": "org.varlink.service.PermissionDenied", "parameters": {}}'
-for m in Pause Resume Stop Start Verify Checkpoint; do
+for m in Pause Resume Stop Start Verify Checkpoint PowerCut; do
 	asvl "${MEMBER[@]}" -- "io.ssdtorture.Manager.$m" '{"drive":"a"}'
 	assert_eq "member: $m -> PermissionDenied" "$denied" "$OUT"
 done

@@ -115,6 +115,9 @@ cycles = 5
 stop_at_tbw = 1500GB
 on_io_error = continue
 on_lost_flush = fail
+power_cut_command = $T/cut.sh
+power_cut_every = 3
+power_cut_timeout = 5m
 autostart = no
 smart = off
 smart_interval = 2h
@@ -182,6 +185,9 @@ LINES=(
 	"!stop_at_tbw = lots"
 	"!on_io_error = explode"
 	"!on_lost_flush = stop"
+	"!power_cut_command = cut.sh"
+	"!power_cut_every = never"
+	"!power_cut_timeout = 0s"
 	"!idle = soon"
 	"!block_size = 8k"
 	"!this line has no equals sign"
@@ -222,11 +228,11 @@ for pair in \
     "3|absolute path" \
     "4|unknown key 'bogus_daemon_key'" \
     "12|unknown key 'colour'" \
-    "20|duplicate key 'block_size'" \
-    "25|unknown section [frobnicate]" \
-    "28|'device' is required" \
-    "31|not a multiple of block_size" \
-    "35|already defined at line 6"; do
+    "23|duplicate key 'block_size'" \
+    "28|unknown section [frobnicate]" \
+    "31|'device' is required" \
+    "34|not a multiple of block_size" \
+    "38|already defined at line 6"; do
 	ln=${pair%%|*} msg=${pair#*|}
 	assert_contains "message of line $ln" \
 	    "$(grep "^$T/bad.conf:$ln: " "$T/bad.out")" "$msg"
@@ -246,6 +252,19 @@ assert_eq "start: every error is printed" "${EXPECT[*]}" \
     "$(sed -n "s|^$T/bad.conf:\([0-9]*\): .*|\1|p" "$T/bad.run" | sort -n | uniq | xargs)"
 if [ -e "$T/odd.img" ]; then fail "the broken configuration created a target"; else pass_check; fi
 assert_eq "one.img untouched" 0 "$(alloc_bytes "$T/one.img")"
+
+log "-n: power_cut_every without power_cut_command"
+write_conf "$T/cutless.conf" "$T/state_cutless" <<EOF
+[drive:cutless]
+checkpoint = off
+device = $T/cutless.img
+size = 32M
+power_cut_every = 2
+EOF
+run_ssdt "$T/cutless.out" -c "$T/cutless.conf" -n
+assert_rc "-n: power_cut_every alone" 1 "$RC" "$T/cutless.out"
+assert_file_contains "-n: ... says what it needs" "$T/cutless.out" \
+    "power_cut_every needs power_cut_command"
 
 # ---------------------------------------------------------------- SIGHUP
 log "SIGHUP: broken configuration kept out, raised cycles applied"

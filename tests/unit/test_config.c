@@ -758,9 +758,13 @@ run_key(struct run *r, const struct conf_key *k, const char *value)
 		    value);
 	else if (strcmp(k->name, "device") == 0)
 		snprintf(text, sizeof(text), "[drive:d]\ndevice = %s\n", value);
-	else
+	else if (strcmp(k->name, "power_cut_command") == 0)
 		snprintf(text, sizeof(text), "[drive:d]\ndevice = /dev/sdq\n"
 		    "%s = %s\n", k->name, value);
+	else	/* the keys that need another (power_cut_every) have it */
+		snprintf(text, sizeof(text), "[drive:d]\ndevice = /dev/sdq\n"
+		    "power_cut_command = /bin/true\n%s = %s\n", k->name,
+		    value);
 	run_conf(r, text);
 }
 

@@ -34,7 +34,7 @@ idl = r.get("parameters", {}).get("description", "")
 check(isinstance(idl, str) and "interface io.ssdtorture.Manager" in idl,
       "Manager IDL names its interface", idl[:200])
 methods = ["Status", "Events", "Smart", "ErrorMap", "Checkpoints", "Snapshots", "Timelines", "Series", "Start", "Stop",
-           "Pause", "Resume", "Verify", "Checkpoint", "Reload"]
+           "Pause", "Resume", "Verify", "Checkpoint", "PowerCut", "Reload"]
 for m in methods:
     check(re.search(r"^method %s\(" % m, idl, re.M), "Manager IDL declares method %s" % m)
 for e in ["NoSuchDrive", "InvalidState", "ReloadFailed", "MessageTooLarge"]:
@@ -83,6 +83,8 @@ FIELDS = {
     "power_losses": lambda v: is_int(v) and v >= 0,
     "unflushed_kept": lambda v: is_int(v) and v >= 0,
     "power_verify_owed": lambda v: isinstance(v, bool),
+    "power_cuts": lambda v: is_int(v) and v >= 0,
+    "power_cut": lambda v: v is None,
     "smart": lambda v: v is None,
     "records": lambda v: isinstance(v, dict) and v.get("current") is True
         and v.get("behind_seconds") == 0 and v.get("why") == ""

@@ -110,7 +110,7 @@ func descriptions(c *varlink.Connection, out string) {
 			methods[m.Name] = m
 		}
 		for _, m := range []string{"Status", "Events", "Smart", "Checkpoints", "Start",
-			"Stop", "Pause", "Resume", "Verify", "Checkpoint", "Reload"} {
+			"Stop", "Pause", "Resume", "Verify", "Checkpoint", "PowerCut", "Reload"} {
 			check(methods[m] != nil, "the description declares "+m)
 		}
 		if ev := methods["Events"]; ev != nil {
