@@ -174,7 +174,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 d = d["drives"][0] if "drives" in d else d
 print(d["power_losses"], d["unflushed_kept"], d["power_verify_owed"])' "$T/d.json")"
-assert_match "D: status" "^  power losses: +1 \(unflushed writes kept: 0; its verify owed\)$" \
+assert_match "D: status" "^  power losses: +1 \(power cuts: 0; unflushed writes kept: 0; its verify owed\)$" \
     "$("$CTL" -s "$SOCK" status d)"
 assert_eq "D: stopped, nothing run" 0 "$(ev_count "$EV" 0 event=verify_now)"
 "$CTL" -s "$SOCK" start d >/dev/null || fail "D: ssdctl start"
@@ -200,7 +200,7 @@ assert_eq "D: power_loss_verified: lost_flush" 1 \
     "$(ev_query "$EV" 0 lost_flush event=power_loss_verified)"
 assert_eq "D: the finding, at offset 0" "0 1" \
     "$(ev_query "$EV" 0 offset,blocks event=verify_error class=lost_flush)"
-assert_match "D: status after it" "^  power losses: +1 \(unflushed writes kept: [0-9]+\)$" \
+assert_match "D: status after it" "^  power losses: +1 \(power cuts: 0; unflushed writes kept: [0-9]+\)$" \
     "$("$CTL" -s "$SOCK" status d)"
 kill_and_reap TERM "$SSDT_PID"
 assert_eq "D: SIGTERM: clean exit" 0 "$RC"
