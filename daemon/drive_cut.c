@@ -107,6 +107,10 @@ cut_spawn(struct drive *d, const char *word)
 	char				*argv[5];
 	int				 rc;
 
+	if (d->conf.power_cut_command == NULL) {	/* reloaded away */
+		errno = ENOENT;
+		return -1;
+	}
 	argv[0] = d->conf.power_cut_command;
 	argv[1] = (char *)word;
 	argv[2] = d->conf.name;
@@ -335,8 +339,8 @@ static void
 cut_event(struct drive *d)
 {
 	json_object	*o = drive_ev_obj(d);
-	int		 after = d->cut.nvme_before && d->smart.have_latest &&
-	    d->smart.readings > d->cut.readings_back;
+	int		 after = d->smart.readings > d->cut.readings_back &&
+	    d->smart.latest.has_unsafe_shutdowns;
 
 #define ADD(k, v)	json_object_object_add(o, k, v)
 	ADD("cycle", json_object_new_uint64(d->cut.cycle));
@@ -348,11 +352,13 @@ cut_event(struct drive *d)
 	ADD("off_seconds", json_object_new_double(d->cut.off_sec));
 	ADD("gone_seconds", json_object_new_double(d->cut.gone_sec));
 	ADD("back_seconds", json_object_new_double(d->cut.back_sec));
-	ADD("unsafe_shutdowns_before", unsafe_count(d->cut.nvme_before,
+	ADD("unsafe_shutdowns_before", unsafe_count(d->cut.unsafe_known,
 	    d->cut.unsafe_before));
 	ADD("unsafe_shutdowns_after", unsafe_count(after,
 	    d->smart.latest.unsafe_shutdowns));
 	ADD("cuts", json_object_new_uint64(d->st.power_cuts));
+	if (d->cut.trouble[0] != '\0')	/* the command said no, ... */
+		ADD("trouble", json_object_new_string(d->cut.trouble));
 #undef ADD
 	events_add(&d->log, LOG_WARNING, "power_cut", o, -1,
 	    (long long)d->st.host_bytes_written, "power cut %" PRIu64 " at "
@@ -402,7 +408,8 @@ drive_cut_activated(struct drive *d)
 	d->cut.readings_back = d->smart.readings;
 	d->cut.t_back = mono_ns();
 	d->cut.step = CUT_SMART;
-	if (!d->cut.nvme_before || d->smart.poller == NULL)
+	/* the count after: from the first reading once it is back */
+	if (!d->cut.unsafe_known || d->smart.poller == NULL)
 		cut_event(d);
 }
 
@@ -446,7 +453,8 @@ cut_begin(struct drive *d)
 	d->cut.cycle = d->st.prog.cycle;
 	d->cut.asked = d->st.cut_asked;
 	/* the count changes only at a power loss: the latest reading holds */
-	d->cut.nvme_before = d->smart.nvme && d->smart.have_latest;
+	d->cut.unsafe_known = d->smart.have_latest &&
+	    d->smart.latest.has_unsafe_shutdowns;
 	d->cut.unsafe_before = d->smart.latest.unsafe_shutdowns;
 }
 

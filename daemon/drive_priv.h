@@ -149,7 +149,7 @@ struct drive_cut {
 	int		 asked;		/* by the operator */
 	int		 gone;		/* the device was seen to go away */
 	int		 returned;	/* drive_activate called at its return */
-	int		 nvme_before;	/* unsafe_before is the drive's count */
+	int		 unsafe_known;	/* unsafe_before is the drive's count */
 	uint64_t	 unsafe_before;
 	uint64_t	 readings_back;	/* SMART readings when it came back */
 	char		 trouble[256];	/* what went wrong, "" if nothing */

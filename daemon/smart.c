@@ -297,7 +297,8 @@ smart_to_json(const struct smart *s)
 	    s->nand_bytes_written));
 	ADD("power_on_hours", json_object_new_uint64(s->power_on_hours));
 	ADD("power_cycles", json_object_new_uint64(s->power_cycles));
-	ADD("unsafe_shutdowns", json_object_new_uint64(s->unsafe_shutdowns));
+	ADD("unsafe_shutdowns", opt_u64(s->has_unsafe_shutdowns,
+	    s->unsafe_shutdowns));
 	ADD("health_passed", s->has_health ?
 	    json_object_new_boolean(s->health_passed) : NULL);
 #undef ADD

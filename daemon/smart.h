@@ -34,10 +34,11 @@ enum smart_source { SMART_NONE = 0, SMART_NVME, SMART_ATA, SMART_SCSI };
 enum smart_fig {
 	FIG_PERCENT_USED, FIG_SPARE, FIG_TEMPERATURE, FIG_MEDIA_ERRORS,
 	FIG_CRITICAL_WARNING, FIG_REALLOCATED, FIG_PENDING, FIG_DEVICE_WRITTEN,
-	FIG_DEVICE_READ, FIG_NAND_WRITTEN, FIG_WAF, SMART_FIG_N
+	FIG_DEVICE_READ, FIG_NAND_WRITTEN, FIG_WAF, FIG_UNSAFE_SHUTDOWNS,
+	SMART_FIG_N
 };
 extern const char *const smart_fig_key[SMART_FIG_N];
-#define SMART_NSRC_FIGS	8
+#define SMART_NSRC_FIGS	9
 extern const enum smart_fig smart_src_figs[SMART_NSRC_FIGS];
 #define SMART_NSUM_FIGS	9
 extern const enum smart_fig smart_sum_figs[SMART_NSUM_FIGS];
@@ -88,7 +89,11 @@ struct smart {
 	uint64_t	data_units_written;	/* NVMe raw units of 512,000 bytes */
 	uint64_t	data_units_read;
 	uint64_t	host_read_cmds, host_write_cmds;
-	uint64_t	power_cycles, power_on_hours, unsafe_shutdowns;
+	uint64_t	power_cycles, power_on_hours;
+	/* power losses without a clean shutdown: NVMe's count; on SATA an
+	 * attribute the drive database names so (smart_ata.c) */
+	int		has_unsafe_shutdowns;
+	uint64_t	unsafe_shutdowns;
 	uint32_t	warning_temp_minutes, critical_temp_minutes;
 	uint32_t	thermal_transitions[2];	/* TMT1, TMT2 */
 	uint32_t	thermal_seconds[2];

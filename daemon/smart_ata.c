@@ -144,6 +144,19 @@ static const char *const uncorrectable_names[] = {
 	NULL
 };
 
+/*
+ * Power losses without a clean shutdown, by the drive database's names
+ * (Intel, Kingston: Unsafe_Shutdown_Count at 174 or 192; Crucial, Micron,
+ * SanDisk, SandForce: Unexpect_Power_Loss_Ct at 174; Samsung:
+ * POR_Recovery_Count at 235). smartctl's default name for 192 on a drive
+ * it does not know, Power-Off_Retract_Count, is a hard disk's head
+ * retract and is not trusted.
+ */
+static const char *const unsafe_names[] = {
+	"Unsafe_Shutdown_Count", "Unexpect_Power_Loss_Ct", "POR_Recovery_Count",
+	NULL
+};
+
 /* Standard Device Statistics entries (ACS-3 log 04h), by smartctl name. */
 enum ds_field { DS_WRITTEN, DS_READ, DS_PCT_USED, DS_WCMDS, DS_RCMDS,
 	DS_UNCORRECTABLE };
@@ -475,16 +488,27 @@ decode_attr(json_object *a, struct smart_attr *sa)
 	return ju64(jpath(a, "raw", "value", NULL), &sa->raw);
 }
 
-/* One of the names the database gives host-reported uncorrectables? */
+/* One of `names` (uncorrectable_names, unsafe_names)? */
 static int
-is_uncorrectable(const char *name)
+name_in(const char *const *names, const char *name)
 {
-	const char *const	*n;
-
-	for (n = uncorrectable_names; *n != NULL; n++)
-		if (strcmp(*n, name) == 0)
+	for (; *names != NULL; names++)
+		if (strcmp(*names, name) == 0)
 			return 1;
 	return 0;
+}
+
+/* The unsafe-shutdown count: the first attribute the database names so. */
+static void
+apply_unsafe_attr(struct smart *s, const struct ata_ctx *c,
+    const struct smart_attr *sa, uint64_t count)
+{
+	if (!c->in_db || s->has_unsafe_shutdowns ||
+	    !name_in(unsafe_names, sa->name))
+		return;
+	s->has_unsafe_shutdowns = 1;
+	s->unsafe_shutdowns = count;
+	setsrc(s, FIG_UNSAFE_SHUTDOWNS, "attribute %d %s", sa->id, sa->name);
 }
 
 /*
@@ -505,7 +529,7 @@ apply_error_attr(struct smart *s, const struct ata_ctx *c,
 		s->pending = count;
 		setsrc(s, FIG_PENDING, "attribute 197 %s", sa->name);
 	} else if (c->in_db && !s->has_media_errors &&
-	    is_uncorrectable(sa->name)) {
+	    name_in(uncorrectable_names, sa->name)) {
 		s->has_media_errors = 1;
 		s->media_errors = count;
 		setsrc(s, FIG_MEDIA_ERRORS, "attribute %d %s", sa->id,
@@ -627,6 +651,7 @@ decode_attrs(json_object *root, struct smart *s, struct ata_ctx *c)
 			continue;
 		count = attr_count(a, sa.raw);
 		apply_error_attr(s, c, &sa, count);
+		apply_unsafe_attr(s, c, &sa, count);
 		apply_wear_attr(s, c, &sa, count);
 		apply_life_attr(c, s, &sa, count);
 	}

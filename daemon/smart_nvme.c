@@ -108,6 +108,7 @@ decode_counters(const struct nvme_smart_log *l, struct smart *s)
 	s->power_cycles = le128(l->power_cycles);
 	s->power_on_hours = le128(l->power_on_hours);
 	s->unsafe_shutdowns = le128(l->unsafe_shutdowns);
+	s->has_unsafe_shutdowns = 1;
 	s->has_media_errors = 1;
 	s->media_errors = le128(l->media_errors);
 	s->error_log_entries = le128(l->num_err_log_entries);

@@ -22,11 +22,13 @@ const char *const smart_fig_key[SMART_FIG_N] = {
 	[FIG_DEVICE_READ]	= "device_bytes_read",
 	[FIG_NAND_WRITTEN]	= "nand_bytes_written",
 	[FIG_WAF]		= "waf",
+	[FIG_UNSAFE_SHUTDOWNS]	= "unsafe_shutdowns",
 };
 
 const enum smart_fig smart_src_figs[SMART_NSRC_FIGS] = {
 	FIG_PERCENT_USED, FIG_TEMPERATURE, FIG_MEDIA_ERRORS, FIG_REALLOCATED,
-	FIG_PENDING, FIG_DEVICE_WRITTEN, FIG_DEVICE_READ, FIG_NAND_WRITTEN
+	FIG_PENDING, FIG_DEVICE_WRITTEN, FIG_DEVICE_READ, FIG_NAND_WRITTEN,
+	FIG_UNSAFE_SHUTDOWNS
 };
 
 const enum smart_fig smart_sum_figs[SMART_NSUM_FIGS] = {
@@ -48,6 +50,7 @@ fig_has(const struct smart *s, enum smart_fig f)
 	case FIG_DEVICE_WRITTEN:	return s->has_device_written;
 	case FIG_DEVICE_READ:		return s->has_device_read;
 	case FIG_NAND_WRITTEN:		return s->has_nand_written;
+	case FIG_UNSAFE_SHUTDOWNS:	return s->has_unsafe_shutdowns;
 	default:			return 0;
 	}
 }

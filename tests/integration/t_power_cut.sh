@@ -102,12 +102,22 @@ if [ -n "$L1" ] && [ -n "$L3" ] && [ "$L1" -lt "$L2" ] && [ "$L2" -lt "$L3" ]; t
 else
 	fail "A: events out of order: power_cut $L1, power_loss_verified $L2, cycle_end $L3"
 fi
-if command -v rrdtool >/dev/null; then
-	last=$(rrdtool lastupdate "$T/state_a/a/a.rrd" 2>/dev/null | awk '
-	    NR == 1 { for (i = 1; i <= NF; i++) if ($i == "power_cuts") c = i + 1 }
-	    NR == 3 { print $c + 0 }')
-	assert_eq "A: the archive's power_cuts" 2 "$last"
-fi
+last=$(rrdtool lastupdate "$T/state_a/a/a.rrd" | awk '
+    NR == 1 { for (i = 1; i <= NF; i++) if ($i == "power_cuts") c = i + 1 }
+    NR == 3 { print $c + 0 }')
+assert_eq "A: the archive's power_cuts" 2 "$last"
+"$CTL" report a --state-dir "$T/state_a" --json >"$T/a.json" || fail "A: report --json"
+assert_eq "A: the report: losses, cuts, kept; cut events listed" \
+    "2 2 $(ev_query "$EV" 0 unflushed_kept event=power_loss_verified |
+    awk '{ s += $1 } END { print s }') 2" "$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["drives"][0]
+print(d.get("power_losses"), d.get("power_cuts"), d.get("unflushed_kept"),
+      sum(1 for e in d.get("events", []) if e.get("event") == "power_cut"))' "$T/a.json")"
+"$CTL" report a --state-dir "$T/state_a" -o "$T/a.html" >"$T/a.rep" 2>&1 ||
+    fail "A: report -o"
+assert_file_contains "A: the report's page counts the cuts" "$T/a.html" \
+    "of them power cuts on purpose"
 rm -f "$T/a.img"
 
 # ---------------------------------------------------------------- B

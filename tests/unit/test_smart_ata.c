@@ -207,6 +207,57 @@ test_intel_dc_s3500(void **state)
 	assert_int_equal(s.nattrs, 25);
 }
 
+/*
+ * The unsafe-shutdown count, from the attribute the drive database names
+ * so (the first one), and unknown where no name says it: the real
+ * captures' values as they are in them.
+ */
+static void
+test_unsafe_shutdowns(void **state)
+{
+	static const struct {
+		const char	*file;
+		int		 known;
+		uint64_t	 count;
+		const char	*src;
+	} t[] = {
+		{ "intel_dc_s3500.json", 1, 49,
+		    "attribute 174 Unsafe_Shutdown_Count" },
+		{ "dell_intel_s3520.json", 1, 167,
+		    "attribute 174 Unsafe_Shutdown_Count" },
+		{ "kingston_a400.json", 1, 8,
+		    "attribute 192 Unsafe_Shutdown_Count" },
+		{ "intel_535_failing.json", 1, 160,
+		    "attribute 174 Unexpect_Power_Loss_Ct" },
+		{ "sandisk_sdssda120g.json", 1, 73,
+		    "attribute 174 Unexpect_Power_Loss_Ct" },
+		{ "kingston_sv300_sandforce.json", 1, 31,
+		    "attribute 174 Unexpect_Power_Loss_Ct" },
+		/* 192 under smartctl's default hard-disk name */
+		{ "toshiba_hg6.json", 0, 0, "" },
+		/* not in the database: 235 is Unknown_Attribute there */
+		{ "samsung_pm893_not_in_db.json", 0, 0, "" },
+		{ "qemu_ide.json", 0, 0, "" },
+	};
+	struct smart	s;
+	size_t		i;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		decode_fixture(t[i].file, &s);
+		if (s.has_unsafe_shutdowns != t[i].known ||
+		    (t[i].known && s.unsafe_shutdowns != t[i].count))
+			fail_msg("%s: unsafe shutdowns %s %llu, want %s %llu",
+			    t[i].file, s.has_unsafe_shutdowns ? "known" :
+			    "unknown", (unsigned long long)s.unsafe_shutdowns,
+			    t[i].known ? "known" : "unknown",
+			    (unsigned long long)t[i].count);
+		if (t[i].known)
+			assert_string_equal(src(&s, FIG_UNSAFE_SHUTDOWNS),
+			    t[i].src);
+	}
+}
+
 static void
 test_intel_535_failing(void **state)
 {
@@ -973,6 +1024,7 @@ main(void)
 		cmocka_unit_test(test_samsung_sm883_not_in_db),
 		cmocka_unit_test(test_crucial_mx500),
 		cmocka_unit_test(test_intel_dc_s3500),
+		cmocka_unit_test(test_unsafe_shutdowns),
 		cmocka_unit_test(test_intel_535_failing),
 		cmocka_unit_test(test_kingston_a400),
 		cmocka_unit_test(test_life_231_by_family),
