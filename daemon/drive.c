@@ -110,7 +110,7 @@ drive_new(const struct drive_conf *c, const char *state_dir, sd_event *ev,
 	d->emap.fd = -1;
 	d->smart.log.fd = -1;
 	d->results.fd = -1;
-	d->cut.pidfd = -1;
+	cutproc_init(&d->cut.proc);
 	return d;
 }
 
@@ -303,7 +303,7 @@ int
 drive_activate(struct drive *d, int schedule)
 {
 	char	err[256];
-	int	owned, rc;
+	int	owned, rc, lost;
 
 	d->refused = 0;
 	if ((owned = drive_prepare(d)) == -1) {
@@ -318,13 +318,14 @@ drive_activate(struct drive *d, int schedule)
 	memset(d->rates.hist, 0, sizeof(d->rates.hist));
 	d->active = 1;
 	d->tgt.created = 0;	/* the drive's file from now on, never undone */
-	d->errors_at_start = drive_errors_total(d);
+	if (!d->cut.returned)	/* a power cut is not a new run of the daemon */
+		d->errors_at_start = drive_errors_total(d);
 	drive_smart_start(d, &smart_ops);
 	/* before the announce: its resume may raise a finished drive's
 	 * limits, and a finished drive owes no verify */
-	drive_power_activate(d, owned);
+	lost = drive_power_activate(d, owned);
 	drive_announce(d, owned);
-	drive_cut_activated(d);
+	drive_cut_activated(d, lost);
 	drive_checkpoint(d);
 	drive_mark_phase(d);
 	rates_reset(d);
@@ -510,6 +511,7 @@ drive_shutdown_end(struct drive *d)
 	if (!d->active)
 		return;
 	drive_poll(d);
+	drive_cut_shutdown(d);	/* a cut's event still waiting for SMART */
 	if (!drive_job_active(d)) {
 		drive_power_stopped(d);
 		events_add(&d->log, LOG_INFO, "shutdown", drive_ev_obj(d), -1,
@@ -523,7 +525,7 @@ drive_shutdown_end(struct drive *d)
 int
 drive_quiet(const struct drive *d)
 {
-	return !drive_job_active(d);
+	return !drive_job_active(d) && d->cut.step == CUT_NONE;
 }
 
 void

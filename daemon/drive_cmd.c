@@ -53,9 +53,13 @@ drive_unhang(struct drive *d, char *err, size_t len)
 static int
 cmd_refuse(const struct drive *d, char *err, size_t len, const char *what)
 {
-	snprintf(err, len, "%s: cannot %s: drive is %s%s", d->conf.name, what,
-	    state_word(d->st.run, d->refused),
-	    d->refused ? " (see its reason)" : "");
+	if (drive_cut_state(d) != NULL)
+		snprintf(err, len, "%s: cannot %s: a power cut is under way "
+		    "(%s)", d->conf.name, what, drive_cut_state(d));
+	else
+		snprintf(err, len, "%s: cannot %s: drive is %s%s",
+		    d->conf.name, what, state_word(d->st.run, d->refused),
+		    d->refused ? " (see its reason)" : "");
 	errno = EBUSY;
 	return -1;
 }
@@ -104,6 +108,8 @@ drive_cmd_stop(struct drive *d, char *err, size_t len)
 int
 drive_cmd_start(struct drive *d, char *err, size_t len)
 {
+	if (drive_cut_state(d) != NULL)	/* it opens the drive at its end */
+		return cmd_refuse(d, err, len, "start");
 	if (d->refused) {
 		safety_close(&d->tgt);
 		if (drive_activate(d, 0) == -1) {
@@ -136,6 +142,8 @@ drive_cmd_verify(struct drive *d, char *err, size_t len)
 		    d->conf.name, d->refused ? " (refused)" : "");
 		return -1;
 	}
+	if (drive_cut_state(d) != NULL && d->cut.step != CUT_SMART)
+		return cmd_refuse(d, err, len, "verify");
 	if (d->work == WORK_VERIFY_NEXT || d->work == WORK_VERIFY) {
 		snprintf(err, len, "%s: a verify pass is already running",
 		    d->conf.name);

@@ -276,7 +276,10 @@ drive_prepare(struct drive *d)
 static void
 resume_owned(struct drive *d)
 {
-	sched_resume(&d->st, &d->conf);
+	/* back from a power cut, the run goes on as it was (autostart is
+	 * for the daemon's starts) */
+	if (!d->cut.returned)
+		sched_resume(&d->st, &d->conf);
 	events_add(&d->log, LOG_NOTICE, "resume", drive_ev_obj(d), -1,
 	    (long long)d->st.host_bytes_written, "resuming %s: %s, cycle %"
 	    PRIu64 ", %s at item %" PRIu64 ", TBW %.6f TB", d->conf.device,

@@ -89,16 +89,18 @@ power_lost(struct drive *d, const char *now)
 	    phase_name(d->st.prog.phase), d->st.prog.position);
 }
 
-void
+int
 drive_power_activate(struct drive *d, int owned)
 {
 	char	now[sizeof(d->st.boot_id)];
+	int	lost;
 
 	boot_id_now(now, sizeof(now));
-	if (owned && power_was_lost(&d->st, now))
+	if ((lost = owned && power_was_lost(&d->st, now)))
 		power_lost(d, now);
 	snprintf(d->st.boot_id, sizeof(d->st.boot_id), "%s", now);
 	d->st.stopped_clean = 0;
+	return lost;
 }
 
 void

@@ -10,6 +10,7 @@
 #include <limits.h>
 
 #include "clock.h"
+#include "cutproc.h"
 #include "drive.h"
 #include "engine.h"
 #include "errmap.h"
@@ -140,13 +141,14 @@ enum cut_step { CUT_NONE, CUT_DRAIN, CUT_OFF, CUT_GOING, CUT_ON,
 
 struct drive_cut {
 	enum cut_step	 step;
-	pid_t		 pid;		/* the command running */
-	int		 pidfd;		/* -1: none */
-	sd_event_source	*child_src, *timer;
-	uint64_t	 t0, t_cmd, t_back, deadline;	/* monotonic ns */
-	double		 cmd_sec, off_sec, gone_sec, back_sec;
+	struct cutproc	 proc;		/* the command running */
+	char		*cmd;		/* power_cut_command, kept for the cut */
+	sd_event_source	*timer;		/* the waits for the device */
+	uint64_t	 t_off, t_on, t_back, deadline;	/* monotonic ns */
+	double		 off_sec, gone_sec, back_sec;
 	uint64_t	 cycle, position, durable;	/* items at the cut */
 	int		 asked;		/* by the operator */
+	int		 resumed;	/* taken over at a start: no position */
 	int		 gone;		/* the device was seen to go away */
 	int		 returned;	/* drive_activate called at its return */
 	int		 unsafe_known;	/* unsafe_before is the drive's count */
@@ -365,8 +367,9 @@ void		 drive_timeline_end(struct drive *, json_object *ev);
 int		 drive_timeline_estimate(struct drive *, json_object *o);
 
 /* drive_power.c: a power loss and the verify it owes */
-/* At activation, after the state is loaded: a loss seen owes a verify. */
-void		 drive_power_activate(struct drive *, int owned);
+/* At activation, after the state is loaded: a loss seen owes a verify
+ * (1 then). */
+int		 drive_power_activate(struct drive *, int owned);
 /* The daemon stopped the drive cleanly (no job left running). */
 void		 drive_power_stopped(struct drive *);
 /* A verify job: the one owed after a loss? Then it says so, and goes on
@@ -393,13 +396,16 @@ void		 drive_cut_prepare(struct drive *, struct job *);
  * 0 when it ends as any job does (a failed one among them). */
 int		 drive_cut_job_ended(struct drive *, enum work was,
 		    enum job_end);
-/* drive_activate opened the drive: a cut under way ends here. */
-void		 drive_cut_activated(struct drive *);
+/* drive_activate opened the drive: a cut under way ends here
+ * (lost_now: the activation saw a power loss of the host already). */
+void		 drive_cut_activated(struct drive *, int lost_now);
 /* drive_activate was refused: a cut under way powers the drive on and
  * waits for it (1), or there is none (0). */
 int		 drive_cut_resume(struct drive *);
 /* "off", "going", ...: the step of a cut under way; NULL: none. */
 const char	*drive_cut_state(const struct drive *);
+/* The daemon stops: the event of a cut waiting for its SMART reading. */
+void		 drive_cut_shutdown(struct drive *);
 void		 drive_cut_free(struct drive *);
 
 /* drive_smart.c, for drive.c */

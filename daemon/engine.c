@@ -693,12 +693,14 @@ run_io(struct engine *e)
 		if (t - e->last_publish > PUBLISH_NS)
 			engine_publish(e);
 	}
+	/* a power cut's stop leaves the writes since the last flush
+	 * unflushed; a job that ended on its own first is flushed as ever */
+	if (end != JOB_STOPPED)
+		atomic_store(&e->no_final_flush, 0);
 	engine_flush_final(e);
-	if (e->fail_err != 0 && (end == JOB_DONE || end == JOB_BUDGET))
+	if (e->fail_err != 0 && (end == JOB_DONE || end == JOB_BUDGET ||
+	    (end == JOB_STOPPED && atomic_load(&e->no_final_flush))))
 		end = JOB_FAILED;
-	/* its last writes unflushed: never a pass done, whatever it did */
-	else if (atomic_load(&e->no_final_flush) && end != JOB_FAILED)
-		end = JOB_STOPPED;
 	return end;
 }
 

@@ -2,7 +2,8 @@
 writes near 420 MB/s with a stall every 97 s, a read-only verify stretch,
 latency spikes; SMART every 5 s (UNKNOWN between): wear, spare, a
 temperature peak above 70 C, two media errors late, device/NAND writes,
-WAF; a cache flush rate while writing; bad blocks found late.
+WAF; a cache flush rate while writing; bad blocks found late; a power cut
+halfway.
 
 argv: START SECONDS
 Prints "TIME:V:V:..." lines for rrdtool update (seeded: always the same).
@@ -27,4 +28,5 @@ for i in range(1, n + 1):
     # a cache flush each second of writing (none while verifying)
     v += ["U" if verify else "%.6g" % max(100, 2500 + random.gauss(0, 300))]
     v += ["%d" % (3 * (i > 0.9 * n))]  # bad blocks found, cumulative
+    v += ["%d" % (i > 0.5 * n)]  # power cuts, cumulative
     print("%d:%s" % (t0 + i, ":".join(v)))

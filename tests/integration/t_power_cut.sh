@@ -21,12 +21,22 @@
 #      run ends clean
 #   E: the target does not come back: the drive is refused with why; a
 #      start once it can come back powers it on and goes on
+#   F: an "off" that fails after the target went: the cut counts and the
+#      verify runs all the same
+#   G: the target comes back as another (a file of another size): refused
+#      once, with why, and "on" is not run again and again
+#   H: an "off" that hangs (with a child of its own) past
+#      power_cut_timeout: killed with its process group, the daemon
+#      answering meanwhile, the power given back
+# B runs with autostart = no (started by ssdctl start): a drive back from
+# a cut goes on all the same (autostart is for the daemon's starts).
 . "$(dirname "$0")/lib.sh"
 CTL=${SSDCTL:-$ROOT/ctl/ssdctl}
 
 BS=4096
 
-# cutcmd FILE IMG LOG [OFF_EXIT [OFF_SLEEP [ON_WORKS]]]: the command
+# cutcmd FILE IMG LOG [OFF_EXIT [OFF_SLEEP [ON_WORKS [OFF_EXIT_AFTER]]]]:
+# the command; OFF_EXIT fails before the move, OFF_EXIT_AFTER after it
 cutcmd() {
 	cat >"$1" <<EOF
 #!/bin/sh
@@ -34,7 +44,8 @@ echo "\$1 \$2 \$3" >>"$3"
 case \$1 in
 off)	[ "${4:-0}" = 0 ] || exit ${4:-0}
 	mv "$2" "$2.off"
-	sleep ${5:-0} ;;
+	sleep ${5:-0}
+	exit ${7:-0} ;;
 on)	[ "${6:-1}" = 1 ] || exit 0
 	[ -e "$2.off" ] && mv "$2.off" "$2" ;;
 esac
@@ -123,7 +134,7 @@ rm -f "$T/a.img"
 # ---------------------------------------------------------------- B
 log "B: ssdctl powercut"
 cutcmd "$T/cut_b" "$T/b.img" "$T/cmd_b.log"
-conf b "power_cut_command = $T/cut_b" "queue_depth = 1"
+conf b "power_cut_command = $T/cut_b" "queue_depth = 1" "autostart = no"
 cat >>"$T/b.conf" <<EOF
 
 [drive:nocut]
@@ -138,6 +149,10 @@ S=$T/state_b/b/state
 EV=$T/state_b/b/events.jsonl
 SOCK=$T/state_b.sock
 start_ssdt "$T/b.log" -c "$T/b.conf"
+wait_state "$S" "$SSDT_PID" 30 "s[\"run\"] == \"stopped\"" ||
+    die "B: autostart = no: never saw the drive stopped"
+"$CTL" -s "$SOCK" start b >"$T/b.start" 2>&1
+assert_rc "B: ssdctl start" 0 "$?" "$T/b.start"
 wait_state "$S" "$SSDT_PID" 120 \
     "(s[\"phase\"] == \"write\" and s[\"position\"] > 100)" ||
     die "B: never saw the write pass under way"
@@ -148,6 +163,7 @@ assert_match "B: ... says why" "no power_cut_command" "$out"
 assert_rc "B: ssdctl powercut" 0 "$?" "$T/b.ctl"
 wait_state "$S" "$SSDT_PID" 60 "(int(s[\"power.cuts\"]) == 1 and
     int(s[\"power.verify\"]) == 0)" || fail "B: the cut and its verify never ended"
+assert_eq "B: running after the cut (autostart = no)" running "$(state_get "$S" run)"
 sleep 1.2	# the status of the next tick
 "$CTL" -s "$SOCK" --json status b >"$T/b.json" || fail "B: ssdctl --json status"
 assert_eq "B: --json: power_cuts, power_cut" "1 None" "$(python3 -c '
@@ -238,5 +254,83 @@ assert_eq "E: on, again at the start" "off e none|on e none|on e none" \
 kill_and_reap TERM "$SSDT_PID"
 assert_eq "E: SIGTERM exit" 0 "$RC"
 rm -f "$T/e.img"
+
+# ---------------------------------------------------------------- F
+log "F: off fails after the target went"
+cutcmd "$T/cut_f" "$T/f.img" "$T/cmd_f.log" 0 0 1 4
+conf f "power_cut_command = $T/cut_f" "power_cut_every = 1"
+S=$T/state_f/f/state
+EV=$T/state_f/f/events.jsonl
+run_ssdt "$T/f.log" -c "$T/f.conf" --oneshot
+assert_rc "F: --oneshot" 0 "$RC" "$T/f.log"
+assert_eq "F: the cut counted" 1 "$(state_get "$S" power.cuts)"
+assert_eq "F: its verify" 1 "$(ev_count "$EV" 0 event=power_loss_verified)"
+assert_match "F: the event says what the command did" "off: exited 4" \
+    "$(ev_query "$EV" 0 trouble event=power_cut)"
+assert_eq "F: errors.lost_flush" 0 "$(state_get "$S" errors.lost_flush)"
+rm -f "$T/f.img"
+
+# ---------------------------------------------------------------- G
+log "G: another target comes back"
+cat >"$T/cut_g" <<EOF
+#!/bin/sh
+echo "\$1 \$2 \$3" >>"$T/cmd_g.log"
+case \$1 in
+off)	mv "$T/g.img" "$T/g.img.off" ;;
+on)	mv "$T/g.img.off" "$T/g.img"; truncate -s 128M "$T/g.img" ;;
+esac
+EOF
+chmod +x "$T/cut_g"
+conf g "power_cut_command = $T/cut_g" "power_cut_every = 1"
+S=$T/state_g/g/state
+EV=$T/state_g/g/events.jsonl
+run_ssdt "$T/g.log" -c "$T/g.conf" --oneshot
+assert_rc "G: --oneshot ends, the drive refused" 4 "$RC" "$T/g.log"
+assert_eq "G: on, once" "off g none|on g none" "$(paste -sd'|' "$T/cmd_g.log")"
+assert_eq "G: one refusal" 1 "$(ev_count "$EV" 0 event=refused)"
+assert_match "G: ... saying why" "already under test, has 134217728 bytes" \
+    "$(ev_query "$EV" 0 reason event=refused)"
+assert_eq "G: the cut still under way in the state" 1 "$(state_get "$S" power.cut_pending)"
+rm -f "$T/g.img"
+
+# ---------------------------------------------------------------- H
+log "H: off hangs past power_cut_timeout"
+cat >"$T/cut_h" <<EOF
+#!/bin/sh
+echo "\$1 \$2 \$3" >>"$T/cmd_h.log"
+case \$1 in
+off)	sleep 300 &
+	echo \$! >"$T/h.child"
+	sleep 300 ;;
+esac
+exit 0
+EOF
+chmod +x "$T/cut_h"
+conf h "power_cut_command = $T/cut_h" "power_cut_every = 1" \
+    "power_cut_timeout = 2s"
+S=$T/state_h/h/state
+EV=$T/state_h/h/events.jsonl
+SOCK=$T/state_h.sock
+start_ssdt "$T/h.log" -c "$T/h.conf"
+wait_state "$S" "$SSDT_PID" 120 "int(s[\"power.cut_pending\"]) == 1" ||
+    die "H: never saw the cut"
+"$CTL" -s "$SOCK" status h >"$T/h.st" 2>&1
+assert_rc "H: the daemon answers while off runs" 0 "$?" "$T/h.st"
+wait_state "$S" "$SSDT_PID" 60 "(int(s[\"power.cut_pending\"]) == 0 and
+    s[\"phase\"] != \"write\")" || fail "H: the cut never ended"
+assert_eq "H: not counted (the target never went)" 0 "$(state_get "$S" power.cuts)"
+assert_match "H: why" "did not end within power_cut_timeout" \
+    "$(ev_query "$EV" 0 message event=power_cut_failed)"
+assert_eq "H: the power given back" "off h none|on h none" "$(paste -sd'|' "$T/cmd_h.log")"
+sleep 0.5
+child=$(cat "$T/h.child" 2>/dev/null)
+assert_match "H: the command's child" "^[0-9]+$" "$child"
+if [ -n "$child" ] && pid_alive "$child"; then
+	fail "H: the command's child $child outlived the timeout"
+	kill -KILL "$child"
+else pass_check; fi
+kill_and_reap TERM "$SSDT_PID"
+assert_eq "H: SIGTERM exit" 0 "$RC"
+rm -f "$T/h.img"
 
 finish
