@@ -28,6 +28,10 @@
 #   H: an "off" that hangs (with a child of its own) past
 #      power_cut_timeout: killed with its process group, the daemon
 #      answering meanwhile, the power given back
+#   I: a drive that loses a flushed write in the cut (the command blanks
+#      the first block of the pass, which the state says a completed flush
+#      covered): lost_flush at exactly that block, and with on_lost_flush =
+#      fail the drive fails
 # B runs with autostart = no (started by ssdctl start): a drive back from
 # a cut goes on all the same (autostart is for the daemon's starts).
 . "$(dirname "$0")/lib.sh"
@@ -65,9 +69,9 @@ checkpoint = off
 device = $T/$n.img
 size = 256M
 block_size = 4k
-order = random
 trim = no
-$(printf '%s\n' "$@" "queue_depth = 2" "cycles = 1" "power_cut_timeout = 20s" |
+$(printf '%s\n' "$@" "order = random" "queue_depth = 2" "cycles = 1" \
+    "power_cut_timeout = 20s" |
     awk -F' = ' '!seen[$1]++')
 EOF
 }
@@ -332,5 +336,42 @@ else pass_check; fi
 kill_and_reap TERM "$SSDT_PID"
 assert_eq "H: SIGTERM exit" 0 "$RC"
 rm -f "$T/h.img"
+
+# ---------------------------------------------------------------- I
+log "I: a flushed write lost in the cut"
+layout $((256 * 1024 * 1024)) $BS 0.25
+cat >"$T/cut_i" <<EOF
+#!/bin/sh
+echo "\$1 \$2 \$3" >>"$T/cmd_i.log"
+case \$1 in
+off)	mv "$T/i.img" "$T/i.img.off"
+	dd if=/dev/zero of="$T/i.img.off" bs=$BS seek=$SBLK count=1 conv=notrunc 2>/dev/null ;;
+on)	mv "$T/i.img.off" "$T/i.img" ;;
+esac
+EOF
+chmod +x "$T/cut_i"
+conf i "power_cut_command = $T/cut_i" "order = sequential" "queue_depth = 1" \
+    "on_lost_flush = fail"
+S=$T/state_i/i/state
+EV=$T/state_i/i/events.jsonl
+SOCK=$T/state_i.sock
+start_ssdt "$T/i.log" -c "$T/i.conf"
+wait_state "$S" "$SSDT_PID" 120 \
+    "(s[\"phase\"] == \"write\" and s[\"position\"] > 100)" ||
+    die "I: never saw the write pass flushed past its first block"
+"$CTL" -s "$SOCK" powercut i >"$T/i.ctl" 2>&1
+assert_rc "I: ssdctl powercut" 0 "$?" "$T/i.ctl"
+wait_state "$S" "$SSDT_PID" 120 "s[\"run\"] == \"failed\"" ||
+    fail "I: the drive did not fail"
+assert_eq "I: lost_flush at the blanked block" "lost_flush $((SBLK * BS)) 1" \
+    "$(ev_query "$EV" 0 class,offset,blocks event=verify_error)"
+assert_eq "I: counted" 1 "$(state_get "$S" errors.lost_flush)"
+assert_eq "I: the verify's event" 1 \
+    "$(ev_query "$EV" 0 lost_flush event=power_loss_verified)"
+assert_match "I: why it failed" "lost in a power loss after a completed flush" \
+    "$(state_get "$S" reason)"
+kill_and_reap TERM "$SSDT_PID"
+assert_eq "I: SIGTERM exit" 0 "$RC"
+rm -f "$T/i.img"
 
 finish
