@@ -137,13 +137,13 @@ drive_cmd_start(struct drive *d, char *err, size_t len)
 int
 drive_cmd_verify(struct drive *d, char *err, size_t len)
 {
+	if (drive_cut_state(d) != NULL && d->cut.step != CUT_SMART)
+		return cmd_refuse(d, err, len, "verify");
 	if (!d->active) {
 		snprintf(err, len, "%s: cannot verify: drive is not open%s",
 		    d->conf.name, d->refused ? " (refused)" : "");
 		return -1;
 	}
-	if (drive_cut_state(d) != NULL && d->cut.step != CUT_SMART)
-		return cmd_refuse(d, err, len, "verify");
 	if (d->work == WORK_VERIFY_NEXT || d->work == WORK_VERIFY) {
 		snprintf(err, len, "%s: a verify pass is already running",
 		    d->conf.name);

@@ -16,9 +16,10 @@
 #      drive without power_cut_command
 #   C: a command whose "off" fails: power_cut_failed with why, no loss
 #      counted, the run goes on to its end
-#   D: the daemon killed (-9) while the power is off: its next start
-#      powers the drive on first, the verify of a power loss runs, the
-#      run ends clean
+#   D: the daemon killed (-9) while the power is off, the host going down
+#      too (another boot): its next start powers the drive on first, the
+#      verify of a power loss runs, the loss counts once, the run ends
+#      clean
 #   E: the target does not come back: the drive is refused with why; a
 #      start once it can come back powers it on and goes on
 #   F: an "off" that fails after the target went: the cut counts and the
@@ -27,7 +28,8 @@
 #      once, with why, and "on" is not run again and again
 #   H: an "off" that hangs (with a child of its own) past
 #      power_cut_timeout: killed with its process group, the daemon
-#      answering meanwhile, the power given back
+#      answering meanwhile (start, verify, pause, stop and powercut refused
+#      with why), the power given back
 #   I: a drive that loses a flushed write in the cut (the command blanks
 #      the first block of the pass, which the state says a completed flush
 #      covered): lost_flush at exactly that block, and with on_lost_flush =
@@ -216,11 +218,17 @@ assert_eq "D: the power is off" 1 "$([ -e "$T/d.img.off" ] && echo 1)"
 kill_and_reap KILL "$SSDT_PID"
 pkill -f "$T/cut_d" 2>/dev/null
 cutcmd "$T/cut_d" "$T/d.img" "$T/cmd_d.log"
+# and the host went down with it: one loss, not two
+sed -i "s/^boot_id .*/boot_id 00000000-0000-4000-8000-000000000000/" "$S"
 run_ssdt "$T/d2.log" -c "$T/d.conf" --oneshot
 assert_rc "D: --oneshot after the kill" 0 "$RC" "$T/d2.log"
 assert_eq "D: powered on at the start" "off d none|on d none" "$(paste -sd'|' "$T/cmd_d.log")"
 assert_eq "D: run" finished "$(state_get "$S" run)"
 assert_eq "D: the cut counted" 1 "$(state_get "$S" power.cuts)"
+assert_eq "D: one power loss (the host's and the cut's)" 1 "$(state_get "$S" power.losses)"
+assert_eq "D: the host's loss seen" 1 "$(ev_count "$EV" 0 event=power_loss)"
+assert_eq "D: the cut taken over at the start" true \
+    "$(ev_query "$EV" 0 resumed event=power_cut)"
 assert_eq "D: the verify after it" 1 "$(ev_count "$EV" 0 event=power_loss_verified)"
 for c in corrupt misdirected stale foreign unwritten io_error lost_flush; do
 	assert_eq "D: errors.$c" 0 "$(state_get "$S" errors.$c)"
@@ -320,6 +328,11 @@ wait_state "$S" "$SSDT_PID" 120 "int(s[\"power.cut_pending\"]) == 1" ||
     die "H: never saw the cut"
 "$CTL" -s "$SOCK" status h >"$T/h.st" 2>&1
 assert_rc "H: the daemon answers while off runs" 0 "$?" "$T/h.st"
+for c in start verify pause stop powercut; do
+	out=$("$CTL" -s "$SOCK" $c h 2>&1)
+	assert_eq "H: $c during the cut: exit 1" 1 "$?"
+	assert_match "H: ... says why" "power cut is under way" "$out"
+done
 wait_state "$S" "$SSDT_PID" 60 "(int(s[\"power.cut_pending\"]) == 0 and
     s[\"phase\"] != \"write\")" || fail "H: the cut never ended"
 assert_eq "H: not counted (the target never went)" 0 "$(state_get "$S" power.cuts)"
