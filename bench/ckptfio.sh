@@ -75,17 +75,27 @@ usage: $0 [-r N] [--quick] [--batch] [--pin CPU] [--seconds S] [--json[=FILE]]
                 the host's other work
   --json[=FILE] also write every run's figures as JSON (default FILE:
                 ./ckptfio-results.json)
+  --rows A,B    only these rows (probe ids of the list below)
+  --fio-verify  each row that only reads also run by fio reading and
+                checking every block (--verify=crc32c, fio's fastest check,
+                on data fio wrote first with its headers; the random rows
+                without --norandommap, each block once a loop): the same
+                work as the probe's, as tool fio-verify
 EOF
 }
 
 BENCH_NAME=ckptfio
 # shellcheck source=bench/lib/common.sh
 . "$ROOT/bench/lib/common.sh"
-BATCH=0 PIN= SECS_SET=
+BATCH=0 PIN= SECS_SET= ROWS_SET= FIO_VERIFY=0
 args=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--batch) BATCH=1 ;;
+	--fio-verify) FIO_VERIFY=1 ;;
+	--rows) [ $# -ge 2 ] || { usage >&2; exit 2; }
+	    ROWS_SET=$2; shift ;;
+	--rows=*) ROWS_SET=${1#--rows=} ;;
 	--pin) [ $# -ge 2 ] || { usage >&2; exit 2; }
 	    PIN=$2; shift ;;
 	--pin=*) PIN=${1#--pin=} ;;
@@ -105,6 +115,12 @@ esac
 
 ROWS=(rand-read-4k-qd1 rand-write-4k-qd1 rand-read-4k-qd32 rand-write-4k-qd32
     seq-read-128k-qd32 seq-write-128k-qd32 bs-sweep-rand-read-512 desktop)
+if [ -n "$ROWS_SET" ]; then
+	for r in ${ROWS_SET//,/ }; do
+		case " ${ROWS[*]} " in *" $r "*) ;; *) die "--rows: no row $r" ;; esac
+	done
+	read -r -a ROWS <<<"${ROWS_SET//,/ }"
+fi
 if [ "$QUICK" = 1 ]; then
 	SPAN=256M REGION=128M SECS=2 RAMP=1
 else
@@ -241,6 +257,52 @@ EOF
 	    { printf "ckptfio:   %-24s %-12s %9.0f IOPS %8.1f MB/s\n", r, t, $1, $2 / 1e6 }' >&2
 }
 
+# fio_verify_row REP ROW LEN: a row that only reads, run by fio reading
+# and checking every block (tool fio-verify): the region written first
+# with fio's verify headers (not measured), then --verify_only passes over
+# it, as many as fill the measured window (the first pass tells how long
+# one takes); appends "res ROW fio-verify REP IOPS BYTES/S"
+fio_verify_row() {
+	local rep=$1 row=$2 len=$3 opts wopts out line loops=1 ms
+	opts=$(awk -v id="$row" '$1 == id { $1 = ""; print }' <<<"$FIOOPTS")
+	case " $opts " in *" --rw=read "*|*" --rw=randread "*) ;; *) return 0 ;; esac
+	opts=${opts/ --norandommap/}
+	wopts=${opts/--rw=randread/--rw=randwrite}
+	wopts=${wopts/--rw=read/--rw=write}
+	out=$WORK/fio-verify-$row-$rep.json
+	# shellcheck disable=SC2086  # the options are words
+	run_child "$WORK/fio.err" "${FIO[@]}" --name="$row" --filename="$LOOP" \
+	    --offset="$OFF" --size="$len" --ioengine=io_uring --direct=1 \
+	    "${FIO_REG[@]}" $wopts --verify=crc32c --do_verify=0 \
+	    --output-format=json --output="$out" ||
+	    { cat "$WORK/fio.err" >&2; die "fio $row (verify fill) failed"; }
+	while :; do
+		# shellcheck disable=SC2086
+		run_child "$WORK/fio.err" "${FIO[@]}" --name="$row" \
+		    --filename="$LOOP" --offset="$OFF" --size="$len" \
+		    --ioengine=io_uring --direct=1 "${FIO_REG[@]}" $wopts \
+		    --verify=crc32c --verify_only=1 --loops="$loops" \
+		    --group_reporting --output-format=json --output="$out" ||
+		    { cat "$WORK/fio.err" >&2; die "fio $row (verify) failed"; }
+		ms=$(python3 -B -c 'import json, sys
+f = json.load(open(sys.argv[1]))
+if any(j["error"] for j in f["jobs"]):
+    sys.exit("fio reported a verify error")
+print(max(j["read"]["runtime"] for j in f["jobs"]))' "$out") ||
+		    die "fio $row (verify): a block failed its check"
+		[ "$loops" = 1 ] && [ "$ms" -lt $((SECS * 500)) ] || break
+		loops=$(( (SECS * 1000 + ms - 1) / (ms > 0 ? ms : 1) ))
+	done
+	line=$(python3 -B -c 'import json, sys
+f = json.load(open(sys.argv[1]))
+print("%.3f\t%.1f" % (sum(j["read"]["iops"] for j in f["jobs"]),
+      sum(j["read"]["bw_bytes"] for j in f["jobs"])))' "$out") ||
+	    die "fio $row (verify): unusable output"
+	printf 'res\t%s\t%s\t%s\t%s\n' "$row" fio-verify "$rep" "$line" >> "$RES"
+	printf '%s\n' "$line" | awk -F'\t' -v r="$row" '
+	    { printf "ckptfio:   %-24s %-12s %9.0f IOPS %8.1f MB/s (%s pass(es))\n", r, "fio-verify", $1, $2 / 1e6, "'"$loops"'" }' >&2
+}
+
 # ---------------------------------------------------------- ssdtortured
 cat > "$WORK/ckpt.conf" <<EOF
 [daemon]
@@ -361,6 +423,7 @@ fio_rep() {
 	for row in "${ROWS[@]}"; do
 		fio_row "$1" "$row" "$LEN"
 		fio_row "$1" "$row" "$LEN" plain
+		[ "$FIO_VERIFY" = 0 ] || fio_verify_row "$1" "$row" "$LEN"
 	done
 }
 
@@ -402,11 +465,14 @@ def spread(o):
     v = [t[0] for t in o.values()]
     return max(v) / min(v) if min(v) > 0 else float("inf")
 
-table = []
+table, vtab = [], []
 for r in rows:
     o, x = res[(r, "ssdtortured")], res[(r, "fio")]
     p = res.get((r, "fio-plain"), {})
     q, qp = ratios(o, x), ratios(o, p)
+    qv = ratios(o, res.get((r, "fio-verify"), {}))
+    vtab.append((r, "%.3f" % med(qv) if qv else "-",
+                 "%.2f..%.2f" % (qv[0], qv[-1]) if qv else "-"))
     dv = sorted(v[1] / v[2] for v in o.values() if v[2] > 0)
     table.append((r, med(v[0] for v in o.values()), med(v[0] for v in x.values()),
                   med(q), "%.2f..%.2f" % (q[0], q[-1]),
@@ -436,6 +502,15 @@ print("| " + " | ".join(head) + " |")
 print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
 for t in table:
     print("| `%s` | %.0f | %.0f | %.3f | %s | %.1f | %.1f | %.3f | %s | %s | %.3f | %s | %.2f | %.2f |" % t)
+if any(v[1] != "-" for v in vtab):
+    print()
+    print("Against fio reading and checking every block (--verify=crc32c):")
+    print()
+    print("| probe | ssdtortured / fio-verify | ratios |")
+    print("|---|--:|--:|")
+    for v in vtab:
+        if v[1] != "-":
+            print("| `%s` | %s | %s |" % v)
 print()
 print("Machine:", machine)
 if sys.argv[2]:

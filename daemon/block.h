@@ -52,6 +52,12 @@ struct blk_expect {
 	uint64_t	gen_lo, gen_hi;
 	int		allow_unwritten;
 	/*
+	 * Or anything at all: a block this run has not written yet holds
+	 * what the device held before (a used drive: another run's blocks,
+	 * garbage); blk_check says ok, its result filled in as found.
+	 */
+	int		allow_any;
+	/*
 	 * Or, when probe_unit is not 0: a whole run of blocks of probe_unit
 	 * bytes, each at its own offset, of generation probe_gen (what a
 	 * performance checkpoint's probes write; blk_check_units).

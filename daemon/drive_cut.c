@@ -346,7 +346,7 @@ cut_found_done(struct drive *d, int lost_now)
 	drive_log(d, LOG_NOTICE, 0, "the state says a power cut was under "
 	    "way and the device is there: the verify of a power loss first");
 	if (!lost_now)	/* the host's own loss owes it already */
-		drive_power_cut(d);
+		drive_power_cut(d, 0, 0);
 	cut_reset(d);
 }
 
@@ -368,8 +368,8 @@ drive_cut_activated(struct drive *d, int lost_now)
 		return;
 	}
 	d->st.power_cuts++;
-	if (!lost_now)
-		drive_power_cut(d);
+	if (!lost_now)	/* where the pass stood: an exact kept count */
+		drive_power_cut(d, !d->cut.resumed, d->cut.position);
 	d->cut.readings_back = d->smart.readings;
 	d->cut.t_back = mono_ns();
 	d->cut.step = CUT_SMART;

@@ -51,23 +51,29 @@ power_was_lost(const struct dstate *st, const char *now)
 	    st->run == RUN_STOPPED;
 }
 
-/* A verify is owed (still owed: a loss during it). */
+/*
+ * A verify is owed (still owed: a loss during it); bounded: writes count
+ * as kept only below the pass's item kept_end.
+ */
 static void
-power_owe_verify(struct drive *d)
+power_owe_verify(struct drive *d, int bounded, uint64_t kept_end)
 {
 	if (!d->st.power_verify) {
 		d->st.kept_base = d->st.unflushed_kept;
 		d->st.lost_base = d->st.errors[BLK_LOST_FLUSH];
 		d->st.power_verify_pos = 0;
-	}
+		d->st.kept_bounded = bounded;
+		d->st.kept_end = kept_end;
+	} else		/* two losses, one verify: no bound */
+		d->st.kept_bounded = 0;
 	d->st.power_verify = 1;
 	d->st.power_losses++;
 }
 
 void
-drive_power_cut(struct drive *d)
+drive_power_cut(struct drive *d, int bounded, uint64_t kept_end)
 {
-	power_owe_verify(d);
+	power_owe_verify(d, bounded, kept_end);
 }
 
 /* Record the loss; a verify is owed. */
@@ -76,7 +82,7 @@ power_lost(struct drive *d, const char *now)
 {
 	json_object	*o = drive_ev_obj(d);
 
-	power_owe_verify(d);
+	power_owe_verify(d, 0, 0);
 	json_object_object_add(o, "boot_id", json_object_new_string(now));
 	json_object_object_add(o, "previous_boot_id",
 	    json_object_new_string(d->st.boot_id));
@@ -116,6 +122,8 @@ drive_power_begin(struct drive *d, struct job *j)
 	if (!d->st.power_verify)
 		return;
 	j->power_lost = 1;
+	j->kept_bounded = d->st.kept_bounded;
+	j->kept_end = d->st.kept_end;
 	if (d->st.power_verify_pos < j->count) {
 		j->start = d->st.power_verify_pos;
 		d->power_resumed = j->start != 0;

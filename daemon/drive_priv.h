@@ -382,8 +382,9 @@ void		 drive_power_progress(struct drive *, uint64_t position);
 int		 drive_power_end(struct drive *, int done, char *why, size_t);
 
 /* A power cut ended with the device gone and back: the verify of a
- * power loss is owed (the count of losses grows). */
-void		 drive_power_cut(struct drive *);
+ * power loss is owed (the count of losses grows); writes count as kept
+ * only below the pass's item kept_end when bounded. */
+void		 drive_power_cut(struct drive *, int bounded, uint64_t kept_end);
 
 /* drive_cut.c: power cuts on purpose */
 /* Once a second: a cut asked for begins in the write pass running; the

@@ -304,21 +304,31 @@ slots_start(struct engine *e)
 
 /*
  * A power-lost verify found block ok: was it written after the last
- * flush (its expectation allows the old content too) and is it the new
- * write? Then the drive kept an unflushed write.
+ * flush (its expectation allows the old content too), by the pass that
+ * was cut (below kept_end, when the job has one: an earlier attempt at
+ * the pass may have written further), and is it that write, whole?
+ * Then the drive kept an unflushed write.
  */
 static void
 count_kept(struct engine *e, const struct blk_expect *ex,
-    const unsigned char *buf)
+    const struct blk_result *r, uint64_t off)
 {
-	const struct blk_hdr	*h = (const struct blk_hdr *)buf;
-	enum phase		 ph = e->job.expect.phase;
+	const struct job	*j = &e->job;
+	uint64_t		 blk = off / e->bs, seq;
 
-	if ((ph != PHASE_WRITE && ph != PHASE_STATIC) || !ex->has_gen ||
-	    (!ex->allow_unwritten && ex->gen_lo == ex->gen_hi))
+	if ((j->expect.phase != PHASE_WRITE && j->expect.phase != PHASE_STATIC) ||
+	    !ex->has_gen || (!ex->allow_unwritten && ex->gen_lo == ex->gen_hi))
 		return;
-	if (h->magic == BLK_MAGIC && h->generation == ex->gen_hi)
-		e->loc.unflushed_kept++;
+	if (!r->hdr_valid || r->found_instance != j->expect.instance ||
+	    r->found_offset != off || r->found_gen != ex->gen_hi)
+		return;
+	if (j->kept_bounded) {
+		seq = blk < j->lay.static_blocks ? blk :
+		    perm_inv(&e->vperm, blk - j->lay.static_blocks);
+		if (seq >= j->kept_end)
+			return;
+	}
+	e->loc.unflushed_kept++;
 }
 
 /*
@@ -354,7 +364,7 @@ verify_block(struct engine *e, struct slot *s, struct witem *w,
 	if (blk_check(buf, e->bs, e->job.expect.instance, s->off, &ex, &r) ==
 	    BLK_OK) {
 		if (e->job.power_lost)
-			count_kept(e, &ex, buf);
+			count_kept(e, &ex, &r, s->off);
 		return;
 	}
 	if (e->job.power_lost)

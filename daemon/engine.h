@@ -76,6 +76,10 @@ struct job {
 	 * new generation counts in unflushed_kept.
 	 */
 	int		power_lost;
+	/* power_lost, kept_bounded: only the pass's items below kept_end
+	 * count as kept (a cut knows where its pass stood) */
+	int		kept_bounded;
+	uint64_t	kept_end;
 	uint32_t	queue_depth;
 	struct probe_job pj;		/* the probe jobs' */
 };

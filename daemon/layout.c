@@ -78,17 +78,18 @@ expect_static(const struct progress *pr, uint64_t block,
     struct blk_expect *e)
 {
 	expect_gen(e, 0, 0);
+	/* not reached yet, or in flight: what the device held before */
 	if (!pr->static_done &&
 	    !(pr->phase == PHASE_STATIC && block < pr->position))
-		e->allow_unwritten = 1;	/* not reached yet, or in flight */
+		e->allow_unwritten = e->allow_any = 1;
 }
 
 /* What a dynamic block held before cycle c's write pass reached it. */
 static void
 expect_before(const struct progress *pr, uint64_t c, struct blk_expect *e)
 {
-	if (c <= 1) {
-		e->allow_unwritten = 1;
+	if (c <= 1) {	/* before our first pass: what the device held */
+		e->allow_unwritten = e->allow_any = 1;
 		return;
 	}
 	expect_gen(e, c - 1, c - 1);
@@ -104,7 +105,7 @@ expect_dynamic(const struct layout *l, const struct progress *pr,
 	uint64_t	c = pr->cycle, rel = block - l->static_blocks, seq;
 
 	if (c == 0) {
-		e->allow_unwritten = 1;
+		e->allow_unwritten = e->allow_any = 1;
 		return;
 	}
 	/* the inverse permutation only matters while a pass is incomplete */

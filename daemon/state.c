@@ -143,6 +143,8 @@ static const struct field fields[] = {
 	U64("power.unflushed_kept", unflushed_kept),
 	U64("power.kept_base", kept_base),
 	U64("power.lost_base", lost_base),
+	INT("power.kept_bounded", kept_bounded),
+	U64("power.kept_end", kept_end),
 	U64("power.cuts", power_cuts),
 	U64("power.cut_at", cut_at),
 	U64("power.cut_cycle", cut_cycle),

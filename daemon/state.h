@@ -108,6 +108,11 @@ struct dstate {
 	uint64_t	unflushed_kept;
 	uint64_t	kept_base;
 	uint64_t	lost_base;
+	/* the verify owed counts as kept only the pass's items below
+	 * kept_end when kept_bounded (a cut's item; not for a loss whose
+	 * moment is not known) */
+	int		kept_bounded;
+	uint64_t	kept_end;
 	/*
 	 * Power cuts on purpose (drive_cut.c): how many, the one due in
 	 * this cycle's write pass (the item it comes at; 0: none) and the

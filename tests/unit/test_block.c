@@ -306,6 +306,37 @@ fake_header(unsigned char *b)
 	memset(b + 512, 0x5a, 4096 - 512);
 }
 
+/*
+ * allow_any (a block this run has not written yet): whatever it holds is
+ * ok, and what was found is still said (a block of this run, or not).
+ */
+static void
+test_allow_any(void **state)
+{
+	struct blk_expect	e = want_gen(2, 2);
+	struct blk_result	r;
+	unsigned char		*b = malloc(4096);
+	uint64_t		 s = 99;
+	int			 i;
+
+	(void)state;
+	assert_non_null(b);
+	e.allow_any = 1;
+	for (i = 0; i < 4096; i++)	/* garbage */
+		b[i] = (unsigned char)xs64(&s);
+	assert_int_equal(check(b, 4096, INST, 0, e, &r), BLK_OK);
+	assert_int_equal(r.hdr_valid, 0);
+	blk_encode(b, 4096, INST ^ 1, 0, 2, 5);	/* another run's */
+	assert_int_equal(check(b, 4096, INST, 0, e, &r), BLK_OK);
+	assert_true(r.hdr_valid && r.found_instance == (INST ^ 1));
+	blk_encode(b, 4096, INST, 0, 1, 5);	/* ours, older */
+	assert_int_equal(check(b, 4096, INST, 0, e, &r), BLK_OK);
+	assert_true(r.hdr_valid && r.found_gen == 1);
+	e.allow_any = 0;	/* without it, each is what it is */
+	assert_int_equal(check(b, 4096, INST, 0, e, &r), BLK_STALE);
+	free(b);
+}
+
 static void
 test_garbage(void **state)
 {
@@ -774,6 +805,7 @@ main(void)
 		cmocka_unit_test(test_unwritten),
 		cmocka_unit_test(test_written_where_unwritten_expected),
 		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_allow_any),
 		cmocka_unit_test(test_corrupt_text),
 		cmocka_unit_test(test_wrong_block_size),
 		cmocka_unit_test(test_gen_range),

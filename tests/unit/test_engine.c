@@ -699,6 +699,16 @@ test_power_lost(void **st)
 	assert_int_equal(last_st.unflushed_kept - e0.unflushed_kept,
 	    dyn - cut - 1);
 
+	/* a cut at item cut + 100 of an attempt that had written the whole
+	 * pass before: only [cut, cut + 100) are this cut's kept writes, the
+	 * one planted at cut + 5 (lost) aside */
+	e0 = last_st;
+	j.kept_bounded = 1;
+	j.kept_end = cut + 100;
+	assert_int_equal(run(e, &j, &bad), JOB_DONE);
+	assert_int_equal(last_st.unflushed_kept - e0.unflushed_kept, 99);
+	j.kept_bounded = 0;
+
 	e0 = last_st;
 	cut_verify(&j, &t, cut, 0);	/* without a power loss: as ever */
 	assert_int_equal(run(e, &j, &bad), JOB_DONE);
