@@ -92,6 +92,13 @@ cutproc_kill(struct cutproc *p)
 		kill_group(p);
 }
 
+void
+cutproc_detach(struct cutproc *p)
+{
+	if (p->pid > 0)
+		unwatch(p);
+}
+
 static int
 on_exit_fd(sd_event_source *s, int fd, uint32_t revents, void *arg)
 {
@@ -104,6 +111,7 @@ on_exit_fd(sd_event_source *s, int fd, uint32_t revents, void *arg)
 	(void)revents;
 	if (waitpid(p->pid, &status, WNOHANG) <= 0)
 		return 0;
+	kill(-p->pid, SIGKILL);	/* what it left running in its group */
 	ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
 	if (WIFEXITED(status) && !ok)
 		snprintf(why, sizeof(why), "exited %d", WEXITSTATUS(status));

@@ -33,6 +33,8 @@ int	cutproc_run(struct cutproc *, sd_event *, char *const argv[],
 	    uint64_t timeout_us, cutproc_fn, void *arg);
 /* Kill the one running (its group), without its callback. */
 void	cutproc_kill(struct cutproc *);
+/* Let the one running go on alone, unwatched (init reaps it). */
+void	cutproc_detach(struct cutproc *);
 int	cutproc_running(const struct cutproc *);
 
 #endif

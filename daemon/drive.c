@@ -306,8 +306,9 @@ drive_activate(struct drive *d, int schedule)
 	int	owned, rc, lost;
 
 	d->refused = 0;
-	if ((owned = drive_prepare(d)) == -1) {
-		drive_cut_resume(d);	/* a cut under way: power on, wait */
+	if ((owned = drive_prepare(d)) < 0) {
+		if (owned == -2)	/* a cut under way: power on, wait */
+			drive_cut_resume(d);
 		return -1;
 	}
 	if ((rc = drive_worker_new(d, &d->eng, &d->notify_src, err,

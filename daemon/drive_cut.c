@@ -314,12 +314,19 @@ cut_event(struct drive *d)
 	if (d->cut.trouble[0] != '\0')	/* the command said no, ... */
 		ADD("trouble", json_object_new_string(d->cut.trouble));
 #undef ADD
-	events_add(&d->log, LOG_WARNING, "power_cut", o, -1,
-	    (long long)d->st.host_bytes_written, "power cut %" PRIu64 " in "
-	    "cycle %" PRIu64 " (%" PRIu64 " blocks written since the last "
-	    "flush): gone %.1f s after off, back %.1f s after on",
-	    d->st.power_cuts, d->cut.cycle, d->cut.resumed ? 0 :
-	    d->cut.position - d->cut.durable, d->cut.gone_sec, d->cut.back_sec);
+	if (d->cut.resumed)
+		events_add(&d->log, LOG_WARNING, "power_cut", o, -1,
+		    (long long)d->st.host_bytes_written, "power cut %" PRIu64
+		    " in cycle %" PRIu64 ", taken over at a start (where the "
+		    "pass stood is not known): back %.1f s after on",
+		    d->st.power_cuts, d->cut.cycle, d->cut.back_sec);
+	else
+		events_add(&d->log, LOG_WARNING, "power_cut", o, -1,
+		    (long long)d->st.host_bytes_written, "power cut %" PRIu64
+		    " in cycle %" PRIu64 " (%" PRIu64 " blocks written since "
+		    "the last flush): gone %.1f s after off, back %.1f s after "
+		    "on", d->st.power_cuts, d->cut.cycle, d->cut.position -
+		    d->cut.durable, d->cut.gone_sec, d->cut.back_sec);
 	cut_reset(d);
 	drive_checkpoint(d);
 	drive_notify(d);
@@ -339,14 +346,19 @@ cut_returned(struct drive *d)
 	d->cut.returned = 0;
 }
 
-/* A start found the state of a cut and its device there. */
+/*
+ * A start found the state of a cut and its device there: whether the
+ * power went is not known (the daemon may have stopped before `off`), so
+ * nothing is counted; the verify of a power loss is owed all the same.
+ */
 static void
 cut_found_done(struct drive *d, int lost_now)
 {
 	drive_log(d, LOG_NOTICE, 0, "the state says a power cut was under "
-	    "way and the device is there: the verify of a power loss first");
+	    "way and the device is there: the verify of a power loss first "
+	    "(whether the power went is not known: no cut counted)");
 	if (!lost_now)	/* the host's own loss owes it already */
-		drive_power_cut(d, 0, 0);
+		drive_power_owe(d);
 	cut_reset(d);
 }
 
@@ -469,6 +481,8 @@ drive_cut_tick(struct drive *d)
 	if (d->cut.step == CUT_SMART && (d->smart.readings > d->cut.readings_back ||
 	    mono_ns() - d->cut.t_back > CUT_SMART_NS))
 		cut_event(d);
+	if (d->st.cut_asked && d->conf.power_cut_command == NULL)
+		d->st.cut_asked = 0;	/* reloaded away: not later, unasked */
 	/* a drain whose job was given up (io_timeout): no cut */
 	if (d->cut.step == CUT_DRAIN && d->work != WORK_CUT_NEXT)
 		cut_reset(d);
@@ -485,14 +499,23 @@ drive_cut_tick(struct drive *d)
 }
 
 int
+drive_cut_away(const struct drive *d)
+{
+	return d->st.cut_pending && d->cut.step == CUT_NONE &&
+	    !d->cut.returned && !target_present(d);
+}
+
+int
 drive_cut_resume(struct drive *d)
 {
-	if (!d->st.cut_pending || d->conf.power_cut_command == NULL ||
-	    d->cut.step != CUT_NONE || d->cut.returned || target_present(d))
-		return 0;
 	cut_reset(d);
-	if ((d->cut.cmd = strdup(d->conf.power_cut_command)) == NULL)
+	if (d->conf.power_cut_command == NULL ||
+	    (d->cut.cmd = strdup(d->conf.power_cut_command)) == NULL) {
+		cut_stranded(d, "the state says a power cut was under way and "
+		    "the device is not there, but there is no "
+		    "power_cut_command to power it on");
 		return 0;
+	}
 	d->cut.resumed = 1;
 	d->cut.gone = 1;	/* the run before cut it: owe the verify */
 	d->cut.cycle = d->st.prog.cycle;
@@ -512,6 +535,15 @@ drive_cut_shutdown(struct drive *d)
 void
 drive_cut_free(struct drive *d)
 {
+	/* a relay half switched is worse than one left to finish: the
+	 * command goes on alone; the state says the cut is under way */
+	if (d->cut.step >= CUT_OFF && d->cut.step <= CUT_RETURNING) {
+		drive_log(d, LOG_WARNING, 0, "the daemon lets go of the drive "
+		    "during a power cut (%s): its power may stay off until "
+		    "its next start, which powers it on",
+		    drive_cut_state(d));
+		cutproc_detach(&d->cut.proc);
+	}
 	cut_reset(d);
 }
 

@@ -226,7 +226,8 @@ claimed_by_record(struct drive *d, int by_serial, char *why, size_t len)
 	return how != NULL;
 }
 
-/* Target, layout and state: refuse with a reason, or be ready to run. */
+/* Target, layout and state: refuse with a reason (-1), or be ready to run;
+ * -2: a power cut under way left the device away (nothing said yet). */
 int
 drive_prepare(struct drive *d)
 {
@@ -250,6 +251,10 @@ drive_prepare(struct drive *d)
 	if (drive_claimed(d, owned, why, sizeof(why)) ||
 	    (!owned && claimed_by_record(d, 0, why, sizeof(why))))
 		return drive_refuse(d, why);
+	/* a power cut under way, the device away: no refusal, it is
+	 * powered on first (drive_cut_resume) */
+	if (owned && drive_cut_away(d))
+		return -2;
 	if (safety_open(&d->conf, owned, d->st.instance, d->conf.block_size,
 	    &d->tgt, why, sizeof(why)) == -1)
 		return drive_refuse(d, why);

@@ -67,13 +67,19 @@ power_owe_verify(struct drive *d, int bounded, uint64_t kept_end)
 	} else		/* two losses, one verify: no bound */
 		d->st.kept_bounded = 0;
 	d->st.power_verify = 1;
-	d->st.power_losses++;
 }
 
 void
 drive_power_cut(struct drive *d, int bounded, uint64_t kept_end)
 {
 	power_owe_verify(d, bounded, kept_end);
+	d->st.power_losses++;
+}
+
+void
+drive_power_owe(struct drive *d)
+{
+	power_owe_verify(d, 0, 0);
 }
 
 /* Record the loss; a verify is owed. */
@@ -83,6 +89,7 @@ power_lost(struct drive *d, const char *now)
 	json_object	*o = drive_ev_obj(d);
 
 	power_owe_verify(d, 0, 0);
+	d->st.power_losses++;
 	json_object_object_add(o, "boot_id", json_object_new_string(now));
 	json_object_object_add(o, "previous_boot_id",
 	    json_object_new_string(d->st.boot_id));

@@ -262,8 +262,9 @@ void		 drive_fail(struct drive *, const char *fmt, ...)
 void		 drive_notify(struct drive *);
 
 /* drive_open.c, for drive.c */
-/* Target, layout and state: -1 refused (with a reason), else 1 when the
- * drive had a run on disk, 0 for a new one. */
+/* Target, layout and state: -1 refused (with a reason), -2 a power cut
+ * under way left the device away, else 1 when the drive had a run on
+ * disk, 0 for a new one. */
 int		 drive_prepare(struct drive *);
 /* A refusal: nothing was written; say why, everywhere. Returns -1. */
 int		 drive_refuse(struct drive *, const char *why);
@@ -385,6 +386,8 @@ int		 drive_power_end(struct drive *, int done, char *why, size_t);
  * power loss is owed (the count of losses grows); writes count as kept
  * only below the pass's item kept_end when bounded. */
 void		 drive_power_cut(struct drive *, int bounded, uint64_t kept_end);
+/* The verify of a power loss owed, no loss counted (not known to be one). */
+void		 drive_power_owe(struct drive *);
 
 /* drive_cut.c: power cuts on purpose */
 /* Once a second: a cut asked for begins in the write pass running; the
@@ -400,8 +403,10 @@ int		 drive_cut_job_ended(struct drive *, enum work was,
 /* drive_activate opened the drive: a cut under way ends here
  * (lost_now: the activation saw a power loss of the host already). */
 void		 drive_cut_activated(struct drive *, int lost_now);
-/* drive_activate was refused: a cut under way powers the drive on and
- * waits for it (1), or there is none (0). */
+/* The state loaded says a cut is under way and the device is away. */
+int		 drive_cut_away(const struct drive *);
+/* drive_activate found drive_cut_away: the drive is powered on and
+ * waited for (1), or refused with why (0). */
 int		 drive_cut_resume(struct drive *);
 /* "off", "going", ...: the step of a cut under way; NULL: none. */
 const char	*drive_cut_state(const struct drive *);

@@ -30,16 +30,20 @@
 #      power_cut_timeout: killed with its process group, the daemon
 #      answering meanwhile (start, verify, pause, stop and powercut refused
 #      with why), the power given back
+#   I: a drive that loses a flushed write in the cut (the command blanks
+#      the first block of the pass, which the state says a completed flush
+#      covered): lost_flush at exactly that block, and with on_lost_flush =
+#      fail the drive fails
 #   J: a used drive (a loop device over a file of random bytes, detached
 #      and attached again by the command): the blocks the first pass has
 #      not reached hold what they held, which is no finding; every
 #      unflushed write kept, counted exactly
 #   K: two cuts in one write pass: the second's kept count is its own
 #      writes, not those of the first attempt beyond it
-#   I: a drive that loses a flushed write in the cut (the command blanks
-#      the first block of the pass, which the state says a completed flush
-#      covered): lost_flush at exactly that block, and with on_lost_flush =
-#      fail the drive fails
+#   L: SIGTERM while "off" runs: the daemon stops at once, saying the
+#      power may stay off, and lets the command finish (a relay is not
+#      left half switched); the next start powers the drive on, with no
+#      refusal on the way
 # B runs with autostart = no (started by ssdctl start): a drive back from
 # a cut goes on all the same (autostart is for the daemon's starts).
 . "$(dirname "$0")/lib.sh"
@@ -463,5 +467,34 @@ assert_eq "K: second cut: kept = its own unflushed writes" "${CUTS[1]##* }" "${V
 kill_and_reap TERM "$SSDT_PID"
 assert_eq "K: SIGTERM exit" 0 "$RC"
 rm -f "$T/k.img"
+
+# ---------------------------------------------------------------- L
+log "L: SIGTERM during off"
+cutcmd "$T/cut_l" "$T/l.img" "$T/cmd_l.log" 0 3
+sed -i 's|^\tsleep 3$|\tsleep 3; echo done >"'"$T"'/l.offdone"|' "$T/cut_l"
+conf l "power_cut_command = $T/cut_l" "power_cut_every = 1"
+S=$T/state_l/l/state
+EV=$T/state_l/l/events.jsonl
+start_ssdt "$T/l.log" -c "$T/l.conf"
+wait_state "$S" "$SSDT_PID" 120 "int(s[\"power.cut_pending\"]) == 1" ||
+    die "L: never saw the cut"
+sleep 0.5
+kill_and_reap TERM "$SSDT_PID"
+assert_eq "L: SIGTERM exit" 0 "$RC"
+assert_file_contains "L: says the power may stay off" "$T/l.log" \
+    "power may stay off until its next start"
+for i in $(seq 1 60); do
+	[ -e "$T/l.offdone" ] && break
+	sleep 0.1
+done
+assert_eq "L: off ran to its end" done "$(cat "$T/l.offdone" 2>/dev/null)"
+cutcmd "$T/cut_l" "$T/l.img" "$T/cmd_l.log"
+run_ssdt "$T/l2.log" -c "$T/l.conf" --oneshot
+assert_rc "L: --oneshot after" 0 "$RC" "$T/l2.log"
+assert_eq "L: powered on at the start" "off l none|on l none" "$(paste -sd'|' "$T/cmd_l.log")"
+assert_eq "L: no refusal on the way" 0 "$(ev_count "$EV" 0 event=refused)"
+assert_eq "L: the cut counted" 1 "$(state_get "$S" power.cuts)"
+assert_eq "L: run" finished "$(state_get "$S" run)"
+rm -f "$T/l.img"
 
 finish
