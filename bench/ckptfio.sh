@@ -87,7 +87,7 @@ EOF
 BENCH_NAME=ckptfio
 # shellcheck source=bench/lib/common.sh
 . "$ROOT/bench/lib/common.sh"
-BATCH=0 PIN= SECS_SET= ROWS_SET= FIO_VERIFY=0
+BATCH=0 PIN='' SECS_SET='' ROWS_SET='' FIO_VERIFY=0
 args=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -290,7 +290,9 @@ if any(j["error"] for j in f["jobs"]):
     sys.exit("fio reported a verify error")
 print(max(j["read"]["runtime"] for j in f["jobs"]))' "$out") ||
 		    die "fio $row (verify): a block failed its check"
-		[ "$loops" = 1 ] && [ "$ms" -lt $((SECS * 500)) ] || break
+		if [ "$loops" != 1 ] || [ "$ms" -ge $((SECS * 500)) ]; then
+			break
+		fi
 		loops=$(( (SECS * 1000 + ms - 1) / (ms > 0 ? ms : 1) ))
 	done
 	line=$(python3 -B -c 'import json, sys
