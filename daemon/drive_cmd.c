@@ -1,8 +1,7 @@
 /*
  * drive_cmd.c: the operator's commands on a drive (also the control
- * socket's): pause, resume, stop, start, verify, checkpoint (powercut:
- * drive_cut.c). Each is refused, with a message, in a state it does not
- * apply to.
+ * socket's): pause, resume, stop, start, verify, checkpoint, powercut.
+ * Each is refused, with a message, in a state it does not apply to.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -177,6 +176,26 @@ drive_cmd_checkpoint(struct drive *d, char *err, size_t len)
 	events_add(&d->log, LOG_NOTICE, "checkpoint_asked", o, -1,
 	    (long long)d->st.host_bytes_written, "performance checkpoint "
 	    "asked for: at the next cycle boundary");
+	drive_checkpoint(d);
+	drive_notify(d);
+	return 0;
+}
+
+int
+drive_cmd_powercut(struct drive *d, char *err, size_t len)
+{
+	if (d->conf.power_cut_command == NULL) {
+		snprintf(err, len, "%s: cannot cut the power: no "
+		    "power_cut_command in its configuration", d->conf.name);
+		errno = EBUSY;
+		return -1;
+	}
+	if (!d->active || d->st.run != RUN_RUNNING || d->cut.step != CUT_NONE)
+		return cmd_refuse(d, err, len, "cut the power");
+	d->st.cut_asked = 1;	/* drive_cut.c cuts in a write pass */
+	events_add(&d->log, LOG_NOTICE, "power_cut_asked", drive_ev_obj(d), -1,
+	    (long long)d->st.host_bytes_written, "power cut asked for: in "
+	    "the write pass running, or at the next one");
 	drive_checkpoint(d);
 	drive_notify(d);
 	return 0;

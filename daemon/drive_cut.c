@@ -546,28 +546,3 @@ drive_cut_free(struct drive *d)
 	}
 	cut_reset(d);
 }
-
-int
-drive_cmd_powercut(struct drive *d, char *err, size_t len)
-{
-	if (d->conf.power_cut_command == NULL) {
-		snprintf(err, len, "%s: cannot cut the power: no "
-		    "power_cut_command in its configuration", d->conf.name);
-		errno = EBUSY;
-		return -1;
-	}
-	if (!d->active || d->st.run != RUN_RUNNING || d->cut.step != CUT_NONE) {
-		snprintf(err, len, "%s: cannot cut the power: %s", d->conf.name,
-		    d->cut.step != CUT_NONE ? "a power cut is under way" :
-		    "the drive is not running");
-		errno = EBUSY;
-		return -1;
-	}
-	d->st.cut_asked = 1;
-	events_add(&d->log, LOG_NOTICE, "power_cut_asked", drive_ev_obj(d), -1,
-	    (long long)d->st.host_bytes_written, "power cut asked for: in "
-	    "the write pass running, or at the next one");
-	drive_checkpoint(d);
-	drive_notify(d);
-	return 0;
-}
