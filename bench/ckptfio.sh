@@ -40,14 +40,16 @@
 # how far the medians can be trusted), the same against fio-plain, the
 # probe's MB/s over the device's own count of the bytes it moved (the
 # loop device's stat, below: a check of the probe's counting that does
-# not depend on fio), and each tool's spread (its best repetition's IOPS
+# not depend on fio), the probe's I/Os over the requests the device
+# completed (1.00 when each I/O reached it as one request of the row's
+# size, above when the block layer merged them), and each tool's spread (its best repetition's IOPS
 # over its worst: what the host does to one tool alone, the bound below
 # which no ratio of the two can be told), then the same table in
 # Markdown with the machine and the date. A probe that
 # finds a bad unit fails the run.
 #
 # Usage: bench/ckptfio.sh [-r N] [--quick] [--batch] [--pin CPU] [--seconds S]
-#                         [--json[=FILE]]
+#                         [--rows A,B] [--fio-verify] [--poll] [--json[=FILE]]
 # Needs root, fio, python3, losetup, ~1.2 GiB free in /dev/shm. Exits 0
 # whatever the figures, non-zero only when something fails to run.
 # Everything it creates is removed on exit, Ctrl-C included.
@@ -60,7 +62,8 @@ SSDCTL=$ROOT/ctl/ssdctl
 
 usage() {
 	cat <<EOF
-usage: $0 [-r N] [--quick] [--batch] [--pin CPU] [--seconds S] [--json[=FILE]]
+usage: $0 [-r N] [--quick] [--batch] [--pin CPU] [--seconds S] [--rows A,B]
+       [--fio-verify] [--poll] [--json[=FILE]]
   -r N          repetitions of every measurement (default 3); medians are
                 reported
   --quick       smoke run: 1 repetition, a 256 MiB span, probes of 2 s
@@ -75,7 +78,10 @@ usage: $0 [-r N] [--quick] [--batch] [--pin CPU] [--seconds S] [--json[=FILE]]
                 the host's other work
   --json[=FILE] also write every run's figures as JSON (default FILE:
                 ./ckptfio-results.json)
-  --rows A,B    only these rows (probe ids of the list below)
+  --rows A,B    these rows: probe ids of \`ssdctl probes\` (default: the
+                list below)
+  --poll        the probes poll for their completions (probe_wait = poll;
+                default sleep, as fio waits)
   --fio-verify  each row that only reads also run by fio reading and
                 checking every block (--verify=crc32c, fio's fastest check,
                 on data fio wrote first with its headers; the random rows
@@ -87,12 +93,13 @@ EOF
 BENCH_NAME=ckptfio
 # shellcheck source=bench/lib/common.sh
 . "$ROOT/bench/lib/common.sh"
-BATCH=0 PIN='' SECS_SET='' ROWS_SET='' FIO_VERIFY=0
+BATCH=0 PIN='' SECS_SET='' ROWS_SET='' FIO_VERIFY=0 WAIT=sleep
 args=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--batch) BATCH=1 ;;
 	--fio-verify) FIO_VERIFY=1 ;;
+	--poll) WAIT=poll ;;
 	--rows) [ $# -ge 2 ] || { usage >&2; exit 2; }
 	    ROWS_SET=$2; shift ;;
 	--rows=*) ROWS_SET=${1#--rows=} ;;
@@ -116,8 +123,9 @@ esac
 ROWS=(rand-read-4k-qd1 rand-write-4k-qd1 rand-read-4k-qd32 rand-write-4k-qd32
     seq-read-128k-qd32 seq-write-128k-qd32 bs-sweep-rand-read-512 desktop)
 if [ -n "$ROWS_SET" ]; then
+	ALL=" $("$SSDCTL" probes | awk '{ printf "%s ", $1 }') "
 	for r in ${ROWS_SET//,/ }; do
-		case " ${ROWS[*]} " in *" $r "*) ;; *) die "--rows: no row $r" ;; esac
+		case $ALL in *" $r "*) ;; *) die "--rows: no probe $r (ssdctl probes)" ;; esac
 	done
 	read -r -a ROWS <<<"${ROWS_SET//,/ }"
 fi
@@ -185,7 +193,7 @@ dd if=/dev/zero of="$LOOP" bs=1M count=$((DEV_BYTES >> 20)) oflag=direct \
 
 machine_meta
 meta reps "$REPS"
-meta window "ramp ${RAMP} s, measured ${SECS} s"
+meta window "ramp ${RAMP} s, measured ${SECS} s, probe_wait = $WAIT"
 meta region "$REGION at byte $OFF of a $SPAN loop device (512 B sectors)"
 
 # ------------------------------------------------------------------ fio
@@ -322,12 +330,14 @@ idle = 0
 checkpoint_region = $REGION
 probe_seconds = ${SECS}s
 probe_ramp = ${RAMP}s
+probe_wait = $WAIT
 checkpoint_probes = $(IFS=,; echo "${ROWS[*]}"),$TAIL
 EOF
 
 # The loop device's own count of the bytes each probe moved: poll.py
-# notes, every 5 ms, the time, the length of checkpoints.jsonl and the
-# device's sectors read and written (/sys/block/NAME/stat). The daemon
+# notes, every 5 ms, the time, the length of checkpoints.jsonl, the
+# device's sectors read and written and the requests it completed
+# (/sys/block/NAME/stat). The daemon
 # appends a probe's line as soon as the probe has ended (its state file
 # follows on the main loop's next tick, too late to time anything by), so
 # the k-th time the file grows is the end of the k-th probe's window, a
@@ -348,7 +358,8 @@ with open(out, "w") as f:
         except OSError:
             size = 0
         v = open(stat).read().split()
-        f.write("%.6f %d %d\n" % (time.monotonic(), size, int(v[2]) + int(v[6])))
+        f.write("%.6f %d %d %d\n" % (time.monotonic(), size, int(v[2]) + int(v[6]),
+                int(v[0]) + int(v[4])))
         if stop:
             break
         time.sleep(0.005)
@@ -400,24 +411,25 @@ for i, o in zip(ends, lines):
     while j > 0 and marks[j][0] > t1 - o.get("seconds", 0):
         j -= 1
     dt = t1 - marks[j][0]
-    dev.append((marks[i][2] - marks[j][2]) * 512 / dt if dt > 0 else 0)
+    dev.append(((marks[i][2] - marks[j][2]) * 512 / dt,
+                (marks[i][3] - marks[j][3]) / dt) if dt > 0 else (0, 0))
 by = {o["probe"]: (o, d) for o, d in zip(lines, dev)}
 for p in sys.argv[4:]:
-    o, d = by.get(p, (None, 0))
+    o, d = by.get(p, (None, (0, 0)))
     if o is None or "skipped" in o:
         sys.exit("%s: not measured (%s)" % (p, o and o.get("skipped")))
     if o["errors"]:
         sys.exit("%s: %d units found bad" % (p, o["errors"]))
-    print("res\t%s\tssdtortured\t%s\t%.3f\t%.1f\t%.1f" % (p, rep,
+    print("res\t%s\tssdtortured\t%s\t%.3f\t%.1f\t%.1f\t%.1f" % (p, rep,
           o["read_iops"] + o["write_iops"],
-          o["read_bytes_per_sec"] + o["write_bytes_per_sec"], d))
+          o["read_bytes_per_sec"] + o["write_bytes_per_sec"], d[0], d[1]))
 print("meta\tregion_bytes\t%d" % lines[-1]["region_bytes"])
 EOF
 	    die "ssdtortured (run $rep): $ck unusable"
 	LEN=$(awk -F'\t' '$2 == "region_bytes" { v = $3 } END { print v }' "$RES")
 	awk -F'\t' -v rep="$rep" '$1 == "res" && $3 == "ssdtortured" && $4 == rep {
-	    printf "ckptfio:   %-24s ssdtortured  %9.0f IOPS %8.1f MB/s (the device: %.1f)\n",
-	    $2, $5, $6 / 1e6, $7 / 1e6 }' "$RES" >&2
+	    printf "ckptfio:   %-24s ssdtortured  %9.0f IOPS %8.1f MB/s (the device: %.1f MB/s, %.0f requests/s)\n",
+	    $2, $5, $6 / 1e6, $7 / 1e6, $8 }' "$RES" >&2
 }
 
 fio_rep() {
@@ -476,6 +488,7 @@ for r in rows:
     vtab.append((r, "%.3f" % med(qv) if qv else "-",
                  "%.2f..%.2f" % (qv[0], qv[-1]) if qv else "-"))
     dv = sorted(v[1] / v[2] for v in o.values() if v[2] > 0)
+    do = sorted(v[0] / v[3] for v in o.values() if len(v) > 3 and v[3] > 0)
     table.append((r, med(v[0] for v in o.values()), med(v[0] for v in x.values()),
                   med(q), "%.2f..%.2f" % (q[0], q[-1]),
                   med(v[1] for v in o.values()) / 1e6,
@@ -483,14 +496,14 @@ for r in rows:
                   "%.3f" % med(qp) if qp else "-",
                   "%.2f..%.2f" % (qp[0], qp[-1]) if qp else "-",
                   med(dv), "%.2f..%.2f" % (dv[0], dv[-1]),
-                  spread(o), spread(x)))
+                  "%.3f" % med(do) if do else "-", spread(o), spread(x)))
 flag = lambda q: "" if abs(q - 1) <= 0.10 else "  off by more than 10 %"
 head = ("probe", "ssdtortured IOPS", "fio IOPS", "ratio", "ratios",
         "ssdtortured MB/s", "fio MB/s", "ratio", "vs fio-plain", "ratios",
-        "/device", "range", "spread ours", "spread fio")
-print("%-24s %16s %10s %6s %11s %16s %9s %6s %12s %11s %7s %11s %11s %10s" % head)
+        "/device", "range", "ops/device", "spread ours", "spread fio")
+print("%-24s %16s %10s %6s %11s %16s %9s %6s %12s %11s %7s %11s %10s %11s %10s" % head)
 for t in table:
-    print("%-24s %16.0f %10.0f %6.3f %11s %16.1f %9.1f %6.3f %12s %11s %7.3f %11s %11.2f %10.2f%s" % (
+    print("%-24s %16.0f %10.0f %6.3f %11s %16.1f %9.1f %6.3f %12s %11s %7.3f %11s %10s %11.2f %10.2f%s" % (
           t + (flag(t[3]),)))
 machine = "%s, %s cores, Linux %s, %s; %s" % (meta.get("cpu"), meta.get("nproc"),
           meta.get("kernel"), meta.get("fio_version"), meta.get("date"))
@@ -501,9 +514,9 @@ print("Markdown (%s repetition(s): medians, and the range of the ratios; %s; "
       "; " + meta["pin"] if "pin" in meta else ""))
 print()
 print("| " + " | ".join(head) + " |")
-print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
 for t in table:
-    print("| `%s` | %.0f | %.0f | %.3f | %s | %.1f | %.1f | %.3f | %s | %s | %.3f | %s | %.2f | %.2f |" % t)
+    print("| `%s` | %.0f | %.0f | %.3f | %s | %.1f | %.1f | %.3f | %s | %s | %.3f | %s | %s | %.2f | %.2f |" % t)
 if any(v[1] != "-" for v in vtab):
     print()
     print("Against fio reading and checking every block (--verify=crc32c):")
@@ -521,7 +534,7 @@ if sys.argv[2]:
                    "fio_iops", "iops_ratio", "iops_ratios", "ssdt_mbps",
                    "fio_mbps", "mbps_ratio", "plain_iops_ratio",
                    "plain_iops_ratios", "vs_device", "vs_device_range",
-                   "ssdt_spread", "fio_spread"),
+                   "ops_vs_device", "ssdt_spread", "fio_spread"),
                    t)) for t in table],
                    "runs": [{"probe": k[0], "tool": k[1], "rep": rep,
                              "iops": v[0], "bytes_per_sec": v[1],

@@ -24,7 +24,19 @@
  * engine.c's BATCH_DIV waits for on a fast device), where fio's default
  * submits and reaps one I/O per call.
  *
- * Usage: probebench [-B] [-f FILE] [-s MiB] [-t SECONDS] [-r REPEATS]
+ * -f may name a block device (a loop device, say), used as it is and
+ * kept; its first MiB stands for the static area, never touched.
+ *
+ * -u 512 makes the units 512 bytes, as on a drive of 512-byte logical
+ * blocks, where a 4 KiB read checks eight (default 4096: one).
+ *
+ * -o runs only ours, -O only fio (a profile of one tool; its ratios
+ * are then meaningless).
+ *
+ * -p makes the probes poll for their completions (probe_wait = poll).
+ *
+ * Usage: probebench [-B] [-o|-O] [-p] [-f FILE] [-s MiB] [-t SECONDS]
+ *                   [-r REPEATS] [-u UNIT]
  * Exit status: 0 whatever the figures; 1 when a probe finds an error or
  * fio fails; 2 on bad usage or setup.
  */
@@ -36,6 +48,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <json-c/json.h>
 
@@ -56,10 +69,15 @@ static struct {
 	double		 secs;
 	int		 reps;
 	int		 batch;		/* -B */
+	uint32_t	 unit;		/* -u: bytes of a self-describing unit */
+	int		 is_blk;	/* -f names a block device: kept */
+	int		 only;		/* -o ours, -O fio: that tool alone */
+	int		 poll;		/* -p: the probes poll (probe_wait) */
 	int		 fd;
 	struct layout	 lay;
 	struct engine	*e;
-} B = { "/dev/shm/probebench.img", 256 * MiB, 3.0, 3, 0, -1, { 0 }, NULL };
+} B = { "/dev/shm/probebench.img", 256 * MiB, 3.0, 3, 0, 4096, 0, 0,
+    0, -1, { 0 }, NULL };
 
 static void
 die(int rc, const char *msg)
@@ -80,13 +98,14 @@ job_of(struct job *j, enum job_kind k, const char *id, double secs)
 	j->expect.instance = 0xbe4c;
 	j->pj.region_off = MiB;
 	j->pj.region_len = B.region;
-	j->pj.unit = 4096;
+	j->pj.unit = B.unit;
 	j->pj.gen_lo = j->pj.gen_hi = 1;
 	j->pj.stamp_ns = 1;
 	j->pj.probe = id ? probe_find(id) : NULL;
 	j->pj.ramp_ns = id && secs > 0 ? (uint64_t)(RAMP_S * 1e9) : 0;
 	j->pj.duration_ns = (uint64_t)(secs * 1e9);
 	j->pj.seed = (uint64_t)mono_ns();
+	j->pj.poll = B.poll;
 }
 
 /* Run a job to its end; its result. Exits when it fails or finds errors. */
@@ -193,10 +212,12 @@ median(double *v, int n)
 static void
 pair(int row, int rep, double *ours, double *fio)
 {
-	if (rep % 2 == 0)
+	*ours = *fio = 1;
+	if (rep % 2 == 0 && B.only != 'O')
 		*ours = ours_iops(rows[row]);
-	*fio = fio_iops(rows[row]);
-	if (rep % 2 != 0)
+	if (B.only != 'o')
+		*fio = fio_iops(rows[row]);
+	if (rep % 2 != 0 && B.only != 'O')
 		*ours = ours_iops(rows[row]);
 	printf("run %d %-20s ours %9.0f IOPS  fio %9.0f IOPS  ratio %.3f\n",
 	    rep + 1, rows[row], *ours, *fio, *ours / *fio);
@@ -225,10 +246,15 @@ setup(void)
 {
 	char	err[256];
 
-	B.fd = open(B.path, O_RDWR | O_CREAT | O_TRUNC | O_DIRECT | O_CLOEXEC,
-	    0600);
-	if (B.fd < 0 || ftruncate(B.fd, (off_t)(B.region + MiB)) != 0)
-		die(2, "cannot create the target (O_DIRECT on its filesystem?)");
+	struct stat	st;
+
+	B.fd = open(B.path, O_RDWR | O_CREAT | O_DIRECT | O_CLOEXEC, 0600);
+	if (B.fd < 0 || fstat(B.fd, &st) != 0)
+		die(2, "cannot open the target (O_DIRECT on its filesystem?)");
+	B.is_blk = S_ISBLK(st.st_mode);
+	if (B.is_blk ? lseek(B.fd, 0, SEEK_END) < (off_t)(B.region + MiB) :
+	    ftruncate(B.fd, (off_t)(B.region + MiB)) != 0)
+		die(2, "the target is smaller than the region and its MiB");
 	if (layout_init(&B.lay, B.region + MiB, B.region + MiB, 128 * 1024,
 	    (double)MiB / (double)(B.region + MiB), err, sizeof(err)) != 0)
 		die(2, err);
@@ -243,18 +269,22 @@ main(int argc, char **argv)
 	double	o[2][NREP_MAX], f[2][NREP_MAX], mo, mf;
 	int	c, rep, row;
 
-	while ((c = getopt(argc, argv, "Bf:s:t:r:")) != -1) {
+	while ((c = getopt(argc, argv, "BoOpf:s:t:r:u:")) != -1) {
 		switch (c) {
 		case 'B': B.batch = 1; break;
+		case 'o': case 'O': B.only = c; break;
+		case 'p': B.poll = 1; break;
 		case 'f': B.path = optarg; break;
 		case 's': B.region = strtoull(optarg, NULL, 10) * MiB; break;
 		case 't': B.secs = atof(optarg); break;
 		case 'r': B.reps = atoi(optarg); break;
-		default: die(2, "usage: probebench [-B] [-f FILE] [-s MiB] "
-		    "[-t SECONDS] [-r REPEATS]");
+		case 'u': B.unit = (uint32_t)strtoul(optarg, NULL, 10); break;
+		default: die(2, "usage: probebench [-B] [-o|-O] [-p] [-f FILE] "
+		    "[-s MiB] [-t SECONDS] [-r REPEATS] [-u UNIT]");
 		}
 	}
-	if (B.reps < 1 || B.reps > NREP_MAX || B.secs <= 0 || B.region < MiB)
+	if (B.reps < 1 || B.reps > NREP_MAX || B.secs <= 0 || B.region < MiB ||
+	    (B.unit != 512 && B.unit != 4096))
 		die(2, "bad arguments");
 	log_init("probebench", 0);
 	setup();
@@ -275,6 +305,7 @@ main(int argc, char **argv)
 	}
 	engine_free(B.e);
 	close(B.fd);
-	unlink(B.path);
+	if (!B.is_blk)
+		unlink(B.path);
 	return 0;
 }

@@ -27,6 +27,7 @@ static const char *const smart_words[] = { "off", "auto", NULL };
 static const char *const bool_words[] = { "no", "yes", NULL };
 static const char *const checkpoint_words[] = { "off", "quick", "full",
     NULL };
+static const char *const wait_words[] = { "sleep", "poll", NULL };
 static const char *const part_words[] = { "degrade", "recovery", "trim",
     "cache", "full90", "thermal", NULL };
 
@@ -743,6 +744,10 @@ const struct conf_key conf_keys[] = {
 	    .def = "40s", .min = 1, .max = 86400, .reload = CONF_LIVE },
 	{ DRIVE(probe_ramp, probe_ramp), .kind = &kind_duration, .def = "5s",
 	    .max = 3600, .note = "e.g. 5s, 0s", .reload = CONF_LIVE },
+	{ DRIVE(probe_wait, probe_wait), .kind = &kind_choice,
+	    .words = wait_words, .def = "sleep",
+	    .note = "poll: while the device answers within 100 us",
+	    .reload = CONF_LIVE },
 	{ DRIVE(checkpoint_probes, checkpoint_probes), .kind = &kind_probes,
 	    .def = "all", .note = "ids, families or patterns",
 	    .reload = CONF_LIVE },

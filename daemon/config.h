@@ -56,6 +56,7 @@ struct drive_conf {
 	uint64_t	 checkpoint_region; /* bytes probed, at most */
 	uint64_t	 probe_seconds;	/* measured, each probe */
 	uint64_t	 probe_ramp;	/* seconds before, not counted */
+	int		 probe_wait;	/* PROBE_SLEEP, PROBE_POLL */
 	char		*checkpoint_probes; /* a selection (probes.h) */
 	/* the long tests of a full checkpoint (schedule.h: CL_*) */
 	uint64_t	 full_checkpoint_every; /* host bytes between two */
@@ -69,6 +70,8 @@ struct drive_conf {
 
 /* What a checkpoint runs: the words of the key, in this order. */
 enum { CKPT_OFF, CKPT_QUICK, CKPT_FULL };
+/* How a probe waits for its completions: the words of probe_wait. */
+enum { PROBE_SLEEP, PROBE_POLL };
 /*
  * The parts of a full checkpoint's long tests (full_checkpoint_tests:
  * the words of the key, bit i the i-th): the degradation run, the idle

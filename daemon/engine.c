@@ -193,6 +193,63 @@ engine_ring_submit(struct engine *e, unsigned wait)
 	return rc;
 }
 
+/*
+ * Engines polling their completion queue at this moment (engine_ring_poll).
+ * Shared by every engine thread, touched only by atomic operations: at
+ * most poll_max() of them poll at once, so that the drives of a host
+ * never spin on every CPU it has and starve each other.
+ */
+static atomic_uint	pollers;
+
+/* The CPUs that may poll at once: all the host's but one, at least one. */
+static unsigned
+poll_max(void)
+{
+	static atomic_uint	max;
+	unsigned		m = atomic_load_explicit(&max,
+				    memory_order_relaxed);
+	long			n;
+
+	if (m == 0) {
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+		m = n > 2 ? (unsigned)n - 1 : 1;
+		atomic_store_explicit(&max, m, memory_order_relaxed);
+	}
+	return m;
+}
+
+/*
+ * Poll until `want` completions wait in the queue, for at most BATCH_FAST_NS
+ * (the longest wait of a round on a fast device); 1 if they came. Sleeping
+ * costs a wake-up on every round, which on a fast device is as long as the
+ * I/O itself (an idle CPU of a virtual machine halts, and its wake-up goes
+ * through the host): a probe that sleeps measures its own wake-ups. The
+ * completions a kernel holds back as task work (COOP_TASKRUN) are run
+ * when it flags them (IORING_SQ_TASKRUN).
+ */
+int
+engine_ring_poll(struct engine *e, unsigned want)
+{
+	uint64_t	t0 = clock_ns(CLOCK_MONOTONIC);
+	int		ok = 0;
+
+	if (atomic_fetch_add(&pollers, 1) < poll_max())
+		for (;;) {
+			if (io_uring_cq_ready(&e->ring) >= want) {
+				ok = 1;
+				break;
+			}
+			if (IO_URING_READ_ONCE(*e->ring.sq.kflags) &
+			    IORING_SQ_TASKRUN)
+				io_uring_get_events(&e->ring);
+			else if (clock_ns(CLOCK_MONOTONIC) - t0 >=
+			    BATCH_FAST_NS)
+				break;
+		}
+	atomic_fetch_sub(&pollers, 1);
+	return ok;
+}
+
 /* A free SQE; a full submission queue is submitted first to make room. */
 struct io_uring_sqe *
 engine_ring_sqe(struct engine *e)
@@ -653,12 +710,18 @@ fill_queue(struct engine *e, uint64_t *next, uint64_t *sub_bytes,
 	return halted;
 }
 
+/* Did the last round's wait last less than BATCH_FAST_NS? */
+int
+engine_device_fast(const struct engine *e)
+{
+	return e->t_reap - e->t_wait < BATCH_FAST_NS;
+}
+
 /* How many of `inflight` I/Os the next round waits for (see BATCH_DIV). */
 unsigned
 engine_batch_wait(const struct engine *e, unsigned inflight)
 {
-	if (e->t_reap - e->t_wait >= BATCH_FAST_NS ||
-	    inflight < 2 * BATCH_DIV)
+	if (!engine_device_fast(e) || inflight < 2 * BATCH_DIV)
 		return 1;
 	return inflight / BATCH_DIV;
 }
@@ -883,7 +946,8 @@ worker_init(struct engine *e)
 	int			 rc;
 
 	memset(&p, 0, sizeof(p));
-	p.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN;
+	p.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN |
+	    IORING_SETUP_TASKRUN_FLAG;	/* engine_ring_poll() sees task work */
 	if ((rc = io_uring_queue_init_params(n, &e->ring, &p)) < 0) {
 		memset(&p, 0, sizeof(p));
 		if ((rc = io_uring_queue_init_params(n, &e->ring, &p)) < 0)

@@ -51,6 +51,11 @@ struct probe_job {
 	uint64_t	duration_ns;	/* run: measured, after the ramp */
 	uint64_t	seed;		/* run: of the workers' streams */
 	int		allow_blank;	/* check: a discarded (blank) unit is ok */
+	/*
+	 * run: poll for completions while the device answers within
+	 * BATCH_FAST_NS (probe_wait = poll), rather than sleep for them
+	 */
+	int		poll;
 };
 
 struct job {

@@ -146,12 +146,16 @@ void			 engine_commit_finding(struct engine *,
 			    const struct finding *);
 /* Submit what is queued, and wait for `wait` completions. */
 int			 engine_ring_submit(struct engine *, unsigned wait);
+/* Poll for `want` completions, boundedly; 1 if they came (no wait then). */
+int			 engine_ring_poll(struct engine *, unsigned want);
 /* A free SQE, or NULL when the kernel takes nothing. */
 struct io_uring_sqe	*engine_ring_sqe(struct engine *);
 /* Nothing queued and nothing in flight: wait a moment, boundedly. */
 int			 engine_ring_backoff(struct engine *, unsigned *tries);
 /* n completions taken from the ring at t_reap: progress for the stall rule. */
 void			 engine_reaped(struct engine *, unsigned n);
+/* Did the last round's wait last less than BATCH_FAST_NS? */
+int			 engine_device_fast(const struct engine *);
 /* How many of `inflight` I/Os the next round waits for. */
 unsigned		 engine_batch_wait(const struct engine *,
 			    unsigned inflight);

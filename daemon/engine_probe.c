@@ -411,16 +411,51 @@ slot_queue(struct engine *e, struct probe_state *ps, uint32_t idx)
 	return 0;
 }
 
-/* Queue the ready slots, in order, as far as the ring takes them. */
+/* Send what is queued to the kernel, each I/O stamped with the time. */
+static int
+probe_send(struct engine *e, struct probe_state *ps, unsigned wait)
+{
+	uint64_t	t;
+	uint32_t	i;
+
+	if (ps->nfresh > 0) {	/* the round's clock for what it sends */
+		e->t_wait = t = clock_ns(CLOCK_MONOTONIC);
+		for (i = 0; i < ps->nfresh; i++)
+			ps->slots[ps->fresh[i]].t_submit = t;
+		ps->nfresh = 0;
+	}
+	return engine_ring_submit(e, wait);
+}
+
+/* Do two I/Os touch, so that one submission would merge them? */
+static int
+adjacent(const struct pslot *a, const struct pslot *b)
+{
+	return a->off + a->len == b->off || b->off + b->len == a->off;
+}
+
+/*
+ * Queue the ready slots, in order, as far as the ring takes them. A run
+ * never sends two I/Os that touch in one submission: the block layer
+ * would merge them (a sequential row's 128 KiB reads into 512 KiB ones),
+ * and the drive would see another workload than the probe's.
+ */
 static void
 queue_ready(struct engine *e, struct probe_state *ps)
 {
-	uint32_t	k;
+	const struct pslot	*last = NULL;
+	uint32_t		 k;
 
 	for (k = 0; k < ps->nready; k++) {
+		const struct pslot *s = &ps->slots[ps->ready[k]];
+
+		if (last != NULL && ps->nfresh > 0 && is_run(ps) &&
+		    adjacent(last, s))
+			probe_send(e, ps, 0);
 		if (slot_queue(e, ps, ps->ready[k]) < 0)
 			break;
 		ps->fresh[ps->nfresh++] = ps->ready[k];
+		last = s;
 	}
 	memmove(ps->ready, ps->ready + k, (ps->nready - k) * sizeof(*ps->ready));
 	ps->nready -= k;
@@ -570,21 +605,29 @@ probe_reap(struct engine *e, struct probe_state *ps)
 	engine_reaped(e, n);
 }
 
-/* Submit what is queued and wait for a share of what is in flight. */
+/*
+ * Submit what is queued and wait for what is in flight. `fast`: the run
+ * polls (its probe_wait) and the device is fast; it then polls for `wait`
+ * completions (a share, engine_batch_wait(), at most all of it) at every
+ * queue depth alike, so that the probe measures the device, not the time
+ * its own thread takes to wake up. Otherwise it sleeps until the first
+ * completion, as fio does.
+ */
 static void
-probe_submit(struct engine *e, struct probe_state *ps)
+probe_submit(struct engine *e, struct probe_state *ps, unsigned wait,
+    int fast)
 {
-	uint32_t	inflight = ps->nslots - ps->nidle - ps->nready, i;
-	uint64_t	t;
+	uint32_t	inflight = ps->nslots - ps->nidle - ps->nready;
 	int		rc;
 
-	if (ps->nfresh > 0) {	/* the round's clock for what it sends */
-		e->t_wait = t = clock_ns(CLOCK_MONOTONIC);
-		for (i = 0; i < ps->nfresh; i++)
-			ps->slots[ps->fresh[i]].t_submit = t;
-		ps->nfresh = 0;
-	}
-	rc = engine_ring_submit(e, engine_batch_wait(e, inflight));
+	if (wait > inflight)	/* some did not fit in the ring */
+		wait = inflight;
+	if (fast && wait > 0) {
+		rc = probe_send(e, ps, 0);
+		if (rc >= 0 && !engine_ring_poll(e, wait))
+			rc = engine_ring_submit(e, wait);
+	} else	/* asleep, woken by the first, as fio is */
+		rc = probe_send(e, ps, wait > 0);
 	if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
 		log_drive(LOG_WARNING, e->name, e->serial, 0,
 		    "io_uring_submit: %s", strerror(-rc));
@@ -611,7 +654,8 @@ static enum job_end
 probe_loop(struct engine *e, struct probe_state *ps)
 {
 	enum job_end	end = JOB_DONE;
-	unsigned	tries = 0;
+	unsigned	tries = 0, wait;
+	int		fast;
 
 	for (;;) {
 		if (probe_halted(e, ps, &end) && ps->nready > 0) {
@@ -622,6 +666,9 @@ probe_loop(struct engine *e, struct probe_state *ps)
 			ps->nready = 0;
 		}
 		refill(e, ps);
+		/* the last round's clock, before this one's sends reset it */
+		wait = engine_batch_wait(e, ps->nslots - ps->nidle);
+		fast = is_run(ps) && ps->pj->poll && engine_device_fast(e);
 		queue_ready(e, ps);
 		if (ps->nidle + ps->nready == ps->nslots) {
 			if (ps->nready == 0 && (ps->stopping || ps->exhausted))
@@ -631,7 +678,7 @@ probe_loop(struct engine *e, struct probe_state *ps)
 			continue;
 		}
 		tries = 0;
-		probe_submit(e, ps);
+		probe_submit(e, ps, wait, fast);
 		probe_reap(e, ps);
 		if (e->t_reap - e->last_publish > PUBLISH_NS)
 			engine_publish(e);

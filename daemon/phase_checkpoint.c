@@ -506,6 +506,7 @@ ckpt_job(const struct dstate *st, const struct drive_conf *c, struct job *j)
 	pj->gen_lo = pj->gen_hi = j->generation = st->prog.probe_gen;
 	/* one stamp for the checkpoint: a unit's writes are the same bytes */
 	pj->stamp_ns = st->ckpt_started * 1000000000ULL;
+	pj->poll = c->probe_wait == PROBE_POLL;
 	if (sched_ckpt_long(step) >= 0)
 		return long_job(st, c, sched_ckpt_long(step), j);
 	if (step == CKPT_STEP_FILL)

@@ -51,6 +51,8 @@ for i, line in enumerate(open(sys.argv[1])):
                 o["read_lat_us"]["p99.9"] <= 0:
             bad.append("line %d: %s figures" % (i + 1, o["probe"]))
         continue
+    if o.get("wait") not in ("sleep", "poll"):  # a probe's (probe_wait)
+        bad.append("line %d: wait %r" % (i + 1, o.get("wait")))
     if not 0.9 <= o["seconds"] <= 3.5:
         bad.append("line %d: window %.3f s" % (i + 1, o["seconds"]))
     for d, share in (("read", o["read_percent"]), ("write", 100 - o["read_percent"])):
@@ -116,6 +118,8 @@ assert_match "JESD219's split has 512 B: passed over on 4 KiB sectors" \
     '"probe":"jesd219".*"skipped"' "$(cat "$CK")"
 assert_match "4 KiB random read measured" \
     '"probe":"rand-read-4k-qd1".*"read_iops":[1-9]' "$(cat "$CK")"
+assert_eq "the probes sleep for their completions by default" 0 \
+    "$(grep -v '"skipped"\|"family":"aged"' "$CK" | grep -vc '"wait":"sleep"')"
 assert_eq "checkpoint.done" 1 "$(state_get "$S" checkpoint.done)"
 assert_eq "the region holds the cycle's data again" 0 \
     "$(state_get "$S" probe.length)"
@@ -150,6 +154,7 @@ checkpoint_every = 150MB
 checkpoint_probes = rand-read-4k-qd1, rand-read-4k-qd32
 probe_seconds = 3s
 probe_ramp = 0s
+probe_wait = poll
 EOF
 S=$ST/b/state EV=$ST/b/events.jsonl CK=$ST/b/checkpoints.jsonl
 start_ssdt "$T/b.log" -c "$T/b.conf" --oneshot
@@ -165,6 +170,8 @@ wait_exit "$SSDT_PID" 120
 assert_rc "the run ends: verify errors were found (exit 3)" 3 "$RC" "$T/b.log"
 out=$(check_lines "$CK" errors_ok)
 assert_rc "checkpoints.jsonl consistent" 0 $? "$out"
+assert_eq "probe_wait = poll: every probe polled" 0 \
+    "$(grep -v '"skipped"\|"family":"aged"' "$CK" | grep -vc '"wait":"poll"')"
 assert_eq "two checkpoints done" 2 "$(state_get "$S" checkpoint.done)"
 python3 - "$CK" >"$T/b.cmp" <<'EOF'
 import json, sys

@@ -137,6 +137,7 @@ checkpoint_every = 2TB
 checkpoint_region = 8G
 probe_seconds = 1m30s
 probe_ramp = 0s
+probe_wait = poll
 checkpoint_probes = rand, desktop
 full_checkpoint_every = 50TB
 full_checkpoint_tests = degrade,cache
@@ -189,6 +190,7 @@ LINES=(
 	"!power_cut_every = never"
 	"!power_cut_timeout = 0s"
 	"!idle = soon"
+	"!probe_wait = spin"
 	"!block_size = 8k"
 	"!this line has no equals sign"
 	"!autostart = perhaps"
@@ -228,11 +230,12 @@ for pair in \
     "3|absolute path" \
     "4|unknown key 'bogus_daemon_key'" \
     "12|unknown key 'colour'" \
-    "23|duplicate key 'block_size'" \
-    "28|unknown section [frobnicate]" \
-    "31|'device' is required" \
-    "34|not a multiple of block_size" \
-    "38|already defined at line 6"; do
+    "23|'spin': expected sleep or poll" \
+    "24|duplicate key 'block_size'" \
+    "29|unknown section [frobnicate]" \
+    "32|'device' is required" \
+    "35|not a multiple of block_size" \
+    "39|already defined at line 6"; do
 	ln=${pair%%|*} msg=${pair#*|}
 	assert_contains "message of line $ln" \
 	    "$(grep "^$T/bad.conf:$ln: " "$T/bad.out")" "$msg"

@@ -7,7 +7,8 @@
  * the histograms, the window, the read share of mixed probes, the ramp
  * left out); a corrupt unit and a unit of another generation found at
  * their exact offsets by class; the deadline kept; a region inside the
- * static area refused; the job's buffers given back.
+ * static area refused; the job's buffers given back; on a loop device,
+ * a sequential probe's I/Os reach the device unmerged.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -618,6 +619,84 @@ test_memory(void **st)
 	tgt_close(&t);
 }
 
+/* The device's requests and sectors read [0] and written [1] so far. */
+static void
+dev_stat(const char *sysstat, uint64_t req[2], uint64_t sect[2])
+{
+	FILE			*f = fopen(sysstat, "r");
+	unsigned long long	 v[7];
+
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%llu %llu %llu %llu %llu %llu %llu", &v[0],
+	    &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]), 7);
+	fclose(f);
+	req[0] = v[0], sect[0] = v[2];
+	req[1] = v[4], sect[1] = v[6];
+}
+
+/* Probe `id` on the device: each of its I/Os one request of `size`. */
+static void
+assert_unmerged(const struct tgt *t, const char *sysstat, const char *id,
+    int d, uint32_t size)
+{
+	struct job	j;
+	uint64_t	r0[2], s0[2], r1[2], s1[2];
+
+	rjob(&j, t, id, 0, 300);
+	j.generation = GEN + 1;	/* a write probe's; reads take either */
+	j.pj.gen_hi = GEN + 1;
+	dev_stat(sysstat, r0, s0);
+	assert_int_equal(run(t, &j), JOB_DONE);
+	dev_stat(sysstat, r1, s1);
+	assert_int_equal(out.bad, 0);
+	print_message("%s: %llu requests of %llu bytes on average\n", id,
+	    (unsigned long long)(r1[d] - r0[d]), (unsigned long long)((s1[d] -
+	    s0[d]) * 512 / (r1[d] - r0[d] ? r1[d] - r0[d] : 1)));
+	assert_true(r1[d] - r0[d] > 100);
+	assert_int_equal((s1[d] - s0[d]) * 512, (r1[d] - r0[d]) * size);
+}
+
+/*
+ * A sequential probe's I/Os reach a block device as the probe issued
+ * them: the block layer merges contiguous I/Os sent in one submission,
+ * and the drive would then see 512 KiB requests for a 128 KiB probe. On a
+ * loop device (root only) over the test's file.
+ */
+static void
+test_no_merge(void **st)
+{
+	struct tgt	 t;
+	char		 cmd[160], dev[64] = "", sysstat[96], err[256];
+	FILE		*p;
+
+	(void)st;
+	if (geteuid() != 0) {
+		print_message("a loop device needs root\n");
+		skip();
+	}
+	tgt_open(&t, 512);
+	snprintf(cmd, sizeof(cmd), "losetup -f --show --direct-io=on %s",
+	    t.path);
+	assert_non_null(p = popen(cmd, "r"));
+	assert_non_null(fgets(dev, sizeof(dev), p));
+	assert_int_equal(pclose(p), 0);
+	dev[strcspn(dev, "\n")] = '\0';
+	snprintf(sysstat, sizeof(sysstat), "/sys/block/%s/stat",
+	    strrchr(dev, '/') + 1);
+	engine_free(t.e);
+	close(t.fd);
+	assert_true((t.fd = open(dev, O_RDWR | O_DIRECT | O_CLOEXEC)) >= 0);
+	assert_non_null(t.e = engine_start(t.fd, "t", NULL, 128 * KiB, 32, err,
+	    sizeof(err)));
+	fill(&t);
+	assert_unmerged(&t, sysstat, "seq-read-128k-qd32", 0, 128 * KiB);
+	assert_unmerged(&t, sysstat, "seq-write-128k-qd32", 1, 128 * KiB);
+	assert_unmerged(&t, sysstat, "bs-sweep-seq-read-4k", 0, 4 * KiB);
+	tgt_close(&t);
+	snprintf(cmd, sizeof(cmd), "losetup -d %s", dev);
+	assert_int_equal(system(cmd), 0);
+}
+
 int
 main(void)
 {
@@ -634,6 +713,7 @@ main(void)
 		cmocka_unit_test(test_deadline),
 		cmocka_unit_test(test_region_refused),
 		cmocka_unit_test(test_memory),
+		cmocka_unit_test(test_no_merge),
 	};
 
 	log_init("test_engine_probe", 0);
