@@ -746,7 +746,7 @@ const struct conf_key conf_keys[] = {
 	    .max = 3600, .note = "e.g. 5s, 0s", .reload = CONF_LIVE },
 	{ DRIVE(probe_wait, probe_wait), .kind = &kind_choice,
 	    .words = wait_words, .def = "sleep",
-	    .note = "poll: while the device answers within 100 us",
+	    .note = "poll: up to 100 us for each completion",
 	    .reload = CONF_LIVE },
 	{ DRIVE(checkpoint_probes, checkpoint_probes), .kind = &kind_probes,
 	    .def = "all", .note = "ids, families or patterns",

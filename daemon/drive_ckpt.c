@@ -252,8 +252,7 @@ line_figures(json_object *o, const struct drive *d,
 
 	ADD("seconds", json_object_new_double((double)r->window_ns / 1e9));
 	ADD("ramp_seconds", json_object_new_double((double)d->conf.probe_ramp));
-	ADD("wait", json_object_new_string(d->conf.probe_wait == PROBE_POLL ?
-	    "poll" : "sleep"));
+	ADD("wait", json_object_new_string(r->poll ? "poll" : "sleep"));
 	ADD("read_iops", json_object_new_double(r->iops[LAT_READ]));
 	ADD("write_iops", json_object_new_double(r->iops[LAT_WRITE]));
 	ADD("read_bytes_per_sec",

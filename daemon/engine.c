@@ -23,6 +23,7 @@
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,17 +202,22 @@ engine_ring_submit(struct engine *e, unsigned wait)
  */
 static atomic_uint	pollers;
 
-/* The CPUs that may poll at once: all the host's but one, at least one. */
+/*
+ * The workers that may poll at once: all the CPUs the daemon may run on
+ * but one, at least one.
+ */
 static unsigned
 poll_max(void)
 {
 	static atomic_uint	max;
 	unsigned		m = atomic_load_explicit(&max,
 				    memory_order_relaxed);
+	cpu_set_t		set;
 	long			n;
 
 	if (m == 0) {
-		n = sysconf(_SC_NPROCESSORS_ONLN);
+		n = sched_getaffinity(0, sizeof(set), &set) == 0 ?
+		    CPU_COUNT(&set) : sysconf(_SC_NPROCESSORS_ONLN);
 		m = n > 2 ? (unsigned)n - 1 : 1;
 		atomic_store_explicit(&max, m, memory_order_relaxed);
 	}
@@ -234,18 +240,11 @@ engine_ring_poll(struct engine *e, unsigned want)
 	int		ok = 0;
 
 	if (atomic_fetch_add(&pollers, 1) < poll_max())
-		for (;;) {
-			if (io_uring_cq_ready(&e->ring) >= want) {
-				ok = 1;
-				break;
-			}
+		while (!(ok = io_uring_cq_ready(&e->ring) >= want) &&
+		    clock_ns(CLOCK_MONOTONIC) - t0 < BATCH_FAST_NS)
 			if (IO_URING_READ_ONCE(*e->ring.sq.kflags) &
 			    IORING_SQ_TASKRUN)
 				io_uring_get_events(&e->ring);
-			else if (clock_ns(CLOCK_MONOTONIC) - t0 >=
-			    BATCH_FAST_NS)
-				break;
-		}
 	atomic_fetch_sub(&pollers, 1);
 	return ok;
 }
@@ -710,18 +709,12 @@ fill_queue(struct engine *e, uint64_t *next, uint64_t *sub_bytes,
 	return halted;
 }
 
-/* Did the last round's wait last less than BATCH_FAST_NS? */
-int
-engine_device_fast(const struct engine *e)
-{
-	return e->t_reap - e->t_wait < BATCH_FAST_NS;
-}
-
 /* How many of `inflight` I/Os the next round waits for (see BATCH_DIV). */
 unsigned
 engine_batch_wait(const struct engine *e, unsigned inflight)
 {
-	if (!engine_device_fast(e) || inflight < 2 * BATCH_DIV)
+	if (e->t_reap - e->t_wait >= BATCH_FAST_NS ||
+	    inflight < 2 * BATCH_DIV)
 		return 1;
 	return inflight / BATCH_DIV;
 }

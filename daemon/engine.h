@@ -52,8 +52,8 @@ struct probe_job {
 	uint64_t	seed;		/* run: of the workers' streams */
 	int		allow_blank;	/* check: a discarded (blank) unit is ok */
 	/*
-	 * run: poll for completions while the device answers within
-	 * BATCH_FAST_NS (probe_wait = poll), rather than sleep for them
+	 * run: poll for each completion, up to BATCH_FAST_NS, before
+	 * sleeping for it (probe_wait = poll)
 	 */
 	int		poll;
 };
@@ -164,6 +164,7 @@ struct probe_result {
 	uint64_t	units_checked;	/* read and checked, whole job */
 	uint64_t	errors[BLK_NCLASS];	/* units, whole job */
 	struct lathist	lat[LAT_NDIR];	/* of the window's I/Os */
+	int		poll;		/* the run polled (probe_job.poll) */
 };
 
 struct engine;

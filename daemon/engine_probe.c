@@ -450,8 +450,8 @@ queue_ready(struct engine *e, struct probe_state *ps)
 		const struct pslot *s = &ps->slots[ps->ready[k]];
 
 		if (last != NULL && ps->nfresh > 0 && is_run(ps) &&
-		    adjacent(last, s))
-			probe_send(e, ps, 0);
+		    adjacent(last, s) && probe_send(e, ps, 0) < 0)
+			break;	/* the rest next round; probe_submit() reports */
 		if (slot_queue(e, ps, ps->ready[k]) < 0)
 			break;
 		ps->fresh[ps->nfresh++] = ps->ready[k];
@@ -606,28 +606,24 @@ probe_reap(struct engine *e, struct probe_state *ps)
 }
 
 /*
- * Submit what is queued and wait for what is in flight. `fast`: the run
- * polls (its probe_wait) and the device is fast; it then polls for `wait`
- * completions (a share, engine_batch_wait(), at most all of it) at every
- * queue depth alike, so that the probe measures the device, not the time
- * its own thread takes to wake up. Otherwise it sleeps until the first
- * completion, as fio does.
+ * Submit what is queued and wait for the first completion, as fio does: a
+ * slot refilled as soon as its I/O ends keeps the probe's queue depth, and
+ * its latency is stamped when it ends, not when a batch does. A run that
+ * polls (probe_wait = poll) looks for it without sleeping, for at most
+ * BATCH_FAST_NS, then sleeps: the probe measures the device, not the time
+ * its own thread takes to wake up.
  */
 static void
-probe_submit(struct engine *e, struct probe_state *ps, unsigned wait,
-    int fast)
+probe_submit(struct engine *e, struct probe_state *ps)
 {
-	uint32_t	inflight = ps->nslots - ps->nidle - ps->nready;
-	int		rc;
+	int	rc, wait = ps->nslots - ps->nidle - ps->nready > 0;
 
-	if (wait > inflight)	/* some did not fit in the ring */
-		wait = inflight;
-	if (fast && wait > 0) {
+	if (wait && is_run(ps) && ps->pj->poll) {
 		rc = probe_send(e, ps, 0);
-		if (rc >= 0 && !engine_ring_poll(e, wait))
-			rc = engine_ring_submit(e, wait);
-	} else	/* asleep, woken by the first, as fio is */
-		rc = probe_send(e, ps, wait > 0);
+		if (rc >= 0 && !engine_ring_poll(e, 1))
+			rc = engine_ring_submit(e, 1);
+	} else
+		rc = probe_send(e, ps, (unsigned)wait);
 	if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
 		log_drive(LOG_WARNING, e->name, e->serial, 0,
 		    "io_uring_submit: %s", strerror(-rc));
@@ -654,8 +650,7 @@ static enum job_end
 probe_loop(struct engine *e, struct probe_state *ps)
 {
 	enum job_end	end = JOB_DONE;
-	unsigned	tries = 0, wait;
-	int		fast;
+	unsigned	tries = 0;
 
 	for (;;) {
 		if (probe_halted(e, ps, &end) && ps->nready > 0) {
@@ -666,9 +661,6 @@ probe_loop(struct engine *e, struct probe_state *ps)
 			ps->nready = 0;
 		}
 		refill(e, ps);
-		/* the last round's clock, before this one's sends reset it */
-		wait = engine_batch_wait(e, ps->nslots - ps->nidle);
-		fast = is_run(ps) && ps->pj->poll && engine_device_fast(e);
 		queue_ready(e, ps);
 		if (ps->nidle + ps->nready == ps->nslots) {
 			if (ps->nready == 0 && (ps->stopping || ps->exhausted))
@@ -678,7 +670,7 @@ probe_loop(struct engine *e, struct probe_state *ps)
 			continue;
 		}
 		tries = 0;
-		probe_submit(e, ps, wait, fast);
+		probe_submit(e, ps);
 		probe_reap(e, ps);
 		if (e->t_reap - e->last_publish > PUBLISH_NS)
 			engine_publish(e);
@@ -699,6 +691,7 @@ probe_result_publish(struct engine *e, struct probe_state *ps)
 	r->kind = ps->kind;
 	if (is_run(ps))
 		snprintf(r->id, sizeof(r->id), "%s", ps->pj->probe->id);
+	r->poll = is_run(ps) && ps->pj->poll;
 	r->window_ns = end > ps->t_ramp ? end - ps->t_ramp : 0;
 	for (d = 0; d < LAT_NDIR; d++) {
 		if (r->window_ns == 0)

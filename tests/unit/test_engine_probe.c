@@ -21,6 +21,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/loop.h>
+#include <sys/ioctl.h>
 
 #include <cmocka.h>
 
@@ -657,6 +659,32 @@ assert_unmerged(const struct tgt *t, const char *sysstat, const char *id,
 }
 
 /*
+ * A loop device over `path` (direct I/O, 512 B sectors), its name in dev;
+ * its fd, which detaches it when the last one closes (at exit, too, when
+ * an assertion ends the test early).
+ */
+static int
+loop_attach(const char *path, char *dev, size_t len)
+{
+	struct loop_config	c;
+	int			ctl, n, lfd, bfd;
+
+	assert_true((ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC)) >= 0);
+	assert_true((n = ioctl(ctl, LOOP_CTL_GET_FREE)) >= 0);
+	close(ctl);
+	snprintf(dev, len, "/dev/loop%d", n);
+	assert_true((lfd = open(dev, O_RDWR | O_CLOEXEC)) >= 0);
+	assert_true((bfd = open(path, O_RDWR | O_DIRECT | O_CLOEXEC)) >= 0);
+	memset(&c, 0, sizeof(c));
+	c.fd = (uint32_t)bfd;
+	c.block_size = 512;
+	c.info.lo_flags = LO_FLAGS_AUTOCLEAR | LO_FLAGS_DIRECT_IO;
+	assert_int_equal(ioctl(lfd, LOOP_CONFIGURE, &c), 0);
+	close(bfd);
+	return lfd;
+}
+
+/*
  * A sequential probe's I/Os reach a block device as the probe issued
  * them: the block layer merges contiguous I/Os sent in one submission,
  * and the drive would then see 512 KiB requests for a 128 KiB probe. On a
@@ -666,8 +694,8 @@ static void
 test_no_merge(void **st)
 {
 	struct tgt	 t;
-	char		 cmd[160], dev[64] = "", sysstat[96], err[256];
-	FILE		*p;
+	char		 dev[64], sysstat[96], err[256];
+	int		 lfd;
 
 	(void)st;
 	if (geteuid() != 0) {
@@ -675,12 +703,7 @@ test_no_merge(void **st)
 		skip();
 	}
 	tgt_open(&t, 512);
-	snprintf(cmd, sizeof(cmd), "losetup -f --show --direct-io=on %s",
-	    t.path);
-	assert_non_null(p = popen(cmd, "r"));
-	assert_non_null(fgets(dev, sizeof(dev), p));
-	assert_int_equal(pclose(p), 0);
-	dev[strcspn(dev, "\n")] = '\0';
+	lfd = loop_attach(t.path, dev, sizeof(dev));
 	snprintf(sysstat, sizeof(sysstat), "/sys/block/%s/stat",
 	    strrchr(dev, '/') + 1);
 	engine_free(t.e);
@@ -693,8 +716,7 @@ test_no_merge(void **st)
 	assert_unmerged(&t, sysstat, "seq-write-128k-qd32", 1, 128 * KiB);
 	assert_unmerged(&t, sysstat, "bs-sweep-seq-read-4k", 0, 4 * KiB);
 	tgt_close(&t);
-	snprintf(cmd, sizeof(cmd), "losetup -d %s", dev);
-	assert_int_equal(system(cmd), 0);
+	close(lfd);	/* the last: the device goes */
 }
 
 int
