@@ -710,7 +710,7 @@ fill_queue(struct engine *e, uint64_t *next, uint64_t *sub_bytes,
 }
 
 /* How many of `inflight` I/Os the next round waits for (see BATCH_DIV). */
-unsigned
+static unsigned
 engine_batch_wait(const struct engine *e, unsigned inflight)
 {
 	if (e->t_reap - e->t_wait >= BATCH_FAST_NS ||

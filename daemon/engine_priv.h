@@ -154,9 +154,6 @@ struct io_uring_sqe	*engine_ring_sqe(struct engine *);
 int			 engine_ring_backoff(struct engine *, unsigned *tries);
 /* n completions taken from the ring at t_reap: progress for the stall rule. */
 void			 engine_reaped(struct engine *, unsigned n);
-/* How many of `inflight` I/Os the next round waits for. */
-unsigned		 engine_batch_wait(const struct engine *,
-			    unsigned inflight);
 /* Register the cycle jobs' buffers (fixed_bufs says whether it did). */
 void			 engine_register_bufs(struct engine *);
 
