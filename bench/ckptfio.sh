@@ -49,7 +49,8 @@
 # finds a bad unit fails the run.
 #
 # Usage: bench/ckptfio.sh [-r N] [--quick] [--batch] [--pin CPU] [--seconds S]
-#                         [--rows A,B] [--fio-verify] [--poll] [--json[=FILE]]
+#                         [--rows A,B] [--fio-verify] [--fio-thread] [--poll]
+#                         [--json[=FILE]]
 # Needs root, fio, python3, losetup, ~1.2 GiB free in /dev/shm. Exits 0
 # whatever the figures, non-zero only when something fails to run.
 # Everything it creates is removed on exit, Ctrl-C included.
@@ -63,7 +64,7 @@ SSDCTL=$ROOT/ctl/ssdctl
 usage() {
 	cat <<EOF
 usage: $0 [-r N] [--quick] [--batch] [--pin CPU] [--seconds S] [--rows A,B]
-       [--fio-verify] [--poll] [--json[=FILE]]
+       [--fio-verify] [--fio-thread] [--poll] [--json[=FILE]]
   -r N          repetitions of every measurement (default 3); medians are
                 reported
   --quick       smoke run: 1 repetition, a 256 MiB span, probes of 2 s
@@ -87,18 +88,24 @@ usage: $0 [-r N] [--quick] [--batch] [--pin CPU] [--seconds S] [--rows A,B]
                 on data fio wrote first with its headers; the random rows
                 without --norandommap, each block once a loop): the same
                 work as the probe's, as tool fio-verify
+  --fio-thread  fio runs its jobs as threads of one process (--thread), as
+                the probe engine runs its workers: on a host where a
+                switch between processes is dear (page-table isolation in
+                a guest), a row of several workers (desktop) otherwise
+                measures fio's process switches
 EOF
 }
 
 BENCH_NAME=ckptfio
 # shellcheck source=bench/lib/common.sh
 . "$ROOT/bench/lib/common.sh"
-BATCH=0 PIN='' SECS_SET='' ROWS_SET='' FIO_VERIFY=0 WAIT=sleep
+BATCH=0 PIN='' SECS_SET='' ROWS_SET='' FIO_VERIFY=0 FIO_THREAD=0 WAIT=sleep
 args=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--batch) BATCH=1 ;;
 	--fio-verify) FIO_VERIFY=1 ;;
+	--fio-thread) FIO_THREAD=1 ;;
 	--poll) WAIT=poll ;;
 	--rows) [ $# -ge 2 ] || { usage >&2; exit 2; }
 	    ROWS_SET=$2; shift ;;
@@ -216,6 +223,7 @@ if ! "${FIO[@]}" --name=probe --filename="$LOOP" --ioengine=io_uring \
 	msg "this fio refuses --fixedbufs/--registerfiles; running without them"
 	FIO_REG=()
 fi
+[ "$FIO_THREAD" = 0 ] || FIO_REG+=(--thread)
 meta fio_opts "--ioengine=io_uring --direct=1 ${FIO_REG[*]}$([ "$BATCH" = 1 ] && echo ", batches of QD/4 at QD >= 8") (no verify)"
 FIOOPTS=$("$SSDCTL" probes --fio) || die "ssdctl probes --fio failed"
 
