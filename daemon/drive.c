@@ -222,6 +222,8 @@ drive_set_run(struct drive *d, enum run_state r, const char *reason)
 		    "refused", run_state_name(d->st.run), run_state_name(r));
 		return;
 	}
+	if (r == RUN_STOPPED || r == RUN_FINISHED || r == RUN_FAILED)
+		drive_cut_run_ended(d, run_state_name(r));
 	d->st.run = r;
 	snprintf(d->st.reason, sizeof(d->st.reason), "%s", reason ? reason : "");
 	if (r == RUN_FAILED)

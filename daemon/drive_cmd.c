@@ -196,6 +196,7 @@ drive_cmd_powercut(struct drive *d, char *err, size_t len)
 	events_add(&d->log, LOG_NOTICE, "power_cut_asked", drive_ev_obj(d), -1,
 	    (long long)d->st.host_bytes_written, "power cut asked for: in "
 	    "the write pass running, or at the next one");
+	drive_cut_asked(d);
 	drive_checkpoint(d);
 	drive_notify(d);
 	return 0;

@@ -486,16 +486,33 @@ drive_cut_tick(struct drive *d)
 	/* a drain whose job was given up (io_timeout): no cut */
 	if (d->cut.step == CUT_DRAIN && d->work != WORK_CUT_NEXT)
 		cut_reset(d);
-	/* one asked for: the write pass running stops where it is */
+	drive_cut_asked(d);
+}
+
+void
+drive_cut_asked(struct drive *d)
+{
 	if (!d->st.cut_asked || d->cut.step != CUT_NONE ||
 	    d->conf.power_cut_command == NULL || d->work != WORK_PHASE ||
 	    d->st.run != RUN_RUNNING || d->st.prog.phase != PHASE_WRITE ||
 	    d->shutting_down || cut_begin(d) == -1)
 		return;
+	drive_poll(d);		/* where the pass stands now, not at the tick */
 	drive_log(d, LOG_NOTICE, 0, "power cut: the write pass stops at item "
 	    "%" PRIu64 " without a flush", d->last.position);
 	drive_work_to(d, WORK_CUT_NEXT);
 	engine_cut_job(d->eng);
+}
+
+void
+drive_cut_run_ended(struct drive *d, const char *state)
+{
+	if (!d->st.cut_asked || d->cut.step != CUT_NONE)
+		return;		/* none asked, or the cut under way has it */
+	d->st.cut_asked = 0;
+	events_add(&d->log, LOG_WARNING, "power_cut_dropped", drive_ev_obj(d),
+	    -1, (long long)d->st.host_bytes_written, "power cut asked for "
+	    "and not done: the run is %s with no write pass left to cut", state);
 }
 
 int

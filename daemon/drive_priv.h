@@ -393,6 +393,12 @@ void		 drive_power_owe(struct drive *);
 /* Once a second: a cut asked for begins in the write pass running; the
  * event of one whose device came back, once SMART has been read again. */
 void		 drive_cut_tick(struct drive *);
+/* A cut asked for (ssdctl powercut) begins now if a write pass is
+ * running; else it waits for one (drive_cut_tick). */
+void		 drive_cut_asked(struct drive *);
+/* The run ends (finished, failed, stopped) with a cut asked for and not
+ * begun: the ask is dropped, with an event that says so. */
+void		 drive_cut_run_ended(struct drive *, const char *state);
 /* Before a write pass's job is handed out: the item this cycle's cut
  * stops it at (job.stop_at), drawn once per cycle power_cut_every. */
 void		 drive_cut_prepare(struct drive *, struct job *);

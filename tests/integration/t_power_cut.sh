@@ -44,6 +44,9 @@
 #      power may stay off, and lets the command finish (a relay is not
 #      left half switched); the next start powers the drive on, with no
 #      refusal on the way
+#   M: ssdctl powercut while no write pass runs (a cycle's idle): it
+#      waits; the run stopped before a write pass came: the ask is dropped
+#      with a power_cut_dropped event, nothing cut, no command run
 # B runs with autostart = no (started by ssdctl start): a drive back from
 # a cut goes on all the same (autostart is for the daemon's starts).
 . "$(dirname "$0")/lib.sh"
@@ -496,5 +499,31 @@ assert_eq "L: no refusal on the way" 0 "$(ev_count "$EV" 0 event=refused)"
 assert_eq "L: the cut counted" 1 "$(state_get "$S" power.cuts)"
 assert_eq "L: run" finished "$(state_get "$S" run)"
 rm -f "$T/l.img"
+
+# ---------------------------------------------------------------- M
+log "M: asked for, and the run stopped before a write pass"
+cutcmd "$T/cut_m" "$T/m.img" "$T/cmd_m.log"
+conf m "power_cut_command = $T/cut_m" "cycles = 2" "idle = 1h"
+S=$T/state_m/m/state
+EV=$T/state_m/m/events.jsonl
+SOCK=$T/state_m.sock
+start_ssdt "$T/m.log" -c "$T/m.conf"
+wait_state "$S" "$SSDT_PID" 120 "s[\"phase\"] == \"idle\"" ||
+    die "M: never saw cycle 1's idle"
+"$CTL" -s "$SOCK" powercut m >"$T/m.ctl" 2>&1
+assert_rc "M: ssdctl powercut in the idle" 0 "$?" "$T/m.ctl"
+wait_state "$S" "$SSDT_PID" 10 "int(s[\"power.cut_asked\"]) == 1" ||
+    fail "M: the state does not say a cut is asked for"
+"$CTL" -s "$SOCK" stop m >"$T/m.ctl" 2>&1
+assert_rc "M: ssdctl stop" 0 "$?" "$T/m.ctl"
+wait_state "$S" "$SSDT_PID" 10 "(s[\"run\"] == \"stopped\" and
+    int(s[\"power.cut_asked\"]) == 0)" || fail "M: the ask not dropped at the stop"
+assert_match "M: the event says so" "not done: the run is stopped" \
+    "$(ev_query "$EV" 0 message event=power_cut_dropped)"
+assert_eq "M: nothing cut" 0 "$(state_get "$S" power.cuts)"
+assert_eq "M: the command never ran" no "$([ -e "$T/cmd_m.log" ] && echo yes || echo no)"
+kill_and_reap TERM "$SSDT_PID"
+assert_eq "M: SIGTERM exit" 0 "$RC"
+rm -f "$T/m.img"
 
 finish
