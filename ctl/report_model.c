@@ -23,7 +23,7 @@ static const char *const notable[] = {
 	"errors_summarized", "throttle", "smart_failed", "smart_error",
 	"smart_mismatch", "probe_regression", "aged_data_slow",
 	"trim_unsupported", "paused", "power_loss", "power_loss_verified",
-	"power_cut", "power_cut_failed", NULL,
+	"power_cut", "power_cut_failed", "power_cut_dropped", NULL,
 };
 
 /* The long tests' lines the report shows, and their figures. */

@@ -11,6 +11,27 @@
 #include "log.h"
 
 /*
+ * A job that has ended and whose end the main loop has not handled yet
+ * (its eventfd, the tick) is handled now, so that a command acts on the
+ * drive as it is: 1 when there was one.
+ */
+static int
+job_end_seen(struct drive *d)
+{
+	enum job_end	end;
+	int		err;
+
+	if (d->eng == NULL)
+		return 0;
+	drive_poll(d);
+	if (!engine_job_done(d->eng, &end, &err))
+		return 0;
+	drive_poll(d);
+	drive_job_ended(d, end, err);
+	return 1;
+}
+
+/*
  * A start or verify after io_timeout. When the job given up has ended in
  * the meantime, the worker is free again. When it is still stuck, that
  * worker is left to the kernel (engine_abandon) and a new one takes the
@@ -22,15 +43,10 @@ drive_unhang(struct drive *d, char *err, size_t len)
 {
 	struct engine	*e;
 	sd_event_source	*src;
-	enum job_end	 end;
 	int		 rc;
 
-	drive_poll(d);
-	if (engine_job_done(d->eng, &end, &rc)) {
-		drive_poll(d);
-		drive_job_ended(d, end, rc);
+	if (job_end_seen(d))
 		return 0;
-	}
 	if ((rc = drive_worker_new(d, &e, &src, err, len)) == -2)
 		snprintf(err, len, "%s: cannot watch the worker", d->conf.name);
 	if (rc < 0)
@@ -196,6 +212,7 @@ drive_cmd_powercut(struct drive *d, char *err, size_t len)
 	events_add(&d->log, LOG_NOTICE, "power_cut_asked", drive_ev_obj(d), -1,
 	    (long long)d->st.host_bytes_written, "power cut asked for: in "
 	    "the write pass running, or at the next one");
+	job_end_seen(d);	/* not a pass that has ended already */
 	drive_cut_asked(d);
 	drive_checkpoint(d);
 	drive_notify(d);

@@ -507,8 +507,10 @@ drive_cut_asked(struct drive *d)
 void
 drive_cut_run_ended(struct drive *d, const char *state)
 {
-	if (!d->st.cut_asked || d->cut.step != CUT_NONE)
-		return;		/* none asked, or the cut under way has it */
+	/* a drain still under way stops with the run and cuts nothing
+	 * (cut_stop); after it, the cut under way has the ask */
+	if (!d->st.cut_asked || d->cut.step > CUT_DRAIN)
+		return;
 	d->st.cut_asked = 0;
 	events_add(&d->log, LOG_WARNING, "power_cut_dropped", drive_ev_obj(d),
 	    -1, (long long)d->st.host_bytes_written, "power cut asked for "

@@ -580,14 +580,11 @@ flush_due(const struct engine *e, uint64_t now)
  * tried; the position the last flush made durable is what a checkpoint
  * records.
  */
-void
-engine_flush_final(struct engine *e)
+static void
+flush_all(struct engine *e)
 {
 	int	rc;
 
-	/* a power cut follows: what the last flush covered stays the claim */
-	if (atomic_load_explicit(&e->no_final_flush, memory_order_relaxed))
-		return;
 	while (job_claims(e->job.kind) && e->fail_err == 0 &&
 	    (e->flush_busy || e->loc.position > e->loc.durable)) {
 		if (!e->flush_busy && flush_start(e) == -1) {
@@ -599,6 +596,14 @@ engine_flush_final(struct engine *e)
 			e->fail_err = -rc;
 		reap(e);
 	}
+}
+
+void
+engine_flush_final(struct engine *e)
+{
+	/* a power cut follows: what the last flush covered stays the claim */
+	if (!atomic_load_explicit(&e->no_final_flush, memory_order_relaxed))
+		flush_all(e);
 }
 
 /* Reap every available completion. */
@@ -727,7 +732,7 @@ run_io(struct engine *e)
 	uint64_t	 next = j->start, sub_bytes = 0, t;
 	enum job_end	 end = JOB_DONE;
 	unsigned	 tries = 0;
-	int		 halted = 0, rc;
+	int		 halted = 0, rc, cut;
 
 	while (1) {
 		halted = halted || job_halted(e, sub_bytes, &end);
@@ -760,12 +765,13 @@ run_io(struct engine *e)
 			engine_publish(e);
 	}
 	/* a power cut's stop leaves the writes since the last flush
-	 * unflushed; a job that ended on its own first is flushed as ever */
-	if (end != JOB_STOPPED)
-		atomic_store(&e->no_final_flush, 0);
-	engine_flush_final(e);
-	if (e->fail_err != 0 && (end == JOB_DONE || end == JOB_BUDGET ||
-	    (end == JOB_STOPPED && atomic_load(&e->no_final_flush))))
+	 * unflushed; a job that ended on its own first is flushed as ever,
+	 * even when a cut is asked for (engine_cut_job) while it ends:
+	 * decided once, here */
+	cut = end == JOB_STOPPED && atomic_load(&e->no_final_flush);
+	if (!cut)
+		flush_all(e);
+	if (e->fail_err != 0 && (end == JOB_DONE || end == JOB_BUDGET || cut))
 		end = JOB_FAILED;
 	return end;
 }
