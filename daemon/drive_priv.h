@@ -397,7 +397,8 @@ void		 drive_cut_tick(struct drive *);
  * running; else it waits for one (drive_cut_tick). */
 void		 drive_cut_asked(struct drive *);
 /* The run ends (finished, failed, stopped) with a cut asked for and not
- * begun: the ask is dropped, with an event that says so. */
+ * begun, or only draining (the end stops the drain, and nothing is cut):
+ * the ask is dropped, with an event that says so. */
 void		 drive_cut_run_ended(struct drive *, const char *state);
 /* Before a write pass's job is handed out: the item this cycle's cut
  * stops it at (job.stop_at), drawn once per cycle power_cut_every. */
