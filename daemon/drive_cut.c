@@ -475,6 +475,16 @@ drive_cut_job_ended(struct drive *d, enum work was, enum job_end end)
 	return 1;
 }
 
+/* Give up an ask not yet begun: not later, unasked, and said. */
+static void
+cut_drop(struct drive *d, const char *why)
+{
+	d->st.cut_asked = 0;
+	events_add(&d->log, LOG_WARNING, "power_cut_dropped", drive_ev_obj(d),
+	    -1, (long long)d->st.host_bytes_written,
+	    "power cut asked for and not done: %s", why);
+}
+
 void
 drive_cut_tick(struct drive *d)
 {
@@ -482,7 +492,7 @@ drive_cut_tick(struct drive *d)
 	    mono_ns() - d->cut.t_back > CUT_SMART_NS))
 		cut_event(d);
 	if (d->st.cut_asked && d->conf.power_cut_command == NULL)
-		d->st.cut_asked = 0;	/* reloaded away: not later, unasked */
+		cut_drop(d, "power_cut_command was reloaded away");
 	/* a drain whose job was given up (io_timeout): no cut */
 	if (d->cut.step == CUT_DRAIN && d->work != WORK_CUT_NEXT)
 		cut_reset(d);
@@ -509,12 +519,13 @@ drive_cut_run_ended(struct drive *d, const char *state)
 {
 	/* a drain still under way stops with the run and cuts nothing
 	 * (cut_stop); after it, the cut under way has the ask */
+	char	why[96];
+
 	if (!d->st.cut_asked || d->cut.step > CUT_DRAIN)
 		return;
-	d->st.cut_asked = 0;
-	events_add(&d->log, LOG_WARNING, "power_cut_dropped", drive_ev_obj(d),
-	    -1, (long long)d->st.host_bytes_written, "power cut asked for "
-	    "and not done: the run is %s with no write pass left to cut", state);
+	snprintf(why, sizeof(why), "the run is %s with no write pass left to "
+	    "cut", state);
+	cut_drop(d, why);
 }
 
 int

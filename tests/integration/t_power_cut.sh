@@ -45,8 +45,10 @@
 #      left half switched); the next start powers the drive on, with no
 #      refusal on the way
 #   M: ssdctl powercut while no write pass runs (a cycle's idle): it
-#      waits; the run stopped before a write pass came: the ask is dropped
-#      with a power_cut_dropped event, nothing cut, no command run
+#      waits; a reload that takes power_cut_command away drops it with a
+#      power_cut_dropped event that says why; asked again once the command
+#      is back, and the run stopped before a write pass came: dropped
+#      again, nothing cut, no command run
 # B runs with autostart = no (started by ssdctl start): a drive back from
 # a cut goes on all the same (autostart is for the daemon's starts).
 . "$(dirname "$0")/lib.sh"
@@ -514,12 +516,31 @@ wait_state "$S" "$SSDT_PID" 120 "s[\"phase\"] == \"idle\"" ||
 assert_rc "M: ssdctl powercut in the idle" 0 "$?" "$T/m.ctl"
 wait_state "$S" "$SSDT_PID" 10 "int(s[\"power.cut_asked\"]) == 1" ||
     fail "M: the state does not say a cut is asked for"
+# a reload that takes power_cut_command away drops the ask, and says so
+conf m "cycles = 2" "idle = 1h"
+kill -HUP "$SSDT_PID"
+wait_state "$S" "$SSDT_PID" 10 "int(s[\"power.cut_asked\"]) == 0" ||
+    fail "M: the ask not dropped when a reload took the command away"
+assert_match "M: the reload's drop says why" "power_cut_command was reloaded away" \
+    "$(ev_query "$EV" 0 message event=power_cut_dropped)"
+conf m "power_cut_command = $T/cut_m" "cycles = 2" "idle = 1h"
+kill -HUP "$SSDT_PID"
+for _ in $(seq 50); do	# refused until the reload is applied
+	"$CTL" -s "$SOCK" powercut m >"$T/m.ctl" 2>&1
+	rc=$?
+	[ "$rc" != 0 ] || break
+	sleep 0.2
+done
+assert_rc "M: ssdctl powercut once the command is back" 0 "$rc" "$T/m.ctl"
+wait_state "$S" "$SSDT_PID" 10 "int(s[\"power.cut_asked\"]) == 1" ||
+    fail "M: the second ask not in the state"
 "$CTL" -s "$SOCK" stop m >"$T/m.ctl" 2>&1
 assert_rc "M: ssdctl stop" 0 "$?" "$T/m.ctl"
 wait_state "$S" "$SSDT_PID" 10 "(s[\"run\"] == \"stopped\" and
     int(s[\"power.cut_asked\"]) == 0)" || fail "M: the ask not dropped at the stop"
 assert_match "M: the event says so" "not done: the run is stopped" \
-    "$(ev_query "$EV" 0 message event=power_cut_dropped)"
+    "$(ev_query "$EV" 0 message event=power_cut_dropped | tail -n 1)"
+assert_eq "M: one drop each" 2 "$(ev_count "$EV" 0 event=power_cut_dropped)"
 assert_eq "M: nothing cut" 0 "$(state_get "$S" power.cuts)"
 assert_eq "M: the command never ran" no "$([ -e "$T/cmd_m.log" ] && echo yes || echo no)"
 kill_and_reap TERM "$SSDT_PID"
