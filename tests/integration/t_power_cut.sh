@@ -75,7 +75,8 @@ EOF
 	chmod +x "$1"
 }
 
-# conf NAME [KEY = VALUE...]: a 256M file, queue depth 2 and one cycle
+# conf NAME [KEY = VALUE...]: a 128M file, queue depth 2 and one cycle
+# (the keys given first win)
 # unless the keys given say otherwise
 conf() {
 	local n=$1
@@ -84,10 +85,9 @@ conf() {
 [drive:$n]
 checkpoint = off
 device = $T/$n.img
-size = 256M
 block_size = 4k
 trim = no
-$(printf '%s\n' "$@" "order = random" "queue_depth = 2" "cycles = 1" \
+$(printf '%s\n' "$@" "size = 128M" "order = random" "queue_depth = 2" "cycles = 1" \
     "power_cut_timeout = 20s" |
     awk -F' = ' '!seen[$1]++')
 EOF
@@ -304,7 +304,7 @@ cat >"$T/cut_g" <<EOF
 echo "\$1 \$2 \$3" >>"$T/cmd_g.log"
 case \$1 in
 off)	mv "$T/g.img" "$T/g.img.off" ;;
-on)	mv "$T/g.img.off" "$T/g.img"; truncate -s 128M "$T/g.img" ;;
+on)	mv "$T/g.img.off" "$T/g.img"; truncate -s 64M "$T/g.img" ;;
 esac
 EOF
 chmod +x "$T/cut_g"
@@ -315,7 +315,7 @@ run_ssdt "$T/g.log" -c "$T/g.conf" --oneshot
 assert_rc "G: --oneshot ends, the drive refused" 4 "$RC" "$T/g.log"
 assert_eq "G: on, once" "off g none|on g none" "$(paste -sd'|' "$T/cmd_g.log")"
 assert_eq "G: one refusal" 1 "$(ev_count "$EV" 0 event=refused)"
-assert_match "G: ... saying why" "already under test, has 134217728 bytes" \
+assert_match "G: ... saying why" "already under test, has 67108864 bytes" \
     "$(ev_query "$EV" 0 reason event=refused)"
 assert_eq "G: the cut still under way in the state" 1 "$(state_get "$S" power.cut_pending)"
 rm -f "$T/g.img"
@@ -379,7 +379,7 @@ esac
 EOF
 chmod +x "$T/cut_i"
 conf i "power_cut_command = $T/cut_i" "order = sequential" "queue_depth = 1" \
-    "on_lost_flush = fail"
+    "on_lost_flush = fail" "size = 256M"
 S=$T/state_i/i/state
 EV=$T/state_i/i/events.jsonl
 SOCK=$T/state_i.sock
@@ -447,7 +447,7 @@ assert_eq "J: kept = unflushed, each cut" \
 # ---------------------------------------------------------------- K
 log "K: two cuts in one write pass"
 cutcmd "$T/cut_k" "$T/k.img" "$T/cmd_k.log"
-conf k "power_cut_command = $T/cut_k" "queue_depth = 1"
+conf k "power_cut_command = $T/cut_k" "queue_depth = 1" "size = 256M"
 S=$T/state_k/k/state
 EV=$T/state_k/k/events.jsonl
 SOCK=$T/state_k.sock

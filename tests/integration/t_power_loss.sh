@@ -24,7 +24,7 @@
 CTL=${SSDCTL:-$ROOT/ctl/ssdctl}
 
 BS=4096
-SIZE=$((512 * 1024 * 1024))
+SIZE=$((256 * 1024 * 1024))
 layout $SIZE $BS 0.25
 OTHER_BOOT=00000000-0000-4000-8000-000000000000
 BOOT=$(cat /proc/sys/kernel/random/boot_id)
@@ -38,7 +38,7 @@ conf() {
 [drive:$n]
 checkpoint = off
 device = $T/$n.img
-size = 512M
+size = $((SIZE / 1048576))M
 block_size = 4k
 order = sequential
 queue_depth = 1
