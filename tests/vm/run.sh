@@ -13,8 +13,7 @@
 #   VM_LOGDIR   where the console logs go (default /var/tmp/ssdtorture-vm/logs)
 #   VM_VERBOSE  1: print every console while it runs
 #   VM_BUILD_WAIT  seconds to keep retrying a broken `make all` (default 0)
-#   VM_SMP      guest CPUs of every test (default: _vm_cpus below)
-#   VM_ACCEL, VM_MEM, ...: see boot.sh
+#   VM_ACCEL, VM_MEM, VM_SMP, ...: see boot.sh
 set -u
 VM_DIR=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$VM_DIR/../.." && pwd)
@@ -71,27 +70,8 @@ _vm_one() {
 	opts=$(sed -n 's/^# vm-nvme-opts: //p' "$t" | head -n 1)
 	# and systemd as PID 1 instead of the busybox chroot (# vm-mode: systemd)
 	mode=$(sed -n 's/^# vm-mode: *//p' "$t" | head -n 1)
-	VM_SMP=$(_vm_cpus "$t") VM_MODE="${mode:-chroot}" VM_NVME_OPTS="$opts" \
-	    VM_LOG="$LOGDIR/$name.log" "$VM_DIR/boot.sh" "$t" </dev/null >"$OUT/$name" 2>&1
-}
-
-# _vm_cpus FILE: the guest's CPUs. Under TCG two guests of two CPUs each
-# on a host of two take far longer than two of one (the suite's guests
-# that run beside another: 226 s against about 400 s), so a test that
-# runs beside another gets one; a serial test, alone, gets two; a
-# "# vm-smp: N" line in a test, or VM_SMP, decides instead.
-_vm_cpus() {
-	local n
-	n=$(sed -n 's/^# vm-smp: *\([0-9]*\).*/\1/p' "$1" | head -n 1)
-	if [ -n "${VM_SMP:-}" ]; then
-		echo "$VM_SMP"
-	elif [ -n "$n" ]; then
-		echo "$n"
-	elif _jobs_has "$(_jobs_tags "$1")" serial; then
-		echo 2
-	else
-		echo 1
-	fi
+	VM_MODE="${mode:-chroot}" VM_NVME_OPTS="$opts" VM_LOG="$LOGDIR/$name.log" \
+	    "$VM_DIR/boot.sh" "$t" </dev/null >"$OUT/$name" 2>&1
 }
 
 # _vm_done FILE RC (jobs_run's DONE): below a failure the test's own

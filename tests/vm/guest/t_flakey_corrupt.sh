@@ -1,6 +1,4 @@
 #!/bin/bash
-# vm-smp: 2 (with one CPU, kernel 6.1 in the guest does not corrupt reads:
-# dd iflag=direct through the same table reads every block unchanged)
 # Corruption on the read path: dm-flakey corrupt_bio_byte N r VALUE 0
 # overwrites byte N (1-based) of every read bio with VALUE while the table
 # is "down". The daemon reads one block per I/O (O_DIRECT), so each block
