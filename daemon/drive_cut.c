@@ -451,7 +451,7 @@ cut_stop(const struct drive *d, enum work was, enum job_end end)
 	    d->conf.power_cut_command == NULL)
 		return 0;
 	if (was == WORK_CUT_NEXT)
-		return 1;
+		return d->st.cut_asked;	/* not dropped while it drained */
 	/* the write job stopped at the item of this cycle's cut */
 	return was == WORK_PHASE && d->st.cut_at != 0 &&
 	    d->last.position >= d->st.cut_at;
@@ -475,7 +475,8 @@ drive_cut_job_ended(struct drive *d, enum work was, enum job_end end)
 	return 1;
 }
 
-/* Give up an ask not yet begun: not later, unasked, and said. */
+/* Give up an ask not yet cut (waiting for a write pass, or its pass
+ * still draining: cut_stop then cuts nothing): not later, and said. */
 static void
 cut_drop(struct drive *d, const char *why)
 {
@@ -492,7 +493,7 @@ drive_cut_tick(struct drive *d)
 	    mono_ns() - d->cut.t_back > CUT_SMART_NS))
 		cut_event(d);
 	if (d->st.cut_asked && d->conf.power_cut_command == NULL)
-		cut_drop(d, "power_cut_command was reloaded away");
+		cut_drop(d, "power_cut_command is no longer configured");
 	/* a drain whose job was given up (io_timeout): no cut */
 	if (d->cut.step == CUT_DRAIN && d->work != WORK_CUT_NEXT)
 		cut_reset(d);

@@ -76,8 +76,7 @@ EOF
 }
 
 # conf NAME [KEY = VALUE...]: a 128M file, queue depth 2 and one cycle
-# (the keys given first win)
-# unless the keys given say otherwise
+# unless the keys given say otherwise (the keys given first win)
 conf() {
 	local n=$1
 	shift
@@ -155,7 +154,8 @@ rm -f "$T/a.img"
 # ---------------------------------------------------------------- B
 log "B: ssdctl powercut"
 cutcmd "$T/cut_b" "$T/b.img" "$T/cmd_b.log"
-conf b "power_cut_command = $T/cut_b" "queue_depth = 1" "autostart = no"
+conf b "power_cut_command = $T/cut_b" "queue_depth = 1" "autostart = no" \
+    "size = 256M"
 cat >>"$T/b.conf" <<EOF
 
 [drive:nocut]
@@ -521,7 +521,7 @@ conf m "cycles = 2" "idle = 1h"
 kill -HUP "$SSDT_PID"
 wait_state "$S" "$SSDT_PID" 10 "int(s[\"power.cut_asked\"]) == 0" ||
     fail "M: the ask not dropped when a reload took the command away"
-assert_match "M: the reload's drop says why" "power_cut_command was reloaded away" \
+assert_match "M: the reload's drop says why" "power_cut_command is no longer configured" \
     "$(ev_query "$EV" 0 message event=power_cut_dropped)"
 conf m "power_cut_command = $T/cut_m" "cycles = 2" "idle = 1h"
 kill -HUP "$SSDT_PID"

@@ -8,8 +8,9 @@
 # (what completed flushes covered) plus a random half of the writes the
 # next flush would have covered (acknowledged, held in a volatile cache).
 # `ssdtortured --verify` with that copy, made to say it ran in another
-# boot (a power loss), must find nothing, and count as kept the writes
-# after the last flush that the replay put back. A replay that leaves out
+# boot (a power loss), must find nothing, the flushes must cover what the
+# state claims, and it must count as kept the writes the replay put back
+# past that claim (below). A replay that leaves out
 # one write a flush covered (a drive that lies about FLUSH) must be found
 # as lost_flush, at exactly that block (unwritten, in the same boot).
 . "$(dirname "$0")/lib.sh"
