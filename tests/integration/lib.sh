@@ -256,9 +256,10 @@ EOF
 
 # ---------------------------------------------------------------- targets
 
-# new_loop FILE : attach a loop device; sets LOOPDEV (registered for cleanup).
+# new_loop [LOSETUP_OPTION...] FILE : attach a loop device; sets LOOPDEV
+# (registered for cleanup).
 new_loop() {
-	LOOPDEV=$(losetup -f --show "$1") || die "losetup -f --show $1 failed"
+	LOOPDEV=$(losetup -f --show "$@") || die "losetup -f --show $* failed"
 	echo "$LOOPDEV" >>"$T/.loops"
 }
 

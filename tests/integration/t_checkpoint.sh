@@ -88,9 +88,7 @@ truncate -s 256M "$T/a.img"
 # through the page cache they leave the host's disk to the test beside
 # (tests/lib/jobs.sh: t_power_cut beside this test and t_fullckpt took 126 s
 # with their loop devices direct, 102 s buffered).
-LOOPDEV=$(losetup -f --show --sector-size 4096 "$T/a.img") ||
-    die "losetup --sector-size 4096"
-echo "$LOOPDEV" >>"$T/.loops"
+new_loop --sector-size 4096 "$T/a.img"
 ST=$T/state
 write_conf "$T/a.conf" "$ST" <<EOF
 [drive:a]

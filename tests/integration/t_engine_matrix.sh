@@ -102,9 +102,7 @@ EOF
 
 log "a 4 KiB-sector device, and a file on it, refuse 512-byte blocks"
 truncate -s 64M "$T/k4.img"
-LOOPDEV=$(losetup -f --show --sector-size 4096 "$T/k4.img") ||
-    die "losetup --sector-size 4096 failed"
-echo "$LOOPDEV" >>"$T/.loops"
+new_loop --sector-size 4096 "$T/k4.img"
 K4=$LOOPDEV
 refused_bs k4dev "$K4"
 mkfs.ext4 -q -F "$K4" || die "mkfs.ext4 failed"

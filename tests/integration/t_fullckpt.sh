@@ -46,8 +46,7 @@ EOF
 # the page cache they leave the host's disk to the test beside.
 loopdev() {
 	truncate -s "$2" "$1"
-	LOOPDEV=$(losetup -f --show "$1") || die "losetup $1"
-	echo "$LOOPDEV" >>"$T/.loops"
+	new_loop "$1"
 }
 
 # ---------------------------------------------------------------- A
