@@ -296,7 +296,7 @@ smart_to_json(const struct smart *s)
 	ADD("nand_bytes_written", opt_u64(s->has_nand_written,
 	    s->nand_bytes_written));
 	ADD("power_on_hours", json_object_new_uint64(s->power_on_hours));
-	ADD("power_cycles", json_object_new_uint64(s->power_cycles));
+	ADD("power_cycles", opt_u64(s->has_power_cycles, s->power_cycles));
 	ADD("unsafe_shutdowns", opt_u64(s->has_unsafe_shutdowns,
 	    s->unsafe_shutdowns));
 	ADD("health_passed", s->has_health ?

@@ -74,12 +74,13 @@ struct smart {
 	int		temp_sensors_c[8];
 	uint8_t		critical_warning;	/* CW_* bits (NVMe) */
 	int		has_media_errors;
-	uint64_t	media_errors;		/* NVMe media errors; ATA: uncorrectable */
+	uint64_t	media_errors;		/* NVMe media errors; ATA: uncorrectable;
+						 * SCSI: uncorrected, error counter log */
 	uint64_t	error_log_entries;
 	int		has_reallocated;
 	uint64_t	reallocated;		/* ATA 5 raw */
 	int		has_pending;
-	uint64_t	pending;		/* ATA 197 raw */
+	uint64_t	pending;		/* ATA 197 raw; SCSI pending defects */
 	int		has_device_written;
 	uint64_t	device_bytes_written;	/* host writes as the drive counts them */
 	int		has_device_read;
@@ -89,7 +90,9 @@ struct smart {
 	uint64_t	data_units_written;	/* NVMe raw units of 512,000 bytes */
 	uint64_t	data_units_read;
 	uint64_t	host_read_cmds, host_write_cmds;
-	uint64_t	power_cycles, power_on_hours;
+	uint64_t	power_on_hours;
+	int		has_power_cycles;	/* SCSI logs have no such count */
+	uint64_t	power_cycles;
 	/* power losses without a clean shutdown: NVMe's count; on SATA an
 	 * attribute the drive database names so (smart_ata.c) */
 	int		has_unsafe_shutdowns;

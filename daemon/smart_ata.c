@@ -6,9 +6,9 @@
  * formats its drive database gives, trusted only for a drive the database
  * knows ("in_smartctl_database": true); for others the names are
  * smartctl's defaults, whatever the drive counts there, so only Device
- * Statistics and the attributes whose meaning is standard (5, 197) are
- * read, and the rest is reported unknown. Each figure records where it
- * came from (struct smart src[]).
+ * Statistics, the attributes whose meaning is standard (5, 197) and 187
+ * under its default name (marked so) are read, and the rest is reported
+ * unknown. Each figure records where it came from (struct smart src[]).
  *
  * Note that plain `-a` does not read the Device Statistics log for ATA
  * drives; `-l devstat` (or `-x`) adds ata_device_statistics, whose
@@ -37,6 +37,9 @@
 /* Why vendor figures of a drive smartctl does not know stay unknown. */
 #define WHY_NOT_IN_DB		"not in smartctl's database"
 #define WHY_SCSI		"not reported by SCSI drives"
+#define WHY_NO_ERRLOG		"the drive reports no error counter log"
+#define SRC_ERRLOG		"SCSI error counter log"
+#define GB			1000000000ULL	/* SCSI "gigabytes": 10^9 */
 
 /* How an attribute tells how much of the rated life is gone. */
 enum life_how {
@@ -66,12 +69,13 @@ static const struct life_rule {
 	enum life_how	 how;
 	const char	*src;
 } life_rules[] = {
-	/* KC400 (Phison S10): raw = percent of rated life used; the
-	 * normalized value stays at 100. Issue 11: a KC400 with raw 74 had
-	 * 26 % left by its erase counts. drivedb "Phison Driven SSDs" names
-	 * it SSD_Life_Left (line 742, -v 231,raw48) without the unit */
+	/* KC400 (Phison S10): raw = percent of rated life left, as the
+	 * name says: a KC400 with raw 74 had an average erase count of 808
+	 * on MLC flash after about 421 TB written, 26 % of its life used.
+	 * Read from the raw value, which the normalized one need not follow.
+	 * drivedb "Phison Driven SSDs" (line 742, -v 231,raw48) */
 	{ "Phison Driven SSDs", "KINGSTON SKC400S37*", 231, "SSD_Life_Left",
-	  LIFE_RAW_USED, "vendor rule: Phison KC400 231 raw = % used" },
+	  LIFE_RAW_LEFT, "vendor rule: Phison KC400 231 raw = % left" },
 	/* other Phison drives (A400): normalized = percent left; the A400
 	 * capture shows raw = normalized = 97 (drivedb line 742) */
 	{ "Phison Driven*", NULL, 231, "SSD_Life_Left", LIFE_NORM_LEFT,
@@ -145,6 +149,27 @@ static const char *const uncorrectable_names[] = {
 };
 
 /*
+ * smartctl's default name for 187 on a drive its database does not know.
+ * Nearly every database entry that names 187 makes it an uncorrectable or
+ * read-failure count (Reported_Uncorrect, Uncorrectable_Error_Cnt, ...),
+ * so it is read as media errors there too, marked as read by the default
+ * name, and Device Statistics' standard count wins over it.
+ */
+#define DEFAULT_187		"Reported_Uncorrect"
+#define BY_DEFAULT_NAME		" (smartctl's default name)"
+
+/*
+ * 197 counts pending sectors under these names only (drivedb: the default
+ * Current_Pending_Sector, Crucial's Current_Pending_ECC_Cnt,
+ * Pending_Sector_Count). Others name it Not_In_Use (Phison),
+ * ECC_Error_Count or a read-failure count: no pending figure there.
+ */
+static const char *const pending_names[] = {
+	"Current_Pending_Sector", "Current_Pending_ECC_Cnt",
+	"Pending_Sector_Count", NULL
+};
+
+/*
  * Power losses without a clean shutdown, by the drive database's names
  * (Intel, Kingston: Unsafe_Shutdown_Count at 174 or 192; Crucial, Micron,
  * SanDisk, SandForce: Unexpect_Power_Loss_Ct at 174; Samsung:
@@ -185,6 +210,7 @@ struct ata_ctx {
 	const struct wear_unit	*page_unit;	/* a page counter was seen */
 	uint64_t		 host_pages, bg_pages;
 	int			 seen_host_pages, seen_bg_pages;
+	int			 media_by_default; /* 187 by its default name */
 };
 
 static void
@@ -432,8 +458,10 @@ decode_health(json_object *root, struct smart *s)
 		s->has_temp_limit = 1;
 	if (ju64(jpath(root, "power_on_time", "hours", NULL), &v))
 		s->power_on_hours = v;
-	if (ju64(jpath(root, "power_cycle_count", NULL), &v))
+	if (ju64(jpath(root, "power_cycle_count", NULL), &v)) {
+		s->has_power_cycles = 1;
 		s->power_cycles = v;
+	}
 	/* -x prints the extended comprehensive log, -a the summary one */
 	if (ju64(jpath(errlog, "extended", "count", NULL), &v) ||
 	    ju64(jpath(errlog, "summary", "count", NULL), &v))
@@ -488,7 +516,7 @@ decode_attr(json_object *a, struct smart_attr *sa)
 	return ju64(jpath(a, "raw", "value", NULL), &sa->raw);
 }
 
-/* One of `names` (uncorrectable_names, unsafe_names)? */
+/* One of `names` (uncorrectable_names, unsafe_names, pending_names)? */
 static int
 name_in(const char *const *names, const char *name)
 {
@@ -512,28 +540,37 @@ apply_unsafe_attr(struct smart *s, const struct ata_ctx *c,
 }
 
 /*
- * Error counters. 5 and 197 mean the same on every drive (ATA/ATAPI-8
- * and smartd treat them so; Crucial renames them, keeping the meaning):
- * trusted by id. Uncorrectables only by the database's names.
+ * Error counters. 5 means the same on every drive (ATA/ATAPI-8 and smartd
+ * treat it so; some rename it, keeping the meaning): trusted by id. 197
+ * only under a name that means pending sectors (the database renames it
+ * where it means something else). Uncorrectables by the database's names,
+ * or 187 by its default name on a drive the database does not know.
  */
 static void
-apply_error_attr(struct smart *s, const struct ata_ctx *c,
+apply_error_attr(struct smart *s, struct ata_ctx *c,
     const struct smart_attr *sa, uint64_t count)
 {
+	int	by_default = !c->in_db && sa->id == 187 &&
+		    strcmp(sa->name, DEFAULT_187) == 0;
+
 	if (sa->id == 5) {
 		s->has_reallocated = 1;
 		s->reallocated = count;
 		setsrc(s, FIG_REALLOCATED, "attribute 5 %s", sa->name);
-	} else if (sa->id == 197) {
+	} else if (sa->id == 197 && name_in(pending_names, sa->name)) {
 		s->has_pending = 1;
 		s->pending = count;
 		setsrc(s, FIG_PENDING, "attribute 197 %s", sa->name);
-	} else if (c->in_db && !s->has_media_errors &&
-	    name_in(uncorrectable_names, sa->name)) {
+	} else if (sa->id == 197) {
+		setsrc(s, FIG_PENDING, "attribute 197 is %s on this drive",
+		    sa->name);
+	} else if (!s->has_media_errors && (by_default || (c->in_db &&
+	    name_in(uncorrectable_names, sa->name)))) {
 		s->has_media_errors = 1;
 		s->media_errors = count;
-		setsrc(s, FIG_MEDIA_ERRORS, "attribute %d %s", sa->id,
-		    sa->name);
+		c->media_by_default = by_default;
+		setsrc(s, FIG_MEDIA_ERRORS, "attribute %d %s%s", sa->id,
+		    sa->name, by_default ? BY_DEFAULT_NAME : "");
 	}
 }
 
@@ -687,8 +724,9 @@ apply_devstat(struct smart *s, const struct ata_ctx *c, enum ds_field f,
 		s->host_read_cmds = v;
 		break;
 	case DS_UNCORRECTABLE:
-		/* the same count as attribute 187, which wins if present */
-		if (!s->has_media_errors) {
+		/* the same count as attribute 187, which wins if present
+		 * under a name the database gives */
+		if (!s->has_media_errors || c->media_by_default) {
 			s->has_media_errors = 1;
 			s->media_errors = v;
 			setsrc(s, FIG_MEDIA_ERRORS, "device statistics");
@@ -773,11 +811,95 @@ finish_pages(struct smart *s, const struct ata_ctx *c)
 }
 
 /*
- * A SAS/SCSI drive: SPC-4 standard logs only, which smartctl reads under
- * -a: the Solid State Media log's percentage used endurance indicator,
- * the grown defect list (blocks the drive took out of use: reallocated),
- * the temperature. Nothing else a SATA drive gives has a SCSI
- * counterpart here, so the rest is unknown, said so in the reading.
+ * smartctl prints an error counter's gigabytes processed (10^9 bytes) as
+ * a string with three decimals ("6082.745"): read exactly, digit by
+ * digit, with no binary fraction in between. 0 when it is no such number.
+ */
+static int
+scsi_gb_bytes(json_object *o, uint64_t *bytes)
+{
+	const char	*p = jstr(o);
+	uint64_t	 whole = 0, frac = 0, scale = GB;
+
+	if (p == NULL || !isdigit((unsigned char)*p))
+		return 0;
+	for (; isdigit((unsigned char)*p); p++) {
+		if (whole > UINT64_MAX / GB / 10)
+			return 0;	/* beyond what 64 bits of bytes hold */
+		whole = whole * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p == '.')
+		for (p++; isdigit((unsigned char)*p); p++) {
+			if ((scale /= 10) == 0)
+				return 0;	/* finer than a byte */
+			frac += (uint64_t)(*p - '0') * scale;
+		}
+	if (*p != '\0')
+		return 0;
+	*bytes = sat_add(whole * GB, frac);
+	return 1;
+}
+
+/* One figure from the error counter log, or why it is not there. */
+static void
+scsi_errlog_fig(struct smart *s, enum smart_fig f, int ok, uint64_t v)
+{
+	if (!ok) {
+		setsrc(s, f, "not in the SCSI error counter log");
+		return;
+	}
+	if (f == FIG_MEDIA_ERRORS) {
+		s->has_media_errors = 1;
+		s->media_errors = v;
+	} else if (f == FIG_DEVICE_WRITTEN) {
+		s->has_device_written = 1;
+		s->device_bytes_written = v;
+	} else {
+		s->has_device_read = 1;
+		s->device_bytes_read = v;
+	}
+	setsrc(s, f, SRC_ERRLOG);
+}
+
+/*
+ * The error counter log (SPC-4 log pages 02h, 03h, 05h): media errors
+ * are the uncorrected errors of reads, writes and verifies (read and
+ * write must both be there, verify is optional); bytes written and read
+ * are the write and read counters' gigabytes processed.
+ */
+static void
+decode_scsi_errlog(json_object *root, struct smart *s)
+{
+	json_object	*log = jpath(root, "scsi_error_counter_log", NULL);
+	uint64_t	 r, w, v = 0, b;
+	int		 ok;
+
+	if (!json_object_is_type(log, json_type_object)) {
+		setsrc(s, FIG_MEDIA_ERRORS, WHY_NO_ERRLOG);
+		setsrc(s, FIG_DEVICE_WRITTEN, WHY_NO_ERRLOG);
+		setsrc(s, FIG_DEVICE_READ, WHY_NO_ERRLOG);
+		return;
+	}
+	ok = ju64(jpath(log, "read", "total_uncorrected_errors", NULL), &r) &&
+	    ju64(jpath(log, "write", "total_uncorrected_errors", NULL), &w);
+	(void)ju64(jpath(log, "verify", "total_uncorrected_errors", NULL), &v);
+	scsi_errlog_fig(s, FIG_MEDIA_ERRORS, ok, ok ? sat_add(sat_add(r, w),
+	    v) : 0);
+	ok = scsi_gb_bytes(jpath(log, "write", "gigabytes_processed", NULL),
+	    &b);
+	scsi_errlog_fig(s, FIG_DEVICE_WRITTEN, ok, ok ? b : 0);
+	ok = scsi_gb_bytes(jpath(log, "read", "gigabytes_processed", NULL),
+	    &b);
+	scsi_errlog_fig(s, FIG_DEVICE_READ, ok, ok ? b : 0);
+}
+
+/*
+ * A SAS/SCSI drive: SPC-4 and SBC-4 standard logs only, which smartctl
+ * reads under -a: the Solid State Media log's percentage used endurance
+ * indicator, the grown defect list (blocks the drive took out of use:
+ * reallocated), the pending defects log, the error counter log, the
+ * temperature. The rest (NAND writes, unsafe shutdowns, power cycles)
+ * has no SCSI counterpart here and is unknown, said so in the reading.
  */
 static void
 decode_scsi(json_object *root, struct smart *s)
@@ -806,6 +928,12 @@ decode_scsi(json_object *root, struct smart *s)
 		s->reallocated = v;
 		setsrc(s, FIG_REALLOCATED, "SCSI grown defect list");
 	}
+	if (ju64(jpath(root, "scsi_pending_defects", "count", NULL), &v)) {
+		s->has_pending = 1;
+		s->pending = v;
+		setsrc(s, FIG_PENDING, "SCSI pending defects");
+	}
+	decode_scsi_errlog(root, s);
 }
 
 /* Life from an attribute, when Device Statistics gave none. */

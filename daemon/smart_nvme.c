@@ -105,6 +105,7 @@ decode_counters(const struct nvme_smart_log *l, struct smart *s)
 	s->device_bytes_read = mul_sat(s->data_units_read, NVME_DATA_UNIT);
 	s->host_read_cmds = le128(l->host_reads);
 	s->host_write_cmds = le128(l->host_writes);
+	s->has_power_cycles = 1;
 	s->power_cycles = le128(l->power_cycles);
 	s->power_on_hours = le128(l->power_on_hours);
 	s->unsafe_shutdowns = le128(l->unsafe_shutdowns);

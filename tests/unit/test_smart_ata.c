@@ -119,6 +119,7 @@ test_samsung_sm883_not_in_db(void **state)
 	assert_true(s.has_health && s.health_passed);
 	assert_int_equal(s.temperature_c, 30);
 	assert_int_equal(s.power_on_hours, 34579);
+	assert_true(s.has_power_cycles);
 	assert_int_equal(s.power_cycles, 115);
 	assert_false(s.has_percent_used);
 	assert_false(s.has_device_written);
@@ -324,8 +325,11 @@ test_kingston_a400(void **state)
 
 /*
  * 231 SSD_Life_Left by family: on the KC400 the raw value is the percent
- * used (hand-made fixture: raw 74, normalized 100: 74 % used, not 0).
- * The SandForce side of the rule is test_kingston_sv300_sandforce.
+ * of life left (hand-made fixture after a real KC400's figures: raw 74
+ * with an average erase count of 808 on MLC flash and about 421 TB
+ * written, which is 26 % used, not 74 %). The normalized value, 100 in
+ * the fixture, is not what is read. The SandForce side of the rule is
+ * test_kingston_sv300_sandforce.
  */
 static void
 test_life_231_by_family(void **state)
@@ -334,11 +338,53 @@ test_life_231_by_family(void **state)
 
 	(void)state;
 	decode_fixture("kingston_kc400_handmade.json", &s);
+	assert_int_equal(attr(&s, 231)->raw, 74);
+	assert_int_equal(attr(&s, 231)->value, 100);
+	assert_int_equal(attr(&s, 244)->raw, 808);
 	assert_true(s.has_percent_used);
-	assert_true(s.percent_used == 74.0);
+	assert_true(s.percent_used == 26.0);
 	assert_string_equal(src(&s, FIG_PERCENT_USED), "vendor rule: Phison "
-	    "KC400 231 raw = % used (attribute 231)");
-	assert_int_equal(s.device_bytes_written, 200000 * GiB);
+	    "KC400 231 raw = % left (attribute 231)");
+	/* 241 Lifetime_Writes_GiB 392083: 421.0 TB */
+	assert_int_equal(s.device_bytes_written, 392083 * GiB);
+	assert_int_equal(s.nand_bytes_written, 800000 * GiB);
+	/* no power-cycle count in the capture: unknown, not 0 */
+	assert_false(s.has_power_cycles);
+}
+
+/*
+ * 197 on Phison drives: the drive database names it Not_In_Use (drivedb
+ * "Phison Driven SSDs" and "Phison Driven OEM SSDs"): no pending-sector
+ * count, so pending is unknown with the reason, not 0.
+ */
+static void
+test_phison_197_not_in_use(void **state)
+{
+	struct smart	 s;
+	json_object	*o;
+	char		 err[256];
+
+	(void)state;
+	decode_fixture("kingston_kc400_handmade.json", &s);
+	assert_string_equal(attr(&s, 197)->name, "Not_In_Use");
+	assert_false(s.has_pending);
+	assert_string_equal(src(&s, FIG_PENDING),
+	    "attribute 197 is Not_In_Use on this drive");
+	o = smart_sources_json(&s);
+	assert_string_equal(json_object_get_string(json_object_object_get(o,
+	    "pending")), "unknown (attribute 197 is Not_In_Use on this drive)");
+	json_object_put(o);
+	/* a nonzero raw value changes nothing (values made up) */
+	assert_int_equal(decode_str(HEAD_FAM("Phison Driven OEM SSDs")
+	    A(197, "Not_In_Use", 100, 12) "]}}", &s, err, sizeof(err)), 0);
+	assert_false(s.has_pending);
+	assert_int_equal(s.pending, 0);
+	/* the names that do mean pending sectors are still read */
+	assert_int_equal(decode_str(HEAD_FAM("Crucial/Micron Client SSDs")
+	    A(197, "Current_Pending_ECC_Cnt", 100, 4) "]}}", &s, err,
+	    sizeof(err)), 0);
+	assert_true(s.has_pending);
+	assert_int_equal(s.pending, 4);
 }
 
 /*
@@ -459,7 +505,11 @@ test_not_in_db(void **state)
 	assert_false(s.has_percent_used);
 	assert_false(s.has_device_written);
 	assert_false(s.has_device_read);
-	assert_false(s.has_media_errors);
+	/* 187 Reported_Uncorrect raw 0, read under smartctl's default name */
+	assert_true(s.has_media_errors);
+	assert_int_equal(s.media_errors, 0);
+	assert_string_equal(src(&s, FIG_MEDIA_ERRORS),
+	    "attribute 187 Reported_Uncorrect (smartctl's default name)");
 	/* standard: 5 raw 0, 197 raw 0, temperature 27 */
 	assert_true(s.has_reallocated);
 	assert_int_equal(s.reallocated, 0);
@@ -471,6 +521,44 @@ test_not_in_db(void **state)
 	assert_string_equal(json_object_get_string(json_object_object_get(o,
 	    "percent_used")), "unknown (not in smartctl's database)");
 	json_object_put(o);
+}
+
+/*
+ * A drive smartctl does not know: 187 under smartctl's default name
+ * Reported_Uncorrect is read as media errors (nearly every database entry
+ * that names 187 makes it an uncorrectable or read-failure count), marked
+ * so; the standard Device Statistics count wins over it; 187 under any
+ * other name is not read. Values made up.
+ */
+static void
+test_not_in_db_187(void **state)
+{
+	struct smart	s;
+	char		err[256];
+
+#define HEAD_NODB \
+	"{\"model_name\": \"X\", \"in_smartctl_database\": false, " \
+	"\"ata_smart_attributes\": {\"table\": ["
+	(void)state;
+	assert_int_equal(decode_str(HEAD_NODB
+	    A(187, "Reported_Uncorrect", 100, 5) "]}}", &s, err, sizeof(err)),
+	    0);
+	assert_true(s.has_media_errors);
+	assert_int_equal(s.media_errors, 5);
+	assert_string_equal(src(&s, FIG_MEDIA_ERRORS),
+	    "attribute 187 Reported_Uncorrect (smartctl's default name)");
+	assert_int_equal(decode_str(HEAD_NODB
+	    A(187, "Reported_Uncorrect", 100, 5) "]}, "
+	    "\"ata_device_statistics\": {\"pages\": [{\"table\": ["
+	    DEVSTAT("Number of Reported Uncorrectable Errors", 7, true)
+	    "]}]}}", &s, err, sizeof(err)), 0);
+	assert_int_equal(s.media_errors, 7);
+	assert_string_equal(src(&s, FIG_MEDIA_ERRORS), "device statistics");
+	assert_int_equal(decode_str(HEAD_NODB
+	    A(187, "Unknown_Attribute", 100, 5) "]}}", &s, err, sizeof(err)),
+	    0);
+	assert_false(s.has_media_errors);
+#undef HEAD_NODB
 }
 
 /* Real capture: SanDisk SSD Plus, NAND_GiB_Written at 233. */
@@ -548,7 +636,11 @@ test_toshiba_tr150(void **state)
 	assert_int_equal(s.media_errors, 0);
 }
 
-/* Real capture of a SCSI-attached SSD, then a SAS one with defects. */
+/*
+ * Real capture of an SSD read as SCSI (-d scsi): endurance indicator and
+ * temperature, no error counter log (so no media errors or byte counts,
+ * each with its reason); then a SAS one with defects (made up).
+ */
 static void
 test_scsi(void **state)
 {
@@ -572,7 +664,13 @@ test_scsi(void **state)
 	assert_string_equal(src(&s, FIG_TEMPERATURE), "SCSI temperature");
 	assert_false(s.has_reallocated);
 	assert_false(s.has_device_written);
+	assert_false(s.has_media_errors);
+	assert_string_equal(src(&s, FIG_MEDIA_ERRORS),
+	    "the drive reports no error counter log");
+	assert_string_equal(src(&s, FIG_DEVICE_WRITTEN),
+	    "the drive reports no error counter log");
 	assert_string_equal(s.unknown_why, "not reported by SCSI drives");
+	assert_false(s.has_power_cycles);
 	assert_int_equal(decode_str("{\"device\": {\"protocol\": \"SCSI\"}, "
 	    "\"scsi_model_name\": \"X SAS SSD\", \"scsi_grown_defect_list\": 7, "
 	    "\"temperature\": {\"current\": 30}}", &s, err, sizeof(err)), 0);
@@ -581,6 +679,88 @@ test_scsi(void **state)
 	assert_int_equal(s.reallocated, 7);
 	assert_string_equal(src(&s, FIG_REALLOCATED), "SCSI grown defect list");
 	assert_false(s.has_percent_used);
+}
+
+/*
+ * Real capture: Samsung PM1643a (MZILT960HBHQ/007) on SAS, smartctl 7.3
+ * (Zabbix agent 2 test data). The error counter log gives media errors
+ * (total uncorrected errors of read, write and verify: 0 + 0 + 0) and
+ * the bytes read and written (gigabytes processed, 10^9 bytes, printed
+ * to three decimals: 12.699 and 6082.745); the pending defects log 0
+ * pending. There is no power-cycle count in it (the start-stop cycle
+ * counter, 5, is none): unknown, not 0.
+ */
+static void
+test_scsi_error_counter_log(void **state)
+{
+	struct smart	 s;
+	char		 err[256];
+	size_t		 len;
+	char		*json;
+
+	(void)state;
+	json = load("scsi_samsung_pm1643a.json", &len);
+	assert_int_equal(smart_from_ata_json(json, len, &s, err, sizeof(err)),
+	    0);
+	free(json);
+	assert_int_equal(s.source, SMART_SCSI);
+	assert_string_equal(s.model, "SAMSUNG MZILT960HBHQ/007");
+	assert_string_equal(s.serial, "S5G1NC0W102239");
+	assert_string_equal(s.firmware, "GXA0");
+	assert_true(s.has_health && s.health_passed);
+	assert_true(s.has_percent_used && s.percent_used == 0.0);
+	assert_int_equal(s.temperature_c, 35);
+	assert_int_equal(s.power_on_hours, 3862);
+	assert_true(s.has_reallocated);
+	assert_int_equal(s.reallocated, 0);
+	assert_true(s.has_media_errors);
+	assert_int_equal(s.media_errors, 0);
+	assert_string_equal(src(&s, FIG_MEDIA_ERRORS),
+	    "SCSI error counter log");
+	assert_true(s.has_device_read);
+	assert_int_equal(s.device_bytes_read, 12699000000ULL);
+	assert_string_equal(src(&s, FIG_DEVICE_READ), "SCSI error counter log");
+	assert_true(s.has_device_written);
+	assert_int_equal(s.device_bytes_written, 6082745000000ULL);
+	assert_string_equal(src(&s, FIG_DEVICE_WRITTEN),
+	    "SCSI error counter log");
+	assert_true(s.has_pending);
+	assert_int_equal(s.pending, 0);
+	assert_string_equal(src(&s, FIG_PENDING), "SCSI pending defects");
+	assert_false(s.has_nand_written);
+	assert_false(s.has_power_cycles);
+}
+
+/* Uncorrected errors of the three counters add up; one of read or write
+ * missing leaves the count unknown; a malformed byte count is not read
+ * (values made up). */
+static void
+test_scsi_error_counter_sum(void **state)
+{
+	struct smart	s;
+	char		err[256];
+
+#define SCSI_LOG(body) "{\"device\": {\"protocol\": \"SCSI\"}, " \
+	"\"scsi_model_name\": \"X\", \"scsi_error_counter_log\": {" body "}}"
+	(void)state;
+	assert_int_equal(decode_str(SCSI_LOG(
+	    "\"read\": {\"total_uncorrected_errors\": 2, "
+	    "\"gigabytes_processed\": \"1.5\"}, "
+	    "\"write\": {\"total_uncorrected_errors\": 1, "
+	    "\"gigabytes_processed\": \"12\"}, "
+	    "\"verify\": {\"total_uncorrected_errors\": 3}"), &s, err,
+	    sizeof(err)), 0);
+	assert_true(s.has_media_errors);
+	assert_int_equal(s.media_errors, 6);
+	assert_int_equal(s.device_bytes_read, 1500000000ULL);
+	assert_int_equal(s.device_bytes_written, 12000000000ULL);
+	assert_int_equal(decode_str(SCSI_LOG(
+	    "\"read\": {\"total_uncorrected_errors\": 2, "
+	    "\"gigabytes_processed\": \"1.5x\"}"), &s, err, sizeof(err)), 0);
+	assert_false(s.has_media_errors);
+	assert_false(s.has_device_read);
+	assert_false(s.has_device_written);
+#undef SCSI_LOG
 }
 
 /* The sources object ssdctl shows: figure key -> provenance. */
@@ -1028,14 +1208,18 @@ main(void)
 		cmocka_unit_test(test_intel_535_failing),
 		cmocka_unit_test(test_kingston_a400),
 		cmocka_unit_test(test_life_231_by_family),
+		cmocka_unit_test(test_phison_197_not_in_use),
 		cmocka_unit_test(test_kingston_sv300_sandforce),
 		cmocka_unit_test(test_dell_intel_s3520),
 		cmocka_unit_test(test_silicon_motion),
 		cmocka_unit_test(test_not_in_db),
+		cmocka_unit_test(test_not_in_db_187),
 		cmocka_unit_test(test_sandisk_sdssda120g),
 		cmocka_unit_test(test_toshiba_hg6),
 		cmocka_unit_test(test_toshiba_tr150),
 		cmocka_unit_test(test_scsi),
+		cmocka_unit_test(test_scsi_error_counter_log),
+		cmocka_unit_test(test_scsi_error_counter_sum),
 		cmocka_unit_test(test_sources_json),
 		cmocka_unit_test(test_sandisk_marvell),
 		cmocka_unit_test(test_sandisk_marvell_units),

@@ -74,6 +74,7 @@ test_smart_log(void **state)
 	assert_int_equal(s.device_bytes_read, 111ULL * 512000);
 	assert_int_equal(s.host_read_cmds, 333);
 	assert_int_equal(s.host_write_cmds, 444);
+	assert_true(s.has_power_cycles);
 	assert_int_equal(s.power_cycles, 55);
 	assert_int_equal(s.power_on_hours, 6666);
 	assert_int_equal(s.unsafe_shutdowns, 7);

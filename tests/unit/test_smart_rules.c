@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #include "smart.h"
@@ -87,6 +88,79 @@ test_jumps(void **state)
 	s.reallocated = 0;			/* a reset counter is no jump */
 	p.has_reallocated = 1;
 	assert_null(verdict(&p, &s, 10));
+}
+
+/* Decode smartctl JSON into *s; the test fails if it does not decode. */
+static void
+decode(const char *json, struct smart *s)
+{
+	char	err[256];
+
+	if (smart_from_ata_json(json, strlen(json), s, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+}
+
+/* A SAS drive's error counter log, as smartctl 7.3 prints it (figures
+ * of the real PM1643a capture, with `rd` uncorrected read errors). */
+static void
+sas_reading(struct smart *s, int rd)
+{
+	char	json[1024];
+
+	snprintf(json, sizeof(json), "{\"device\": {\"protocol\": \"SCSI\"}, "
+	    "\"scsi_model_name\": \"SAMSUNG MZILT960HBHQ/007\", "
+	    "\"scsi_grown_defect_list\": 0, \"scsi_error_counter_log\": {"
+	    "\"read\": {\"gigabytes_processed\": \"12.699\", "
+	    "\"total_uncorrected_errors\": %d}, "
+	    "\"write\": {\"gigabytes_processed\": \"6082.745\", "
+	    "\"total_uncorrected_errors\": 0}, "
+	    "\"verify\": {\"gigabytes_processed\": \"0.001\", "
+	    "\"total_uncorrected_errors\": 0}}}", rd);
+	decode(json, s);
+}
+
+/* A drive smartctl's database does not know, 187 under its default name. */
+static void
+not_in_db_reading(struct smart *s, int uncorrect)
+{
+	char	json[512];
+
+	snprintf(json, sizeof(json), "{\"model_name\": \"X\", "
+	    "\"in_smartctl_database\": false, \"ata_smart_attributes\": "
+	    "{\"table\": [{\"id\": 187, \"name\": \"Reported_Uncorrect\", "
+	    "\"value\": 100, \"raw\": {\"value\": %d, \"string\": \"%d\"}}]}}",
+	    uncorrect, uncorrect);
+	decode(json, s);
+}
+
+/*
+ * Media errors that only the SCSI error counter log or 187 under its
+ * default name report: their growth fails the drive like any other, and
+ * the summary (Status) shows them, with the SAS drive's bytes written.
+ */
+static void
+test_jumps_scsi_and_default_187(void **state)
+{
+	struct smart		p, s;
+	struct smart_summary	m;
+	const char		*why;
+
+	(void)state;
+	sas_reading(&p, 0);
+	sas_reading(&s, 10);		/* exactly the allowance */
+	assert_null(verdict(&p, &s, 10));
+	sas_reading(&s, 25);
+	assert_non_null(why = verdict(&p, &s, 10));
+	assert_non_null(strstr(why, "media errors jumped from 0 to 25"));
+	smart_summary_fill(&m, &s, -1);
+	assert_true(m.v[FIG_MEDIA_ERRORS].has);
+	assert_int_equal(m.v[FIG_MEDIA_ERRORS].u, 25);
+	assert_true(m.v[FIG_DEVICE_WRITTEN].has);
+	assert_int_equal(m.v[FIG_DEVICE_WRITTEN].u, 6082745000000ULL);
+	not_in_db_reading(&p, 1);
+	not_in_db_reading(&s, 40);
+	assert_non_null(why = verdict(&p, &s, 10));
+	assert_non_null(strstr(why, "media errors jumped from 1 to 40"));
 }
 
 /* A reading with both write counters (host as the drive counts it). */
@@ -291,6 +365,7 @@ main(void)
 		cmocka_unit_test(test_healthy),
 		cmocka_unit_test(test_critical_bits),
 		cmocka_unit_test(test_jumps),
+		cmocka_unit_test(test_jumps_scsi_and_default_187),
 		cmocka_unit_test(test_waf),
 		cmocka_unit_test(test_waf_unknown),
 		cmocka_unit_test(test_summary_json),
