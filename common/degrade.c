@@ -83,15 +83,17 @@ degrade_moving_avg(const double *iops, size_t n, size_t span, double *avg)
 }
 
 int
-recovery_figures(const double *iops, size_t n, double initial_iops,
-    struct recovery_figures *out)
+recovery_figures(const double *iops, size_t n, double run_iops,
+    double initial_iops, struct recovery_figures *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (n == 0)
 		return -1;
 	out->first_iops = mean(iops, n < RECOVERY_FIRST_S ? n :
 	    RECOVERY_FIRST_S);
-	out->all_iops = mean(iops, n);
+	/* the run's own count, where there is one (degrade.h says why) */
+	out->all_iops = isfinite(run_iops) && run_iops > 0 ? run_iops :
+	    mean(iops, n);
 	if (initial_iops > 0) {
 		out->first_share = out->first_iops / initial_iops;
 		out->all_share = out->all_iops / initial_iops;

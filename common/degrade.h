@@ -35,8 +35,10 @@ struct degrade_figures {
 };
 
 struct recovery_figures {
-	double	first_iops;		/* over the first RECOVERY_FIRST_S s */
-	double	all_iops;		/* over the whole run */
+	double	first_iops;		/* the mean of the series' first
+					 * RECOVERY_FIRST_S seconds */
+	double	all_iops;		/* over the whole run: its I/Os over
+					 * its time, as the line's write_iops */
 	double	first_share;		/* of the initial IOPS (0: none) */
 	double	all_share;
 };
@@ -54,11 +56,16 @@ void	degrade_moving_avg(const double *iops, size_t n, size_t span,
 	    double *avg);
 
 /*
- * A recovery run's iops[0..n) against the degradation run's initial
- * IOPS. 0, or -1 for an empty run.
+ * A recovery run's iops[0..n) (a figure a second) and run_iops (its I/Os
+ * over its measured time, the probe's own count; 0 or less: none) against
+ * the degradation run's initial IOPS. The whole run's figure is run_iops
+ * where there is one: the series starts at the main loop's first whole
+ * second after the run began, so its mean leaves out the run's first
+ * (partial) second, a recovered drive's fastest, and would say less than
+ * the same run's write_iops. 0, or -1 for an empty run.
  */
-int	recovery_figures(const double *iops, size_t n, double initial_iops,
-	    struct recovery_figures *out);
+int	recovery_figures(const double *iops, size_t n, double run_iops,
+	    double initial_iops, struct recovery_figures *out);
 
 /*
  * A thermal run (sequential writes or reads for minutes): each second's

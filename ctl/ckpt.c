@@ -516,6 +516,7 @@ ckpt_load_dir(const char *state_dir, const char *drive, json_object *lines)
 {
 	struct ckpt_skipped	sk;
 	char			dir[PATH_MAX], path[PATH_MAX + 32];
+	int			err;
 
 	if (statedir_drive_dir(dir, sizeof(dir), state_dir, drive) == -1 ||
 	    statedir_path(path, sizeof(path), dir, STATEDIR_CHECKPOINTS) == -1) {
@@ -524,7 +525,9 @@ ckpt_load_dir(const char *state_dir, const char *drive, json_object *lines)
 		return -1;
 	}
 	if (ckpt_read(path, lines, &sk) == -1) {
-		fprintf(stderr, "ssdctl: %s: %s\n", path, strerror(errno));
+		err = errno;	/* the caller's to name too */
+		fprintf(stderr, "ssdctl: %s: %s\n", path, strerror(err));
+		errno = err;
 		return -1;
 	}
 	if (sk.lines > 0)

@@ -121,7 +121,9 @@ write_data(struct plot *p)
 			o = ckpt_cell(&p->g, p->rows[i], c);
 			v = ckpt_value(o, p->fig[i]);
 			x = p->g.hbw[c] / 1e12;
-			if (!isfinite(v) || !isfinite(x))
+			/* a pass without a knee has no cache size to draw */
+			if (!isfinite(v) || !isfinite(x) || (p->fig[i] ==
+			    CKPT_CACHE && v == CKPT_NO_KNEE))
 				continue;
 			p->flagged |= flagged(o);
 			fprintf(fp, "%.9g %.9g %d\n", x, v, flagged(o));

@@ -1,5 +1,6 @@
 /* output.c: what ssdctl prints for a person (tables, human units). */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,10 +272,27 @@ detail_records(FILE *fp, json_object *d)
 		    str(r, "why"), u64(r, "kept_lines"));
 }
 
+const char *
+output_share(double percent, char *buf, size_t len)
+{
+	double	times = percent / 100.0;
+
+	if (!isfinite(percent) || percent < 0)
+		snprintf(buf, len, "?");
+	else if (percent < 1000)
+		snprintf(buf, len, "%.1f %%", percent);
+	else
+		snprintf(buf, len, times < 100 ? "%.1f times" : "%.0f times",
+		    times);
+	return buf;
+}
+
 /*
  * Between performance checkpoints: "checkpoint due" when one is asked for
  * or due at the next cycle boundary, else where the next one is due;
  * nothing without a checkpoint object or while one runs (the phase says).
+ * A drive whose run has ended (finished, failed) runs none until it is
+ * started again: only the count done, whatever the daemon's fields say.
  */
 static void
 detail_checkpoint(FILE *fp, json_object *d)
@@ -286,13 +304,32 @@ detail_checkpoint(FILE *fp, json_object *d)
 	    !json_object_is_type(c, json_type_object) ||
 	    checkpoint_step(d) != NULL)
 		return;
-	if (boolean(c, "pending"))
+	if (state_is(state_of(d), PROTO_FINISHED) ||
+	    state_is(state_of(d), PROTO_FAILED))
+		fprintf(fp, "  %-15s %" PRIu64 " done (the run has ended)\n",
+		    "checkpoints:", u64(c, "number"));
+	else if (boolean(c, "pending"))
 		fprintf(fp, "  %-15s checkpoint due (at the next cycle "
 		    "boundary)\n", "checkpoints:");
 	else if (u64(c, "next_at_bytes") > 0)
 		fprintf(fp, "  %-15s %" PRIu64 " done, the next at %s written\n",
 		    "checkpoints:", u64(c, "number"), units_fmt_dec(u64(c,
 		    "next_at_bytes"), a, sizeof(a)));
+}
+
+/* "rated: 1.000 TB, 83.3 % of it written", or past 1000 % "written
+ * 12.5 times over". */
+static void
+detail_rated(FILE *fp, json_object *d)
+{
+	double	pct = 100.0 * (double)u64(d, "host_bytes_written") /
+	    (double)u64(d, "rated_tbw_bytes");
+	char	a[40], b[40];
+
+	units_fmt_dec(u64(d, "rated_tbw_bytes"), a, sizeof(a));
+	output_share(pct, b, sizeof(b));
+	fprintf(fp, pct < 1000 ? "  %-15s %s, %s of it written\n" :
+	    "  %-15s %s, written %s over\n", "rated:", a, b);
 }
 
 void
@@ -329,10 +366,7 @@ output_status_detail(FILE *fp, json_object *d)
 		fprintf(fp, "  %-15s %s\n", "by probes:", units_fmt_dec(u64(d,
 		    "probe_bytes_written"), a, sizeof(a)));
 	if (u64(d, "rated_tbw_bytes") > 0)	/* the maker's rating */
-		fprintf(fp, "  %-15s %s, %.1f %% of it written\n", "rated:",
-		    units_fmt_dec(u64(d, "rated_tbw_bytes"), a, sizeof(a)),
-		    100.0 * (double)u64(d, "host_bytes_written") /
-		    (double)u64(d, "rated_tbw_bytes"));
+		detail_rated(fp, d);
 	fprintf(fp, "  %-15s %s\n", "read:", units_fmt_dec(u64(d,
 	    "host_bytes_read"), a, sizeof(a)));
 	fprintf(fp, "  %-15s write %s, read %s\n", "throughput:",

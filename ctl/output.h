@@ -16,5 +16,11 @@ void	output_status_detail(FILE *, json_object *drive);
 void	output_smart(FILE *, const char *drive, json_object *reply);
 /* One event as one line. */
 void	output_event(FILE *, json_object *event);
+/*
+ * The share of a rating written, `percent` of it: "83.3 %" below 1000 %,
+ * beyond as the multiple ("1775042560 times"), whose digits a person can
+ * read where a percentage of twelve digits is none; "?" for no number.
+ */
+const char *output_share(double percent, char *buf, size_t len);
 
 #endif

@@ -110,17 +110,42 @@ report_needs_daemon(int argc, char **argv)
 	return parse(argc, argv, &o, 0, 1) == 0 && o.state_dir == NULL;
 }
 
-/* One drive's model from the source; NULL after a message. */
+/* A list of the drive's records; NULL when it cannot be read, and why
+ * under its name in `unread`. */
+static json_object *
+records(json_object *(*get)(void *, const char *, char *, size_t),
+    const struct report_src *s, const char *drive, const char *name,
+    json_object *unread)
+{
+	char		 why[512] = "";
+	json_object	*a = get(s->arg, drive, why, sizeof(why));
+
+	if (a == NULL)
+		json_object_object_add(unread, name, json_object_new_string(
+		    why[0] != '\0' ? why : "cannot be read"));
+	return a;
+}
+
+/*
+ * One drive's model from the source; NULL after a message when the drive
+ * has no status. A list of records that cannot be read is left out, the
+ * reason in the model's "unread" (events, snapshots, checkpoints): what
+ * the others show is still true, so the report goes on.
+ */
 static json_object *
 drive_model(const struct report_src *s, const char *drive)
 {
 	json_object	*st, *ev = NULL, *sn = NULL, *ck = NULL, *m = NULL;
+	json_object	*unread;
 
-	if ((st = s->status(s->arg, drive)) != NULL &&
-	    (ev = s->events(s->arg, drive)) != NULL &&
-	    (sn = s->snapshots(s->arg, drive)) != NULL &&
-	    (ck = s->checkpoints(s->arg, drive)) != NULL)
-		m = report_model(st, ev, sn, ck);
+	if ((st = s->status(s->arg, drive)) == NULL)
+		return NULL;
+	unread = json_object_new_object();
+	ev = records(s->events, s, drive, "events", unread);
+	sn = records(s->snapshots, s, drive, "snapshots", unread);
+	ck = records(s->checkpoints, s, drive, "checkpoints", unread);
+	m = report_model(st, ev, sn, ck);
+	json_object_object_add(m, "unread", unread);
 	json_object_put(st);
 	json_object_put(ev);
 	json_object_put(sn);

@@ -13,6 +13,7 @@
 #ifndef SSDT_REPORT_H
 #define SSDT_REPORT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <json-c/json.h>
@@ -33,7 +34,9 @@ struct report_at {
 /*
  * Where a drive's records come from. Each call returns a reference of its
  * own, or NULL after a message on stderr (a drive without such records
- * gets an empty array, not NULL).
+ * gets an empty array, not NULL). A list that cannot be read says why in
+ * `why` (len bytes): the report leaves out what it would show, with that
+ * reason, and goes on.
  */
 struct report_src {
 	void		*arg;
@@ -41,9 +44,12 @@ struct report_src {
 	/* The DriveStatus object (daemon); offline, one built from the
 	 * state file with the same field names. */
 	json_object	*(*status)(void *arg, const char *drive);
-	json_object	*(*events)(void *arg, const char *drive);
-	json_object	*(*snapshots)(void *arg, const char *drive);
-	json_object	*(*checkpoints)(void *arg, const char *drive);
+	json_object	*(*events)(void *arg, const char *drive, char *why,
+		    size_t len);
+	json_object	*(*snapshots)(void *arg, const char *drive, char *why,
+		    size_t len);
+	json_object	*(*checkpoints)(void *arg, const char *drive,
+		    char *why, size_t len);
 	/* The options of ssdctl graph that draw `kind` of the drive from
 	 * this source, appended to av from index *ac (at most `max` in all;
 	 * valid until the next call), and the graph source to pass (NULL

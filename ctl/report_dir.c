@@ -177,11 +177,28 @@ ring_take(json_object *o, void *arg)
 	*slot = json_object_get(o);
 }
 
+/* Why the record `path` was not read (err): the daemon writes its
+ * records itself, never through a link, and reads none that is one. */
+static void
+unread(const char *path, int err, char *why, size_t len)
+{
+	const char	*name = strrchr(path, '/');
+
+	name = name != NULL ? name + 1 : path;
+	snprintf(why, len, "%s %s", name, err == ELOOP ? "is a symbolic "
+	    "link, never followed" : err == EINVAL ? "is not a regular file" :
+	    "cannot be read: ");
+	if (err != ELOOP && err != EINVAL)
+		snprintf(why + strlen(why), len - strlen(why), "%s",
+		    strerror(err));
+	fprintf(stderr, "ssdctl report: %s: left out: %s\n", path, why);
+}
+
 /* A drive's lines of FILE taken by `problem`: the last PROTO_EVENTS_MAX
  * (the events, as the daemon's Events method gives them). */
 static json_object *
 dir_lines(const char *dir, const char *drive, enum statedir_file f,
-    jsonl_problem_fn *problem)
+    jsonl_problem_fn *problem, char *why, size_t len)
 {
 	char			 path[PATH_MAX + 64];
 	struct ckpt_skipped	 sk;
@@ -189,10 +206,13 @@ dir_lines(const char *dir, const char *drive, enum statedir_file f,
 	json_object		*arr = json_object_new_array();
 	size_t			 i, first;
 
-	if (r == NULL || drive_file(path, sizeof(path), dir, drive, f) == -1 ||
-	    jsonl_each(path, problem, ring_take, r, &sk) == -1) {
-		fprintf(stderr, "ssdctl report: %s/%s: cannot read: %s\n",
-		    dir, drive, strerror(errno));
+	if (r == NULL || drive_file(path, sizeof(path), dir, drive, f) == -1) {
+		snprintf(path, sizeof(path), "%s/%s", dir, drive);
+		unread(path, r == NULL ? ENOMEM : ENAMETOOLONG, why, len);
+		json_object_put(arr);
+		arr = NULL;
+	} else if (jsonl_each(path, problem, ring_take, r, &sk) == -1) {
+		unread(path, errno, why, len);
 		json_object_put(arr);
 		arr = NULL;
 	}
@@ -210,41 +230,46 @@ dir_lines(const char *dir, const char *drive, enum statedir_file f,
 }
 
 static json_object *
-dir_events(void *arg, const char *drive)
+dir_events(void *arg, const char *drive, char *why, size_t len)
 {
-	return dir_lines(arg, drive, STATEDIR_EVENTS, event_problem);
+	return dir_lines(arg, drive, STATEDIR_EVENTS, event_problem, why, len);
 }
 
 /* Every snapshot, as the Snapshots method gives them. */
 static json_object *
-dir_snapshots(void *arg, const char *drive)
+dir_snapshots(void *arg, const char *drive, char *why, size_t len)
 {
 	json_object		*arr = json_object_new_array();
 	struct ckpt_skipped	 sk;
 	char			 path[PATH_MAX + 64];
 
-	if (drive_file(path, sizeof(path), arg, drive, STATEDIR_SMART) == -1 ||
-	    snap_read(path, arr, &sk) == -1) {
-		fprintf(stderr, "ssdctl report: %s/%s: cannot read the SMART "
-		    "snapshots: %s\n", (const char *)arg, drive,
-		    strerror(errno));
-		json_object_put(arr);
-		return NULL;
-	}
-	return arr;
+	if (drive_file(path, sizeof(path), arg, drive, STATEDIR_SMART) == -1) {
+		snprintf(path, sizeof(path), "%s/%s", (const char *)arg, drive);
+		errno = ENAMETOOLONG;
+	} else if (snap_read(path, arr, &sk) == 0)
+		return arr;
+	unread(path, errno, why, len);
+	json_object_put(arr);
+	return NULL;
 }
 
 /* The results, as ssdctl checkpoints --state-dir reads them. */
 static json_object *
-dir_checkpoints(void *arg, const char *drive)
+dir_checkpoints(void *arg, const char *drive, char *why, size_t len)
 {
 	json_object	*arr = json_object_new_array();
+	char		 path[PATH_MAX + 64];
+	int		 err;
 
-	if (ckpt_load_dir(arg, drive, arr) == -1) {
-		json_object_put(arr);
-		return NULL;
-	}
-	return arr;
+	if (ckpt_load_dir(arg, drive, arr) == 0)
+		return arr;
+	err = errno;
+	if (drive_file(path, sizeof(path), arg, drive,
+	    STATEDIR_CHECKPOINTS) == -1)
+		snprintf(path, sizeof(path), "%s/%s", (const char *)arg, drive);
+	unread(path, err, why, len);
+	json_object_put(arr);
+	return NULL;
 }
 
 /* The archive's graphs from DIR/NAME/NAME.rrd, the others from DIR. */

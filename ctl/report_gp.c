@@ -129,21 +129,40 @@ gp_word(const char *s, char *buf, size_t len)
 	return buf;
 }
 
-/* "drive value" lines: one bar each, in drive order. */
+/* A bar's label: the figure as the tables print it (12070, 812.5, 3.25),
+ * never in e-notation short of a damaged record's 10^15; "no knee" for a
+ * pass without one (its bar empty); "" without a figure. */
+static void
+bar_label(json_object *v, char *buf, size_t len)
+{
+	double	d = json_object_get_double(v), a = fabs(d);
+
+	if (rj_is_no_knee(v))
+		snprintf(buf, len, "%s", RJ_NO_KNEE);
+	else if (!rj_is_num(v) || !isfinite(d))
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, a >= 1e15 ? "%.3g" : a >= 100 ? "%.0f" :
+		    a >= 10 ? "%.1f" : a >= 1 ? "%.2f" : "%.3g", d);
+}
+
+/* "index drive value label" lines: one bar each, in drive order. */
 static size_t
 bar_data(FILE *fp, json_object *probe)
 {
 	json_object	*bars = rj_get(probe, "drives"), *b, *v;
 	size_t		 i, n = 0;
-	char		 name[128];
+	char		 name[128], label[64];
 
 	for (i = 0; i < json_object_array_length(bars); i++) {
 		b = json_object_array_get_idx(bars, i);
 		v = rj_get(b, "value");
-		fprintf(fp, "%zu \"%s\" %.9g\n", i, gp_word(str_or(b, "drive",
-		    "?"), name, sizeof(name)), rj_is_num(v) ?
-		    json_object_get_double(v) : NAN);
-		n += rj_is_num(v);
+		bar_label(v, label, sizeof(label));
+		fprintf(fp, "%zu \"%s\" %.9g \"%s\"\n", i, gp_word(str_or(b,
+		    "drive", "?"), name, sizeof(name)), rj_is_num(v) ?
+		    json_object_get_double(v) : rj_is_no_knee(v) ? 0 : NAN,
+		    label);
+		n += rj_is_figure(v);
 	}
 	return n;
 }
@@ -169,7 +188,7 @@ bar_script(FILE *fp, const char *out, const char *data, json_object *probe,
 	    ndrives > 1 ? ndrives - 1 : 1);
 	gp_quoted(fp, data);
 	fprintf(fp, " using (0):1:(0):($3):($1-0.35):($1+0.35):1:ytic(2) "
-	    "with boxxyerror lc palette, '' using 3:1:(sprintf('%%.4g', $3)) "
+	    "with boxxyerror lc palette, '' using 3:1:4 "
 	    "with labels left offset 0.5,0 textcolor rgb '" PAL_INK "'\n");
 }
 

@@ -116,9 +116,25 @@ sub(FILE *fp, const char *id, const char *name, const char *title, int have,
 	fprintf(fp, "<section id=\"");
 	html_text(fp, name);
 	fprintf(fp, "-%s\">\n<h3>%s</h3>\n", id, title);
-	if (!have)
-		fprintf(fp, "<p class=\"none\">%s</p>\n", none);
+	if (!have) {
+		fprintf(fp, "<p class=\"none\">");
+		html_text(fp, none);
+		fprintf(fp, "</p>\n");
+	}
 	return have;
+}
+
+/* Why the drive's records `key` (events, snapshots, checkpoints) were
+ * left out, as "Not read: ...", in buf; NULL when they were read. */
+static const char *
+unread(json_object *m, const char *key, char *buf, size_t len)
+{
+	json_object	*why = rj_get(rj_get(m, "unread"), key);
+
+	if (!json_object_is_type(why, json_type_string))
+		return NULL;
+	snprintf(buf, len, "Not read: %s.", json_object_get_string(why));
+	return buf;
 }
 
 /* Has the drive a line of the long test `probe`? */
@@ -139,11 +155,13 @@ has_long(json_object *m, const char *probe)
 static void
 drive_performance(FILE *fp, struct figs *f, json_object *m, const char *nm)
 {
-	int	have = rj_len(rj_get(m, "probes")) > 0;
+	int		 have = rj_len(rj_get(m, "probes")) > 0;
+	char		 buf[640];
+	const char	*why = unread(m, "checkpoints", buf, sizeof(buf));
 
 	if (sub(fp, "performance", nm, "Performance against TB written", have,
-	    "No performance checkpoint has run yet (checkpoint = quick or "
-	    "full).")) {
+	    why != NULL ? why : "No performance checkpoint has run yet "
+	    "(checkpoint = quick or full).")) {
 		fig_graph(f, m, "checkpoints", NULL, "The main probes' headline "
 		    "figures at each checkpoint; flagged points (below 0.8 of "
 		    "the first or p99.9 above twice it) are regressions.");
@@ -151,13 +169,13 @@ drive_performance(FILE *fp, struct figs *f, json_object *m, const char *nm)
 	}
 	fprintf(fp, "</section>\n");
 	if (sub(fp, "latency", nm, "Latency percentiles, latest checkpoint",
-	    have, "No performance checkpoint has run yet."))
+	    have, why != NULL ? why : "No performance checkpoint has run yet."))
 		rt_latency(fp, m);
 	fprintf(fp, "</section>\n");
 	if (sub(fp, "long", nm, "Degradation, recovery and the long tests",
-	    rj_len(rj_get(m, "long_tests")) > 0, "No long test or aged-data "
-	    "read has run yet (checkpoint = full; the aged-data reads at every "
-	    "checkpoint).")) {
+	    rj_len(rj_get(m, "long_tests")) > 0, why != NULL ? why : "No long "
+	    "test or aged-data read has run yet (checkpoint = full; the "
+	    "aged-data reads at every checkpoint).")) {
 		if (has_long(m, "degrade"))
 			fig_graph(f, m, "degradation", NULL, "4 KiB random "
 			    "writes at QD32: each second's IOPS and the 30 s "
@@ -174,8 +192,9 @@ drive_performance(FILE *fp, struct figs *f, json_object *m, const char *nm)
 static void
 drive_section(FILE *fp, struct figs *f, json_object *m, int several)
 {
-	const char	*nm = str(m, "name");
+	const char	*nm = str(m, "name"), *why;
 	json_object	*one = json_object_new_array();
+	char		 buf[640];
 
 	fprintf(fp, "<section class=\"%s\" id=\"drive-", several ? "drive" :
 	    "only");
@@ -187,10 +206,13 @@ drive_section(FILE *fp, struct figs *f, json_object *m, int several)
 	sub(fp, "tbw", nm, "TB written over time", 1, "");
 	fig_graph(f, m, "tbw", NULL, "Host bytes written, from the archive.");
 	fprintf(fp, "</section>\n");
-	sub(fp, "wear", nm, "Wear and spare against TB written", 1, "");
-	json_object_array_add(one, json_object_get(m));
-	fig_wear(f, one, "SMART percent used and available spare at each "
-	    "snapshot.");
+	why = unread(m, "snapshots", buf, sizeof(buf));
+	if (sub(fp, "wear", nm, "Wear and spare against TB written",
+	    why == NULL, why)) {
+		json_object_array_add(one, json_object_get(m));
+		fig_wear(f, one, "SMART percent used and available spare at "
+		    "each snapshot.");
+	}
 	json_object_put(one);
 	fprintf(fp, "</section>\n");
 	drive_performance(fp, f, m, nm);
@@ -204,13 +226,14 @@ drive_section(FILE *fp, struct figs *f, json_object *m, int several)
 	    "archive; throttle events marked.");
 	fprintf(fp, "</section>\n");
 	if (sub(fp, "smart", nm, "SMART snapshots",
-	    rj_len(rj_get(m, "snapshots")) > 0, "No SMART reading (a file "
-	    "target, or none taken yet)."))
+	    rj_len(rj_get(m, "snapshots")) > 0, why != NULL ? why : "No SMART "
+	    "reading (a file target, or none taken yet)."))
 		rt_snapshots(fp, m);
 	fprintf(fp, "</section>\n");
+	why = unread(m, "events", buf, sizeof(buf));
 	if (sub(fp, "events", nm, "Events that matter, newest first",
-	    rj_len(rj_get(m, "events")) > 0, "None: no failure, verify error, "
-	    "throttling or SMART mismatch recorded."))
+	    rj_len(rj_get(m, "events")) > 0, why != NULL ? why : "None: no "
+	    "failure, verify error, throttling or SMART mismatch recorded."))
 		rt_events(fp, m);
 	fprintf(fp, "</section>\n</section>\n");
 }

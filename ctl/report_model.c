@@ -71,6 +71,19 @@ rj_is_num(json_object *v)
 	    json_object_is_type(v, json_type_double);
 }
 
+int
+rj_is_no_knee(json_object *v)
+{
+	return json_object_is_type(v, json_type_string) &&
+	    strcmp(json_object_get_string(v), RJ_NO_KNEE) == 0;
+}
+
+int
+rj_is_figure(json_object *v)
+{
+	return rj_is_num(v) || rj_is_no_knee(v);
+}
+
 static json_object *
 num_or_null(double v)
 {
@@ -279,6 +292,22 @@ flags(json_object *line)
 	return out;
 }
 
+/* A checkpoint's headline figure: a number, "no knee" for a pass whose
+ * cache showed no knee (ckpt.h's CKPT_NO_KNEE is no size of a cache), or
+ * null. */
+static json_object *
+cell_value(json_object *c, enum ckpt_figure f)
+{
+	double	v;
+
+	if (c == NULL)
+		return NULL;
+	v = ckpt_value(c, f);
+	if (f == CKPT_CACHE && v == CKPT_NO_KNEE)
+		return json_object_new_string(RJ_NO_KNEE);
+	return num_or_null(v);
+}
+
 /* A probe's headline figure at each checkpoint, and its change. */
 static json_object *
 probe_row(const struct ckpt_grid *g, size_t r)
@@ -295,11 +324,8 @@ probe_row(const struct ckpt_grid *g, size_t r)
 			f = ckpt_headline(c);
 			break;
 		}
-	for (k = 0; k < g->ncols; k++) {
-		c = ckpt_cell(g, r, k);
-		json_object_array_add(vals, c == NULL ? NULL :
-		    num_or_null(ckpt_value(c, f)));
-	}
+	for (k = 0; k < g->ncols; k++)
+		json_object_array_add(vals, cell_value(ckpt_cell(g, r, k), f));
 	ADD(o, "probe", json_object_new_string(g->ids[r]));
 	c = last >= 0 ? ckpt_cell(g, r, (size_t)last) : NULL;
 	ADD(o, "title", copy(c, "title"));
@@ -446,7 +472,7 @@ at_column(json_object *cols, json_object *values, const struct report_at *at)
 	long	pick = -1;
 
 	for (k = 0; k < n; k++) {
-		if (!rj_is_num(json_object_array_get_idx(values, k)))
+		if (!rj_is_figure(json_object_array_get_idx(values, k)))
 			continue;
 		if (at->kind == AT_BYTES && !(json_object_get_double(rj_get(
 		    json_object_array_get_idx(cols, k), "host_bytes_written")) >=

@@ -24,6 +24,14 @@ size_t		 rj_len(json_object *a);
 /* Is v a number (not null, not a string)? */
 int		 rj_is_num(json_object *v);
 
+/* A probe's value (the "values" of its row, a bar's "value") for a write
+ * pass whose cache showed no knee: no size to tell, the cache may be
+ * larger than the pass. */
+#define RJ_NO_KNEE	"no knee"
+int		 rj_is_no_knee(json_object *v);
+/* A number or RJ_NO_KNEE: a checkpoint the probe has a result at. */
+int		 rj_is_figure(json_object *v);
+
 /* "0", "latest" or a decimal size ("100TB"); -1 for anything else. */
 int		 report_at_parse(const char *s, struct report_at *);
 

@@ -7,12 +7,14 @@
 #include <time.h>
 
 #include "ckpt.h"
+#include "output.h"
 #include "report_fig.h"
 #include "report_model.h"
 #include "report_tables.h"
 #include "units.h"
 
-enum fmt { F_STR, F_BYTES, F_PCT, F_NUM, F_INT, F_TEMP, F_RATE, F_TIME };
+enum fmt { F_STR, F_BYTES, F_PCT, F_SHARE, F_NUM, F_INT, F_TEMP, F_RATE,
+    F_TIME };
 
 struct field {
 	const char	*label, *key;
@@ -30,7 +32,7 @@ static const struct field summary_fields[] = {
 	{ "Written by the host (TBW)", "host_bytes_written", F_BYTES },
 	{ "of it by checkpoint probes", "probe_bytes_written", F_BYTES },
 	{ "Rated endurance (rated_tbw)", "rated_tbw_bytes", F_BYTES },
-	{ "of it written", "rated_share_percent", F_PCT },
+	{ "of it written", "rated_share_percent", F_SHARE },
 	{ "Read by the host", "host_bytes_read", F_BYTES },
 	{ "Cycles done", "cycles_done", F_INT },
 	{ "Power losses", "power_losses", F_INT },
@@ -52,7 +54,7 @@ static const struct field row_fields[] = {
 	{ "Serial", "serial", F_STR },
 	{ "State", "state", F_STR },
 	{ "TBW", "host_bytes_written", F_BYTES },
-	{ "Of rated", "rated_share_percent", F_PCT },
+	{ "Of rated", "rated_share_percent", F_SHARE },
 	{ "Used", "percent_used", F_PCT },
 	{ "Spare", "available_spare", F_PCT },
 	{ "WAF", "waf", F_NUM },
@@ -131,6 +133,10 @@ value(FILE *fp, json_object *v, enum fmt f)
 		    json_object_get_double(v), buf, sizeof(buf)));
 		break;
 	case F_PCT: fprintf(fp, "%.4g %%", json_object_get_double(v)); break;
+	case F_SHARE:	/* of a rating: the multiple past 1000 % */
+		fputs(output_share(json_object_get_double(v), buf, sizeof(buf)),
+		    fp);
+		break;
 	case F_NUM: number(fp, json_object_get_double(v)); break;
 	case F_TEMP: fprintf(fp, "%.0f &deg;C", json_object_get_double(v));
 		break;
@@ -298,6 +304,7 @@ static void
 probe_row(FILE *fp, json_object *r, size_t ncols)
 {
 	json_object	*vals = rj_get(r, "values"), *fl = rj_get(r, "flags");
+	json_object	*v;
 	size_t		 k;
 
 	fprintf(fp, "<tr%s><td class=\"l\">", json_object_array_length(fl) >
@@ -308,8 +315,12 @@ probe_row(FILE *fp, json_object *r, size_t ncols)
 	fprintf(fp, "</td>");
 	for (k = 0; k < ncols; k++)
 		if (col_shown(k, ncols)) {
+			v = json_object_array_get_idx(vals, k);
 			fprintf(fp, "<td>");
-			value(fp, json_object_array_get_idx(vals, k), F_NUM);
+			if (rj_is_no_knee(v))
+				fputs(RJ_NO_KNEE, fp);
+			else
+				value(fp, v, F_NUM);
 			fprintf(fp, "</td>");
 		}
 	fprintf(fp, "<td>");

@@ -386,40 +386,45 @@ rd_status(void *arg, const char *drive)
 	return o;
 }
 
+/* The array `key` of the reply to `method`; NULL after the error is
+ * said on stderr, and named in `why`. */
 static json_object *
 rd_list(struct report_daemon *d, const char *method, json_object *p,
-    const char *key)
+    const char *key, char *why, size_t len)
 {
-	json_object	*r;
+	json_object	*r, *a;
 	char		 m[128];
 
 	client_close(&d->x->cl);
 	snprintf(m, sizeof(m), "%s.%s", PROTO_INTERFACE, method);
-	if (call(d->x, m, p, &r) != 0)
-		return NULL;
-	return reply_array(r, method, key);
+	a = call(d->x, m, p, &r) != 0 ? NULL : reply_array(r, method, key);
+	if (a == NULL)
+		snprintf(why, len, "the daemon's %s call failed", method);
+	return a;
 }
 
 static json_object *
-rd_events(void *arg, const char *drive)
+rd_events(void *arg, const char *drive, char *why, size_t len)
 {
 	json_object	*p = drive_param(drive);
 
 	json_object_object_add(p, "count", json_object_new_int(
 	    PROTO_EVENTS_MAX));
-	return rd_list(arg, "Events", p, "events");
+	return rd_list(arg, "Events", p, "events", why, len);
 }
 
 static json_object *
-rd_snapshots(void *arg, const char *drive)
+rd_snapshots(void *arg, const char *drive, char *why, size_t len)
 {
-	return rd_list(arg, "Snapshots", drive_param(drive), "snapshots");
+	return rd_list(arg, "Snapshots", drive_param(drive), "snapshots", why,
+	    len);
 }
 
 static json_object *
-rd_checkpoints(void *arg, const char *drive)
+rd_checkpoints(void *arg, const char *drive, char *why, size_t len)
 {
-	return rd_list(arg, "Checkpoints", drive_param(drive), "probes");
+	return rd_list(arg, "Checkpoints", drive_param(drive), "probes", why,
+	    len);
 }
 
 /* graph_main's source for the drive: cmd_graph's, with its status. */

@@ -561,8 +561,10 @@ drive_ckpt_status(const struct drive *d)
 	ADD("index", json_object_new_uint64(in ?
 	    n - sched_ckpt_steps_left(st, &d->conf) + 1 : 0));
 	ADD("steps", json_object_new_uint64(in ? n : 0));
-	ADD("pending", json_object_new_boolean(!in &&
-	    sched_ckpt_due(st, &d->conf)));
+	/* a run that has ended runs none (drive_cmd.c refuses to ask for
+	 * one) until it is started again */
+	ADD("pending", json_object_new_boolean(!in && st->run != RUN_FINISHED &&
+	    st->run != RUN_FAILED && sched_ckpt_due(st, &d->conf)));
 	ADD("next_at_bytes", json_object_new_uint64(
 	    d->conf.checkpoint == CKPT_OFF || every == 0 ? 0 :
 	    st->ckpt_done == 0 ? st->host_bytes_written :

@@ -261,15 +261,27 @@ degrade_line(struct drive *d, json_object *line)
 	    "no steady state");
 }
 
-/* A recovery run's figures against the degradation run's initial IOPS. */
+/* A number of the line; 0 when it has none. */
+static double
+line_num(json_object *line, const char *key)
+{
+	json_object	*v;
+
+	return json_object_object_get_ex(line, key, &v) ?
+	    json_object_get_double(v) : 0;
+}
+
+/* A recovery run's figures against the degradation run's initial IOPS;
+ * the whole run's, the line's own (its probe's count over its window). */
 static void
 recovery_line(struct drive *d, json_object *line)
 {
 	const struct drive_series *s = &d->series;
 	struct recovery_figures	 f;
 
-	if (recovery_figures(s->iops, s->n,
-	    d->st.degrade_initial_x100 / 100.0, &f) == -1)
+	if (recovery_figures(s->iops, s->n, line_num(line, "write_iops") +
+	    line_num(line, "read_iops"), d->st.degrade_initial_x100 / 100.0,
+	    &f) == -1)
 		return;
 	ADD("first_iops", json_object_new_double(f.first_iops));
 	ADD("all_iops", json_object_new_double(f.all_iops));

@@ -338,6 +338,53 @@ test_status(void **st)
 	free(t);
 }
 
+/* A drive whose run has ended runs no checkpoint until started again:
+ * none is "due", whatever the fields say (an older daemon's too). */
+static void
+test_status_ended(void **st)
+{
+	static const char *const states[] = { "finished", "failed" };
+	char	*t, js[512];
+	size_t	 i;
+
+	(void)st;
+	for (i = 0; i < 2; i++) {
+		snprintf(js, sizeof(js), "{\"name\": \"d\", \"state\": \"%s\", "
+		    "\"phase\": \"idle\", \"checkpoint\": {\"number\": 4, "
+		    "\"step\": \"\", \"pending\": true, \"next_at_bytes\": "
+		    "500000000000}}", states[i]);
+		t = detail_text(js);
+		assert_null(strstr(t, "due"));
+		assert_null(strstr(t, "the next at"));
+		assert_non_null(strstr(t, "checkpoints:    4 done (the run has "
+		    "ended)"));
+		free(t);
+	}
+}
+
+/* The share of a rating written: a percentage a person reads, and past
+ * 1000 % the multiple, never twelve digits of percent. */
+static void
+test_status_rated(void **st)
+{
+	char	*t, buf[64];
+
+	(void)st;
+	t = detail_text("{\"name\": \"d\", \"state\": \"finished\", "
+	    "\"host_bytes_written\": 1775042560, \"rated_tbw_bytes\": 1}");
+	assert_non_null(strstr(t, "rated:          1 B, written 1775042560 "
+	    "times over"));
+	assert_null(strstr(t, "%"));
+	free(t);
+	assert_string_equal(output_share(83.333, buf, sizeof(buf)), "83.3 %");
+	assert_string_equal(output_share(999.94, buf, sizeof(buf)), "999.9 %");
+	assert_string_equal(output_share(1000, buf, sizeof(buf)), "10.0 times");
+	assert_string_equal(output_share(2345, buf, sizeof(buf)), "23.4 times");
+	assert_string_equal(output_share(177504256000.0, buf, sizeof(buf)),
+	    "1775042560 times");
+	assert_string_equal(output_share(-1, buf, sizeof(buf)), "?");
+}
+
 int
 main(void)
 {
@@ -351,6 +398,8 @@ main(void)
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_read_hostile),
 		cmocka_unit_test(test_status),
+		cmocka_unit_test(test_status_ended),
+		cmocka_unit_test(test_status_rated),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -164,15 +164,38 @@ test_recovery(void **state)
 	struct recovery_figures	r;
 
 	(void)state;
-	assert_int_equal(recovery_figures(y, 8, 100, &r), 0);
+	assert_int_equal(recovery_figures(y, 8, 0, 100, &r), 0);
 	assert_near(r.first_iops, 70);
-	assert_near(r.all_iops, 58.75);
+	assert_near(r.all_iops, 58.75);		/* no count of the run's */
 	assert_near(r.first_share, 0.7);
 	assert_near(r.all_share, 0.5875);
-	assert_int_equal(recovery_figures(y, 3, 0, &r), 0);
+	assert_int_equal(recovery_figures(y, 3, 0, 0, &r), 0);
 	assert_near(r.first_iops, 80);
 	assert_near(r.first_share, 0);
-	assert_int_equal(recovery_figures(y, 0, 100, &r), -1);
+	assert_int_equal(recovery_figures(y, 0, 0, 100, &r), -1);
+}
+
+/*
+ * The whole run's IOPS is the run's own: its I/Os over its time, as its
+ * line's write_iops. A recovered drive's run of 8.5 s, its first half
+ * second at 200 IOPS (100 I/Os) and then the series' eight whole seconds
+ * of y: 570 I/Os in 8.5 s. The series leaves out that half second, the
+ * fastest: its mean (58.75) is below the run's 67.06.
+ */
+static void
+test_recovery_whole_run(void **state)
+{
+	const double		y[8] = { 90, 80, 70, 60, 50, 40, 40, 40 };
+	const double		run = (100.0 + 470.0) / 8.5;
+	struct recovery_figures	r;
+
+	(void)state;
+	assert_int_equal(recovery_figures(y, 8, run, 100, &r), 0);
+	assert_near(r.all_iops, run);
+	assert_near(r.all_share, run / 100);
+	assert_near(r.first_iops, 70);		/* the series' first seconds */
+	assert_int_equal(recovery_figures(y, 8, NAN, 100, &r), 0);
+	assert_near(r.all_iops, 58.75);		/* no count: the series' */
 }
 
 static void
@@ -236,6 +259,7 @@ main(void)
 		cmocka_unit_test(test_round_length),
 		cmocka_unit_test(test_moving_avg),
 		cmocka_unit_test(test_recovery),
+		cmocka_unit_test(test_recovery_whole_run),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_thermal),
 	};
