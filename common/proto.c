@@ -239,6 +239,69 @@ const char proto_service_idl[] =
 "error PermissionDenied ()\n"
 "error ExpectedMore ()\n";
 
+/*
+ * How many bytes the character led by `b` takes, and the range its second
+ * byte must be in: narrower than 80-BF after E0 and F0 (no overlong
+ * form), ED (no surrogate) and F4 (nothing past U+10FFFF). 0: no lead.
+ */
+static int
+utf8_lead(unsigned char b, unsigned char *lo, unsigned char *hi)
+{
+	*lo = 0x80;
+	*hi = 0xbf;
+	if (b < 0x80)
+		return 1;
+	if (b >= 0xc2 && b <= 0xdf)
+		return 2;
+	if (b >= 0xe0 && b <= 0xef) {
+		if (b == 0xe0)
+			*lo = 0xa0;
+		else if (b == 0xed)
+			*hi = 0x9f;
+		return 3;
+	}
+	if (b >= 0xf0 && b <= 0xf4) {
+		if (b == 0xf0)
+			*lo = 0x90;
+		else if (b == 0xf4)
+			*hi = 0x8f;
+		return 4;
+	}
+	return 0;	/* a continuation byte, C0, C1 or F5-FF */
+}
+
+size_t
+proto_utf8_char(const char *s, size_t len)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+	unsigned char		 lo, hi;
+	size_t			 k;
+	int			 n;
+
+	if (len == 0 || (n = utf8_lead(p[0], &lo, &hi)) == 0 ||
+	    len < (size_t)n)
+		return 0;
+	if (n > 1 && (p[1] < lo || p[1] > hi))
+		return 0;
+	for (k = 2; k < (size_t)n; k++)
+		if ((p[k] & 0xc0) != 0x80)
+			return 0;
+	return (size_t)n;
+}
+
+int
+proto_utf8_valid(const char *s, size_t len)
+{
+	size_t	i = 0, n;
+
+	while (i < len) {
+		if ((n = proto_utf8_char(s + i, len - i)) == 0)
+			return 0;
+		i += n;
+	}
+	return 1;
+}
+
 const struct proto_method *
 proto_find(const char *full, int *iface_known)
 {

@@ -6,6 +6,8 @@
 #ifndef SSDT_PROTO_H
 #define SSDT_PROTO_H
 
+#include <stddef.h>
+
 #define PROTO_VERSION		"0.1.0"
 #define PROTO_INTERFACE		"io.ssdtorture.Manager"
 #define PROTO_SERVICE		"org.varlink.service"
@@ -60,5 +62,13 @@ int	proto_declares(const struct proto_method *m, const char *param);
 
 /* Look a full method name ("iface.Method") up; NULL when unknown. */
 const struct proto_method *proto_find(const char *full, int *iface_known);
+
+/*
+ * Are these len bytes well-formed UTF-8 (RFC 3629: no overlong form, no
+ * UTF-16 surrogate, nothing beyond U+10FFFF)? JSON text must be.
+ */
+int	proto_utf8_valid(const char *s, size_t len);
+/* The bytes of the well-formed character at s (1 to 4); 0 when none is. */
+size_t	proto_utf8_char(const char *s, size_t len);
 
 #endif

@@ -366,8 +366,28 @@ show_duration(const struct conf_key *k, const void *base, char *b, size_t n)
 }
 
 /*
- * A byte count of at least `min`, read by `parse` (binary or decimal
- * units), "a `what`" in its message; shown by `fmt`, or not set.
+ * One rule for zero: a key takes 0 only where its description gives 0 a
+ * meaning ("0 = forever", "0: never", a duration of 0s). Elsewhere (an
+ * amount of bytes, a rating, a wear limit) 0 would be a limit or figure
+ * of nothing, so it is refused, not taken silently as "not set": the
+ * message says how to get what was likely meant.
+ */
+static int
+zero_refused(struct parse *p, const struct conf_key *k, const char *v)
+{
+	if (k->def == NULL)
+		conf_err(p, p->line, "%s: '%s': must be above 0; to leave it "
+		    "unset, leave the key out (or comment it out)", k->name, v);
+	else
+		conf_err(p, p->line, "%s: '%s': must be above 0; for the "
+		    "default (%s), leave the key out", k->name, v, k->def);
+	return -1;
+}
+
+/*
+ * A byte count of at least `min` (above 0: see zero_refused), read by
+ * `parse` (binary or decimal units), "a `what`" in its message; shown by
+ * `fmt`, or not set.
  */
 static int
 p_scaled(struct parse *p, const struct conf_key *k, void *base, const char *v,
@@ -379,6 +399,8 @@ p_scaled(struct parse *p, const struct conf_key *k, void *base, const char *v,
 		put_uint(k, base, s);
 		return 0;
 	}
+	if (parse(v, &s) == 0 && s == 0)
+		return zero_refused(p, k, v);
 	conf_err(p, p->line, "%s: '%s' is not a %s (%s)", k->name, v, what,
 	    k->note);
 	return -1;
@@ -480,6 +502,8 @@ p_wear(struct parse *p, const struct conf_key *k, void *base, const char *v)
 	double	 f;
 
 	f = strtod(v, &end);
+	if (end != v && (*end == '\0' || strcmp(end, "%") == 0) && f == 0)
+		return zero_refused(p, k, v);
 	if (end == v || (*end != '\0' && strcmp(end, "%") != 0) ||
 	    !(f > 0 && f <= k->fmax)) {
 		conf_err(p, p->line, "%s: '%s': expected a percentage used, 1 "
@@ -510,6 +534,8 @@ p_span(struct parse *p, const struct conf_key *k, void *base, const char *v)
 	size_t			 n = strlen(v);
 
 	if (n > 0 && v[n - 1] == '%') {
+		if (units_parse_fraction(v, &f) == 0 && f == 0.0)
+			return zero_refused(p, k, v);
 		if (units_parse_fraction(v, &f) == -1 || f <= 0.0) {
 			conf_err(p, p->line, "%s: '%s' is not a percentage "
 			    "in (0%%, 100%%]", k->name, v);
@@ -519,7 +545,9 @@ p_span(struct parse *p, const struct conf_key *k, void *base, const char *v)
 		d->span_percent = f * 100.0;
 		return 0;
 	}
-	if (units_parse_size(v, &d->span) == -1 || d->span == 0) {
+	if (units_parse_size(v, &d->span) == 0 && d->span == 0)
+		return zero_refused(p, k, v);
+	if (units_parse_size(v, &d->span) == -1) {
 		conf_err(p, p->line, "%s: '%s' is neither a size nor a "
 		    "percentage", k->name, v);
 		return -1;
@@ -683,7 +711,7 @@ const struct conf_key conf_keys[] = {
 	    .note = "e.g. 30s, 5m, 1h", .reload = CONF_LIVE },
 	{ DRIVE(cycles, cycles), .kind = &kind_count, .def = "0",
 	    .max = UINT64_MAX, .note = "0 = forever", .reload = CONF_LIVE },
-	{ DRIVE(stop_at_tbw, stop_at_tbw), .kind = &kind_bytes,
+	{ DRIVE(stop_at_tbw, stop_at_tbw), .kind = &kind_bytes, .min = 1,
 	    .note = "e.g. 600TB, 1.2PB", .reload = CONF_LIVE },
 	{ DRIVE(on_io_error, on_io_error), .kind = &kind_choice,
 	    .words = on_error_words, .def = "stop", .reload = CONF_LIVE },
@@ -712,7 +740,7 @@ const struct conf_key conf_keys[] = {
 	{ DRIVE(snapshot_every, snapshot_every), .kind = &kind_bytes,
 	    .def = "1TB", .min = 1, .note = "e.g. 1TB, 500GB",
 	    .reload = CONF_LIVE },
-	{ DRIVE(rated_tbw, rated_tbw), .kind = &kind_bytes,
+	{ DRIVE(rated_tbw, rated_tbw), .kind = &kind_bytes, .min = 1,
 	    .note = "the maker's rating, e.g. 600TB", .reload = CONF_LIVE },
 	{ DRIVE(stop_at_wear, stop_at_wear), .kind = &kind_wear, .fmax = 255,
 	    .reload = CONF_LIVE },

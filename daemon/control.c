@@ -286,6 +286,7 @@ conn_produce(struct conn *c)
 	const char	*s;
 	size_t		 n = c->list ? json_object_array_length(c->list) : 0;
 	struct vl_msg	 m;
+	json_object	*el;
 
 	while (c->state == CONN_REPLYING && c->outlen < PRODUCE_LOW) {
 		if (c->list_next == n) {
@@ -297,8 +298,9 @@ conn_produce(struct conn *c)
 		}
 		if (c->list_next > 0 && conn_append(c, ",", 1) == -1)
 			return;
-		s = json_object_to_json_string_ext(json_object_array_get_idx(
-		    c->list, c->list_next++), VL_JSON_FLAGS);
+		el = json_object_array_get_idx(c->list, c->list_next++);
+		vl_utf8_out(el);
+		s = json_object_to_json_string_ext(el, VL_JSON_FLAGS);
 		if (conn_append(c, s, strlen(s)) == -1)
 			return;
 	}

@@ -6,12 +6,101 @@
 
 #include "varlink.h"
 
+/*
+ * A copy of len bytes with each byte that is no part of a well-formed
+ * character written as the text \xNN: the bytes stay readable, and
+ * nothing that is not UTF-8 goes on the wire. NUL-terminated.
+ */
+static char *
+utf8_escaped(const char *s, size_t len, size_t *outlen)
+{
+	char	*o = malloc(len * 4 + 1);
+	size_t	 i = 0, j = 0, n;
+
+	if (o == NULL)
+		return NULL;
+	while (i < len) {
+		if ((n = proto_utf8_char(s + i, len - i)) > 0) {
+			memcpy(o + j, s + i, n);
+			j += n;
+			i += n;
+			continue;
+		}
+		snprintf(o + j, 5, "\\x%02x", (unsigned char)s[i++]);
+		j += 4;
+	}
+	o[j] = '\0';
+	*outlen = j;
+	return o;
+}
+
+/* Keys that are not UTF-8, escaped: moved to their new names. */
+static void
+utf8_fix_keys(json_object *o)
+{
+	struct lh_entry	*e, *next;
+	char		*k;
+	size_t		 n;
+
+	for (e = json_object_get_object(o)->head; e != NULL; e = next) {
+		const char *key = (const char *)lh_entry_k(e);
+		json_object *v = json_object_get((json_object *)lh_entry_v(e));
+
+		next = e->next;
+		if (proto_utf8_valid(key, strlen(key)) ||
+		    (k = utf8_escaped(key, strlen(key), &n)) == NULL) {
+			json_object_put(v);
+			continue;
+		}
+		json_object_object_del(o, key);
+		json_object_object_add(o, k, v);	/* at the end: seen again, valid */
+		free(k);
+	}
+}
+
+void
+vl_utf8_out(json_object *o)
+{
+	size_t	 i, n;
+	char	*e;
+
+	switch (json_object_get_type(o)) {
+	case json_type_string:
+		if (proto_utf8_valid(json_object_get_string(o),
+		    (size_t)json_object_get_string_len(o)))
+			return;
+		e = utf8_escaped(json_object_get_string(o),
+		    (size_t)json_object_get_string_len(o), &n);
+		if (e != NULL)
+			json_object_set_string_len(o, e, (int)n);
+		free(e);
+		return;
+	case json_type_array:
+		for (i = 0; i < json_object_array_length(o); i++)
+			vl_utf8_out(json_object_array_get_idx(o, i));
+		return;
+	case json_type_object:
+		utf8_fix_keys(o);
+		json_object_object_foreach(o, k, v) {
+			(void)k;
+			vl_utf8_out(v);
+		}
+		return;
+	default:
+		return;
+	}
+}
+
 /* Serialize an object and append the NUL terminator. */
 static int
 vl_emit(json_object *o, struct vl_msg *out)
 {
-	const char	*s = json_object_to_json_string_ext(o, VL_JSON_FLAGS);
-	size_t		 n = strlen(s) + 1;
+	const char	*s;
+	size_t		 n;
+
+	vl_utf8_out(o);
+	s = json_object_to_json_string_ext(o, VL_JSON_FLAGS);
+	n = strlen(s) + 1;
 
 	out->buf = malloc(n);
 	out->len = n;
@@ -132,24 +221,32 @@ raw_json_ok(const char *s, size_t len)
 	return 1;
 }
 
-/* NaN and Infinity are not JSON. */
+/*
+ * NaN and Infinity are not JSON, and every string must be UTF-8 once
+ * decoded too: the raw text was checked, but what a \u escape of a lone
+ * surrogate decodes to depends on the json-c version, and anything here
+ * may be echoed in a reply.
+ */
 static int
-all_finite(json_object *o)
+all_sound(json_object *o)
 {
 	size_t	i;
 
 	switch (json_object_get_type(o)) {
 	case json_type_double:
 		return isfinite(json_object_get_double(o));
+	case json_type_string:
+		return proto_utf8_valid(json_object_get_string(o),
+		    (size_t)json_object_get_string_len(o));
 	case json_type_array:
 		for (i = 0; i < json_object_array_length(o); i++)
-			if (!all_finite(json_object_array_get_idx(o, i)))
+			if (!all_sound(json_object_array_get_idx(o, i)))
 				return 0;
 		return 1;
 	case json_type_object: {
 		json_object_object_foreach(o, k, v) {
-			(void)k;
-			if (v != NULL && !all_finite(v))
+			if (!proto_utf8_valid(k, strlen(k)) ||
+			    (v != NULL && !all_sound(v)))
 				return 0;
 		}
 		return 1;
@@ -167,7 +264,9 @@ parse_object(const char *msg, size_t len)
 	json_object	*o;
 	size_t		 used;
 
-	if (len == 0 || memchr(msg, '\0', len) != NULL)
+	/* JSON text is UTF-8 (RFC 8259): other bytes must never be echoed */
+	if (len == 0 || memchr(msg, '\0', len) != NULL ||
+	    !proto_utf8_valid(msg, len))
 		return NULL;
 	if (!raw_json_ok(msg, len) || (tok = json_tokener_new()) == NULL)
 		return NULL;
@@ -180,7 +279,7 @@ parse_object(const char *msg, size_t len)
 		o = NULL;
 	}
 	json_tokener_free(tok);
-	if (o != NULL && !all_finite(o)) {
+	if (o != NULL && !all_sound(o)) {
 		json_object_put(o);
 		o = NULL;
 	}
@@ -229,13 +328,14 @@ parse_envelope(struct vl_call *c, struct vl_msg *err)
 	if (c->oneway)
 		return -1;	/* no reply at all, not even an error */
 	if (!iface_known) {
+		/* named whole: a cut could fall inside a character */
 		const char *dot = strrchr(c->method, '.');
-		char iface[256];
+		json_object *p = json_object_new_object();
 
-		snprintf(iface, sizeof(iface), "%.*s",
-		    dot ? (int)(dot - c->method) : 0, c->method);
-		vl_error_str(PROTO_SERVICE ".InterfaceNotFound", "interface",
-		    iface, err);
+		json_object_object_add(p, "interface",
+		    json_object_new_string_len(c->method,
+		    dot ? (int)(dot - c->method) : 0));
+		vl_error(PROTO_SERVICE ".InterfaceNotFound", p, err);
 	} else
 		vl_error_str(PROTO_SERVICE ".MethodNotFound", "method",
 		    c->method, err);

@@ -50,6 +50,13 @@ int	vl_error(const char *name, json_object *params, struct vl_msg *out);
  */
 int	vl_list_open(const char *key, struct vl_msg *out);
 int	vl_list_close(int continues, struct vl_msg *out);
+/*
+ * Every string of o (values and keys) made UTF-8: a byte that is no part
+ * of a character becomes the text \xNN. A device path, a drive's model
+ * or a line of the configuration can hold any bytes; a reply must not.
+ * vl_reply and vl_error do this; a list's elements need it each.
+ */
+void	vl_utf8_out(json_object *o);
 /* The common errors. */
 int	vl_error_param(const char *param, struct vl_msg *out);
 

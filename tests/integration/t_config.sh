@@ -269,6 +269,34 @@ assert_rc "-n: power_cut_every alone" 1 "$RC" "$T/cutless.out"
 assert_file_contains "-n: ... says what it needs" "$T/cutless.out" \
     "power_cut_every needs power_cut_command"
 
+log "-n: one rule for zero"
+# 0 where the key gives it no meaning is refused, naming how to leave the
+# key unset; where the key says what 0 means, it is taken
+write_conf "$T/zero.conf" "$T/state_zero" <<EOF
+[drive:zero]
+checkpoint = off
+device = $T/zero.img
+size = 32M
+stop_at_tbw = 0
+rated_tbw = 0TB
+snapshot_every = 0
+stop_at_wear = 0
+cycles = 0
+max_bad_fraction = 0
+EOF
+run_ssdt "$T/zero.out" -c "$T/zero.conf" -n
+assert_rc "-n: keys set to 0" 1 "$RC" "$T/zero.out"
+for pair in "8|stop_at_tbw: '0': must be above 0; to leave it unset, leave the key out" \
+    "9|rated_tbw: '0TB': must be above 0; to leave it unset, leave the key out" \
+    "10|snapshot_every: '0': must be above 0; for the default (1TB), leave the key out" \
+    "11|stop_at_wear: '0': must be above 0; to leave it unset, leave the key out"; do
+	ln=${pair%%|*} msg=${pair#*|}
+	assert_contains "zero: message of line $ln" \
+	    "$(grep "^$T/zero.conf:$ln: " "$T/zero.out")" "$msg"
+done
+assert_eq "zero: only those four lines refused" "8 9 10 11" \
+    "$(sed -n "s|^$T/zero.conf:\([0-9]*\): .*|\1|p" "$T/zero.out" | xargs)"
+
 # ---------------------------------------------------------------- SIGHUP
 log "SIGHUP: broken configuration kept out, raised cycles applied"
 ST=$T/state_hup

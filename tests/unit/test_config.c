@@ -320,14 +320,17 @@ struct bad_value {
 /* Each bad drive value, on line 3 of its file, and its message. */
 static const struct bad_value bad_values[] = {
 	{ "size = abc", "size: 'abc' is not a size (e.g. 1G, 512M)" },
-	{ "size = 0", "size: '0' is not a size (e.g. 1G, 512M)" },
+	{ "size = 0", "size: '0': must be above 0; to leave it unset, leave "
+	    "the key out (or comment it out)" },
 	{ "serial =", "serial: empty (use 'none' for devices that report "
 	    "no serial)" },
-	{ "span = 0%", "span: '0%' is not a percentage in (0%, 100%]" },
+	{ "span = 0%", "span: '0%': must be above 0; for the default (100%), "
+	    "leave the key out" },
 	{ "span = 150%", "span: '150%' is not a percentage in (0%, 100%]" },
 	{ "span = x%", "span: 'x%' is not a percentage in (0%, 100%]" },
 	{ "span = lots", "span: 'lots' is neither a size nor a percentage" },
-	{ "span = 0", "span: '0' is neither a size nor a percentage" },
+	{ "span = 0", "span: '0': must be above 0; for the default (100%), "
+	    "leave the key out" },
 	{ "order = shuffled", "order: 'shuffled': expected sequential or "
 	    "random" },
 	{ "block_size = big", "block_size: 'big' is not a size" },
@@ -398,6 +401,67 @@ test_bad_drive_values(void **state)
 		    bad_values[i].line);
 		assert_one_err(text, 3, bad_values[i].msg);
 	}
+}
+
+/*
+ * One rule for zero: a key takes 0 only where its description gives 0 a
+ * meaning (cycles, power_cut_every, max_bad_fraction, the durations...).
+ * A byte amount, a rating or a wear limit of 0 is refused, saying how to
+ * have none or the default, instead of being taken silently as unset.
+ */
+static const struct bad_value zero_values[] = {
+	{ "stop_at_tbw = 0", "stop_at_tbw: '0': must be above 0; to leave it "
+	    "unset, leave the key out (or comment it out)" },
+	{ "stop_at_tbw = 0TB", "stop_at_tbw: '0TB': must be above 0; to leave "
+	    "it unset, leave the key out (or comment it out)" },
+	{ "rated_tbw = 0", "rated_tbw: '0': must be above 0; to leave it "
+	    "unset, leave the key out (or comment it out)" },
+	{ "rated_tbw = 0.0PB", "rated_tbw: '0.0PB': must be above 0; to leave "
+	    "it unset, leave the key out (or comment it out)" },
+	{ "stop_at_wear = 0", "stop_at_wear: '0': must be above 0; to leave "
+	    "it unset, leave the key out (or comment it out)" },
+	{ "stop_at_wear = 0%", "stop_at_wear: '0%': must be above 0; to leave "
+	    "it unset, leave the key out (or comment it out)" },
+	{ "snapshot_every = 0", "snapshot_every: '0': must be above 0; for "
+	    "the default (1TB), leave the key out" },
+	{ "checkpoint_every = 0GB", "checkpoint_every: '0GB': must be above "
+	    "0; for the default (10TB), leave the key out" },
+	{ "full_checkpoint_every = 0", "full_checkpoint_every: '0': must be "
+	    "above 0; for the default (100TB), leave the key out" },
+};
+
+static void
+test_zero_refused(void **state)
+{
+	char	text[512];
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < sizeof(zero_values) / sizeof(zero_values[0]); i++) {
+		snprintf(text, sizeof(text),
+		    "[drive:x]\ndevice = /dev/sdx\n%s\n# end\n",
+		    zero_values[i].line);
+		assert_one_err(text, 3, zero_values[i].msg);
+	}
+}
+
+/* Where the description gives 0 a meaning, 0 is taken as that. */
+static void
+test_zero_meant(void **state)
+{
+	struct run	r;
+
+	(void)state;
+	run_clean(&r, "[drive:x]\ndevice = /dev/sdx\ncycles = 0\n"
+	    "power_cut_every = 0\nmax_bad_fraction = 0\nidle = 0s\n"
+	    "probe_ramp = 0s\ngc_idle = 0s\nmax_new_bad_blocks = 0\n"
+	    "max_error_events = 0\nstatic_fraction = 0\n");
+	assert_int_equal(r.c.drives[0].cycles, 0);
+	assert_int_equal(r.c.drives[0].power_cut_every, 0);
+	assert_float_equal(r.c.drives[0].max_bad_fraction, 0.0, 0.0);
+	assert_int_equal(r.c.drives[0].max_new_bad_blocks, 0);
+	assert_int_equal(r.c.drives[0].max_error_events, 0);
+	run_done(&r);
 }
 
 static void
@@ -929,6 +993,8 @@ main(void)
 		cmocka_unit_test(test_empty_file),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_bad_drive_values),
+		cmocka_unit_test(test_zero_refused),
+		cmocka_unit_test(test_zero_meant),
 		cmocka_unit_test(test_bad_device),
 		cmocka_unit_test(test_bad_daemon_keys),
 		cmocka_unit_test(test_sections),

@@ -82,6 +82,47 @@ test_declares(void **st)
 	assert_false(proto_declares(desc, "description"));
 }
 
+/* Well-formed UTF-8 (RFC 3629), the edges of every range included. */
+static void
+test_utf8_valid(void **st)
+{
+	static const char *const ok[] = {
+		"", "plain ASCII", "\x7f", "\xc2\x80", "\xdf\xbf",
+		"\xe0\xa0\x80", "\xed\x9f\xbf", "\xee\x80\x80",
+		"\xef\xbf\xbf", "\xf0\x90\x80\x80", "\xf4\x8f\xbf\xbf",
+		"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x92\xbe",
+	};
+	size_t	i;
+
+	(void)st;
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		assert_true(proto_utf8_valid(ok[i], strlen(ok[i])));
+	/* a NUL is a character; the framing keeps it out of messages */
+	assert_true(proto_utf8_valid("a\0b", 3));
+}
+
+/* Overlongs, surrogates, past U+10FFFF, stray and missing bytes: refused. */
+static void
+test_utf8_invalid(void **st)
+{
+	static const char *const bad[] = {
+		"\x80", "\xbf", "\xff", "\xfe", "\xc0\x80", "\xc1\xbf",
+		"\xe0\x80\x80", "\xe0\x9f\xbf", "\xf0\x8f\xbf\xbf",
+		"\xed\xa0\x80", "\xed\xbf\xbf", "\xf4\x90\x80\x80",
+		"\xf5\x80\x80\x80", "\xf8\x88\x80\x80\x80", "\xc3",
+		"a\xe2\x82", "\xf0\x9f\x92", "\xc3(", "\xe2\x28\xa1",
+		"\xe2\x82\x28", "\xf0\x90\x28\xbc", "ok\xc3\xa9\xff",
+	};
+	size_t	i;
+
+	(void)st;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_false(proto_utf8_valid(bad[i], strlen(bad[i])));
+	/* the length counts, not a NUL: a character cut by it is refused */
+	assert_false(proto_utf8_valid("\xc3\xa9", 1));
+	assert_true(proto_utf8_valid("\xc3\xa9\xff", 2));
+}
+
 int
 main(void)
 {
@@ -89,6 +130,8 @@ main(void)
 		cmocka_unit_test(test_table_in_idl),
 		cmocka_unit_test(test_idl_in_table),
 		cmocka_unit_test(test_declares),
+		cmocka_unit_test(test_utf8_valid),
+		cmocka_unit_test(test_utf8_invalid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
