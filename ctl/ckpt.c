@@ -90,10 +90,17 @@ cache_gb(json_object *line)
 	    num(line, "slc_cache_bytes") / 1e9 : CKPT_NO_KNEE;
 }
 
+int
+ckpt_void(json_object *line)
+{
+	return has(line, "void");
+}
+
 double
 ckpt_value(json_object *line, enum ckpt_figure f)
 {
-	if (line == NULL || has(line, "skipped"))
+	/* a void line's figures, should it have any, are not the drive's */
+	if (line == NULL || has(line, "skipped") || ckpt_void(line))
 		return NAN;
 	switch (f) {
 	case CKPT_IOPS:
@@ -371,11 +378,11 @@ ckpt_cell(const struct ckpt_grid *g, size_t row, size_t col)
 	return g->cell[row * g->ncols + col];
 }
 
-/* Has the line figures (a probe that ran)? */
+/* Has the line figures (a probe that ran, its window not void)? */
 static int
 measured(json_object *o)
 {
-	return o != NULL && !has(o, "skipped");
+	return o != NULL && !has(o, "skipped") && !ckpt_void(o);
 }
 
 long
@@ -438,6 +445,10 @@ change_text(const struct ckpt_grid *g, size_t row, enum ckpt_figure f,
 	double	c;
 
 	mark[0] = '\0';
+	if (l >= 0 && ckpt_void(ckpt_cell(g, row, (size_t)l))) {
+		snprintf(buf, len, "void");	/* no figure to compare */
+		return;
+	}
 	if (l < 0 || !measured(ckpt_cell(g, row, (size_t)l)) || b < 0) {
 		snprintf(buf, len, "n/a");
 		return;
@@ -468,7 +479,9 @@ table_row(FILE *fp, const struct ckpt_grid *g, size_t row, int latency,
 	fprintf(fp, "%-*s  %-8s", idw, g->ids[row], ckpt_figure_unit(f));
 	for (i = 0; i < ncols; i++) {
 		o = ckpt_cell(g, row, cols[i]);
-		if (o != NULL && !measured(o))
+		if (ckpt_void(o))
+			snprintf(cell, sizeof(cell), "void");
+		else if (o != NULL && !measured(o))
 			snprintf(cell, sizeof(cell), "n/a");
 		else
 			ckpt_format(ckpt_value(o, f), f, cell, sizeof(cell));
@@ -507,7 +520,8 @@ ckpt_table(FILE *fp, const struct ckpt_grid *g, int latency)
 	fprintf(fp, "(columns: checkpoints at the bytes written; CHANGE: the "
 	    "latest against the probe's baseline;\n !throughput: below 0.8x "
 	    "the baseline's, !latency: p99.9 above 2x; n/a: the probe could "
-	    "not run)\n");
+	    "not run;\n void: no window of the probe was the drive's, the "
+	    "daemon stopped, starved or suspended: --json says why)\n");
 	free(cols);
 }
 

@@ -32,7 +32,12 @@ enum ckpt_figure {
 enum ckpt_figure ckpt_headline(json_object *line);
 /* A pass's cache figure when it showed no knee: below any graph's axis. */
 #define CKPT_NO_KNEE	(-1.0)
-/* The figure of a line; NAN when it has none (skipped, not measured). */
+/*
+ * Is the line void: the probe ran, but no window of it was the drive's
+ * (the daemon stopped, starved of CPU or suspended)? Its "void" says why.
+ */
+int		 ckpt_void(json_object *line);
+/* The figure of a line; NAN when it has none (skipped, void, not measured). */
 double		 ckpt_value(json_object *line, enum ckpt_figure);
 /* The change from `base` to `now` in percent; NAN when not computable. */
 double		 ckpt_change(double base, double now);

@@ -337,6 +337,7 @@ probe_row(const struct ckpt_grid *g, size_t r)
 	    ckpt_change(ckpt_value(ckpt_cell(g, r, (size_t)base), f),
 	    ckpt_value(c, f))) : NULL);
 	ADD(o, "flags", flags(c));
+	ADD(o, "void", copy(c, "void"));	/* the latest: no figure, why */
 	ADD(o, "read_lat_us", copy(c, "read_lat_us"));
 	ADD(o, "write_lat_us", copy(c, "write_lat_us"));
 	return o;

@@ -330,6 +330,10 @@ probe_row(FILE *fp, json_object *r, size_t ncols)
 	else
 		fputs("-", fp);
 	fprintf(fp, "</td><td class=\"l\">");
+	if (rj_get(r, "void") != NULL) {	/* not a regression: no figure */
+		fputs("void: ", fp);
+		html_text(fp, json_object_get_string(rj_get(r, "void")));
+	}
 	for (k = 0; k < json_object_array_length(fl); k++) {
 		fputs(k ? ", " : "", fp);
 		html_text(fp, json_object_get_string(

@@ -7,6 +7,13 @@
  * baseline (the first checkpoint that measured it), regressions as
  * events, and the operator's request for one.
  *
+ * A probe whose measuring window was not the drive's (the daemon stopped,
+ * starved of CPU or suspended in it: probes.h) has been measured again by
+ * the worker; when every window was void, its line says so ("void", with
+ * the reason) and has no figures: no baseline, no regression, no speed.
+ * It also says "skipped", as a probe that cannot run does, so that a
+ * reader that knows no void takes no figure from it either.
+ *
  * A line is appended when its probe has ended and the state that counts
  * it (the next step, the file's length) is saved after it: a crash before
  * that save cuts the line off at the next start (the file is opened cut
@@ -241,15 +248,67 @@ drive_ckpt_lat(const struct lathist *h)
 	return o;
 }
 
-/* What the probe measured. */
+/* What the probe found bad, over the whole job. */
 static void
-line_figures(json_object *o, const struct drive *d,
-    const struct probe_result *r)
+line_errors(json_object *o, const struct probe_result *r)
 {
 	json_object	*cls = json_object_new_object();
 	uint64_t	 n = 0;
 	int		 i;
 
+	for (i = 1; i < BLK_NCLASS; i++) {
+		n += r->errors[i];
+		if (r->errors[i] != 0)
+			json_object_object_add(cls, blk_class_name(i),
+			    json_object_new_uint64(r->errors[i]));
+	}
+	ADD("errors", json_object_new_uint64(n));
+	ADD("error_classes", cls);
+}
+
+/* Seconds of a length in ns; null for one not known. */
+static json_object *
+seconds_json(uint64_t ns)
+{
+	return ns == PROBE_WAIT_UNKNOWN ? NULL :
+	    json_object_new_double((double)ns / 1e9);
+}
+
+/* The windows found void, each with its reason. */
+static json_object *
+void_windows(const struct probe_result *r)
+{
+	json_object	*a = json_object_new_array(), *w;
+	char		 why[256];
+	unsigned	 i;
+
+	for (i = 0; i < r->nvoid; i++) {
+		w = json_object_new_object();
+		(void)probe_window_void(&r->voided[i], why, sizeof(why));
+		json_object_object_add(w, "seconds",
+		    seconds_json(r->voided[i].wall_ns));
+		json_object_object_add(w, "why", json_object_new_string(why));
+		json_object_array_add(a, w);
+	}
+	return a;
+}
+
+/* How the window was measured: attempts, the void ones, its edges. */
+static void
+line_window(json_object *o, const struct probe_result *r)
+{
+	ADD("attempts", json_object_new_uint64(r->attempts));
+	if (r->nvoid > 0)
+		ADD("void_windows", void_windows(r));
+	ADD("suspended_seconds", seconds_json(r->window.suspended_ns));
+	ADD("cpu_wait_seconds", seconds_json(r->window.runq_ns));
+}
+
+/* What the probe measured. */
+static void
+line_figures(json_object *o, const struct drive *d,
+    const struct probe_result *r)
+{
 	ADD("seconds", json_object_new_double((double)r->window_ns / 1e9));
 	ADD("ramp_seconds", json_object_new_double((double)d->conf.probe_ramp));
 	ADD("wait", json_object_new_string(r->poll ? "poll" : "sleep"));
@@ -263,14 +322,9 @@ line_figures(json_object *o, const struct drive *d,
 		ADD("read_lat_us", drive_ckpt_lat(&r->lat[LAT_READ]));
 	if (r->lat[LAT_WRITE].count > 0)
 		ADD("write_lat_us", drive_ckpt_lat(&r->lat[LAT_WRITE]));
-	for (i = 1; i < BLK_NCLASS; i++) {
-		n += r->errors[i];
-		if (r->errors[i] != 0)
-			json_object_object_add(cls, blk_class_name(i),
-			    json_object_new_uint64(r->errors[i]));
-	}
-	ADD("errors", json_object_new_uint64(n));
-	ADD("error_classes", cls);
+	line_errors(o, r);
+	if (r->attempts > 0)
+		line_window(o, r);
 }
 
 /* A number of a line, or `dflt`. */
@@ -325,8 +379,9 @@ base_take(json_object *line, void *arg)
 
 	if (!json_object_object_get_ex(line, "probe", &id) ||
 	    (p = probe_find(json_object_get_string(id))) == NULL ||
-	    json_object_object_get_ex(line, "skipped", NULL))
-		return;
+	    json_object_object_get_ex(line, "skipped", NULL) ||
+	    json_object_object_get_ex(line, "void", NULL))
+		return;		/* no figure of the drive's */
 	b = &d->base[probe_index(p)];
 	if (b->number != 0)
 		return;
@@ -415,24 +470,79 @@ drive_ckpt_append(struct drive *d, json_object *o)
 	json_object_put(o);
 }
 
+/* The worker's result of probe p; -1 (logged) when it has none. */
+static int
+result_take(struct drive *d, const struct probe *p, const char *id,
+    struct probe_result *r)
+{
+	if (engine_probe_result(d->eng, r) == -1 || strcmp(r->id, p->id) != 0) {
+		drive_log(d, LOG_WARNING, 0, "checkpoint: no result of probe "
+		    "%s", id);
+		return -1;
+	}
+	return 0;
+}
+
+/* The line of a probe's figures. */
+static json_object *
+line_measured(struct drive *d, const struct probe *p, const char *id,
+    const struct probe_result *r)
+{
+	json_object	*o = line_identity(d, p);
+
+	ADD("probe", json_object_new_string(id));
+	line_workload(o, d, p);
+	line_figures(o, d, r);
+	drive_log(d, LOG_INFO, 0, "probe %s: %.0f read + %.0f write IOPS, "
+	    "%.1f MB/s", id, r->iops[LAT_READ], r->iops[LAT_WRITE],
+	    (r->bytes_per_sec[LAT_READ] + r->bytes_per_sec[LAT_WRITE]) / 1e6);
+	return o;
+}
+
 json_object *
 drive_ckpt_line(struct drive *d, const struct probe *p, const char *id)
 {
 	struct probe_result	 r;
-	json_object		*o;
 
-	if (engine_probe_result(d->eng, &r) == -1 || strcmp(r.id, p->id) != 0) {
-		drive_log(d, LOG_WARNING, 0, "checkpoint: no result of probe "
-		    "%s", id);
+	if (result_take(d, p, id, &r) == -1)
 		return NULL;
-	}
-	o = line_identity(d, p);
-	ADD("probe", json_object_new_string(id));
+	return line_measured(d, p, id, &r);
+}
+
+/* A probe whose every window was void, as an event. */
+static void
+void_event(struct drive *d, const struct probe *p, unsigned attempts,
+    const char *why)
+{
+	json_object	*o = drive_ev_obj(d);
+
+	json_object_object_add(o, "checkpoint",
+	    json_object_new_uint64(d->st.ckpt_done + 1));
+	json_object_object_add(o, "probe", json_object_new_string(p->id));
+	json_object_object_add(o, "attempts", json_object_new_uint64(attempts));
+	json_object_object_add(o, "why", json_object_new_string(why));
+	events_add(&d->log, LOG_WARNING, "probe_void", o, -1,
+	    (long long)d->st.host_bytes_written, "checkpoint %" PRIu64 ": %s: "
+	    "no figure, %u window%s void, the last: %s", d->st.ckpt_done + 1,
+	    p->id, attempts, attempts == 1 ? "" : "s", why);
+}
+
+/* The line of a probe whose every window was void: why, no figures. */
+static json_object *
+line_void(struct drive *d, const struct probe *p,
+    const struct probe_result *r)
+{
+	json_object	*o = line_identity(d, p);
+	char		 why[256], skip[272];
+
+	(void)probe_window_void(&r->voided[r->nvoid - 1], why, sizeof(why));
+	snprintf(skip, sizeof(skip), "void: %s", why);
 	line_workload(o, d, p);
-	line_figures(o, d, &r);
-	drive_log(d, LOG_INFO, 0, "probe %s: %.0f read + %.0f write IOPS, "
-	    "%.1f MB/s", id, r.iops[LAT_READ], r.iops[LAT_WRITE],
-	    (r.bytes_per_sec[LAT_READ] + r.bytes_per_sec[LAT_WRITE]) / 1e6);
+	ADD("void", json_object_new_string(why));
+	ADD("skipped", json_object_new_string(skip));
+	line_errors(o, r);
+	line_window(o, r);
+	void_event(d, p, r->attempts, why);
 	return o;
 }
 
@@ -440,10 +550,16 @@ drive_ckpt_line(struct drive *d, const struct probe *p, const char *id)
 static void
 probe_recorded(struct drive *d, const struct probe *p)
 {
+	struct probe_result	 r;
 	json_object		*o;
 
-	if ((o = drive_ckpt_line(d, p, p->id)) == NULL)
+	if (result_take(d, p, p->id, &r) == -1)
 		return;
+	if (r.attempts > 0 && r.nvoid == r.attempts) {
+		drive_ckpt_append(d, line_void(d, p, &r));
+		return;
+	}
+	o = line_measured(d, p, p->id, &r);
 	if (d->base != NULL)
 		line_compare(o, d, p);
 	drive_ckpt_append(d, o);
@@ -500,6 +616,8 @@ drive_ckpt_prepare(struct drive *d, struct job *j)
 		skipped = 1;
 	}
 	d->st.ckpt_step_at = (uint64_t)time(NULL);
+	if (j->kind == JOB_PROBE_RUN && sched_ckpt_long(d->st.ckpt_step) < 0)
+		j->pj.reruns = PROBE_RERUNS;	/* the suite's: short, alike */
 	if (skipped)	/* the step the job is of, on disk before it runs */
 		drive_checkpoint(d);
 	drive_long_prepare(d, sched_ckpt_long(d->st.ckpt_step));

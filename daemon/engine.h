@@ -56,6 +56,8 @@ struct probe_job {
 	 * sleeping for it (probe_wait = poll)
 	 */
 	int		poll;
+	/* run: windows measured again when one is void (probes.h), at most */
+	unsigned	reruns;
 };
 
 struct job {
@@ -165,6 +167,14 @@ struct probe_result {
 	uint64_t	errors[BLK_NCLASS];	/* units, whole job */
 	struct lathist	lat[LAT_NDIR];	/* of the window's I/Os */
 	int		poll;		/* the run polled (probe_job.poll) */
+	/*
+	 * run: the windows measured (1 + reruns taken); the last's edges;
+	 * those found void, in order (all of them: the result is void).
+	 */
+	unsigned	attempts;
+	struct probe_window window;
+	unsigned	nvoid;
+	struct probe_window voided[PROBE_RERUNS + 1];
 };
 
 struct engine;

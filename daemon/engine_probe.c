@@ -47,13 +47,23 @@
  * opens at the ramp's end exactly and closes at that round's reap, and
  * a completion counts by the round that reaps it (an error of at most
  * one round at each end).
+ *
+ * Whether the window is the drive's. The rounds that open and close it
+ * also take how long the system was suspended and how long this thread
+ * waited for a CPU so far; a window that overran its length, or in which
+ * the thread was suspended or starved (probes.h), is void: a stopped or
+ * starved daemon would be recorded as a slow drive. A void window is
+ * measured again, ramp and all, up to the job's reruns; the result says
+ * which were void, and the caller records a last one void as such.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "engine_priv.h"
@@ -95,6 +105,8 @@ struct probe_state {
 	uint64_t	 t_ramp, t_deadline, t_stop;	/* CLOCK_MONOTONIC */
 	int		 counting;	/* this round's completions count */
 	int		 stopping;	/* issue nothing more */
+	struct probe_window win;	/* run: the window's edges */
+	uint64_t	 susp0, runq0;	/* at its opening (or the job's start) */
 	struct probe_result *res;	/* handed to the main thread at the end */
 };
 
@@ -570,6 +582,61 @@ probe_complete(struct engine *e, struct probe_state *ps, uint32_t idx,
 	ps->idle[ps->nidle++] = idx;
 }
 
+/* CLOCK_BOOTTIME's advance over CLOCK_MONOTONIC: the time suspended. */
+static uint64_t
+suspended_ns(void)
+{
+	uint64_t	m = clock_ns(CLOCK_MONOTONIC);
+	uint64_t	b = clock_ns(CLOCK_BOOTTIME);
+
+	return b > m ? b - m : 0;
+}
+
+/* This thread's wait on a run queue so far; PROBE_WAIT_UNKNOWN. */
+static uint64_t
+runq_wait_ns(void)
+{
+	char			buf[128];
+	unsigned long long	cpu, wait;
+	ssize_t			n;
+	int			fd;
+
+	if ((fd = open("/proc/thread-self/schedstat", O_RDONLY |
+	    O_CLOEXEC)) < 0)
+		return PROBE_WAIT_UNKNOWN;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return PROBE_WAIT_UNKNOWN;
+	buf[n] = '\0';
+	return sscanf(buf, "%llu %llu", &cpu, &wait) == 2 ?
+	    (uint64_t)wait : PROBE_WAIT_UNKNOWN;
+}
+
+/*
+ * An edge of a run's window: at its opening, the time suspended and
+ * waited so far; at its close, the window's length and their growth.
+ */
+static void
+window_edge(struct probe_state *ps, int closing)
+{
+	struct probe_window	*w = &ps->win;
+	uint64_t		 s = suspended_ns(), q = runq_wait_ns();
+
+	if (!closing) {
+		w->opened = 1;
+		ps->susp0 = s;
+		ps->runq0 = q;
+		return;
+	}
+	w->planned_ns = ps->pj->duration_ns;
+	w->wall_ns = ps->t_stop > ps->t_ramp ? ps->t_stop - ps->t_ramp : 0;
+	w->suspended_ns = s > ps->susp0 ? s - ps->susp0 : 0;
+	w->runq_ns = q == PROBE_WAIT_UNKNOWN || ps->runq0 ==
+	    PROBE_WAIT_UNKNOWN || q < ps->runq0 ? PROBE_WAIT_UNKNOWN :
+	    q - ps->runq0;
+}
+
 /*
  * The round's clock: whether its completions count (from the ramp's end
  * to the first round at or past the deadline, which closes the window
@@ -584,8 +651,9 @@ round_clock(struct probe_state *ps, uint64_t t)
 		ps->t_stop = t;
 		ps->stopping = 1;
 		ps->counting = 1;
-	} else
-		ps->counting = t >= ps->t_ramp;
+		window_edge(ps, 1);
+	} else if ((ps->counting = t >= ps->t_ramp) && !ps->win.opened)
+		window_edge(ps, 0);
 }
 
 /* Reap every available completion. */
@@ -713,12 +781,46 @@ probe_clocks(struct probe_state *ps)
 {
 	uint64_t	t0 = clock_ns(CLOCK_MONOTONIC);
 
-	ps->stamp = ps->pj->stamp_ns != 0 ? ps->pj->stamp_ns :
-	    clock_ns(CLOCK_REALTIME);
+	if (ps->stamp == 0)	/* a rerun's writes are the same bytes */
+		ps->stamp = ps->pj->stamp_ns != 0 ? ps->pj->stamp_ns :
+		    clock_ns(CLOCK_REALTIME);
 	ps->t_ramp = is_run(ps) ? t0 + ps->pj->ramp_ns : t0;
 	ps->t_deadline = is_run(ps) ? ps->t_ramp + ps->pj->duration_ns :
 	    UINT64_MAX;
+	ps->t_stop = 0;
+	ps->stopping = 0;
 	ps->counting = !is_run(ps) || ps->pj->ramp_ns == 0;
+	memset(&ps->win, 0, sizeof(ps->win));
+	window_edge(ps, 0);	/* the job's start, should no round open it */
+	ps->win.opened = ps->counting;
+}
+
+/*
+ * A run whose window is void is measured again while its job allows: 1
+ * if so, the window's figures cleared (its findings stay: they are the
+ * drive's whenever they were made).
+ */
+static int
+window_rerun(struct engine *e, struct probe_state *ps)
+{
+	struct probe_result	*r = ps->res;
+	char			 why[256];
+
+	if (!is_run(ps) || ps->t_stop == 0)
+		return 0;
+	r->attempts++;
+	r->window = ps->win;
+	if (!probe_window_void(&ps->win, why, sizeof(why)))
+		return 0;
+	r->voided[r->nvoid++] = ps->win;
+	if (r->attempts > ps->pj->reruns || r->attempts > PROBE_RERUNS)
+		return 0;
+	log_drive(LOG_NOTICE, e->name, e->serial, 0, "probe %s: window void, "
+	    "measured again: %s", ps->pj->probe->id, why);
+	memset(r->ops, 0, sizeof(r->ops));
+	memset(r->bytes, 0, sizeof(r->bytes));
+	memset(r->lat, 0, sizeof(r->lat));
+	return 1;
 }
 
 enum job_end
@@ -736,9 +838,11 @@ engine_run_probe(struct engine *e)
 		return JOB_FAILED;
 	}
 	e->loc.position = 0;
-	probe_clocks(ps);
-	e->t_reap = e->t_wait = clock_ns(CLOCK_MONOTONIC);
-	end = probe_loop(e, ps);
+	do {
+		probe_clocks(ps);
+		e->t_reap = e->t_wait = clock_ns(CLOCK_MONOTONIC);
+		end = probe_loop(e, ps);
+	} while (end == JOB_DONE && window_rerun(e, ps));
 	if (end == JOB_DONE && e->job.kind == JOB_PROBE_FILL) {
 		/* the probes read the fill after a power cut too */
 		engine_flush_final(e);

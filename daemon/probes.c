@@ -589,3 +589,37 @@ probe_fio_options(const struct probe *p, char *buf, size_t len)
 	    p->queue_depth, p->workers);
 	return bad ? -1 : 0;
 }
+
+/* Seconds of a length in ns, for a reason. */
+static double
+secs(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+int
+probe_window_void(const struct probe_window *w, char *why, size_t len)
+{
+	uint64_t	over = w->wall_ns > w->planned_ns ?
+			    w->wall_ns - w->planned_ns : 0;
+
+	/* the most telling cause first: a stop shows only as the overrun */
+	if (w->suspended_ns > PROBE_SUSPEND_MAX_NS)
+		snprintf(why, len, "the system was suspended for %.2f s of the "
+		    "%.2f s window", secs(w->suspended_ns), secs(w->wall_ns));
+	else if (w->opened && w->runq_ns != PROBE_WAIT_UNKNOWN &&
+	    w->runq_ns > w->wall_ns / 100 * PROBE_RUNQ_PERCENT)
+		snprintf(why, len, "the I/O thread waited %.2f s of the %.2f s "
+		    "window for a CPU (over %d %%): the host's load measured, "
+		    "not the drive", secs(w->runq_ns), secs(w->wall_ns),
+		    PROBE_RUNQ_PERCENT);
+	else if (over > PROBE_OVERRUN_MIN_NS &&
+	    over > w->planned_ns / PROBE_OVERRUN_DIV)
+		snprintf(why, len, "the window lasted %.2f s of %.2f s: the "
+		    "I/O thread was stopped or an I/O held for %.2f s across "
+		    "its end", secs(w->wall_ns), secs(w->planned_ns),
+		    secs(over));
+	else
+		return 0;
+	return 1;
+}

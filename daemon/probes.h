@@ -111,4 +111,38 @@ const char		*probe_rw(const struct probe *);
 /* A block size as ids and fio write it: "512", "4k", "1536", "128k". */
 void			 probe_size_label(uint32_t size, char *buf, size_t len);
 
+/*
+ * The measured window of a run as its I/O thread saw it, taken at the
+ * window's two edges: the time it was to last (probe_seconds), its length
+ * on CLOCK_MONOTONIC, the time the system spent suspended in it
+ * (CLOCK_BOOTTIME's advance beyond CLOCK_MONOTONIC's) and the time the
+ * thread waited for a CPU in it (the run-queue wait of
+ * /proc/thread-self/schedstat; PROBE_WAIT_UNKNOWN when unreadable). Not
+ * opened: no round of the thread was reaped inside the window, only the
+ * one that closed it.
+ */
+#define PROBE_WAIT_UNKNOWN	UINT64_MAX
+struct probe_window {
+	uint64_t	planned_ns, wall_ns, suspended_ns, runq_ns;
+	int		opened;
+};
+
+/*
+ * When a window is not the drive's figure (void): it lasted more than
+ * PROBE_OVERRUN_MIN_NS and more than a PROBE_OVERRUN_DIV-th of its
+ * planned length beyond it (the thread was stopped, or the device held
+ * an I/O across the deadline for that long); the system was suspended in
+ * it for more than PROBE_SUSPEND_MAX_NS; or the thread waited for a CPU
+ * for more than PROBE_RUNQ_PERCENT of it (the host's load measured, not
+ * the drive). A void window is measured again up to PROBE_RERUNS times.
+ */
+#define PROBE_OVERRUN_MIN_NS	1000000000ULL
+#define PROBE_OVERRUN_DIV	4
+#define PROBE_SUSPEND_MAX_NS	10000000ULL
+#define PROBE_RUNQ_PERCENT	50
+#define PROBE_RERUNS		2
+/* 0 for a window that holds; 1 with why it is void in `why`. */
+int			 probe_window_void(const struct probe_window *,
+			    char *why, size_t len);
+
 #endif

@@ -357,6 +357,50 @@ test_spec(void **state)
 	assert_string_equal(probe_rw(probe_find("desktop")), "randrw");
 }
 
+/*
+ * When a window is void: the overrun beyond both a quarter of its length
+ * and 1 s, a suspend over 10 ms, a CPU wait over half of it; each at its
+ * limit holds, and the reason names the cause.
+ */
+static void
+test_window_void(void **st)
+{
+	const uint64_t	s = 1000000000ULL;
+	struct probe_window w = { .planned_ns = 2 * s, .wall_ns = 2 * s,
+			    .runq_ns = s / 10, .opened = 1 };
+	char		why[256] = "";
+
+	(void)st;
+	assert_int_equal(probe_window_void(&w, why, sizeof(why)), 0);
+	w.wall_ns = 3 * s;		/* 1 s over: the limit, holds */
+	assert_int_equal(probe_window_void(&w, why, sizeof(why)), 0);
+	w.wall_ns = 3 * s + 1;
+	assert_int_equal(probe_window_void(&w, why, sizeof(why)), 1);
+	assert_non_null(strstr(why, "was stopped"));
+	w.planned_ns = 8 * s;		/* a quarter of 8 s: 2 s */
+	w.wall_ns = 10 * s;
+	assert_int_equal(probe_window_void(&w, why, sizeof(why)), 0);
+	w.wall_ns = 10 * s + 1;
+	assert_int_equal(probe_window_void(&w, why, sizeof(why)), 1);
+	w.wall_ns = w.planned_ns;
+	w.suspended_ns = PROBE_SUSPEND_MAX_NS;
+	assert_int_equal(probe_window_void(&w, why, sizeof(why)), 0);
+	w.suspended_ns++;
+	assert_int_equal(probe_window_void(&w, why, sizeof(why)), 1);
+	assert_non_null(strstr(why, "suspended"));
+	w.suspended_ns = 0;
+	w.runq_ns = 4 * s;		/* half of 8 s: holds */
+	assert_int_equal(probe_window_void(&w, why, sizeof(why)), 0);
+	w.runq_ns = 4 * s + 1;
+	assert_int_equal(probe_window_void(&w, why, sizeof(why)), 1);
+	assert_non_null(strstr(why, "for a CPU"));
+	w.opened = 0;			/* no wait measured in the window */
+	assert_int_equal(probe_window_void(&w, why, sizeof(why)), 0);
+	w.opened = 1;
+	w.runq_ns = PROBE_WAIT_UNKNOWN;
+	assert_int_equal(probe_window_void(&w, why, sizeof(why)), 0);
+}
+
 int
 main(void)
 {
@@ -373,6 +417,7 @@ main(void)
 		cmocka_unit_test(test_suite_seconds),
 		cmocka_unit_test(test_fio_options),
 		cmocka_unit_test(test_spec),
+		cmocka_unit_test(test_window_void),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,165 @@
+#!/bin/bash
+# run: heavy
+# A probe measured while the daemon could not run is no figure of the
+# drive's. Three checkpoints of one probe (rand-read-4k-qd1, 2 s windows):
+#  1. undisturbed: the baseline;
+#  2. the daemon stopped (SIGSTOP) for 3 s in each of the probe's windows,
+#     three times: every window void, the line says so with the reason and
+#     has no figure; no regression flag or event; ssdctl checkpoints and
+#     the report show it void; the baseline stays checkpoint 1;
+#  3. stopped once, in its first window: measured again, the line's
+#     figure that of a whole undisturbed window (its length, no 3 s
+#     latency), the void window listed with its reason;
+#  4. the daemon pinned to one CPU beside a SCHED_FIFO spinner on that CPU
+#     for 2.5 s from the probe's start (bounded by timeout): the starved
+#     window void and measured again.
+. "$(dirname "$0")/lib.sh"
+need_root
+CTL=${SSDCTL:-$ROOT/ctl/ssdctl}
+PROBE=rand-read-4k-qd1
+STEP=$(( $("$CTL" --json probes | python3 -c '
+import json, sys
+print([p["id"] for p in json.load(sys.stdin)].index(sys.argv[1]))' "$PROBE") + 1 ))
+
+truncate -s 128M "$T/a.img"
+new_loop "$T/a.img"
+ST=$T/state
+write_conf "$T/a.conf" "$ST" <<EOF
+[drive:a]
+device = $LOOPDEV
+serial = none
+block_size = 64k
+trim = no
+idle = 0
+cycles = 4
+checkpoint_every = 100MB
+checkpoint_region = 16M
+checkpoint_probes = $PROBE
+probe_seconds = 2s
+probe_ramp = 0s
+EOF
+S=$ST/a/state EV=$ST/a/events.jsonl CK=$ST/a/checkpoints.jsonl
+
+# in_probe N : wait for checkpoint N's probe step to begin
+in_probe() {
+	wait_state "$S" "$SSDT_PID" 120 "s['phase'] == 'checkpoint' and \
+s['checkpoint.done'] == $(($1 - 1)) and s['checkpoint.step'] == $STEP" ||
+	    { fail "checkpoint $1: its probe's step not seen"; return 1; }
+}
+# stop_for SECONDS : the whole daemon stopped, 0.5 s into a window
+stop_for() {
+	sleep 0.5
+	kill -STOP "$SSDT_PID"
+	sleep "$1"
+	kill -CONT "$SSDT_PID"
+}
+# line N : checkpoint N's line of the probe
+line() {
+	python3 -c '
+import json, sys
+for l in open(sys.argv[1]):
+    o = json.loads(l)
+    if o["checkpoint"] == int(sys.argv[2]) and o["probe"] == sys.argv[3]:
+        print(json.dumps(o))' "$CK" "$1" "$PROBE"
+}
+# field JSON EXPR : a Python expression over the line `o`
+field() {
+	python3 -c 'import json, sys
+o = json.loads(sys.argv[1]); r = eval(sys.argv[2])
+print(*r) if isinstance(r, tuple) else print(r)' "$1" "$2"
+}
+
+start_ssdt "$T/a.log" -c "$T/a.conf" --oneshot
+trap 'kill -CONT "$SSDT_PID" 2>/dev/null' EXIT
+
+log "checkpoint 2: stopped in every window"
+in_probe 2
+stop_for 3
+stop_for 3
+stop_for 3
+log "checkpoint 3: stopped in the first window only"
+in_probe 3 && stop_for 3
+
+log "checkpoint 4: starved of CPU in the first window"
+in_probe 4 && taskset -a -p -c 1 "$SSDT_PID" >/dev/null &&
+    timeout 2.5 chrt -f 50 taskset -c 1 sh -c 'while :; do :; done'
+taskset -a -p -c 0,1 "$SSDT_PID" >/dev/null 2>&1
+wait_exit "$SSDT_PID" 180
+assert_rc "the run ends well" 0 "$RC" "$T/a.log"
+
+l1=$(line 1) l2=$(line 2) l3=$(line 3) l4=$(line 4)
+[ -n "$l1" ] && [ -n "$l2" ] && [ -n "$l3" ] && [ -n "$l4" ] ||
+    die "a checkpoint's line is missing: $(cat "$CK")"
+assert_eq "1: measured, the baseline" "None True" \
+    "$(field "$l1" 'o.get("void"), o["read_iops"] > 0')"
+
+assert_match "2: void, the reason says the window overran" \
+    'lasted [0-9.]+ s of 2.00 s: the I/O thread was stopped' \
+    "$(field "$l2" 'o.get("void")')"
+assert_eq "2: three windows, all void" "3 3" \
+    "$(field "$l2" 'o["attempts"], len(o["void_windows"])')"
+assert_eq "2: no figure, no flag, no baseline ratio" "None None None None" \
+    "$(field "$l2" 'o.get("read_iops"), o.get("read_lat_us"), o.get("flags"), o.get("vs_baseline")')"
+assert_match "2: skipped too, for readers that know no void" '^void: ' \
+    "$(field "$l2" 'o.get("skipped")')"
+assert_eq "2: no probe_regression event" 0 \
+    "$(ev_count "$EV" 0 event=probe_regression checkpoint=2)"
+assert_eq "one probe_void event, of checkpoint 2" "2 $PROBE 3" \
+    "$(ev_query "$EV" 0 checkpoint,probe,attempts event=probe_void)"
+
+assert_eq "3: measured again after one void window" "2 1" \
+    "$(field "$l3" 'o["attempts"], len(o["void_windows"])')"
+assert_match "3: the void window's reason" 'I/O thread was stopped' \
+    "$(field "$l3" 'o["void_windows"][0]["why"]')"
+assert_eq "3: a whole window, no stop in its latency" "True True True" \
+    "$(field "$l3" '1.9 <= o["seconds"] <= 2.6, o["read_lat_us"]["max"] < 1e6, o["read_iops"] > 0')"
+assert_eq "3: compared with checkpoint 1, the baseline" 1 \
+    "$(field "$l3" 'o["baseline"]')"
+
+assert_ge "4: measured again after the starved window" \
+    "$(field "$l4" 'o["attempts"]')" 2
+assert_match "4: the starved window's reason" \
+    'waited [0-9.]+ s of the [0-9.]+ s window for a CPU|I/O thread was stopped' \
+    "$(field "$l4" 'o["void_windows"][0]["why"]')"
+assert_eq "4: a figure of a window that held" "None True" \
+    "$(field "$l4" 'o.get("void"), o["read_iops"] > 0')"
+
+t=$("$CTL" checkpoints a --state-dir "$ST")
+assert_match "ssdctl checkpoints: void in checkpoint 2's cell" \
+    "^$PROBE +IOPS +[0-9]+ +void +[0-9]+ +[0-9]+ " "$t"
+# the records as they were after checkpoint 2: its void line the latest
+mkdir -p "$T/cut/a"
+python3 -c 'import json, sys
+for l in open(sys.argv[1]):
+    if json.loads(l)["checkpoint"] <= 2:
+        print(l, end="")' "$CK" >"$T/cut/a/checkpoints.jsonl"
+cp "$S" "$EV" "$T/cut/a/"
+t=$("$CTL" checkpoints a --state-dir "$T/cut")
+assert_match "ssdctl checkpoints: a void latest line, no change, no flag" \
+    "^$PROBE +IOPS +[0-9]+ +void +void\$" "$t"
+"$CTL" report a --state-dir "$T/cut" --json >"$T/r.json" || fail "report --json"
+assert_eq "the report's row: void with why, no figure, no change, no flag" \
+    "True None None []" "$(python3 -c '
+import json, sys
+def rows(o):
+    if isinstance(o, dict):
+        if o.get("probe") == sys.argv[2] and "values" in o:
+            yield o
+        for v in o.values():
+            yield from rows(v)
+    elif isinstance(o, list):
+        for v in o:
+            yield from rows(v)
+r = next(rows(json.load(open(sys.argv[1]))))
+print("stopped" in (r.get("void") or ""), r["values"][1], r["change_percent"], r["flags"])' \
+    "$T/r.json" "$PROBE" 2>&1)"
+"$CTL" report a --state-dir "$T/cut" -o "$T/r.html" >"$T/r.out" 2>&1 ||
+    fail "report -o: $(cat "$T/r.out")"
+assert_eq "the report's table: void with why, the row not a regression's" \
+    "True True" "$(python3 -c '
+import re, sys
+h = open(sys.argv[1]).read()
+m = re.search(r"<tr[^>]*><td class=\"l\">%s</td>.*?</tr>" % re.escape(sys.argv[2]), h, re.S)
+print(m is not None and m.group(0).startswith("<tr><"),
+    m is not None and "void: the window lasted" in m.group(0))' "$T/r.html" "$PROBE" 2>&1)"
+finish
