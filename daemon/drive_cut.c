@@ -141,12 +141,36 @@ cut_run(struct drive *d, const char *word, cutproc_fn done)
 	    d->conf.power_cut_timeout * 1000000, done, d);
 }
 
+/*
+ * What the command printed, for the journal: its last lines, escaped
+ * (cutproc.c keeps no more), and how much it printed in all.
+ */
+static void
+cut_output(struct drive *d, const char *word)
+{
+	char		 out[CUTPROC_OUT], *line, *next;
+	uint64_t	 n = cutproc_output(&d->cut.proc, out, sizeof(out));
+
+	if (n == 0)
+		return;
+	drive_log(d, LOG_INFO, 0, "power_cut_command %s printed %" PRIu64
+	    " bytes; the last lines (at most %d, of its last %d bytes):", word,
+	    n, CUTPROC_LINES, CUTPROC_TAIL);
+	for (line = out; line != NULL; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		drive_log(d, LOG_INFO, 0, "power_cut_command %s: %s", word,
+		    line);
+	}
+}
+
 /* `on` ended: the device must come back. */
 static void
 on_done(void *arg, int ok, const char *why)
 {
 	struct drive	*d = arg;
 
+	cut_output(d, "on");
 	if (!ok)
 		cut_trouble(d, "power_cut_command on", why);
 	cut_wait_for(d, CUT_RETURNING);
@@ -181,6 +205,7 @@ off_done(void *arg, int ok, const char *why)
 {
 	struct drive	*d = arg;
 
+	cut_output(d, "off");
 	d->cut.off_sec = d->cut.proc.seconds;
 	if (ok) {
 		cut_wait_for(d, CUT_GOING);
