@@ -27,6 +27,7 @@ cutproc_init(struct cutproc *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->pidfd = -1;
+	p->outfd = -1;
 }
 
 int
@@ -35,11 +36,105 @@ cutproc_running(const struct cutproc *p)
 	return p->pid > 0;
 }
 
+/* Keep the last CUTPROC_TAIL bytes of what it printed. */
+static void
+out_keep(struct cutproc *p, const char *buf, size_t n)
+{
+	size_t	drop;
+
+	p->out_bytes += n;
+	if (n >= CUTPROC_TAIL) {
+		memcpy(p->tail, buf + n - CUTPROC_TAIL, CUTPROC_TAIL);
+		p->ntail = CUTPROC_TAIL;
+		return;
+	}
+	if (p->ntail + n > CUTPROC_TAIL) {
+		drop = p->ntail + n - CUTPROC_TAIL;
+		memmove(p->tail, p->tail + drop, p->ntail - drop);
+		p->ntail -= drop;
+	}
+	memcpy(p->tail + p->ntail, buf, n);
+	p->ntail += n;
+}
+
+static void
+out_close(struct cutproc *p)
+{
+	p->out_src = sd_event_source_disable_unref(p->out_src);
+	if (p->outfd >= 0)
+		close(p->outfd);
+	p->outfd = -1;
+}
+
+/* Read what is there (the pipe does not block); at its end, close it. */
+static void
+out_drain(struct cutproc *p)
+{
+	char	buf[4096];
+	ssize_t	n;
+
+	while (p->outfd >= 0) {
+		if ((n = read(p->outfd, buf, sizeof(buf))) > 0)
+			out_keep(p, buf, (size_t)n);
+		else if (n == -1 && errno == EINTR)
+			continue;
+		else {
+			if (n == 0 || errno != EAGAIN)
+				out_close(p);
+			return;
+		}
+	}
+}
+
+static int
+on_output(sd_event_source *s, int fd, uint32_t revents, void *arg)
+{
+	(void)s;
+	(void)fd;
+	(void)revents;
+	out_drain(arg);
+	return 0;
+}
+
+/* One byte as it is shown: printable ASCII as is, else \xNN. */
+static size_t
+out_byte(unsigned char c, char *o)
+{
+	if (c >= 0x20 && c < 0x7f && c != '\\') {
+		o[0] = (char)c;
+		return 1;
+	}
+	snprintf(o, 5, "\\x%02x", c);
+	return 4;
+}
+
+uint64_t
+cutproc_output(const struct cutproc *p, char *buf, size_t len)
+{
+	size_t	start, end = p->ntail, i, o = 0;
+	int	lines = 0;
+
+	buf[0] = '\0';
+	while (end > 0 && p->tail[end - 1] == '\n')
+		end--;		/* no empty last line */
+	for (start = end; start > 0; start--)
+		if (p->tail[start - 1] == '\n' && ++lines == CUTPROC_LINES)
+			break;
+	for (i = start; i < end && o + 5 <= len; i++)
+		if (p->tail[i] == '\n')
+			buf[o++] = '\n';
+		else
+			o += out_byte((unsigned char)p->tail[i], buf + o);
+	buf[o] = '\0';
+	return p->out_bytes;
+}
+
 static void
 unwatch(struct cutproc *p)
 {
 	p->src = sd_event_source_disable_unref(p->src);
 	p->timer = sd_event_source_disable_unref(p->timer);
+	out_close(p);
 	if (p->pidfd >= 0)
 		close(p->pidfd);
 	p->pidfd = -1;
@@ -112,6 +207,7 @@ on_exit_fd(sd_event_source *s, int fd, uint32_t revents, void *arg)
 	if (waitpid(p->pid, &status, WNOHANG) <= 0)
 		return 0;
 	kill(-p->pid, SIGKILL);	/* what it left running in its group */
+	out_drain(p);		/* what it printed last */
 	ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
 	if (WIFEXITED(status) && !ok)
 		snprintf(why, sizeof(why), "exited %d", WEXITSTATUS(status));
@@ -130,14 +226,18 @@ on_deadline(sd_event_source *s, uint64_t usec, void *arg)
 
 	(void)s;
 	(void)usec;
+	out_drain(p);		/* what it printed up to now */
 	kill_group(p);
 	p->done(p->arg, 0, "did not end within power_cut_timeout");
 	return 0;
 }
 
-/* The child: its own group, signals as at a login, stdin /dev/null. */
+/*
+ * The child: its own group, signals as at a login but SIGPIPE ignored
+ * (cutproc.h), stdin /dev/null, stdout and stderr the pipe `out`.
+ */
 static int
-spawn(pid_t *pid, char *const argv[])
+spawn(pid_t *pid, char *const argv[], int out)
 {
 	posix_spawn_file_actions_t	fa;
 	posix_spawnattr_t		at;
@@ -146,8 +246,11 @@ spawn(pid_t *pid, char *const argv[])
 
 	sigemptyset(&none);
 	sigfillset(&all);
+	sigdelset(&all, SIGPIPE);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, out, 1);
+	posix_spawn_file_actions_adddup2(&fa, out, 2);
 	posix_spawnattr_init(&at);
 	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP |
 	    POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
@@ -165,17 +268,30 @@ cutproc_run(struct cutproc *p, sd_event *ev, char *const argv[],
     uint64_t timeout_us, cutproc_fn done, void *arg)
 {
 	uint64_t	now;
-	int		rc;
+	int		rc, fds[2];
 
 	if (argv[0] == NULL) {
 		errno = ENOENT;
 		return -1;
 	}
-	if ((rc = spawn(&p->pid, argv)) != 0) {
+	p->ntail = 0;
+	p->out_bytes = 0;
+	if (pipe2(fds, O_CLOEXEC) == -1)
+		return -1;
+	rc = spawn(&p->pid, argv, fds[1]);
+	close(fds[1]);
+	if (rc != 0) {
+		close(fds[0]);
 		p->pid = 0;
 		errno = rc;
 		return -1;
 	}
+	/* the child's end blocks as any stdout; ours must not */
+	p->outfd = fds[0];
+	fcntl(p->outfd, F_SETFL, O_NONBLOCK);
+	if (sd_event_add_io(ev, &p->out_src, p->outfd, EPOLLIN, on_output,
+	    p) < 0)
+		out_close(p);	/* the child gets EPIPE: its output is lost */
 	p->t0 = mono_ns();
 	p->done = done;
 	p->arg = arg;

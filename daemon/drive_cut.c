@@ -141,12 +141,36 @@ cut_run(struct drive *d, const char *word, cutproc_fn done)
 	    d->conf.power_cut_timeout * 1000000, done, d);
 }
 
+/*
+ * What the command printed, for the journal: its last lines, escaped
+ * (cutproc.c keeps no more), and how much it printed in all.
+ */
+static void
+cut_output(struct drive *d, const char *word)
+{
+	char		 out[CUTPROC_OUT], *line, *next;
+	uint64_t	 n = cutproc_output(&d->cut.proc, out, sizeof(out));
+
+	if (n == 0)
+		return;
+	drive_log(d, LOG_INFO, 0, "power_cut_command %s printed %" PRIu64
+	    " bytes; the last lines (at most %d, of its last %d bytes):", word,
+	    n, CUTPROC_LINES, CUTPROC_TAIL);
+	for (line = out; line != NULL; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		drive_log(d, LOG_INFO, 0, "power_cut_command %s: %s", word,
+		    line);
+	}
+}
+
 /* `on` ended: the device must come back. */
 static void
 on_done(void *arg, int ok, const char *why)
 {
 	struct drive	*d = arg;
 
+	cut_output(d, "on");
 	if (!ok)
 		cut_trouble(d, "power_cut_command on", why);
 	cut_wait_for(d, CUT_RETURNING);
@@ -181,6 +205,7 @@ off_done(void *arg, int ok, const char *why)
 {
 	struct drive	*d = arg;
 
+	cut_output(d, "off");
 	d->cut.off_sec = d->cut.proc.seconds;
 	if (ok) {
 		cut_wait_for(d, CUT_GOING);
@@ -256,6 +281,7 @@ cut_drained(struct drive *d)
 
 	d->cut.position = d->last.position;
 	d->cut.durable = d->last.durable;
+	d->cut.capacity = d->tgt.capacity;	/* it must come back so */
 	d->st.cut_pending = 1;
 	d->st.cut_asked = 0;
 	d->st.cut_at = 0;
@@ -290,7 +316,7 @@ cut_item(const struct drive *d, uint64_t v)
 
 /* The cut's event: its timing, what was unflushed, SMART before, after. */
 static void
-cut_event(struct drive *d)
+cut_event_add(struct drive *d)
 {
 	json_object	*o = drive_ev_obj(d);
 	int		 after = d->smart.readings > d->cut.readings_back &&
@@ -327,8 +353,37 @@ cut_event(struct drive *d)
 		    "the last flush): gone %.1f s after off, back %.1f s after "
 		    "on", d->st.power_cuts, d->cut.cycle, d->cut.position -
 		    d->cut.durable, d->cut.gone_sec, d->cut.back_sec);
+}
+
+/* The cut is over: its event, and the state. */
+static void
+cut_event(struct drive *d)
+{
+	cut_event_add(d);
 	cut_reset(d);
 	drive_checkpoint(d);
+	drive_notify(d);
+}
+
+/*
+ * The device came back and was refused (another serial, another size):
+ * the power went all the same. The cut is counted and told now; the state
+ * on disk still says it is under way, and the start that takes the drive
+ * (the device as it was) counts it there and owes its verify, bounded by
+ * where the pass stood (drive_cut_activated). The run did not fail: the
+ * drive is refused until then.
+ */
+static void
+cut_back_refused(struct drive *d, enum run_state run)
+{
+	char	why[208];
+
+	d->st.run = run;
+	d->cut.back_refused = 1;
+	d->st.power_cuts++;	/* in memory: the start counts it on disk */
+	snprintf(why, sizeof(why), "%.200s", d->st.reason);
+	cut_trouble(d, "the device came back", why);
+	cut_event_add(d);
 	drive_notify(d);
 }
 
@@ -336,13 +391,17 @@ cut_event(struct drive *d)
 static void
 cut_returned(struct drive *d)
 {
+	enum run_state	run = d->st.run;
+
 	d->cut.timer = sd_event_source_disable_unref(d->cut.timer);
 	d->cut.step = CUT_NONE;
 	if (d->active)		/* opened by a start meanwhile: done there */
 		return;
 	d->cut.returned = 1;
 	d->refused = 0;
-	drive_activate(d, 1);	/* or refused, with its reason (another serial) */
+	/* or refused, with its reason (another serial, another size) */
+	if (drive_activate(d, 1) == -1 && d->refused && d->cut.gone)
+		cut_back_refused(d, run);
 	d->cut.returned = 0;
 }
 
@@ -368,6 +427,16 @@ drive_cut_activated(struct drive *d, int lost_now)
 	if (!d->st.cut_pending)
 		return;
 	d->st.cut_pending = 0;
+	if (d->cut.back_refused) {	/* seen whole, told at its return */
+		d->st.power_cuts++;
+		if (!lost_now)
+			drive_power_cut(d, !d->cut.resumed, d->cut.position);
+		drive_log(d, LOG_NOTICE, 0, "the power cut %" PRIu64 " whose "
+		    "device was refused on its return: its verify now",
+		    d->st.power_cuts);
+		cut_reset(d);
+		return;
+	}
 	if (!d->cut.returned) {
 		cut_found_done(d, lost_now);
 		return;

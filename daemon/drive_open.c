@@ -226,6 +226,25 @@ claimed_by_record(struct drive *d, int by_serial, char *why, size_t len)
 	return how != NULL;
 }
 
+/*
+ * The device came back from a power cut with another size: refused, its
+ * run not failed (a start once the size is back goes on with it).
+ */
+static int
+cut_resized(struct drive *d)
+{
+	enum run_state	run = d->st.run;
+	char		why[256];
+
+	snprintf(why, sizeof(why), "power cut: the device came back with "
+	    "another size: %" PRIu64 " bytes before the cut, %" PRIu64 " now; "
+	    "restore its size and start it", d->cut.capacity,
+	    d->tgt.capacity);
+	drive_refuse(d, why);
+	d->st.run = run;
+	return -1;
+}
+
 /* Target, layout and state: refuse with a reason (-1), or be ready to run;
  * -2: a power cut under way left the device away (nothing said yet). */
 int
@@ -263,6 +282,8 @@ drive_prepare(struct drive *d)
 	if (!owned && d->tgt.is_blockdev &&
 	    claimed_by_record(d, 1, why, sizeof(why)))
 		return drive_refuse(d, why);
+	if (d->cut.capacity != 0 && d->tgt.capacity != d->cut.capacity)
+		return cut_resized(d);
 	if (layout_init(&l, d->tgt.capacity, config_span_bytes(&d->conf,
 	    d->tgt.capacity), d->conf.block_size, d->conf.static_fraction,
 	    why, sizeof(why)) == -1)

@@ -131,6 +131,8 @@ drive_power_begin(struct drive *d, struct job *j)
 	j->power_lost = 1;
 	j->kept_bounded = d->st.kept_bounded;
 	j->kept_end = d->st.kept_end;
+	j->checked_cycle = d->st.checked_cycle;
+	j->checked_item = d->st.checked_item;
 	if (d->st.power_verify_pos < j->count) {
 		j->start = d->st.power_verify_pos;
 		d->power_resumed = j->start != 0;
@@ -142,6 +144,22 @@ drive_power_progress(struct drive *d, uint64_t position)
 {
 	if (d->st.power_verify && position > d->st.power_verify_pos)
 		d->st.power_verify_pos = position;
+}
+
+/*
+ * The verify of a loss is done: it checked every write flushed before
+ * the point the run stood at (the flushed position of a write pass, the
+ * whole pass after it). A later loss's verify counts as lost_flush only
+ * the writes flushed since: one found missing before that point is a
+ * loss counted already (or, found intact then, one this pass did not
+ * flush since), and is reported as what it holds.
+ */
+static void
+power_checked(struct dstate *st)
+{
+	st->checked_cycle = st->prog.phase == PHASE_STATIC ? 0 : st->prog.cycle;
+	st->checked_item = st->prog.phase == PHASE_STATIC ||
+	    st->prog.phase == PHASE_WRITE ? st->prog.position : UINT64_MAX;
 }
 
 int
@@ -156,6 +174,7 @@ drive_power_end(struct drive *d, int done, char *why, size_t len)
 	kept = d->st.unflushed_kept - d->st.kept_base;
 	d->st.power_verify = 0;
 	d->st.power_verify_pos = 0;
+	power_checked(&d->st);
 	o = drive_ev_obj(d);
 	json_object_object_add(o, "lost_flush", json_object_new_uint64(lost));
 	json_object_object_add(o, "unflushed_kept",

@@ -151,6 +151,10 @@ struct drive_cut {
 	int		 resumed;	/* taken over at a start: no position */
 	int		 gone;		/* the device was seen to go away */
 	int		 returned;	/* drive_activate called at its return */
+	/* the device came back and was refused: the cut is counted at the
+	 * start that takes it (drive_cut_activated), not "not known" */
+	int		 back_refused;
+	uint64_t	 capacity;	/* the device's bytes before the cut */
 	int		 unsafe_known;	/* unsafe_before is the drive's count */
 	uint64_t	 unsafe_before;
 	uint64_t	 readings_back;	/* SMART readings when it came back */

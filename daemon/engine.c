@@ -387,19 +387,67 @@ count_kept(struct engine *e, const struct blk_expect *ex,
 	e->loc.unflushed_kept++;
 }
 
+/* The item of block blk in the pass that wrote generation gen, as the
+ * verify's expectation knows it: the static pass, or this cycle's. */
+static int
+pass_item(const struct engine *e, uint64_t blk, uint64_t gen, uint64_t *item)
+{
+	const struct job	*j = &e->job;
+
+	if (blk < j->lay.static_blocks)
+		*item = blk;
+	else if (gen == j->expect.cycle)
+		*item = perm_inv(&e->vperm, blk - j->lay.static_blocks);
+	else
+		return -1;	/* an earlier pass's: not this pass's write */
+	return 0;
+}
+
 /*
- * A power-lost verify's finding: older than a flushed write, or blank
- * where one was, is the drive's broken promise.
+ * A power-lost verify's finding: older than a write this pass flushed,
+ * or blank where it was, is the drive's broken promise. Not so where the
+ * expectation allows the older generation (the pass had not flushed
+ * there), nor for a write the verify of an earlier loss checked already
+ * (a loss then is counted then; the block stays bad, as found).
  */
 static enum blk_class
-power_lost_class(const struct blk_expect *ex, const struct blk_result *r)
+power_lost_class(const struct engine *e, const struct blk_expect *ex,
+    const struct blk_result *r, uint64_t blk)
 {
-	if (!ex->has_gen || ex->allow_unwritten)
+	const struct job	*j = &e->job;
+	uint64_t		 pass = blk < j->lay.static_blocks ? 0 : ex->gen_lo;
+	uint64_t		 item;
+
+	if (!ex->has_gen || ex->allow_unwritten || ex->gen_lo != ex->gen_hi)
 		return r->cls;
-	if (r->cls == BLK_UNWRITTEN ||
-	    (r->cls == BLK_STALE && r->found_gen < ex->gen_lo))
-		return BLK_LOST_FLUSH;
-	return r->cls;
+	if (r->cls != BLK_UNWRITTEN &&
+	    !(r->cls == BLK_STALE && r->found_gen < ex->gen_lo))
+		return r->cls;
+	if (pass_item(e, blk, ex->gen_lo, &item) == -1 ||
+	    pass < j->checked_cycle ||
+	    (pass == j->checked_cycle && item < j->checked_item))
+		return r->cls;
+	return BLK_LOST_FLUSH;
+}
+
+/*
+ * The generation a finding expects: of a power-lost verify after a cut,
+ * where the pass had not come (at or past kept_end), the one before it,
+ * which last wrote the block.
+ */
+static uint64_t
+expected_gen(const struct engine *e, const struct blk_expect *ex,
+    uint64_t blk)
+{
+	const struct job	*j = &e->job;
+	uint64_t		 item;
+
+	if (!ex->has_gen)
+		return 0;
+	if (j->power_lost && j->kept_bounded && ex->gen_lo != ex->gen_hi &&
+	    pass_item(e, blk, ex->gen_hi, &item) == 0 && item >= j->kept_end)
+		return ex->gen_lo;
+	return ex->gen_hi;
 }
 
 /* Classify a block that was read completely. */
@@ -424,14 +472,14 @@ verify_block(struct engine *e, struct slot *s, struct witem *w,
 		return;
 	}
 	if (e->job.power_lost)
-		r.cls = power_lost_class(&ex, &r);
+		r.cls = power_lost_class(e, &ex, &r, blk);
 	w->has_finding = 1;
 	memset(&w->f, 0, sizeof(w->f));
 	w->f.cls = r.cls;
 	w->f.offset = s->off;
 	w->f.nblocks = 1;
 	w->f.unit = e->bs;
-	w->f.expected_gen = ex.has_gen ? ex.gen_hi : 0;
+	w->f.expected_gen = expected_gen(e, &ex, blk);
 	w->f.expected_unwritten = !ex.has_gen;
 	w->f.res = r;
 }

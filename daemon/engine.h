@@ -87,6 +87,10 @@ struct job {
 	 * count as kept (a cut knows where its pass stood) */
 	int		kept_bounded;
 	uint64_t	kept_end;
+	/* power_lost: the flushed writes before item checked_item of the
+	 * pass of cycle checked_cycle (0: static) were checked after an
+	 * earlier loss; found missing, they are no new lost_flush */
+	uint64_t	checked_cycle, checked_item;
 	uint32_t	queue_depth;
 	struct probe_job pj;		/* the probe jobs' */
 };

@@ -145,6 +145,8 @@ static const struct field fields[] = {
 	U64("power.lost_base", lost_base),
 	INT("power.kept_bounded", kept_bounded),
 	U64("power.kept_end", kept_end),
+	U64("power.checked_cycle", checked_cycle),
+	U64("power.checked_item", checked_item),
 	U64("power.cuts", power_cuts),
 	U64("power.cut_at", cut_at),
 	U64("power.cut_cycle", cut_cycle),

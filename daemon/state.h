@@ -114,6 +114,16 @@ struct dstate {
 	int		kept_bounded;
 	uint64_t	kept_end;
 	/*
+	 * The last completed verify after a loss checked every flushed
+	 * write that came before item checked_item of the pass of cycle
+	 * checked_cycle (0: the static pass; UINT64_MAX: the whole pass):
+	 * a later verify finding one of those missing finds a loss already
+	 * counted (or, for one it found intact, no write this pass flushed
+	 * since), not a new lost_flush.
+	 */
+	uint64_t	checked_cycle;
+	uint64_t	checked_item;
+	/*
 	 * Power cuts on purpose (drive_cut.c): how many, the one due in
 	 * this cycle's write pass (the item it comes at; 0: none) and the
 	 * cycle it was drawn for, one asked for by the operator, and a cut
