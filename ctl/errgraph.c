@@ -39,6 +39,7 @@ static const char *const colour[] = {
 	[BLK_UNWRITTEN] = GREY,
 	[BLK_IO_ERROR] = BLACK,
 	[BLK_LOST_FLUSH] = SKYBLUE,
+	[BLK_TORN] = DARKPURPLE,
 };
 _Static_assert(sizeof(colour) / sizeof(colour[0]) == BLK_NCLASS,
     "a colour for each class of block.h");

@@ -19,7 +19,7 @@ _Static_assert(offsetof(struct blk_hdr, checksum) == BLK_HDR_SIZE - 8,
 
 static const char *const class_names[BLK_NCLASS] = {
 	"ok", "corrupt", "misdirected", "stale", "foreign", "unwritten",
-	"io_error", "lost_flush"
+	"io_error", "lost_flush", "torn"
 };
 
 const char *
@@ -419,6 +419,9 @@ blk_corrupt_text(const struct blk_result *r, char *buf, size_t len)
 static enum blk_class	classify(const void *, uint32_t, uint64_t, uint64_t,
 			    const struct blk_expect *, struct blk_result *);
 
+static void		blk_torn(const void *, uint32_t, uint64_t, uint64_t,
+			    const struct blk_expect *, struct blk_result *);
+
 enum blk_class
 blk_check(const void *buf, uint32_t bs, uint64_t instance, uint64_t offset,
     const struct blk_expect *e, struct blk_result *r)
@@ -426,6 +429,8 @@ blk_check(const void *buf, uint32_t bs, uint64_t instance, uint64_t offset,
 	if (classify(buf, bs, instance, offset, e, r) != BLK_OK &&
 	    e->allow_any)
 		r->cls = BLK_OK;
+	else if (r->cls == BLK_CORRUPT && e->tear_unit != 0)
+		blk_torn(buf, bs, instance, offset, e, r);
 	return r->cls;
 }
 
@@ -458,4 +463,197 @@ classify(const void *buf, uint32_t bs, uint64_t instance, uint64_t offset,
 	    h->generation <= e->gen_hi)
 		return r->cls = BLK_OK;
 	return r->cls = BLK_STALE;
+}
+
+/*
+ * Torn blocks. A write cut short leaves, piece by piece (a logical block
+ * each: what a device writes whole), part the new content and part what
+ * was there. Each piece is compared with every content the block's
+ * expectation allows: the generations gen_lo and gen_hi (a piece of the
+ * payload as blk_encode makes it, the first piece with the header fields
+ * that can be known), blank where a discard may have left it, a
+ * checkpoint's probe units.
+ */
+struct tear {
+	uint32_t	 unit;		/* the piece size */
+	unsigned	 mask;		/* 1 << enum blk_part: the contents allowed */
+	unsigned	 writes;	/* of them, writes the window may have cut */
+	uint64_t	 gen[2];	/* of BLK_PART_GEN_LO, BLK_PART_GEN_HI */
+	unsigned char	*pay[2];	/* their payloads */
+};
+
+/* The piece size and contents a block's expectation allows; -1: none. */
+static int
+tear_init(struct tear *t, uint32_t bs, uint64_t instance, uint64_t offset,
+    const struct blk_expect *e)
+{
+	int	i;
+
+	memset(t, 0, sizeof(*t));
+	t->unit = e->tear_unit < BLK_MIN_SIZE ? BLK_MIN_SIZE : e->tear_unit;
+	if (e->probe_unit > t->unit)
+		t->unit = e->probe_unit;
+	if (t->unit >= bs || bs % t->unit != 0)
+		return -1;	/* a block written whole, or pieces unknown */
+	if (e->has_gen) {
+		t->gen[0] = e->gen_lo;
+		t->gen[1] = e->gen_hi;
+		t->mask |= 1u << BLK_PART_GEN_HI;
+		if (e->gen_lo < e->gen_hi)	/* a write pass's window */
+			t->mask |= 1u << BLK_PART_GEN_LO;
+	}
+	if (e->allow_unwritten)
+		t->mask |= 1u << BLK_PART_BLANK;
+	if (e->probe_unit >= BLK_MIN_SIZE && t->unit % e->probe_unit == 0)
+		t->mask |= 1u << BLK_PART_UNITS;
+	t->writes = t->mask & (1u << BLK_PART_UNITS);
+	if (t->mask & (1u << BLK_PART_GEN_LO))
+		t->writes |= 1u << BLK_PART_GEN_HI;
+	/* a mix needs two contents, one of them a write */
+	if (__builtin_popcount(t->mask) < 2 || t->writes == 0)
+		return -1;
+	for (i = 0; i < 2; i++) {
+		if (!(t->mask & (1u << (BLK_PART_GEN_LO + i))))
+			continue;
+		if ((t->pay[i] = malloc(bs - BLK_HDR_SIZE)) == NULL)
+			return -1;
+		blk_fill_payload(t->pay[i], bs - BLK_HDR_SIZE,
+		    blk_seed(instance, offset, t->gen[i]));
+	}
+	return 0;
+}
+
+static void
+tear_free(struct tear *t)
+{
+	free(t->pay[0]);
+	free(t->pay[1]);
+}
+
+/* Is the piece at byte `at` that of generation i's block? */
+static int
+piece_is_gen(const unsigned char *buf, uint32_t bs, uint64_t instance,
+    uint64_t offset, const struct tear *t, int i, uint32_t at)
+{
+	int32_t	first;
+
+	if (at > 0)
+		return memcmp(buf + at, t->pay[i] + at - BLK_HDR_SIZE,
+		    t->unit) == 0;
+	/* the write time and checksum cannot be known */
+	return header_diff(buf, bs, instance, offset, t->gen[i], &first) == 0 &&
+	    ((const struct blk_hdr *)buf)->reserved == 0 &&
+	    memcmp(buf + BLK_HDR_SIZE, t->pay[i], t->unit - BLK_HDR_SIZE) == 0;
+}
+
+/* Are the piece's bytes all probe units of the expectation's? */
+static int
+piece_is_units(const unsigned char *buf, uint64_t instance, uint64_t offset,
+    const struct blk_expect *e, uint32_t len)
+{
+	struct blk_expect	ue = { .has_gen = 1, .gen_lo = e->probe_gen,
+				    .gen_hi = e->probe_gen };
+	struct blk_result	r;
+	uint32_t		u;
+
+	for (u = 0; u < len; u += e->probe_unit)
+		if (classify(buf + u, e->probe_unit, instance, offset + u, &ue,
+		    &r) != BLK_OK)
+			return 0;
+	return 1;
+}
+
+/* The contents (1 << enum blk_part) the piece at byte `at` matches. */
+static unsigned
+piece_mask(const unsigned char *buf, uint32_t bs, uint64_t instance,
+    uint64_t offset, const struct blk_expect *e, const struct tear *t,
+    uint32_t at)
+{
+	unsigned	m = 0;
+	int		i;
+
+	for (i = 0; i < 2; i++)
+		if (t->pay[i] != NULL &&
+		    piece_is_gen(buf, bs, instance, offset, t, i, at))
+			m |= 1u << (BLK_PART_GEN_LO + i);
+	if ((t->mask & (1u << BLK_PART_BLANK)) &&
+	    (blk_all(buf + at, t->unit, 0) || blk_all(buf + at, t->unit, 0xff)))
+		m |= 1u << BLK_PART_BLANK;
+	if ((t->mask & (1u << BLK_PART_UNITS)) &&
+	    piece_is_units(buf + at, instance, offset + at, e, t->unit))
+		m |= 1u << BLK_PART_UNITS;
+	return m;
+}
+
+/* The generation a part stands for (0 for blank and units). */
+static uint64_t
+part_gen(const struct tear *t, unsigned part)
+{
+	return part <= BLK_PART_GEN_HI ? t->gen[part - BLK_PART_GEN_LO] : 0;
+}
+
+/*
+ * A corrupt block: is every piece one of the contents allowed, not all
+ * the same one, a write among them? Then it is torn, r says where.
+ */
+static void
+blk_torn(const void *buf, uint32_t bs, uint64_t instance, uint64_t offset,
+    const struct blk_expect *e, struct blk_result *r)
+{
+	struct tear	t;
+	unsigned	m, all = ~0u, used = 0, cur = BLK_NPARTS, head = 0;
+	uint32_t	at, changes = 0, torn_at = 0, tail = 0;
+
+	if (tear_init(&t, bs, instance, offset, e) == -1) {
+		tear_free(&t);
+		return;
+	}
+	for (at = 0; at < bs; at += t.unit) {
+		if ((m = piece_mask(buf, bs, instance, offset, e, &t, at)) == 0)
+			break;
+		all &= m;
+		if (cur < BLK_NPARTS && (m & (1u << cur)))
+			continue;
+		if (cur < BLK_NPARTS && changes++ == 0) {
+			torn_at = at;
+			tail = (unsigned)__builtin_ctz(m);
+		}
+		used |= 1u << (cur = (unsigned)__builtin_ctz(m));
+		if (at == 0)
+			head = cur;
+	}
+	if (at == bs && all == 0 && (used & t.writes) != 0) {
+		r->cls = BLK_TORN;
+		r->torn_unit = t.unit;
+		r->torn_at = torn_at;
+		r->torn_changes = changes;
+		r->torn_head = (uint8_t)head;
+		r->torn_tail = (uint8_t)tail;
+		r->torn_head_gen = part_gen(&t, r->torn_head);
+		r->torn_tail_gen = part_gen(&t, r->torn_tail);
+	}
+	tear_free(&t);
+}
+
+void
+blk_part_text(enum blk_part p, uint64_t gen, char *buf, size_t len)
+{
+	if (p == BLK_PART_BLANK)
+		snprintf(buf, len, "blank");
+	else if (p == BLK_PART_UNITS)
+		snprintf(buf, len, "probe units");
+	else
+		snprintf(buf, len, "generation %llu", (unsigned long long)gen);
+}
+
+void
+blk_torn_text(const struct blk_result *r, char *buf, size_t len)
+{
+	char	head[32], tail[32];
+
+	blk_part_text(r->torn_head, r->torn_head_gen, head, sizeof(head));
+	blk_part_text(r->torn_tail, r->torn_tail_gen, tail, sizeof(tail));
+	snprintf(buf, len, "%s up to byte %u, %s from there (%u-byte pieces, "
+	    "%u change%s)", head, r->torn_at, tail, r->torn_unit,
+	    r->torn_changes, r->torn_changes == 1 ? "" : "s");
 }

@@ -39,7 +39,27 @@ enum blk_class {
 	 * unwritten block (engine.c).
 	 */
 	BLK_LOST_FLUSH,
+	/*
+	 * A block a write may have been cut in (its expectation allows the
+	 * old content and a newer write over it: a write pass's blocks past
+	 * the flushed position, a checkpoint's region while its units may be
+	 * there) that holds, logical block by logical block, part the one
+	 * and part the other: the write was not atomic (a crash in a page
+	 * copy on a file system that emulates direct I/O, a drive without
+	 * power-loss protection losing its power). blk_check gives it only
+	 * when the expectation's tear_unit is set.
+	 */
+	BLK_TORN,
 	BLK_NCLASS
+};
+
+/* What a piece of a torn block holds (blk_result.torn_head/torn_tail). */
+enum blk_part {
+	BLK_PART_GEN_LO,	/* the older generation the block may hold */
+	BLK_PART_GEN_HI,	/* the newer one */
+	BLK_PART_BLANK,		/* zeros or ones, where that may be */
+	BLK_PART_UNITS,		/* a checkpoint's probe units */
+	BLK_NPARTS
 };
 
 /*
@@ -64,6 +84,13 @@ struct blk_expect {
 	 */
 	uint32_t	probe_unit;
 	uint64_t	probe_gen;
+	/*
+	 * Not 0: the device's logical block (512 at least), the size of the
+	 * pieces a write can be cut into. A corrupt block whose pieces each
+	 * hold one of the contents it may hold, not all the same one, a
+	 * newer write among them, is BLK_TORN. 0: no such check.
+	 */
+	uint32_t	tear_unit;
 };
 
 /* What was found in a block that is not ok. */
@@ -77,6 +104,14 @@ struct blk_result {
 	uint64_t	found_time_ns;
 	int32_t		first_bad_byte;	/* corrupt: first byte differing from expected, -1 if unknown */
 	uint32_t	bad_bytes;	/* corrupt: how many bytes differ */
+	/* torn: the piece size; the first byte of the first piece unlike
+	 * the block's first; what the first piece holds (enum blk_part) and
+	 * what that one holds; how often the content changes, piece by piece */
+	uint32_t	torn_unit;
+	uint32_t	torn_at;
+	uint8_t		torn_head, torn_tail;
+	uint32_t	torn_changes;
+	uint64_t	torn_head_gen, torn_tail_gen;	/* of a generation part */
 };
 
 const char	*blk_class_name(enum blk_class);
@@ -99,6 +134,10 @@ int		 blk_check_units(const void *buf, uint32_t bs, uint64_t instance,
 		    uint64_t offset, const struct blk_expect *);
 /* What a corrupt block holds, in words ("garbage: no valid block header"). */
 void		 blk_corrupt_text(const struct blk_result *, char *, size_t);
+/* What a torn block holds, in words ("generation 2 in bytes 0 to 696319, ..."). */
+void		 blk_torn_text(const struct blk_result *, char *, size_t);
+/* A torn block's part: "generation 2", "blank", "probe units". */
+void		 blk_part_text(enum blk_part, uint64_t gen, char *, size_t);
 /* Fill the payload part only (exposed for the benchmark). */
 void		 blk_fill_payload(void *buf, uint32_t len, uint64_t seed);
 uint64_t	 blk_seed(uint64_t instance, uint64_t offset, uint64_t gen);

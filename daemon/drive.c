@@ -282,6 +282,7 @@ drive_worker_new(struct drive *d, struct engine **e, sd_event_source **src,
 	if ((*e = engine_start(d->tgt.fd, d->conf.name, d->log.serial,
 	    d->conf.block_size, d->conf.queue_depth, err, len)) == NULL)
 		return -1;
+	engine_set_tear_unit(*e, d->tgt.logical_block);
 	if (sd_event_add_io(d->ev, src, engine_notify_fd(*e), EPOLLIN,
 	    on_worker, d) < 0) {
 		engine_free(*e);
@@ -328,6 +329,7 @@ drive_activate(struct drive *d, int schedule)
 	 * limits, and a finished drive owes no verify */
 	lost = drive_power_activate(d, owned);
 	drive_announce(d, owned);
+	findings_target_note(d);
 	drive_cut_activated(d, lost);
 	drive_checkpoint(d);
 	drive_mark_phase(d);

@@ -280,6 +280,9 @@ void		 drive_announce(struct drive *, int owned);
 void		 findings_add(struct drive *, const struct finding *);
 /* Write the run held as its verify_error event. */
 void		 findings_flush(struct drive *);
+/* At a start: a dio_emulated event when the target's file system only
+ * emulates direct I/O (a crash can tear a write there at any page). */
+void		 findings_target_note(struct drive *);
 
 /* rates.c */
 /* The counters the next tick's rates start from. */

@@ -106,6 +106,7 @@ finding_continues(const struct finding *p, const struct finding *f,
 	uint64_t	span = p->nblocks * (p->unit ? p->unit : bs);
 
 	if (p->cls != f->cls || p->err != f->err || f->cls == BLK_CORRUPT ||
+	    f->cls == BLK_TORN ||
 	    p->unit != f->unit ||
 	    p->offset + span != f->offset ||
 	    p->expected_gen != f->expected_gen ||
@@ -450,6 +451,12 @@ expected_gen(const struct engine *e, const struct blk_expect *ex,
 	return ex->gen_hi;
 }
 
+void
+engine_set_tear_unit(struct engine *e, uint32_t unit)
+{
+	e->tear_unit = unit;	/* the job handed over later publishes it */
+}
+
 /* Classify a block that was read completely. */
 static void
 verify_block(struct engine *e, struct slot *s, struct witem *w,
@@ -460,6 +467,8 @@ verify_block(struct engine *e, struct slot *s, struct witem *w,
 	uint64_t		 blk = s->off / e->bs;
 
 	layout_expect(&e->job.lay, &e->job.expect, &e->vperm, blk, &ex);
+	/* a block the window allows old or new in may hold a cut write */
+	ex.tear_unit = e->tear_unit ? e->tear_unit : BLK_MIN_SIZE;
 	e->loc.blocks_checked++;
 	/* a checkpoint's units first: cheaper than what a failed check does */
 	if (ex.probe_unit != 0 && blk_check_units(buf, e->bs,

@@ -192,6 +192,12 @@ struct engine	*engine_start(int fd, const char *name, const char *serial,
 		    uint32_t block_size, uint32_t max_queue_depth, char *err,
 		    size_t errlen);
 void		 engine_free(struct engine *);
+/*
+ * The target's logical block: a verify compares blocks that may have been
+ * cut in a write piece by piece of this size (block.h, BLK_TORN). Before
+ * the first job; 0 or unset: 512 bytes.
+ */
+void		 engine_set_tear_unit(struct engine *, uint32_t);
 /* For a worker stuck in the kernel: ask it to quit, never wait for it. */
 void		 engine_abandon(struct engine *);
 /* The eventfd that becomes readable when a job ends or findings wait. */

@@ -59,6 +59,9 @@ struct engine {
 	int		 fd;
 	int		 is_blockdev;
 	uint32_t	 bs;
+	/* the pieces a write may be cut into (engine_set_tear_unit); 0:
+	 * BLK_MIN_SIZE. Set before the first job, read by the worker. */
+	uint32_t	 tear_unit;
 	uint32_t	 maxqd;
 	int		 efd;
 	pthread_t	 thr;

@@ -8,6 +8,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/vfs.h>
+
+#include <linux/magic.h>
 
 #include <json-c/json.h>
 
@@ -33,6 +36,10 @@ finding_text(const struct drive *d, const struct finding *f, char *buf,
 	case BLK_CORRUPT:
 		blk_corrupt_text(r, what, sizeof(what));
 		snprintf(buf, len, ": %s", what);
+		break;
+	case BLK_TORN:
+		blk_torn_text(r, what, sizeof(what));
+		snprintf(buf, len, ": a write cut short: %s", what);
 		break;
 	case BLK_MISDIRECTED:
 		snprintf(buf, len, ": holds the block of offset %" PRIu64,
@@ -69,6 +76,23 @@ finding_text(const struct drive *d, const struct finding *f, char *buf,
 	(void)d;
 }
 
+/* Where a torn block changes from one content to another, in JSON. */
+static void
+torn_found(json_object *o, const struct blk_result *r)
+{
+	char	part[32];
+
+	json_object_object_add(o, "torn_at", json_object_new_int64(r->torn_at));
+	json_object_object_add(o, "torn_piece_bytes",
+	    json_object_new_int64(r->torn_unit));
+	blk_part_text(r->torn_head, r->torn_head_gen, part, sizeof(part));
+	json_object_object_add(o, "torn_head", json_object_new_string(part));
+	blk_part_text(r->torn_tail, r->torn_tail_gen, part, sizeof(part));
+	json_object_object_add(o, "torn_tail", json_object_new_string(part));
+	json_object_object_add(o, "torn_changes",
+	    json_object_new_int64(r->torn_changes));
+}
+
 /* "found" details of a finding, in JSON. */
 static void
 finding_found(json_object *o, const struct finding *f)
@@ -96,6 +120,8 @@ finding_found(json_object *o, const struct finding *f)
 	if (f->cls == BLK_CORRUPT && r->no_header)
 		json_object_object_add(o, "no_header",
 		    json_object_new_boolean(1));
+	if (f->cls == BLK_TORN)
+		torn_found(o, r);
 	if (f->cls == BLK_CORRUPT && r->first_bad_byte >= 0) {
 		json_object_object_add(o, "first_bad_byte",
 		    json_object_new_int(r->first_bad_byte));
@@ -175,4 +201,38 @@ findings_add(struct drive *d, const struct finding *f)
 	d->find.phase = d->st.prog.phase;
 	d->find.cycle = d->st.prog.cycle;
 	d->find.on_demand = d->work == WORK_VERIFY;
+}
+
+/*
+ * A file on a file system that emulates direct I/O with a copy through
+ * memory, page by page: a signal can cut that copy, so a crash of the
+ * daemon can leave a block torn at a page boundary, which a drive would
+ * not do. Said at each start, so that torn findings are read as such.
+ * (A block device node lives on devtmpfs: not asked.)
+ */
+void
+findings_target_note(struct drive *d)
+{
+	struct statfs	 sf;
+	const char	*fs;
+	json_object	*o;
+
+	if (d->tgt.is_blockdev || fstatfs(d->tgt.fd, &sf) == -1)
+		return;
+	switch ((unsigned long)sf.f_type) {
+	case TMPFS_MAGIC:
+		fs = "tmpfs";
+		break;
+	case RAMFS_MAGIC:
+		fs = "ramfs";
+		break;
+	default:
+		return;
+	}
+	o = drive_ev_obj(d);
+	json_object_object_add(o, "filesystem", json_object_new_string(fs));
+	events_add(&d->log, LOG_NOTICE, "dio_emulated", o, -1,
+	    (long long)d->st.host_bytes_written, "%s is on %s, which only "
+	    "emulates direct I/O (a page-by-page copy): a write cut by a crash "
+	    "can leave a block torn at a page boundary", d->conf.device, fs);
 }

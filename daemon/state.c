@@ -88,6 +88,7 @@ static const struct field fields[] = {
 	ERR("unwritten", BLK_UNWRITTEN),
 	ERR("io_error", BLK_IO_ERROR),
 	ERR("lost_flush", BLK_LOST_FLUSH),
+	ERR("torn", BLK_TORN),
 	U64("verify_passes", verify_passes),
 	U64("cycles_done", cycles_done),
 	U64("events_bytes", events_bytes),

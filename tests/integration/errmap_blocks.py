@@ -8,7 +8,7 @@ error when the file is not a map.
 """
 import sys
 CLS = {1: "corrupt", 2: "misdirected", 3: "stale", 4: "foreign",
-       5: "unwritten", 6: "io_error", 7: "lost_flush"}
+       5: "unwritten", 6: "io_error", 7: "lost_flush", 8: "torn"}
 p = open(sys.argv[1], "rb").read()
 assert p[:8] == b"ssdtmap1", "not a map"
 at, nxt = 16, 0

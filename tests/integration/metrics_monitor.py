@@ -32,7 +32,7 @@ LOOP = {P + "main_loop_turns_total": "counter",
 EXTRA = {P + "verify_errors_total": "class", P + "phase_info": "phase",
          P + "state": "state"}
 CLASSES = ["corrupt", "misdirected", "stale", "foreign", "unwritten", "io_error",
-           "lost_flush"]
+           "lost_flush", "torn"]
 STATES = ["running", "paused", "stopped", "finished", "failed", "refused"]
 PHASES = ["static", "write", "verify", "trim", "idle", "checkpoint", "none"]
 SMART = {"percentage_used_ratio": "percent_used",

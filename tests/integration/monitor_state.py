@@ -13,7 +13,7 @@ MONO = ["host_bytes_written", "host_bytes_read", "host_bytes_trimmed",
         "write_ops", "read_ops", "verify_passes", "cycles_done", "cycle",
         "errors.corrupt", "errors.misdirected", "errors.stale",
         "errors.foreign", "errors.unwritten", "errors.io_error",
-        "errors.lost_flush"]
+        "errors.lost_flush", "errors.torn"]
 ORDER = ["static", "write", "verify", "trim", "idle"]
 def alive(p):
     try:

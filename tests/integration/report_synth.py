@@ -38,7 +38,7 @@ state = {"version": 1, "instance": 1, "device": "/dev/disk/by-id/synthetic",
          "created": t0, "updated": t0 + hours * 3600,
          "checkpoint.done": 300, "probe_bytes_written": 300 * 50 * 10 ** 9}
 for c in ("corrupt", "misdirected", "stale", "foreign", "unwritten",
-          "io_error", "lost_flush"):
+          "io_error", "lost_flush", "torn"):
     state["errors." + c] = 20 if c == "corrupt" else 0
 with open(os.path.join(d, "state"), "w") as f:
     f.writelines("%s %s\n" % kv for kv in state.items())

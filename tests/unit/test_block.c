@@ -701,6 +701,8 @@ test_class_names(void **state)
 	assert_string_equal(blk_class_name(BLK_FOREIGN), "foreign");
 	assert_string_equal(blk_class_name(BLK_UNWRITTEN), "unwritten");
 	assert_string_equal(blk_class_name(BLK_IO_ERROR), "io_error");
+	assert_string_equal(blk_class_name(BLK_LOST_FLUSH), "lost_flush");
+	assert_string_equal(blk_class_name(BLK_TORN), "torn");
 	assert_string_equal(blk_class_name(BLK_NCLASS), "unknown");
 	assert_string_equal(blk_class_name((enum blk_class)-1), "unknown");
 	assert_int_equal(blk_class_from_name("bogus"), -1);
@@ -788,6 +790,194 @@ test_probe_units(void **state)
 	free(b);
 }
 
+/*
+ * A block of `bs` bytes: generation `head` up to byte `at`, then `tail`
+ * (a generation, or blank when tail is UINT64_MAX): a write cut there.
+ */
+static unsigned char *
+blk_cut(uint32_t bs, uint64_t off, uint64_t head, uint64_t tail, uint32_t at)
+{
+	unsigned char	*b = blk_new(bs, INST, off, head), *t;
+
+	if (tail == UINT64_MAX)
+		memset(b + at, 0, bs - at);
+	else {
+		t = blk_new(bs, INST, off, tail);
+		memcpy(b + at, t + at, bs - at);
+		free(t);
+	}
+	return b;
+}
+
+/*
+ * Half old, half new in memory: torn where the expectation allows both
+ * (the window a crash or power loss left unflushed), corrupt where it
+ * allows one, or where a piece is neither.
+ */
+static void
+test_torn_window(void **state)
+{
+	const uint32_t		 bs = 1024 * 1024, at = 696320;
+	const uint64_t		 off = 7ULL * bs;
+	struct blk_expect	 e = want_gen(4, 5);
+	struct blk_result	 r;
+	unsigned char		*b = blk_cut(bs, off, 5, 4, at);
+	char			 text[200];
+
+	(void)state;
+	e.tear_unit = 4096;
+	assert_int_equal(blk_check(b, bs, INST, off, &e, &r), BLK_TORN);
+	assert_int_equal(r.torn_at, at);
+	assert_int_equal(r.torn_unit, 4096);
+	assert_int_equal(r.torn_head, BLK_PART_GEN_HI);
+	assert_int_equal(r.torn_head_gen, 5);
+	assert_int_equal(r.torn_tail, BLK_PART_GEN_LO);
+	assert_int_equal(r.torn_tail_gen, 4);
+	assert_int_equal(r.torn_changes, 1);
+	assert_int_equal(r.found_gen, 5);
+	blk_torn_text(&r, text, sizeof(text));
+	assert_string_equal(text, "generation 5 up to byte 696320, generation "
+	    "4 from there (4096-byte pieces, 1 change)");
+	/* outside the window (a flush covered the write): corrupt, as ever */
+	e = want_gen(5, 5);
+	e.tear_unit = 4096;
+	assert_int_equal(blk_check(b, bs, INST, off, &e, &r), BLK_CORRUPT);
+	assert_int_equal(r.first_bad_byte, (int32_t)at);
+	/* no piece size given: no tear looked for */
+	e = want_gen(4, 5);
+	assert_int_equal(blk_check(b, bs, INST, off, &e, &r), BLK_CORRUPT);
+	/* a piece itself part old, part new: no device writes so */
+	free(b);
+	b = blk_cut(bs, off, 5, 4, at + 100);
+	e.tear_unit = 4096;
+	assert_int_equal(blk_check(b, bs, INST, off, &e, &r), BLK_CORRUPT);
+	/* with 512-byte sectors a cut at any of them is one */
+	free(b);
+	b = blk_cut(bs, off, 5, 4, at + 512);
+	assert_int_equal(blk_check(b, bs, INST, off, &e, &r), BLK_CORRUPT);
+	e.tear_unit = 512;
+	assert_int_equal(blk_check(b, bs, INST, off, &e, &r), BLK_TORN);
+	assert_int_equal(r.torn_at, at + 512);
+	/* a flipped byte in the new part, or in the old: corrupt */
+	b[1000] ^= 1;
+	assert_int_equal(blk_check(b, bs, INST, off, &e, &r), BLK_CORRUPT);
+	b[1000] ^= 1;
+	b[bs - 1] ^= 1;
+	assert_int_equal(blk_check(b, bs, INST, off, &e, &r), BLK_CORRUPT);
+	b[bs - 1] ^= 1;
+	assert_int_equal(blk_check(b, bs, INST, off, &e, &r), BLK_TORN);
+	/* the block of another offset's old content after the cut: corrupt */
+	free(b);
+	b = blk_cut(bs, off, 5, 4, at);
+	{
+		unsigned char *o = blk_new(bs, INST, off + bs, 4);
+
+		memcpy(b + at, o + at, bs - at);
+		free(o);
+	}
+	assert_int_equal(blk_check(b, bs, INST, off, &e, &r), BLK_CORRUPT);
+	/* a first cycle's window allows anything: ok */
+	e.allow_any = e.allow_unwritten = 1;
+	assert_int_equal(blk_check(b, bs, INST, off, &e, &r), BLK_OK);
+	free(b);
+}
+
+/* The old content trimmed (blank), the new cut; several cuts; a discard's. */
+static void
+test_torn_blank(void **state)
+{
+	const uint32_t		 bs = 131072;
+	const uint64_t		 off = 3ULL * bs;
+	struct blk_expect	 e = want_gen(4, 5);
+	struct blk_result	 r;
+	unsigned char		*b = blk_cut(bs, off, 5, UINT64_MAX, 8192);
+	unsigned char		*o = blk_new(bs, INST, off, 4);
+
+	(void)state;
+	e.tear_unit = 4096;
+	/* a blank tail where the trim left the old content blank */
+	assert_int_equal(blk_check(b, bs, INST, off, &e, &r), BLK_CORRUPT);
+	e.allow_unwritten = 1;
+	assert_int_equal(blk_check(b, bs, INST, off, &e, &r), BLK_TORN);
+	assert_int_equal(r.torn_at, 8192);
+	assert_int_equal(r.torn_head, BLK_PART_GEN_HI);
+	assert_int_equal(r.torn_tail, BLK_PART_BLANK);
+	/* new, then old, then new again (pieces written out of order) */
+	memcpy(b + 8192, o + 8192, 4096);
+	memset(b + 12288, 0, bs - 12288);
+	assert_int_equal(blk_check(b, bs, INST, off, &e, &r), BLK_TORN);
+	assert_int_equal(r.torn_tail, BLK_PART_GEN_LO);
+	assert_int_equal(r.torn_changes, 2);
+	/* old and blank alone, no newer write among them (a discard that
+	 * left part of a block): no write was cut, corrupt as before */
+	free(b);
+	b = blk_cut(bs, off, 4, UINT64_MAX, 8192);
+	assert_int_equal(blk_check(b, bs, INST, off, &e, &r), BLK_CORRUPT);
+	e = want_gen(4, 4);
+	e.allow_unwritten = 1;
+	e.tear_unit = 4096;
+	assert_int_equal(blk_check(b, bs, INST, off, &e, &r), BLK_CORRUPT);
+	/* the header piece blank, the rest new: torn, from blank */
+	free(b);
+	b = blk_new(bs, INST, off, 5);
+	memset(b, 0, 4096);
+	e = want_gen(4, 5);
+	e.allow_unwritten = 1;
+	e.tear_unit = 4096;
+	assert_int_equal(blk_check(b, bs, INST, off, &e, &r), BLK_TORN);
+	assert_int_equal(r.torn_head, BLK_PART_BLANK);
+	assert_int_equal(r.torn_at, 4096);
+	free(b);
+	free(o);
+}
+
+/*
+ * A checkpoint's fill or restore cut: a block part probe units, part the
+ * cycle's data ("garbage: no valid block header" before).
+ */
+static void
+test_torn_units(void **state)
+{
+	const uint32_t		 bs = 65536, unit = 4096, at = 5 * unit;
+	const uint64_t		 off = 9ULL * bs, gen = 9;
+	struct blk_expect	 e = { .has_gen = 1, .gen_lo = 3, .gen_hi = 3,
+				    .probe_unit = unit, .probe_gen = gen,
+				    .tear_unit = 512 };
+	struct blk_result	 r;
+	unsigned char		*b = blk_new(bs, INST, off, 3);
+	uint32_t		 u;
+	char			 text[200];
+
+	(void)state;
+	for (u = 0; u < at; u += unit)		/* the fill, cut */
+		blk_encode(b + u, unit, INST, off + u, gen, TIME);
+	assert_int_equal(blk_check(b, bs, INST, off, &e, &r), BLK_TORN);
+	assert_int_equal(r.torn_unit, unit);
+	assert_int_equal(r.torn_at, at);
+	assert_int_equal(r.torn_head, BLK_PART_UNITS);
+	assert_int_equal(r.torn_tail, BLK_PART_GEN_HI);
+	blk_torn_text(&r, text, sizeof(text));
+	assert_string_equal(text, "probe units up to byte 20480, generation 3 "
+	    "from there (4096-byte pieces, 1 change)");
+	/* no region of units there: garbage, as ever */
+	e.probe_unit = 0;
+	assert_int_equal(blk_check(b, bs, INST, off, &e, &r), BLK_CORRUPT);
+	assert_int_equal(r.no_header, 1);
+	/* a unit of another generation among them: corrupt */
+	e.probe_unit = unit;
+	blk_encode(b + unit, unit, INST, off + unit, gen + 1, TIME);
+	assert_int_equal(blk_check(b, bs, INST, off, &e, &r), BLK_CORRUPT);
+	/* the restore cut: the cycle's data first, units after */
+	free(b);
+	b = blk_new(bs, INST, off, 3);
+	for (u = at; u < bs; u += unit)
+		blk_encode(b + u, unit, INST, off + u, gen, TIME);
+	assert_int_equal(blk_check(b, bs, INST, off, &e, &r), BLK_TORN);
+	assert_int_equal(r.torn_head, BLK_PART_GEN_HI);
+	assert_int_equal(r.torn_tail, BLK_PART_UNITS);
+	free(b);
+}
+
 int
 main(void)
 {
@@ -820,6 +1010,9 @@ main(void)
 		cmocka_unit_test(test_class_names),
 		cmocka_unit_test(test_header_byte),
 		cmocka_unit_test(test_probe_units),
+		cmocka_unit_test(test_torn_window),
+		cmocka_unit_test(test_torn_blank),
+		cmocka_unit_test(test_torn_units),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -78,7 +78,7 @@ FIELDS = {
     "read_bytes_per_sec": lambda v: is_num(v) and v >= 0,
     "errors": lambda v: isinstance(v, dict) and set(v) == {
         "corrupt", "misdirected", "stale", "foreign", "unwritten", "io_error",
-        "lost_flush"} and all(is_int(x) and x >= 0 for x in v.values()),
+        "lost_flush", "torn"} and all(is_int(x) and x >= 0 for x in v.values()),
     "errors_total": lambda v: is_int(v) and v >= 0,
     "power_losses": lambda v: is_int(v) and v >= 0,
     "unflushed_kept": lambda v: is_int(v) and v >= 0,

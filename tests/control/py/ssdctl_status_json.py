@@ -25,8 +25,8 @@ for x in drives:
     e = x.get("errors")
     check(isinstance(e, dict) and set(e) == {"corrupt", "misdirected", "stale", "foreign",
                                              "unwritten", "io_error",
-                                             "lost_flush"},
-          "--json %s: errors has the seven classes" % x.get("name"), e)
+                                             "lost_flush", "torn"},
+          "--json %s: errors has the eight classes" % x.get("name"), e)
     check("smart" in x and x["smart"] is None, "--json %s: smart is null" % x.get("name"), x)
     check(x.get("state") == "running", "--json %s: running" % x.get("name"), x.get("state"))
 done()
