@@ -85,6 +85,8 @@ const char proto_manager_idl[] =
 "  flush_latency_seconds: ?float,\n"
 "  flush_latency_max_seconds: ?float,\n"
 "  errors: Errors,\n"
+"  # the verify errors: every class but torn (a write a crash or power\n"
+"  # loss cut is no fault of the drive)\n"
 "  errors_total: int,\n"
 "  # power losses seen (the host restarted while the drive ran, without\n"
 "  # a clean stop), the writes past the recorded flushed position that\n"

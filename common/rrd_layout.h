@@ -34,7 +34,7 @@
 	X(DS_NANDW,	"nand_written",	RRD_SMART) \
 	X(DS_WAF,	"waf",		RRD_SMART) \
 	X(DS_FLUSH,	"flush_lat_us",	RRD_FAST)	/* cache flush done in the last second */ \
-	X(DS_BAD,	"bad_blocks",	RRD_FAST)	/* verify findings, cumulative, every class */ \
+	X(DS_BAD,	"bad_blocks",	RRD_FAST)	/* verify findings, cumulative, every class but torn */ \
 	X(DS_CUTS,	"power_cuts",	RRD_FAST)	/* power cuts on purpose, cumulative */
 
 enum rrd_kind { RRD_FAST, RRD_SMART, RRD_SMART_SIGNED };

@@ -235,12 +235,13 @@ detail_power(FILE *fp, json_object *d)
 		fprintf(fp, "  %-15s under way: %s\n", "power cut:", cut);
 }
 
-/* The per-class breakdown of verify errors. */
+/* The per-class breakdown of verify errors; torn blocks apart, as they
+ * are no error of the drive (block.h, blk_class_is_error). */
 static void
 detail_errors(FILE *fp, json_object *d)
 {
 	json_object	*e = NULL;
-	int		 i;
+	int		 i, n = 0;
 
 	fprintf(fp, "  %-15s %" PRIu64 "\n", "verify errors:",
 	    u64(d, "errors_total"));
@@ -248,9 +249,13 @@ detail_errors(FILE *fp, json_object *d)
 	fprintf(fp, "  %-15s", "");
 	/* the classes past BLK_OK, as the daemon names them (block.c) */
 	for (i = BLK_OK + 1; i < BLK_NCLASS; i++)
-		fprintf(fp, "%s %s %" PRIu64, i > BLK_OK + 1 ? "," : "",
-		    blk_class_name(i), e ? u64(e, blk_class_name(i)) : 0);
-	fprintf(fp, "\n");
+		if (blk_class_is_error(i))
+			fprintf(fp, "%s %s %" PRIu64, n++ > 0 ? "," : "",
+			    blk_class_name(i), e ? u64(e, blk_class_name(i)) :
+			    0);
+	fprintf(fp, "\n  %-15s %" PRIu64 " (writes a crash or power loss "
+	    "cut: not verify errors)\n", "torn blocks:", e ? u64(e,
+	    blk_class_name(BLK_TORN)) : 0);
 }
 
 /* "records: current", or how far behind and why. */

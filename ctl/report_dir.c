@@ -103,7 +103,8 @@ add_str(json_object *o, const char *text, const char *key, const char *field)
 }
 
 /* The error counts by class (block.h's names, as the state file keys
- * them), and their sum as errors_total when the file has any. */
+ * them), and the sum of those that count against the drive (torn ones
+ * do not: blk_class_is_error) as errors_total when the file has any. */
 static void
 state_errors(json_object *o, const char *text)
 {
@@ -116,7 +117,8 @@ state_errors(json_object *o, const char *text)
 		snprintf(key, sizeof(key), "errors.%s", blk_class_name(c));
 		add_num(e, text, key, blk_class_name(c));
 		if (json_object_object_get_ex(e, blk_class_name(c), &v)) {
-			total += (uint64_t)json_object_get_int64(v);
+			if (blk_class_is_error(c))
+				total += (uint64_t)json_object_get_int64(v);
 			any = 1;
 		}
 	}

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "block.h"
 #include "ckpt.h"
 #include "output.h"
 #include "report_fig.h"
@@ -166,7 +167,9 @@ verify_errors(FILE *fp, json_object *m)
 	fputs("</span>", fp);
 	if (json_object_is_type(e, json_type_object)) {
 		json_object_object_foreach(e, cls, n) {
-			if (json_object_get_int64(n) == 0)
+			/* torn blocks are no verify errors: told below */
+			if (json_object_get_int64(n) == 0 ||
+			    strcmp(cls, blk_class_name(BLK_TORN)) == 0)
 				continue;
 			fputs(first ? ": " : ", ", fp);
 			html_text(fp, cls);
@@ -174,6 +177,11 @@ verify_errors(FILE *fp, json_object *m)
 			value(fp, n, F_INT);
 			first = 0;
 		}
+	}
+	if (json_object_get_int64(rj_get(e, blk_class_name(BLK_TORN))) > 0) {
+		fputs("; torn blocks ", fp);
+		value(fp, rj_get(e, blk_class_name(BLK_TORN)), F_INT);
+		fputs(" (writes a crash or power loss cut: not counted)", fp);
 	}
 	fprintf(fp, "</td></tr>\n");
 }

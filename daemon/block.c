@@ -29,6 +29,12 @@ blk_class_name(enum blk_class c)
 }
 
 int
+blk_class_is_error(enum blk_class c)
+{
+	return c != BLK_OK && c != BLK_TORN && (unsigned)c < BLK_NCLASS;
+}
+
+int
 blk_class_from_name(const char *s)
 {
 	int	i;

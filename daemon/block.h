@@ -115,6 +115,14 @@ struct blk_result {
 };
 
 const char	*blk_class_name(enum blk_class);
+/*
+ * Does a finding of this class count against the drive (errors_total,
+ * the archive's bad blocks, max_bad_fraction, the exit status)? Every
+ * class but ok and torn: a write cut at a crash or a power loss is what
+ * the interface allows (atomic only up to the drive's atomic write unit),
+ * no fault of the medium; torn blocks are counted apart.
+ */
+int		 blk_class_is_error(enum blk_class);
 int		 blk_class_from_name(const char *);
 void		 blk_encode(void *buf, uint32_t bs, uint64_t instance,
 		    uint64_t offset, uint64_t gen, uint64_t time_ns);

@@ -81,7 +81,8 @@ drive_errors_total(const struct drive *d)
 	int		i;
 
 	for (i = 1; i < BLK_NCLASS; i++)
-		s += d->st.errors[i];
+		if (blk_class_is_error(i))	/* torn: counted apart */
+			s += d->st.errors[i];
 	return s;
 }
 

@@ -268,7 +268,9 @@ static int
 too_many_bad(struct drive *d, char *why, size_t len)
 {
 	const struct errmap_counts *c = &d->emap.c;
-	uint64_t	bad = errmap_total(c), all = d->st.lay.nblocks;
+	/* torn blocks are mapped, not bad: a cut write, no fault */
+	uint64_t	bad = errmap_total(c) - c->blocks[BLK_TORN];
+	uint64_t	all = d->st.lay.nblocks;
 	double		frac = all ? (double)bad / (double)all : 0;
 	int		i, n;
 
@@ -280,7 +282,7 @@ too_many_bad(struct drive *d, char *why, size_t len)
 	    d->conf.max_bad_fraction * 100,
 	    (double)d->st.host_bytes_written / 1e12);
 	for (i = 1; i < BLK_NCLASS && n > 0 && (size_t)n < len; i++)
-		if (c->blocks[i] > 0)
+		if (c->blocks[i] > 0 && blk_class_is_error(i))
 			n += snprintf(why + n, len - (size_t)n, " %s %" PRIu64,
 			    blk_class_name(i), c->blocks[i]);
 	return 1;

@@ -76,7 +76,8 @@ bad_blocks(const struct drive *d)
 	int		i;
 
 	for (i = 1; i < BLK_NCLASS; i++)
-		n += d->last.errors[i];
+		if (blk_class_is_error(i))
+			n += d->last.errors[i];
 	return n;
 }
 

@@ -100,6 +100,17 @@ get_errors(const struct family *f, const struct view *v, int x,
 	return 0;
 }
 
+/* Torn blocks: a family of their own, so that an alert on the sum of
+ * verify errors does not fire at a crash or a power cut (block.h). */
+static int
+get_torn(const struct family *f, const struct view *v, int x, struct num *n)
+{
+	(void)f, (void)x;
+	n->kind = NUM_U64;
+	n->u = v->st.errors[BLK_TORN];
+	return 0;
+}
+
 static const char *
 class_label(const struct view *v, int x)
 {
@@ -182,6 +193,9 @@ get_smart(const struct family *f, const struct view *v, int x,
 #define C	"counter"
 #define G	"gauge"
 
+/* verify_errors_total's classes: ok and torn left out, torn the last */
+_Static_assert(BLK_TORN == BLK_NCLASS - 1, "torn is the last class");
+
 static const struct family families[] = {
 	STATUS("ssdtorture_host_written_bytes_total", C, get_u64,
 	    host_bytes_written, "Bytes written to the drive by the daemon."),
@@ -199,8 +213,12 @@ static const struct family families[] = {
 	    flush_lat_max_sec, "Slowest cache flush since the worker started."),
 	{ .name = "ssdtorture_verify_errors_total", .type = C,
 	  .help = "Blocks found bad by verification, by class.",
-	  .get = get_errors, .xlabel = "class", .nx = BLK_NCLASS - 1,
+	  .get = get_errors, .xlabel = "class", .nx = BLK_TORN - 1,
 	  .xval = class_label },
+	{ .name = "ssdtorture_torn_blocks_total", .type = C,
+	  .help = "Blocks a crash or power loss cut in their write (part old, "
+	  "part new): expected of the interface, not verify errors.",
+	  .get = get_torn },
 	STATUS("ssdtorture_probe_written_bytes_total", C, get_u64,
 	    probe_bytes_written, "Bytes the performance checkpoints wrote "
 	    "(counted in host_written too)."),

@@ -834,9 +834,12 @@ scsi_gb_bytes(json_object *o, uint64_t *bytes)
 				return 0;	/* finer than a byte */
 			frac += (uint64_t)(*p - '0') * scale;
 		}
-	if (*p != '\0')
+	/* the loop's bound keeps whole itself from wrapping; whole * GB and
+	 * the fraction added to it must fit too, or the figure is unknown */
+	if (*p != '\0' || whole > UINT64_MAX / GB ||
+	    frac > UINT64_MAX - whole * GB)
 		return 0;
-	*bytes = sat_add(whole * GB, frac);
+	*bytes = whole * GB + frac;
 	return 1;
 }
 
@@ -845,7 +848,8 @@ static void
 scsi_errlog_fig(struct smart *s, enum smart_fig f, int ok, uint64_t v)
 {
 	if (!ok) {
-		setsrc(s, f, "not in the SCSI error counter log");
+		setsrc(s, f, "not in the SCSI error counter log, or past 64 "
+		    "bits");
 		return;
 	}
 	if (f == FIG_MEDIA_ERRORS) {

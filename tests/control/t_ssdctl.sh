@@ -53,7 +53,9 @@ done
 assert_match "status a: device" "^  device: +$T/a.img$" "$OUT"
 assert_match "status a: verify errors total" '^  verify errors: +0$' "$OUT"
 assert_match "status a: per-class breakdown" \
-    '^ +corrupt 0, misdirected 0, stale 0, foreign 0, unwritten 0, io_error 0, lost_flush 0, torn 0$' "$OUT"
+    '^ +corrupt 0, misdirected 0, stale 0, foreign 0, unwritten 0, io_error 0, lost_flush 0$' "$OUT"
+assert_match "status a: torn blocks apart" \
+    '^  torn blocks: +0 \(writes a crash or power loss cut: not verify errors\)$' "$OUT"
 assert_nomatch "status a: no ANSI escapes" "$esc" "$OUT"
 
 ctl status a b

@@ -24,15 +24,17 @@ TYPES = dict([(k, "counter") for k in COUNTERS] + [(k, "gauge") for k in GAUGES]
     (P + "write_bytes_per_second", "gauge"), (P + "read_bytes_per_second", "gauge"),
     (P + "verify_errors_total", "counter"), (P + "phase_progress_ratio", "gauge"),
     (P + "phase_info", "gauge"), (P + "state", "gauge"),
-    (P + "checkpoints_completed_total", "counter")])
+    (P + "checkpoints_completed_total", "counter"),
+    (P + "torn_blocks_total", "counter")])
 # the daemon's own figures: one sample each, no labels
 LOOP = {P + "main_loop_turns_total": "counter",
         P + "main_loop_slow_turns_total": "counter",
         P + "main_loop_longest_turn_seconds": "gauge"}
 EXTRA = {P + "verify_errors_total": "class", P + "phase_info": "phase",
          P + "state": "state"}
+# torn blocks (a crash's cut writes) are no verify errors: a family apart
 CLASSES = ["corrupt", "misdirected", "stale", "foreign", "unwritten", "io_error",
-           "lost_flush", "torn"]
+           "lost_flush"]
 STATES = ["running", "paused", "stopped", "finished", "failed", "refused"]
 PHASES = ["static", "write", "verify", "trim", "idle", "checkpoint", "none"]
 SMART = {"percentage_used_ratio": "percent_used",
@@ -140,6 +142,7 @@ def check_version(fams, before, after, stale, prev):
         cnt = {(fam, ""): get(fam) for fam in COUNTERS}
         for c in CLASSES:
             cnt[(P + "verify_errors_total", c)] = get(P + "verify_errors_total", c)
+        cnt[(P + "torn_blocks_total", "torn")] = get(P + "torn_blocks_total")
         skey = lambda s, k: s["errors"][k[1]] if k[1] else s[COUNTERS[k[0]]]
         for k, val in cnt.items():
             if val is None:

@@ -32,6 +32,11 @@ eq("corrupt", val("verify_errors_total", "a", **{"class": "corrupt"}), 7)
 eq("io_error", val("verify_errors_total", "a", **{"class": "io_error"}), 1)
 eq("no 'ok' class", [l for _, l, _ in fams["ssdtorture_verify_errors_total"].samples
     if l["class"] == "ok"], [])
+# torn blocks (writes a crash cut) are no verify errors: a family apart
+eq("no 'torn' class", [l for _, l, _ in fams["ssdtorture_verify_errors_total"].samples
+    if l["class"] == "torn"], [])
+eq("torn", val("torn_blocks_total", "a"), 5)
+eq("torn b", val("torn_blocks_total", "b"), 0)
 eq("phase", val("phase_info", "a", phase="verify"), 1)
 eq("phase none", val("phase_info", "b", phase="none"), 1)
 for d, hot in (("a", "running"), ("b", "refused"), ("c", "failed")):

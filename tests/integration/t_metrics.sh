@@ -212,6 +212,7 @@ main(int argc, char **argv)
 	a.st.read_bps = NAN;
 	a.st.errors[BLK_CORRUPT] = 7;
 	a.st.errors[BLK_IO_ERROR] = 1;
+	a.st.errors[BLK_TORN] = 5;
 	a.st.capacity = 1ULL << 40;
 	a.st.span_bytes = 1ULL << 39;
 	/* nand_bytes_written and reallocated unknown */

@@ -978,11 +978,26 @@ test_torn_units(void **state)
 	free(b);
 }
 
+/* A torn block counts apart: every class but ok and torn is an error of
+ * the drive (errors_total, bad blocks, max_bad_fraction, exit status). */
+static void
+test_class_is_error(void **state)
+{
+	int	c;
+
+	(void)state;
+	for (c = 0; c < BLK_NCLASS; c++)
+		assert_int_equal(blk_class_is_error(c),
+		    c != BLK_OK && c != BLK_TORN);
+	assert_false(blk_class_is_error(BLK_NCLASS));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_class_is_error),
 		cmocka_unit_test(test_header_layout),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_flip_payload_byte),

@@ -760,6 +760,24 @@ test_scsi_error_counter_sum(void **state)
 	assert_false(s.has_media_errors);
 	assert_false(s.has_device_read);
 	assert_false(s.has_device_written);
+	/* just past what 64 bits of bytes hold (18446744073.709551615 GB):
+	 * unknown, never the product wrapped round */
+	assert_int_equal(decode_str(SCSI_LOG(
+	    "\"read\": {\"total_uncorrected_errors\": 0, "
+	    "\"gigabytes_processed\": \"18446744073.709551615\"}, "
+	    "\"write\": {\"total_uncorrected_errors\": 0, "
+	    "\"gigabytes_processed\": \"18446744079\"}"), &s, err,
+	    sizeof(err)), 0);
+	assert_true(s.has_device_read);
+	assert_int_equal(s.device_bytes_read, UINT64_MAX);
+	assert_false(s.has_device_written);
+	assert_string_equal(s.src[FIG_DEVICE_WRITTEN], "not in the SCSI "
+	    "error counter log, or past 64 bits");
+	assert_int_equal(decode_str(SCSI_LOG(
+	    "\"write\": {\"total_uncorrected_errors\": 0, "
+	    "\"gigabytes_processed\": \"18446744073.709551616\"}"), &s, err,
+	    sizeof(err)), 0);
+	assert_false(s.has_device_written);
 #undef SCSI_LOG
 }
 
