@@ -266,6 +266,7 @@ static void
 cut_abort(struct drive *d)
 {
 	d->st.cut_pending = 0;
+	d->st.cut_capacity = 0;
 	events_add(&d->log, LOG_ERR, "power_cut_failed", drive_ev_obj(d), -1,
 	    (long long)d->st.host_bytes_written, "power cut not done: the "
 	    "state could not be saved before it");
@@ -281,7 +282,9 @@ cut_drained(struct drive *d)
 
 	d->cut.position = d->last.position;
 	d->cut.durable = d->last.durable;
-	d->cut.capacity = d->tgt.capacity;	/* it must come back so */
+	/* it must come back so; both kept for a start after a restart */
+	d->st.cut_capacity = d->tgt.capacity;
+	d->st.cut_position = d->cut.position;
 	d->st.cut_pending = 1;
 	d->st.cut_asked = 0;
 	d->st.cut_at = 0;
@@ -366,12 +369,26 @@ cut_event(struct drive *d)
 }
 
 /*
+ * The drive is refused, so no checkpoint saves it (nor may it run): its
+ * state and events saved here all the same, so that a restart of the
+ * daemon knows the cut was counted and told.
+ */
+static void
+cut_save_refused(struct drive *d)
+{
+	d->active = 1;
+	drive_checkpoint(d);
+	d->active = 0;
+}
+
+/*
  * The device came back and was refused (another serial, another size):
- * the power went all the same. The cut is counted and told now; the state
- * on disk still says it is under way, and the start that takes the drive
- * (the device as it was) counts it there and owes its verify, bounded by
- * where the pass stood (drive_cut_activated). The run did not fail: the
- * drive is refused until then.
+ * the power went all the same. The cut is counted, told and saved now
+ * (power.cut_refused); the state still says it is under way, and the
+ * start that takes the drive once the device is as it was owes its
+ * verify, bounded by where the pass stood (drive_cut_activated), whether
+ * the daemon restarted meanwhile or not. The run did not fail: the drive
+ * is refused until then.
  */
 static void
 cut_back_refused(struct drive *d, enum run_state run)
@@ -379,11 +396,12 @@ cut_back_refused(struct drive *d, enum run_state run)
 	char	why[208];
 
 	d->st.run = run;
-	d->cut.back_refused = 1;
-	d->st.power_cuts++;	/* in memory: the start counts it on disk */
+	d->st.cut_refused = 1;
+	d->st.power_cuts++;
 	snprintf(why, sizeof(why), "%.200s", d->st.reason);
 	cut_trouble(d, "the device came back", why);
 	cut_event_add(d);
+	cut_save_refused(d);
 	drive_notify(d);
 }
 
@@ -427,10 +445,11 @@ drive_cut_activated(struct drive *d, int lost_now)
 	if (!d->st.cut_pending)
 		return;
 	d->st.cut_pending = 0;
-	if (d->cut.back_refused) {	/* seen whole, told at its return */
-		d->st.power_cuts++;
+	d->st.cut_capacity = 0;
+	if (d->st.cut_refused) {	/* seen whole, counted at its return */
+		d->st.cut_refused = 0;
 		if (!lost_now)
-			drive_power_cut(d, !d->cut.resumed, d->cut.position);
+			drive_power_cut(d, 1, d->st.cut_position);
 		drive_log(d, LOG_NOTICE, 0, "the power cut %" PRIu64 " whose "
 		    "device was refused on its return: its verify now",
 		    d->st.power_cuts);

@@ -238,7 +238,7 @@ cut_resized(struct drive *d)
 
 	snprintf(why, sizeof(why), "power cut: the device came back with "
 	    "another size: %" PRIu64 " bytes before the cut, %" PRIu64 " now; "
-	    "restore its size and start it", d->cut.capacity,
+	    "restore its size and start it", d->st.cut_capacity,
 	    d->tgt.capacity);
 	drive_refuse(d, why);
 	d->st.run = run;
@@ -282,7 +282,9 @@ drive_prepare(struct drive *d)
 	if (!owned && d->tgt.is_blockdev &&
 	    claimed_by_record(d, 1, why, sizeof(why)))
 		return drive_refuse(d, why);
-	if (d->cut.capacity != 0 && d->tgt.capacity != d->cut.capacity)
+	/* the size at the cut is in the state: a restart keeps the refusal */
+	if (owned && d->st.cut_pending && d->st.cut_capacity != 0 &&
+	    d->tgt.capacity != d->st.cut_capacity)
 		return cut_resized(d);
 	if (layout_init(&l, d->tgt.capacity, config_span_bytes(&d->conf,
 	    d->tgt.capacity), d->conf.block_size, d->conf.static_fraction,

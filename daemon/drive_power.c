@@ -122,6 +122,62 @@ drive_power_stopped(struct drive *d)
 	d->st.stopped_clean = 1;
 }
 
+/* What lost_prune needs to know where the schedule stands. */
+struct prune {
+	const struct dstate	*st;
+	struct perm		 perm;
+};
+
+/* Does a block of x still hold (expect) the generation it was lost with? */
+static int
+lost_live(const struct lost_ext *x, void *arg)
+{
+	const struct prune	*p = arg;
+	struct blk_expect	 ex;
+	uint64_t		 b;
+
+	for (b = x->start; b < x->start + x->len; b++) {
+		layout_expect(&p->st->lay, &p->st->prog, &p->perm, b, &ex);
+		if (ex.has_gen && ex.gen_lo <= x->gen)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Drop the lost extents every block of which a pass wrote since (the
+ * schedule expects a newer generation there, or none: a trim): a loss
+ * of them now is a new one. Whatever is left, lost_has checks its
+ * generation block by block.
+ */
+static void
+lost_prune(struct dstate *st)
+{
+	struct prune	p;
+
+	if (st->lost.n == 0)
+		return;
+	p.st = st;
+	layout_pass_perm(&st->lay, st->instance, st->prog.cycle,
+	    st->prog.pass_random, &p.perm);
+	lost_filter(&st->lost, lost_live, &p);
+}
+
+/*
+ * A finding of the verify after a loss: a lost flushed block is listed,
+ * with the generation it held, so that a later loss does not count it
+ * again while no pass has written it since.
+ */
+void
+drive_power_finding(struct drive *d, const struct finding *f)
+{
+	uint32_t	bs = d->st.lay.block_size;
+
+	if (d->st.power_verify && f->cls == BLK_LOST_FLUSH && bs != 0)
+		lost_add(&d->st.lost, f->offset / bs, f->nblocks,
+		    f->expected_gen);
+}
+
 void
 drive_power_begin(struct drive *d, struct job *j)
 {
@@ -131,8 +187,8 @@ drive_power_begin(struct drive *d, struct job *j)
 	j->power_lost = 1;
 	j->kept_bounded = d->st.kept_bounded;
 	j->kept_end = d->st.kept_end;
-	j->checked_cycle = d->st.checked_cycle;
-	j->checked_item = d->st.checked_item;
+	lost_prune(&d->st);
+	j->lost = d->st.lost;
 	if (d->st.power_verify_pos < j->count) {
 		j->start = d->st.power_verify_pos;
 		d->power_resumed = j->start != 0;
@@ -144,22 +200,6 @@ drive_power_progress(struct drive *d, uint64_t position)
 {
 	if (d->st.power_verify && position > d->st.power_verify_pos)
 		d->st.power_verify_pos = position;
-}
-
-/*
- * The verify of a loss is done: it checked every write flushed before
- * the point the run stood at (the flushed position of a write pass, the
- * whole pass after it). A later loss's verify counts as lost_flush only
- * the writes flushed since: one found missing before that point is a
- * loss counted already (or, found intact then, one this pass did not
- * flush since), and is reported as what it holds.
- */
-static void
-power_checked(struct dstate *st)
-{
-	st->checked_cycle = st->prog.phase == PHASE_STATIC ? 0 : st->prog.cycle;
-	st->checked_item = st->prog.phase == PHASE_STATIC ||
-	    st->prog.phase == PHASE_WRITE ? st->prog.position : UINT64_MAX;
 }
 
 int
@@ -174,16 +214,20 @@ drive_power_end(struct drive *d, int done, char *why, size_t len)
 	kept = d->st.unflushed_kept - d->st.kept_base;
 	d->st.power_verify = 0;
 	d->st.power_verify_pos = 0;
-	power_checked(&d->st);
 	o = drive_ev_obj(d);
 	json_object_object_add(o, "lost_flush", json_object_new_uint64(lost));
 	json_object_object_add(o, "unflushed_kept",
 	    json_object_new_uint64(kept));
+	if (d->st.lost.unlisted != 0)	/* some may be counted before */
+		json_object_object_add(o, "lost_unlisted",
+		    json_object_new_uint64(d->st.lost.unlisted));
 	events_add(&d->log, lost != 0 ? LOG_ERR : LOG_NOTICE,
 	    "power_loss_verified", o, -1, (long long)d->st.host_bytes_written,
 	    "verify after the power loss: %" PRIu64 " flushed block(s) lost, "
 	    "%" PRIu64 " block(s) written past the recorded flushed position "
-	    "kept", lost, kept);
+	    "kept%s", lost, kept, d->st.lost.unlisted != 0 && lost != 0 ?
+	    " (an upper bound: blocks lost earlier were more than the list of "
+	    "losses keeps, and one of those found again counts again)" : "");
 	if (lost == 0 || d->conf.on_lost_flush != LOST_FLUSH_FAIL)
 		return 0;
 	snprintf(why, len, "%" PRIu64 " block(s) lost in a power loss after "

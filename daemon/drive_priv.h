@@ -151,10 +151,6 @@ struct drive_cut {
 	int		 resumed;	/* taken over at a start: no position */
 	int		 gone;		/* the device was seen to go away */
 	int		 returned;	/* drive_activate called at its return */
-	/* the device came back and was refused: the cut is counted at the
-	 * start that takes it (drive_cut_activated), not "not known" */
-	int		 back_refused;
-	uint64_t	 capacity;	/* the device's bytes before the cut */
 	int		 unsafe_known;	/* unsafe_before is the drive's count */
 	uint64_t	 unsafe_before;
 	uint64_t	 readings_back;	/* SMART readings when it came back */
@@ -383,6 +379,8 @@ void		 drive_power_stopped(struct drive *);
 /* A verify job: the one owed after a loss? Then it says so, and goes on
  * from where a run of it stopped. */
 void		 drive_power_begin(struct drive *, struct job *);
+/* A finding of the verify after a loss: lost blocks are listed. */
+void		 drive_power_finding(struct drive *, const struct finding *);
 /* The verify job's position, from the worker's counters. */
 void		 drive_power_progress(struct drive *, uint64_t position);
 /* The verify ended (done: to its last block): 1 when on_lost_flush

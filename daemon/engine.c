@@ -405,48 +405,49 @@ pass_item(const struct engine *e, uint64_t blk, uint64_t gen, uint64_t *item)
 }
 
 /*
- * A power-lost verify's finding: older than a write this pass flushed,
- * or blank where it was, is the drive's broken promise. Not so where the
- * expectation allows the older generation (the pass had not flushed
- * there), nor for a write the verify of an earlier loss checked already
- * (a loss then is counted then; the block stays bad, as found).
+ * A power-lost verify's finding: older than a flushed write, or blank
+ * where one was, is the drive's broken promise. Where the expectation
+ * allows two generations (the pass had not flushed there), the older one
+ * was flushed by the pass before: found older still, or blank, it is
+ * lost too. Not a new loss: a block an earlier loss's verify found lost
+ * holding that generation, which no pass wrote since (j->lost); it is
+ * still bad, and reported as what it holds.
  */
 static enum blk_class
 power_lost_class(const struct engine *e, const struct blk_expect *ex,
     const struct blk_result *r, uint64_t blk)
 {
-	const struct job	*j = &e->job;
-	uint64_t		 pass = blk < j->lay.static_blocks ? 0 : ex->gen_lo;
-	uint64_t		 item;
-
-	if (!ex->has_gen || ex->allow_unwritten || ex->gen_lo != ex->gen_hi)
+	if (!ex->has_gen || ex->allow_unwritten)
 		return r->cls;
 	if (r->cls != BLK_UNWRITTEN &&
 	    !(r->cls == BLK_STALE && r->found_gen < ex->gen_lo))
 		return r->cls;
-	if (pass_item(e, blk, ex->gen_lo, &item) == -1 ||
-	    pass < j->checked_cycle ||
-	    (pass == j->checked_cycle && item < j->checked_item))
-		return r->cls;
+	if (lost_has(&e->job.lost, blk, ex->gen_lo))
+		return r->cls;		/* counted when it was found lost */
 	return BLK_LOST_FLUSH;
 }
 
 /*
- * The generation a finding expects: of a power-lost verify after a cut,
- * where the pass had not come (at or past kept_end), the one before it,
- * which last wrote the block.
+ * The generation a finding expects. In a power-lost verify, where two
+ * are allowed: the older one, the last flushed there, for a block lost
+ * (now or at an earlier loss) and for one the cut pass had not come to
+ * (at or past kept_end); the newer one otherwise.
  */
 static uint64_t
 expected_gen(const struct engine *e, const struct blk_expect *ex,
-    uint64_t blk)
+    const struct blk_result *r, uint64_t blk)
 {
 	const struct job	*j = &e->job;
 	uint64_t		 item;
 
 	if (!ex->has_gen)
 		return 0;
-	if (j->power_lost && j->kept_bounded && ex->gen_lo != ex->gen_hi &&
-	    pass_item(e, blk, ex->gen_hi, &item) == 0 && item >= j->kept_end)
+	if (!j->power_lost || ex->gen_lo == ex->gen_hi)
+		return ex->gen_hi;
+	if (r->cls == BLK_LOST_FLUSH || lost_has(&j->lost, blk, ex->gen_lo))
+		return ex->gen_lo;
+	if (j->kept_bounded && pass_item(e, blk, ex->gen_hi, &item) == 0 &&
+	    item >= j->kept_end)
 		return ex->gen_lo;
 	return ex->gen_hi;
 }
@@ -488,7 +489,7 @@ verify_block(struct engine *e, struct slot *s, struct witem *w,
 	w->f.offset = s->off;
 	w->f.nblocks = 1;
 	w->f.unit = e->bs;
-	w->f.expected_gen = expected_gen(e, &ex, blk);
+	w->f.expected_gen = expected_gen(e, &ex, &r, blk);
 	w->f.expected_unwritten = !ex.has_gen;
 	w->f.res = r;
 }

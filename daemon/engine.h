@@ -13,6 +13,7 @@
 #include "lathist.h"
 #include "layout.h"
 #include "probes.h"
+#include "state.h"
 
 enum job_kind {
 	JOB_WRITE,	/* write blocks [base + map(seq)] with `generation` */
@@ -87,10 +88,9 @@ struct job {
 	 * count as kept (a cut knows where its pass stood) */
 	int		kept_bounded;
 	uint64_t	kept_end;
-	/* power_lost: the flushed writes before item checked_item of the
-	 * pass of cycle checked_cycle (0: static) were checked after an
-	 * earlier loss; found missing, they are no new lost_flush */
-	uint64_t	checked_cycle, checked_item;
+	/* power_lost: the blocks an earlier loss's verify found lost and no
+	 * pass wrote since; found so again, they are no new lost_flush */
+	struct lost_list lost;
 	uint32_t	queue_depth;
 	struct probe_job pj;		/* the probe jobs' */
 };

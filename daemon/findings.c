@@ -190,6 +190,7 @@ findings_add(struct drive *d, const struct finding *f)
 	    drive_ckpt_found_before(d, f) == f->nblocks)
 		return;		/* counted and told already */
 	drive_errors_map(d, f);
+	drive_power_finding(d, f);
 	if (d->find.has_pend &&
 	    finding_continues(&d->find.pend, f, d->st.lay.block_size)) {
 		d->find.pend.nblocks += f->nblocks;

@@ -360,6 +360,11 @@ sched_ckpt_next(struct dstate *st, const struct drive_conf *c)
 {
 	st->prog.position = 0;
 	if (restored(st)) {	/* no units left, nothing discarded */
+		/* written again: a block lost there is no longer (state.h) */
+		if (st->lay.block_size != 0)
+			lost_forget(&st->lost, st->prog.probe_off /
+			    st->lay.block_size, (st->prog.probe_len +
+			    st->lay.block_size - 1) / st->lay.block_size);
 		st->prog.probe_off = st->prog.probe_len = 0;
 		st->prog.probe_trimmed = 0;
 	}

@@ -146,13 +146,15 @@ static const struct field fields[] = {
 	U64("power.lost_base", lost_base),
 	INT("power.kept_bounded", kept_bounded),
 	U64("power.kept_end", kept_end),
-	U64("power.checked_cycle", checked_cycle),
-	U64("power.checked_item", checked_item),
+	U64("power.lost_unlisted", lost.unlisted),
 	U64("power.cuts", power_cuts),
 	U64("power.cut_at", cut_at),
 	U64("power.cut_cycle", cut_cycle),
 	INT("power.cut_asked", cut_asked),
 	INT("power.cut_pending", cut_pending),
+	U64("power.cut_capacity", cut_capacity),
+	U64("power.cut_position", cut_position),
+	INT("power.cut_refused", cut_refused),
 	STR("reason", reason),
 	{ NULL, 0, 0, 0 }
 };
@@ -230,6 +232,20 @@ field_read(const struct field *f, struct dstate *s, const char *v)
 	return 0;
 }
 
+/* A "power.lost START LEN GEN" line: one extent of the lost list. */
+static int
+lost_line(struct dstate *s, const char *v)
+{
+	unsigned long long	a, n, g;
+	int			end = 0;
+
+	if (sscanf(v, "%llu %llu %llu%n", &a, &n, &g, &end) != 3 ||
+	    v[end] != '\0' || n == 0 || a + n < a)
+		return -1;
+	lost_add(&s->lost, a, n, g);
+	return 0;
+}
+
 /* Handle one "key value" line. */
 static int
 state_line(struct dstate *s, char *line, char *err, size_t errlen)
@@ -248,6 +264,13 @@ state_line(struct dstate *s, char *line, char *err, size_t errlen)
 		if (atoi(v) != STATE_VERSION) {
 			snprintf(err, errlen, "unsupported state version %s",
 			    v);
+			return -1;
+		}
+		return 0;
+	}
+	if (strcmp(line, "power.lost") == 0) {
+		if (lost_line(s, v) == -1) {
+			snprintf(err, errlen, "bad value for %s: '%s'", line, v);
 			return -1;
 		}
 		return 0;
@@ -296,11 +319,15 @@ static int
 put_state(FILE *fp, void *arg)
 {
 	const struct dstate	*s = arg;
+	uint32_t		 u;
 	int			 i;
 
 	fprintf(fp, "version %d\n", STATE_VERSION);
 	for (i = 0; fields[i].name != NULL; i++)
 		field_write(fp, &fields[i], s);
+	for (u = 0; u < s->lost.n; u++)
+		fprintf(fp, "power.lost %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+		    s->lost.v[u].start, s->lost.v[u].len, s->lost.v[u].gen);
 	fprintf(fp, "end\n");
 	return 0;
 }
@@ -321,4 +348,119 @@ state_stage(struct staged *st, const char *path, const struct dstate *s,
 {
 	return statedir_stage(st, path, STATE_MODE, spare, put_state,
 	    (void *)s);
+}
+
+/* The first extent that ends after block b (l->n: none). */
+static uint32_t
+lost_after(const struct lost_list *l, uint64_t b)
+{
+	uint32_t	lo = 0, hi = l->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (l->v[mid].start + l->v[mid].len <= b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Room for one more extent at i; 0, or -1 when the list is full. */
+static int
+lost_open_at(struct lost_list *l, uint32_t i)
+{
+	if (l->n == LOST_MAX)
+		return -1;
+	memmove(&l->v[i + 1], &l->v[i], (l->n - i) * sizeof(l->v[0]));
+	l->n++;
+	return 0;
+}
+
+void
+lost_forget(struct lost_list *l, uint64_t start, uint64_t n)
+{
+	uint64_t	end = start + n;
+	uint32_t	i = lost_after(l, start);
+
+	while (i < l->n && l->v[i].start < end) {
+		struct lost_ext	x = l->v[i];
+
+		if (x.start < start && x.start + x.len > end) {	/* split */
+			l->v[i].len = start - x.start;
+			if (lost_open_at(l, i + 1) == -1) {
+				/* no room for the tail: counted, not listed */
+				l->unlisted += x.start + x.len - end;
+				return;
+			}
+			l->v[i + 1] = (struct lost_ext){ end,
+			    x.start + x.len - end, x.gen };
+			return;
+		}
+		if (x.start < start) {		/* keep the head */
+			l->v[i++].len = start - x.start;
+			continue;
+		}
+		if (x.start + x.len > end) {	/* keep the tail */
+			l->v[i].start = end;
+			l->v[i].len = x.start + x.len - end;
+			return;
+		}
+		memmove(&l->v[i], &l->v[i + 1], (l->n - i - 1) *
+		    sizeof(l->v[0]));
+		l->n--;
+	}
+}
+
+void
+lost_add(struct lost_list *l, uint64_t start, uint64_t n, uint64_t gen)
+{
+	uint32_t	i;
+
+	if (n == 0)
+		return;
+	lost_forget(l, start, n);
+	i = lost_after(l, start);
+	if (i > 0 && l->v[i - 1].gen == gen &&
+	    l->v[i - 1].start + l->v[i - 1].len == start) {
+		l->v[i - 1].len += n;	/* continues the one before */
+		if (i < l->n && l->v[i].gen == gen &&
+		    l->v[i].start == start + n) {
+			l->v[i - 1].len += l->v[i].len;
+			memmove(&l->v[i], &l->v[i + 1], (l->n - i - 1) *
+			    sizeof(l->v[0]));
+			l->n--;
+		}
+		return;
+	}
+	if (i < l->n && l->v[i].gen == gen && l->v[i].start == start + n) {
+		l->v[i].start = start;	/* goes on into the one after */
+		l->v[i].len += n;
+		return;
+	}
+	if (lost_open_at(l, i) == -1) {
+		l->unlisted += n;
+		return;
+	}
+	l->v[i] = (struct lost_ext){ start, n, gen };
+}
+
+int
+lost_has(const struct lost_list *l, uint64_t b, uint64_t gen)
+{
+	uint32_t	i = lost_after(l, b);
+
+	return i < l->n && l->v[i].start <= b && l->v[i].gen == gen;
+}
+
+void
+lost_filter(struct lost_list *l, int (*keep)(const struct lost_ext *, void *),
+    void *arg)
+{
+	uint32_t	i, m = 0;
+
+	for (i = 0; i < l->n; i++)
+		if (keep(&l->v[i], arg))
+			l->v[m++] = l->v[i];
+	l->n = m;
 }

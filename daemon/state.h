@@ -20,6 +20,23 @@ enum run_state {
 #define STATE_VERSION	1
 #define CKPT_UNKNOWN	UINT64_MAX	/* a SMART figure not known */
 
+/*
+ * Blocks found lost (lost_flush) by the verify after a power loss, as
+ * extents of blocks that all held generation `gen` when lost, sorted and
+ * apart. At most LOST_MAX extents: the blocks of any past that are
+ * counted but not listed (`unlisted`); a later verify cannot tell them
+ * from a new loss and counts them again, saying so.
+ */
+#define LOST_MAX	256
+struct lost_ext {
+	uint64_t	start, len, gen;
+};
+struct lost_list {
+	uint32_t	n;
+	uint64_t	unlisted;	/* blocks lost past LOST_MAX */
+	struct lost_ext	v[LOST_MAX];
+};
+
 struct dstate {
 	uint64_t	instance;
 	char		device[PATH_MAX];
@@ -113,16 +130,9 @@ struct dstate {
 	 * moment is not known) */
 	int		kept_bounded;
 	uint64_t	kept_end;
-	/*
-	 * The last completed verify after a loss checked every flushed
-	 * write that came before item checked_item of the pass of cycle
-	 * checked_cycle (0: the static pass; UINT64_MAX: the whole pass):
-	 * a later verify finding one of those missing finds a loss already
-	 * counted (or, for one it found intact, no write this pass flushed
-	 * since), not a new lost_flush.
-	 */
-	uint64_t	checked_cycle;
-	uint64_t	checked_item;
+	/* the blocks the verifies after losses found lost, not rewritten
+	 * since (a later loss finding them so finds no new lost_flush) */
+	struct lost_list lost;
 	/*
 	 * Power cuts on purpose (drive_cut.c): how many, the one due in
 	 * this cycle's write pass (the item it comes at; 0: none) and the
@@ -134,8 +144,30 @@ struct dstate {
 	uint64_t	cut_cycle;
 	int		cut_asked;
 	int		cut_pending;
+	/*
+	 * The device's bytes when the cut under way took its power (0: not
+	 * known) and the item its pass stood at; whether the device came
+	 * back refused (another serial or size): the cut is counted and told
+	 * then, its verify owed by the start that takes the drive once the
+	 * device is as it was (drive_cut.c).
+	 */
+	uint64_t	cut_capacity;
+	uint64_t	cut_position;
+	int		cut_refused;
 	char		reason[256];	/* why failed / finished / stopped */
 };
+
+/* List blocks [start, start + n) as lost holding `gen` (replacing what
+ * the list said of them). */
+void		 lost_add(struct lost_list *, uint64_t start, uint64_t n,
+		    uint64_t gen);
+/* Take blocks [start, start + n) off the list (written again). */
+void		 lost_forget(struct lost_list *, uint64_t start, uint64_t n);
+/* Is block b listed as lost holding generation gen? */
+int		 lost_has(const struct lost_list *, uint64_t b, uint64_t gen);
+/* Keep only the extents `keep` says 1 of. */
+void		 lost_filter(struct lost_list *,
+		    int (*keep)(const struct lost_ext *, void *), void *arg);
 
 const char	*run_state_name(enum run_state);
 /* The state word of the protocol: "refused", or the run state's name. */

@@ -8,7 +8,11 @@
 # drive started, the verify of the cut runs as after any cut: one cut, one
 # loss, nothing flushed lost, the kept count bounded by the cut's item
 # (every unflushed write kept, exactly), and no "whether the power went is
-# not known".
+# not known". The daemon restarts between the refusal and the size's
+# return: the state it saved at the refusal keeps the size at the cut and
+# the cut counted, so the restarted daemon refuses the drive naming the
+# size again, counts the cut no second time, and the start once the size
+# is back runs the cut's verify.
 . "$(dirname "$0")/lib.sh"
 CTL=${SSDCTL:-$ROOT/ctl/ssdctl}
 need_root
@@ -66,6 +70,27 @@ d = json.load(open(sys.argv[1]))
 d = d["drives"][0] if "drives" in d else d
 print(d["power_cuts"], d["refused"], d["state"])' "$T/st.json")"
 assert_match "status: refused" "state: +refused" "$(cat "$T/st.txt")"
+assert_eq "the state on disk counts the cut" 1 "$(state_get "$S" power.cuts)"
+# a restart of the daemon, the size still changed
+kill_and_reap TERM "$SSDT_PID"
+start_ssdt "$T/r2.log" -c "$T/r.conf"
+for _ in $(seq 600); do
+	[ "$(ev_count "$EV" 0 event=refused)" -ge 2 ] && break
+	kill -0 "$SSDT_PID" 2>/dev/null || break
+	sleep 0.1
+done
+assert_eq "refused again after the restart" 2 "$(ev_count "$EV" 0 event=refused)"
+assert_match "the reason still names the size change" \
+    "came back with another size: 268435456 bytes before the cut, 335544320 now" \
+    "$(ev_query "$EV" 0 reason event=refused | sed -n 2p)"
+assert_eq "the cut logged once" 1 "$(ev_count "$EV" 0 event=power_cut)"
+"$CTL" -s "$SOCK" --json status r >"$T/st.json" || fail "status --json"
+assert_eq "status --json after the restart: power_cuts, refused" "1 True" \
+    "$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d = d["drives"][0] if "drives" in d else d
+print(d["power_cuts"], d["refused"])' "$T/st.json")"
 # the size back: the drive goes on, the cut's verify as for any cut
 truncate -s 256M "$T/r.bin"
 losetup -c "$L"
@@ -80,6 +105,9 @@ assert_eq "no cut under way" 0 "$(state_get "$S" power.cut_pending)"
 assert_eq "the verify after it: nothing lost, every unflushed write kept" \
     "0 $unfl" "$(ev_query "$EV" 0 lost_flush,unflushed_kept event=power_loss_verified)"
 assert_eq "power.unflushed_kept" "$unfl" "$(state_get "$S" power.unflushed_kept)"
-assert_eq "no 'not known'" 0 "$(grep -c 'whether the power went is not known' "$T/r.log")"
+assert_eq "no 'not known'" 0 "$(cat "$T/r.log" "$T/r2.log" |
+    grep -c 'whether the power went is not known')"
+assert_eq "the verify after the cut ran once" 1 \
+    "$(ev_count "$EV" 0 event=power_loss_verified)"
 note "cut at item $pos, flushed $fl, unflushed $unfl"
 finish

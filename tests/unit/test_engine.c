@@ -709,6 +709,29 @@ test_power_lost(void **st)
 	assert_int_equal(last_st.unflushed_kept - e0.unflushed_kept, 99);
 	j.kept_bounded = 0;
 
+	/*
+	 * Past the flushed position, generation 1 (cycle 1's, flushed by its
+	 * pass) is allowed too: found blank, it was lost (lost_flush). A
+	 * block an earlier loss found lost holding the generation expected
+	 * there is no new loss: stale or unwritten, as found.
+	 */
+	plant(&t, &pm, cut + 7, 0);
+	e0 = last_st;
+	assert_int_equal(run(e, &j, &bad), JOB_DONE);
+	class_counts(&e0, n);
+	assert_int_equal(n[BLK_LOST_FLUSH], 3);
+	lost_add(&j.lost, t.lay.static_blocks + perm_fwd(&pm, 10), 1, 2);
+	lost_add(&j.lost, t.lay.static_blocks + perm_fwd(&pm, cut + 7), 1, 1);
+	lost_add(&j.lost, t.lay.static_blocks + perm_fwd(&pm, 11), 1, 1);
+	e0 = last_st;
+	assert_int_equal(run(e, &j, &bad), JOB_DONE);
+	class_counts(&e0, n);
+	assert_int_equal(n[BLK_LOST_FLUSH], 1);	/* 11: lost holding 1, not 2 */
+	assert_int_equal(n[BLK_STALE], 1);
+	assert_int_equal(n[BLK_UNWRITTEN], 1);
+	memset(&j.lost, 0, sizeof(j.lost));
+	plant(&t, &pm, cut + 7, 2);
+
 	e0 = last_st;
 	cut_verify(&j, &t, cut, 0);	/* without a power loss: as ever */
 	assert_int_equal(run(e, &j, &bad), JOB_DONE);

@@ -406,6 +406,93 @@ test_run_state_names(void **state)
 	assert_int_equal(run_state_from_name("unknown"), -1);
 }
 
+/* The blocks found lost: merged, replaced, forgotten, bounded. */
+static void
+test_lost_list(void **state)
+{
+	static struct lost_list	l;
+	uint32_t		i;
+
+	(void)state;
+	memset(&l, 0, sizeof(l));
+	lost_add(&l, 100, 2, 1);
+	lost_add(&l, 102, 3, 1);	/* continues it */
+	lost_add(&l, 98, 2, 1);		/* goes on into it */
+	assert_int_equal(l.n, 1);
+	assert_int_equal(l.v[0].start, 98);
+	assert_int_equal(l.v[0].len, 7);
+	assert_true(lost_has(&l, 98, 1) && lost_has(&l, 104, 1));
+	assert_false(lost_has(&l, 105, 1) || lost_has(&l, 97, 1));
+	assert_false(lost_has(&l, 100, 2));	/* lost holding another */
+	lost_add(&l, 101, 1, 2);	/* written again, lost again */
+	assert_int_equal(l.n, 3);
+	assert_true(lost_has(&l, 101, 2) && !lost_has(&l, 101, 1));
+	assert_true(lost_has(&l, 100, 1) && lost_has(&l, 102, 1));
+	lost_forget(&l, 99, 4);		/* a write-back over 99..102 */
+	assert_int_equal(l.n, 2);
+	assert_true(lost_has(&l, 98, 1) && lost_has(&l, 103, 1));
+	assert_false(lost_has(&l, 99, 1) || lost_has(&l, 101, 2));
+	assert_int_equal(l.unlisted, 0);
+	/* full: one more extent is counted, not listed */
+	memset(&l, 0, sizeof(l));
+	for (i = 0; i < LOST_MAX; i++)
+		lost_add(&l, 10 * (uint64_t)i, 1, 3);
+	assert_int_equal(l.n, LOST_MAX);
+	lost_add(&l, 5, 4, 3);
+	assert_int_equal(l.unlisted, 4);
+	assert_false(lost_has(&l, 5, 3));
+	lost_add(&l, 11, 2, 3);		/* joins one listed: no room needed */
+	assert_true(lost_has(&l, 12, 3));
+	assert_int_equal(l.unlisted, 4);
+	lost_forget(&l, 21, 1);		/* nothing there */
+	lost_forget(&l, 11, 1);		/* a split, no room for the tail */
+	assert_true(lost_has(&l, 10, 3) && !lost_has(&l, 11, 3));
+	assert_int_equal(l.unlisted, 5);
+}
+
+/* The lost list and a cut's device size survive a save; a state written
+ * before them reads as none. */
+static void
+test_lost_round_trip(void **state)
+{
+	static const char old[] =
+	    "version 1\n"
+	    "instance 5\n"
+	    "power.checked_cycle 2\n"
+	    "power.checked_item 18446744073709551615\n"
+	    "power.cut_pending 1\n"
+	    "end\n";
+	struct tmp	*t = *state;
+	static struct dstate in, out;
+	char		 err[256] = "";
+
+	fill(&in);
+	lost_add(&in.lost, 23975, 1, 1);
+	lost_add(&in.lost, 5, 3, 0);
+	in.lost.unlisted = 7;
+	in.cut_capacity = 268435456;
+	in.cut_position = 20917;
+	in.cut_refused = 1;
+	save_load(t, &in, &out);
+	assert_same(&in, &out);
+	assert_int_equal(out.lost.n, 2);
+	assert_memory_equal(out.lost.v, in.lost.v, 2 * sizeof(in.lost.v[0]));
+	assert_int_equal(out.lost.unlisted, 7);
+	assert_int_equal(out.cut_capacity, 268435456);
+	assert_int_equal(out.cut_position, 20917);
+	assert_int_equal(out.cut_refused, 1);
+	write_text(t->path, old, sizeof(old) - 1);
+	if (state_load(t->path, &out, err, sizeof(err)) != 0)
+		fail_msg("state_load: %s", err);
+	assert_int_equal(out.lost.n, 0);
+	assert_int_equal(out.cut_capacity, 0);
+	assert_int_equal(out.cut_refused, 0);
+	assert_int_equal(out.cut_pending, 1);
+	write_text(t->path, "version 1\ninstance 5\npower.lost 1 0 1\nend\n",
+	    42);
+	assert_int_equal(state_load(t->path, &out, err, sizeof(err)), -1);
+}
+
 #define T(f)	cmocka_unit_test_setup_teardown(f, setup_dir, teardown_dir)
 
 int
@@ -423,6 +510,8 @@ main(void)
 		T(test_load_truncated),
 		T(test_unknown_keys_ignored),
 		T(test_run_state_names),
+		T(test_lost_list),
+		T(test_lost_round_trip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
