@@ -176,6 +176,14 @@ def rows(o):
             yield from rows(v)
 r = next(rows(json.load(open(sys.argv[1]))))
 print(r.get("host_busy"), r.get("void"))' "$T/r4.json" "$PROBE" 2>&1)"
+"$CTL" report a --state-dir "$ST" -o "$T/r4.html" >"$T/r4.out" 2>&1 ||
+    fail "report -o: $(cat "$T/r4.out")"
+assert_eq "the report's table: checkpoint 4's row notes the busy host" True \
+    "$(python3 -c '
+import re, sys
+h = open(sys.argv[1]).read()
+m = re.search(r"<tr[^>]*><td class=\"l\">%s</td>.*?</tr>" % re.escape(sys.argv[2]), h, re.S)
+print(m is not None and "host busy" in m.group(0))' "$T/r4.html" "$PROBE" 2>&1)"
 # the records as they were after checkpoint 2: its void line the latest
 mkdir -p "$T/cut/a"
 python3 -c 'import json, sys
