@@ -683,7 +683,11 @@ probe_reap(struct engine *e, struct probe_state *ps)
 
 /*
  * A run's wait for a completion, at most PROBE_ROUND_NS: the round comes
- * even when none does (what was queued is sent already).
+ * even when none does (what was queued is sent already, and accounted by
+ * engine_ring_submit()). The kernel bounds the wait itself (EXT_ARG,
+ * Linux 5.11); before it, liburing would queue a timeout of its own whose
+ * completion probe_reap() would take for an I/O: the wait is not bounded
+ * there, and a drive holding an I/O over PROBE_GAP_MAX_NS voids a window.
  */
 static int
 round_wait(struct engine *e)
@@ -693,6 +697,8 @@ round_wait(struct engine *e)
 	struct io_uring_cqe	*cqe;
 	int			 rc;
 
+	if (!(e->ring.features & IORING_FEAT_EXT_ARG))
+		return engine_ring_submit(e, 1);
 	rc = io_uring_submit_and_wait_timeout(&e->ring, &cqe, 1, &ts, NULL);
 	return rc == -ETIME ? 0 : rc;
 }
