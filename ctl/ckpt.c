@@ -90,6 +90,16 @@ cache_gb(json_object *line)
 	    num(line, "slc_cache_bytes") / 1e9 : CKPT_NO_KNEE;
 }
 
+/* Was the line measured on a busy host (drive_ckpt.c's host_busy)? */
+static int
+host_busy(json_object *line)
+{
+	json_object	*v;
+
+	return line != NULL && json_object_object_get_ex(line, "host_busy",
+	    &v) && json_object_get_boolean(v);
+}
+
 int
 ckpt_void(json_object *line)
 {
@@ -454,6 +464,9 @@ change_text(const struct ckpt_grid *g, size_t row, enum ckpt_figure f,
 		return;
 	}
 	ckpt_flag_mark(ckpt_cell(g, row, (size_t)l), mark, mlen);
+	if (host_busy(ckpt_cell(g, row, (size_t)l)))	/* a note, no flag */
+		snprintf(mark + strlen(mark), mlen - strlen(mark), "%s",
+		    mark[0] ? " (host busy)" : "(host busy)");
 	c = b == l ? NAN : ckpt_change(ckpt_value(ckpt_cell(g, row,
 	    (size_t)b), f), ckpt_value(ckpt_cell(g, row, (size_t)l), f));
 	if (isnan(c))
@@ -521,7 +534,11 @@ ckpt_table(FILE *fp, const struct ckpt_grid *g, int latency)
 	    "latest against the probe's baseline;\n !throughput: below 0.8x "
 	    "the baseline's, !latency: p99.9 above 2x; n/a: the probe could "
 	    "not run;\n void: no window of the probe was the drive's, the "
-	    "daemon stopped, starved or suspended: --json says why)\n");
+	    "daemon stopped or kept from every CPU\n for a stretch, or the "
+	    "system suspended: --json says why; (host busy): the latest\n "
+	    "window's I/O thread waited for a CPU over %d %% of it, the "
+	    "figure the drive's as that host could drive it)\n",
+	    PROBE_BUSY_PERCENT);
 	free(cols);
 }
 

@@ -34,7 +34,8 @@ enum ckpt_figure ckpt_headline(json_object *line);
 #define CKPT_NO_KNEE	(-1.0)
 /*
  * Is the line void: the probe ran, but no window of it was the drive's
- * (the daemon stopped, starved of CPU or suspended)? Its "void" says why.
+ * (the daemon stopped or kept from every CPU for a stretch, or the system
+ * suspended)? Its "void" says why.
  */
 int		 ckpt_void(json_object *line);
 /* The figure of a line; NAN when it has none (skipped, void, not measured). */

@@ -338,6 +338,8 @@ probe_row(const struct ckpt_grid *g, size_t r)
 	    ckpt_value(c, f))) : NULL);
 	ADD(o, "flags", flags(c));
 	ADD(o, "void", copy(c, "void"));	/* the latest: no figure, why */
+	/* the latest measured on a busy host: a note, no flag of the drive's */
+	ADD(o, "host_busy", copy(c, "host_busy"));
 	ADD(o, "read_lat_us", copy(c, "read_lat_us"));
 	ADD(o, "write_lat_us", copy(c, "write_lat_us"));
 	return o;

@@ -347,6 +347,9 @@ probe_row(FILE *fp, json_object *r, size_t ncols)
 		html_text(fp, json_object_get_string(
 		    json_object_array_get_idx(fl, k)));
 	}
+	if (json_object_get_boolean(rj_get(r, "host_busy")))	/* a note */
+		fprintf(fp, "%shost busy (the I/O thread waited for a CPU much "
+		    "of the window)", k ? ", " : "");
 	fprintf(fp, "</td></tr>\n");
 }
 

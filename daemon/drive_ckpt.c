@@ -7,8 +7,9 @@
  * baseline (the first checkpoint that measured it), regressions as
  * events, and the operator's request for one.
  *
- * A probe whose measuring window was not the drive's (the daemon stopped,
- * starved of CPU or suspended in it: probes.h) has been measured again by
+ * A probe whose measuring window was not the drive's (the daemon stopped
+ * or kept from every CPU for a stretch, or the system suspended in it:
+ * probes.h) has been measured again by
  * the worker; when every window was void, its line says so ("void", with
  * the reason) and has no figures: no baseline, no regression, no speed.
  * It also says "skipped", as a probe that cannot run does, so that a
@@ -293,7 +294,12 @@ void_windows(const struct probe_result *r)
 	return a;
 }
 
-/* How the window was measured: attempts, the void ones, its edges. */
+/*
+ * How the window was measured: attempts, the void ones, its edges, the
+ * longest gap between the I/O thread's rounds; a host so busy that the
+ * thread waited for a CPU over PROBE_BUSY_PERCENT of it (probes.h) is
+ * noted: the figure is the drive's as that host could drive it.
+ */
 static void
 line_window(json_object *o, const struct probe_result *r)
 {
@@ -302,6 +308,9 @@ line_window(json_object *o, const struct probe_result *r)
 		ADD("void_windows", void_windows(r));
 	ADD("suspended_seconds", seconds_json(r->window.suspended_ns));
 	ADD("cpu_wait_seconds", seconds_json(r->window.runq_ns));
+	ADD("round_gap_seconds", seconds_json(r->window.gap_ns));
+	if (probe_window_busy(&r->window))
+		ADD("host_busy", json_object_new_boolean(1));
 }
 
 /* What the probe measured. */
@@ -494,8 +503,10 @@ line_measured(struct drive *d, const struct probe *p, const char *id,
 	line_workload(o, d, p);
 	line_figures(o, d, r);
 	drive_log(d, LOG_INFO, 0, "probe %s: %.0f read + %.0f write IOPS, "
-	    "%.1f MB/s", id, r->iops[LAT_READ], r->iops[LAT_WRITE],
-	    (r->bytes_per_sec[LAT_READ] + r->bytes_per_sec[LAT_WRITE]) / 1e6);
+	    "%.1f MB/s%s", id, r->iops[LAT_READ], r->iops[LAT_WRITE],
+	    (r->bytes_per_sec[LAT_READ] + r->bytes_per_sec[LAT_WRITE]) / 1e6,
+	    r->attempts > 0 && probe_window_busy(&r->window) ? " (host busy: "
+	    "the I/O thread waited for a CPU much of the window)" : "");
 	return o;
 }
 

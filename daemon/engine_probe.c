@@ -48,13 +48,18 @@
  * a completion counts by the round that reaps it (an error of at most
  * one round at each end).
  *
- * Whether the window is the drive's. The rounds that open and close it
- * also take how long the system was suspended and how long this thread
- * waited for a CPU so far; a window that overran its length, or in which
- * the thread was suspended or starved (probes.h), is void: a stopped or
- * starved daemon would be recorded as a slow drive. A void window is
- * measured again, ramp and all, up to the job's reruns; the result says
- * which were void, and the caller records a last one void as such.
+ * Whether the window is the drive's. A run's wait for a completion is
+ * bounded (PROBE_ROUND_NS), so that its thread comes round even while the
+ * drive holds every I/O; each round's stamp (t_reap) gives the longest gap
+ * between two rounds in the window: one far beyond the bound is time the
+ * thread did not run (stopped, or kept from every CPU), and a stopped
+ * daemon would be recorded as a slow drive. The rounds that open and
+ * close the window also take how long the system was suspended and how
+ * long this thread waited for a CPU so far. A window with such a gap or a
+ * suspend (probes.h) is void, measured again, ramp and all, up to the
+ * job's reruns; the result says which were void, and the caller records
+ * a last one void as such. A long CPU wait (a busy host) voids nothing:
+ * the caller notes it on the line.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -103,6 +108,7 @@ struct probe_state {
 	int		 exhausted;	/* fill, check: the cursor is at its end */
 	uint64_t	 stamp;		/* write time of the units written */
 	uint64_t	 t_ramp, t_deadline, t_stop;	/* CLOCK_MONOTONIC */
+	uint64_t	 t_round;	/* the last round's reap */
 	int		 counting;	/* this round's completions count */
 	int		 stopping;	/* issue nothing more */
 	struct probe_window win;	/* run: the window's edges */
@@ -586,10 +592,7 @@ probe_complete(struct engine *e, struct probe_state *ps, uint32_t idx,
 static uint64_t
 suspended_ns(void)
 {
-	uint64_t	m = clock_ns(CLOCK_MONOTONIC);
-	uint64_t	b = clock_ns(CLOCK_BOOTTIME);
-
-	return b > m ? b - m : 0;
+	return probe_suspended_ns(clock_ns);
 }
 
 /* This thread's wait on a run queue so far; PROBE_WAIT_UNKNOWN. */
@@ -640,11 +643,16 @@ window_edge(struct probe_state *ps, int closing)
 /*
  * The round's clock: whether its completions count (from the ramp's end
  * to the first round at or past the deadline, which closes the window
- * and stops the issuing).
+ * and stops the issuing); the window's longest gap between two rounds
+ * (the one across the ramp's end and the closing one included).
  */
 static void
 round_clock(struct probe_state *ps, uint64_t t)
 {
+	if (ps->t_stop == 0 && t >= ps->t_ramp && t > ps->t_round &&
+	    t - ps->t_round > ps->win.gap_ns)
+		ps->win.gap_ns = t - ps->t_round;
+	ps->t_round = t;
 	if (ps->t_stop != 0)
 		ps->counting = 0;
 	else if (t >= ps->t_deadline) {
@@ -674,12 +682,34 @@ probe_reap(struct engine *e, struct probe_state *ps)
 }
 
 /*
+ * A run's wait for a completion, at most PROBE_ROUND_NS: the round comes
+ * even when none does (what was queued is sent already, and accounted by
+ * engine_ring_submit()). The kernel bounds the wait itself (EXT_ARG,
+ * Linux 5.11); before it, liburing would queue a timeout of its own whose
+ * completion probe_reap() would take for an I/O: the wait is not bounded
+ * there, and a drive holding an I/O over PROBE_GAP_MAX_NS voids a window.
+ */
+static int
+round_wait(struct engine *e)
+{
+	struct __kernel_timespec ts = { .tv_sec = 0,
+				    .tv_nsec = PROBE_ROUND_NS };
+	struct io_uring_cqe	*cqe;
+	int			 rc;
+
+	if (!(e->ring.features & IORING_FEAT_EXT_ARG))
+		return engine_ring_submit(e, 1);
+	rc = io_uring_submit_and_wait_timeout(&e->ring, &cqe, 1, &ts, NULL);
+	return rc == -ETIME ? 0 : rc;
+}
+
+/*
  * Submit what is queued and wait for the first completion, as fio does: a
  * slot refilled as soon as its I/O ends keeps the probe's queue depth, and
  * its latency is stamped when it ends, not when a batch does. A run that
  * polls (probe_wait = poll) looks for it without sleeping, for at most
  * BATCH_FAST_NS, then sleeps: the probe measures the device, not the time
- * its own thread takes to wake up.
+ * its own thread takes to wake up. A run's sleep is bounded (round_wait).
  */
 static void
 probe_submit(struct engine *e, struct probe_state *ps)
@@ -689,7 +719,11 @@ probe_submit(struct engine *e, struct probe_state *ps)
 	if (wait && is_run(ps) && ps->pj->poll) {
 		rc = probe_send(e, ps, 0);
 		if (rc >= 0 && !engine_ring_poll(e, 1))
-			rc = engine_ring_submit(e, 1);
+			rc = round_wait(e);
+	} else if (wait && is_run(ps)) {
+		rc = probe_send(e, ps, 0);
+		if (rc >= 0)
+			rc = round_wait(e);
 	} else
 		rc = probe_send(e, ps, (unsigned)wait);
 	if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
@@ -788,6 +822,7 @@ probe_clocks(struct probe_state *ps)
 	ps->t_deadline = is_run(ps) ? ps->t_ramp + ps->pj->duration_ns :
 	    UINT64_MAX;
 	ps->t_stop = 0;
+	ps->t_round = t0;
 	ps->stopping = 0;
 	ps->counting = !is_run(ps) || ps->pj->ramp_ns == 0;
 	memset(&ps->win, 0, sizeof(ps->win));

@@ -600,26 +600,42 @@ secs(uint64_t ns)
 int
 probe_window_void(const struct probe_window *w, char *why, size_t len)
 {
-	uint64_t	over = w->wall_ns > w->planned_ns ?
-			    w->wall_ns - w->planned_ns : 0;
-
-	/* the most telling cause first: a stop shows only as the overrun */
 	if (w->suspended_ns > PROBE_SUSPEND_MAX_NS)
 		snprintf(why, len, "the system was suspended for %.2f s of the "
 		    "%.2f s window", secs(w->suspended_ns), secs(w->wall_ns));
-	else if (w->opened && w->runq_ns != PROBE_WAIT_UNKNOWN &&
-	    w->runq_ns > w->wall_ns / 100 * PROBE_RUNQ_PERCENT)
-		snprintf(why, len, "the I/O thread waited %.2f s of the %.2f s "
-		    "window for a CPU (over %d %%): the host's load measured, "
-		    "not the drive", secs(w->runq_ns), secs(w->wall_ns),
-		    PROBE_RUNQ_PERCENT);
-	else if (over > PROBE_OVERRUN_MIN_NS &&
-	    over > w->planned_ns / PROBE_OVERRUN_DIV)
-		snprintf(why, len, "the window lasted %.2f s of %.2f s: the "
-		    "I/O thread was stopped or an I/O held for %.2f s across "
-		    "its end", secs(w->wall_ns), secs(w->planned_ns),
-		    secs(over));
+	else if (w->gap_ns > PROBE_GAP_MAX_NS)
+		snprintf(why, len, "the I/O thread was stopped or kept from "
+		    "every CPU for %.2f s at a stretch in the %.2f s window "
+		    "(it comes round every %.1f s at most when it runs)",
+		    secs(w->gap_ns), secs(w->wall_ns), secs(PROBE_ROUND_NS));
 	else
 		return 0;
 	return 1;
+}
+
+int
+probe_window_busy(const struct probe_window *w)
+{
+	return w->opened && w->runq_ns != PROBE_WAIT_UNKNOWN &&
+	    w->runq_ns > w->wall_ns / 100 * PROBE_BUSY_PERCENT;
+}
+
+uint64_t
+probe_suspended_ns(uint64_t (*now)(clockid_t))
+{
+	uint64_t	m1, b, m2, off = 0, spread = UINT64_MAX;
+	int		i;
+
+	for (i = 0; i < PROBE_CLOCK_TRIES && spread > PROBE_CLOCK_PAIR_NS;
+	    i++) {
+		m1 = now(CLOCK_MONOTONIC);
+		b = now(CLOCK_BOOTTIME);
+		m2 = now(CLOCK_MONOTONIC);
+		if (m2 < m1 || m2 - m1 >= spread)
+			continue;	/* a wider pair than the best so far */
+		spread = m2 - m1;
+		/* b was read at or before m2: b - m2 never counts a wait */
+		off = b > m2 ? b - m2 : 0;
+	}
+	return off;
 }

@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #define PROBE_ID_MAX	32	/* bytes of an id, its NUL included */
 #define PROBE_TITLE_MAX	64
@@ -112,37 +113,63 @@ const char		*probe_rw(const struct probe *);
 void			 probe_size_label(uint32_t size, char *buf, size_t len);
 
 /*
- * The measured window of a run as its I/O thread saw it, taken at the
- * window's two edges: the time it was to last (probe_seconds), its length
- * on CLOCK_MONOTONIC, the time the system spent suspended in it
- * (CLOCK_BOOTTIME's advance beyond CLOCK_MONOTONIC's) and the time the
- * thread waited for a CPU in it (the run-queue wait of
- * /proc/thread-self/schedstat; PROBE_WAIT_UNKNOWN when unreadable). Not
- * opened: no round of the thread was reaped inside the window, only the
- * one that closed it.
+ * The measured window of a run as its I/O thread saw it: the time it was
+ * to last (probe_seconds), its length on CLOCK_MONOTONIC, the time the
+ * system spent suspended in it (CLOCK_BOOTTIME's advance beyond
+ * CLOCK_MONOTONIC's), the time the thread waited for a CPU in it (the
+ * run-queue wait of /proc/thread-self/schedstat; PROBE_WAIT_UNKNOWN when
+ * unreadable), and the longest time between two consecutive rounds of
+ * the thread in it (its own CLOCK_MONOTONIC stamps, the round that
+ * closes the window included). Not opened: no round of the thread was
+ * reaped inside the window, only the one that closed it.
  */
 #define PROBE_WAIT_UNKNOWN	UINT64_MAX
 struct probe_window {
-	uint64_t	planned_ns, wall_ns, suspended_ns, runq_ns;
+	uint64_t	planned_ns, wall_ns, suspended_ns, runq_ns, gap_ns;
 	int		opened;
 };
 
 /*
- * When a window is not the drive's figure (void): it lasted more than
- * PROBE_OVERRUN_MIN_NS and more than a PROBE_OVERRUN_DIV-th of its
- * planned length beyond it (the thread was stopped, or the device held
- * an I/O across the deadline for that long); the system was suspended in
- * it for more than PROBE_SUSPEND_MAX_NS; or the thread waited for a CPU
- * for more than PROBE_RUNQ_PERCENT of it (the host's load measured, not
- * the drive). A void window is measured again up to PROBE_RERUNS times.
+ * A run's thread waits for a completion at most PROBE_ROUND_NS, so that
+ * it comes round that often even while the drive holds every I/O. A gap
+ * between two of its rounds beyond PROBE_GAP_MAX_NS (ten rounds' worth)
+ * is time it did not run at all: stopped (SIGSTOP, a debugger, a frozen
+ * cgroup) or kept from every CPU for that long at a stretch; the window
+ * is void. Its limit: a thread kept from running for less than that at a
+ * time, however often, is not seen by this rule (only by its CPU wait).
+ *
+ * The other void rule: the system suspended for more than
+ * PROBE_SUSPEND_MAX_NS in the window. A window that lasted beyond its
+ * length while the thread kept coming round is the drive's (an I/O held
+ * across the deadline: its latency shows it), not void. A void window is
+ * measured again up to PROBE_RERUNS times.
+ *
+ * A thread that waited for a CPU more than PROBE_BUSY_PERCENT of the
+ * window (each sleeping wait's wake-up queues for a CPU: a busy host) is
+ * no void window, but its figure is the drive's as the busy host could
+ * drive it: the line says so (probe_window_busy()).
  */
-#define PROBE_OVERRUN_MIN_NS	1000000000ULL
-#define PROBE_OVERRUN_DIV	4
+#define PROBE_ROUND_NS		100000000ULL
+#define PROBE_GAP_MAX_NS	1000000000ULL
 #define PROBE_SUSPEND_MAX_NS	10000000ULL
-#define PROBE_RUNQ_PERCENT	50
+#define PROBE_BUSY_PERCENT	25
 #define PROBE_RERUNS		2
 /* 0 for a window that holds; 1 with why it is void in `why`. */
 int			 probe_window_void(const struct probe_window *,
 			    char *why, size_t len);
+/* Did the thread wait for a CPU over PROBE_BUSY_PERCENT of the window? */
+int			 probe_window_busy(const struct probe_window *);
+
+/*
+ * CLOCK_BOOTTIME's advance over CLOCK_MONOTONIC (the time suspended since
+ * boot), read with `now` as MONOTONIC, BOOTTIME, MONOTONIC again until the
+ * two MONOTONIC reads are at most PROBE_CLOCK_PAIR_NS apart (a thread
+ * preempted between the reads would count its wait as a suspend), the
+ * closest pair taken after PROBE_CLOCK_TRIES; the error is below that
+ * spread, never above it.
+ */
+#define PROBE_CLOCK_PAIR_NS	100000ULL
+#define PROBE_CLOCK_TRIES	100
+uint64_t		 probe_suspended_ns(uint64_t (*now)(clockid_t));
 
 #endif

@@ -358,30 +358,36 @@ test_spec(void **state)
 }
 
 /*
- * When a window is void: the overrun beyond both a quarter of its length
- * and 1 s, a suspend over 10 ms, a CPU wait over half of it; each at its
- * limit holds, and the reason names the cause.
+ * When a window is void: a gap between two of the I/O thread's rounds
+ * beyond PROBE_GAP_MAX_NS (a stop inside the window, its end as well as
+ * across it), a suspend over 10 ms; each at its limit holds, and the
+ * reason names the cause. What is not void: an overrun while the thread
+ * kept coming round (a drive that held an I/O across the deadline: its
+ * figure), however long; a CPU wait of any share (a busy host), which
+ * probe_window_busy() notes beyond PROBE_BUSY_PERCENT.
  */
 static void
 test_window_void(void **st)
 {
 	const uint64_t	s = 1000000000ULL;
-	struct probe_window w = { .planned_ns = 2 * s, .wall_ns = 2 * s,
-			    .runq_ns = s / 10, .opened = 1 };
+	struct probe_window w = { .planned_ns = 40 * s, .wall_ns = 40 * s,
+			    .runq_ns = s / 10, .gap_ns = s / 10, .opened = 1 };
 	char		why[256] = "";
 
 	(void)st;
 	assert_int_equal(probe_window_void(&w, why, sizeof(why)), 0);
-	w.wall_ns = 3 * s;		/* 1 s over: the limit, holds */
-	assert_int_equal(probe_window_void(&w, why, sizeof(why)), 0);
-	w.wall_ns = 3 * s + 1;
+	w.gap_ns = 30 * s;		/* stopped from 5 s to 35 s of 40 */
 	assert_int_equal(probe_window_void(&w, why, sizeof(why)), 1);
 	assert_non_null(strstr(why, "was stopped"));
-	w.planned_ns = 8 * s;		/* a quarter of 8 s: 2 s */
-	w.wall_ns = 10 * s;
+	assert_non_null(strstr(why, "30.00 s at a stretch"));
+	w.gap_ns = PROBE_GAP_MAX_NS;	/* the limit: holds */
 	assert_int_equal(probe_window_void(&w, why, sizeof(why)), 0);
-	w.wall_ns = 10 * s + 1;
+	w.gap_ns++;
 	assert_int_equal(probe_window_void(&w, why, sizeof(why)), 1);
+	w.gap_ns = PROBE_ROUND_NS;	/* a drive that held an I/O 30 s */
+	w.planned_ns = 2 * s;
+	w.wall_ns = 32 * s;
+	assert_int_equal(probe_window_void(&w, why, sizeof(why)), 0);
 	w.wall_ns = w.planned_ns;
 	w.suspended_ns = PROBE_SUSPEND_MAX_NS;
 	assert_int_equal(probe_window_void(&w, why, sizeof(why)), 0);
@@ -389,16 +395,82 @@ test_window_void(void **st)
 	assert_int_equal(probe_window_void(&w, why, sizeof(why)), 1);
 	assert_non_null(strstr(why, "suspended"));
 	w.suspended_ns = 0;
-	w.runq_ns = 4 * s;		/* half of 8 s: holds */
+	w.runq_ns = w.wall_ns;		/* waited for a CPU all of it */
 	assert_int_equal(probe_window_void(&w, why, sizeof(why)), 0);
-	w.runq_ns = 4 * s + 1;
-	assert_int_equal(probe_window_void(&w, why, sizeof(why)), 1);
-	assert_non_null(strstr(why, "for a CPU"));
+}
+
+/* A busy host: a CPU wait beyond PROBE_BUSY_PERCENT of the window. */
+static void
+test_window_busy(void **st)
+{
+	const uint64_t	s = 1000000000ULL;
+	struct probe_window w = { .planned_ns = 4 * s, .wall_ns = 4 * s,
+			    .runq_ns = 0, .gap_ns = s / 10, .opened = 1 };
+
+	(void)st;
+	assert_int_equal(probe_window_busy(&w), 0);
+	w.runq_ns = 4 * s / 100 * PROBE_BUSY_PERCENT;	/* the limit */
+	assert_int_equal(probe_window_busy(&w), 0);
+	w.runq_ns++;
+	assert_int_equal(probe_window_busy(&w), 1);
 	w.opened = 0;			/* no wait measured in the window */
-	assert_int_equal(probe_window_void(&w, why, sizeof(why)), 0);
+	assert_int_equal(probe_window_busy(&w), 0);
 	w.opened = 1;
 	w.runq_ns = PROBE_WAIT_UNKNOWN;
-	assert_int_equal(probe_window_void(&w, why, sizeof(why)), 0);
+	assert_int_equal(probe_window_busy(&w), 0);
+}
+
+/*
+ * A scripted clock for probe_suspended_ns(): BOOTTIME is MONOTONIC plus
+ * the time suspended; `jump` ns pass (the thread preempted) right after
+ * the `jump_after`-th read (after every read when negative).
+ */
+static uint64_t	fake_mono, fake_susp, fake_jump;
+static int	fake_reads, fake_jump_after;
+
+static uint64_t
+fake_clock(clockid_t c)
+{
+	uint64_t	v = fake_mono + (c == CLOCK_BOOTTIME ? fake_susp : 0);
+
+	fake_mono += 1000;		/* a read takes 1 us */
+	if (++fake_reads == fake_jump_after || fake_jump_after < 0)
+		fake_mono += fake_jump;
+	return v;
+}
+
+/*
+ * The time suspended, read by a thread preempted between its clock
+ * reads: a 20 ms wait is no suspend; after a real one of 30 ms the
+ * figure is that, whichever read the preemption follows.
+ */
+static void
+test_suspended_read(void **st)
+{
+	int	after;
+
+	(void)st;
+	for (after = 1; after <= 3; after++) {
+		fake_mono = 5000000000ULL;
+		fake_susp = 7000000ULL;
+		fake_reads = 0;
+		fake_jump = 20000000ULL;
+		fake_jump_after = after;
+		assert_true(probe_suspended_ns(fake_clock) <= fake_susp);
+		assert_true(probe_suspended_ns(fake_clock) + 10000 >=
+		    fake_susp);
+		fake_reads = 0;
+		fake_susp += 30000000ULL;
+		assert_true(probe_suspended_ns(fake_clock) <= fake_susp);
+		assert_true(probe_suspended_ns(fake_clock) + 10000 >=
+		    fake_susp);
+	}
+	/* preempted after every read: the figure errs by a pair's spread */
+	fake_susp = 30000000ULL;
+	fake_jump = 200000ULL;
+	fake_jump_after = -1;
+	assert_true(probe_suspended_ns(fake_clock) <= fake_susp);
+	assert_true(probe_suspended_ns(fake_clock) + 2 * 201000 >= fake_susp);
 }
 
 int
@@ -418,6 +490,8 @@ main(void)
 		cmocka_unit_test(test_fio_options),
 		cmocka_unit_test(test_spec),
 		cmocka_unit_test(test_window_void),
+		cmocka_unit_test(test_window_busy),
+		cmocka_unit_test(test_suspended_read),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
