@@ -50,8 +50,17 @@
 #
 # Usage: bench/ckptfio.sh [-r N] [--quick] [--batch] [--pin CPU] [--seconds S]
 #                         [--rows A,B] [--fio-verify] [--fio-thread] [--poll]
-#                         [--json[=FILE]]
-# Needs root, fio, python3, losetup, ~1.2 GiB free in /dev/shm. Exits 0
+#                         [--load N] [--json[=FILE]]
+# --load N measures both tools on a host that N other drives keep busy, as
+# bench/scale.sh runs them: one more ssdtortured, of its own state dir and
+# socket, writing and verifying N loop devices (256 MiB each over
+# /dev/shm, 128 KiB sequential at QD8, cycles without end) from before the
+# first row to after the last, so that every measurement of either tool
+# has the same neighbours. A probe must still measure the drive, not the
+# host: the ratios hold under load as they do without.
+#
+# Needs root, fio, python3, losetup, ~1.2 GiB free in /dev/shm (and
+# 256 MiB per --load drive). Exits 0
 # whatever the figures, non-zero only when something fails to run.
 # Everything it creates is removed on exit, Ctrl-C included.
 
@@ -77,6 +86,8 @@ usage: $0 [-r N] [--quick] [--batch] [--pin CPU] [--seconds S] [--rows A,B]
   --seconds S   each probe and fio row measured for S seconds (default 5;
                 2 with --quick): a longer window evens out short bursts of
                 the host's other work
+  --load N      N other drives of another ssdtortured write and verify
+                throughout, under both tools (the load of bench/scale.sh)
   --json[=FILE] also write every run's figures as JSON (default FILE:
                 ./ckptfio-results.json)
   --rows A,B    these rows: probe ids of \`ssdctl probes\` (default: the
@@ -100,6 +111,7 @@ BENCH_NAME=ckptfio
 # shellcheck source=bench/lib/common.sh
 . "$ROOT/bench/lib/common.sh"
 BATCH=0 PIN='' SECS_SET='' ROWS_SET='' FIO_VERIFY=0 FIO_THREAD=0 WAIT=sleep
+LOAD=0
 args=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -113,6 +125,9 @@ while [ $# -gt 0 ]; do
 	--pin) [ $# -ge 2 ] || { usage >&2; exit 2; }
 	    PIN=$2; shift ;;
 	--pin=*) PIN=${1#--pin=} ;;
+	--load) [ $# -ge 2 ] || { usage >&2; exit 2; }
+	    LOAD=$2; shift ;;
+	--load=*) LOAD=${1#--load=} ;;
 	--seconds) [ $# -ge 2 ] || { usage >&2; exit 2; }
 	    SECS_SET=$2; shift ;;
 	--seconds=*) SECS_SET=${1#--seconds=} ;;
@@ -121,6 +136,10 @@ while [ $# -gt 0 ]; do
 	shift
 done
 bench_args 3 ckptfio-results.json "${args[@]}"
+case $LOAD in
+''|*[!0-9]*) die "--load needs a whole number of drives" ;;
+esac
+[ "$LOAD" -le 24 ] || die "--load: at most 24 drives"
 case $PIN in
 ''|*[!0-9]*) [ -z "$PIN" ] || die "--pin needs a CPU number" ;;
 *) [ "$PIN" -lt "$(nproc)" ] && [ "$(nproc)" -ge 2 ] ||
@@ -163,12 +182,19 @@ LOOP=
 CHILD=
 POLLER=
 WQ_SAVED=
+LOADPID=
+LOAD_LOOPS=()
+LOAD_IMGS=()
 
 # shellcheck disable=SC2317  # called from the traps
 cleanup() {
 	trap '' INT TERM
 	[ -n "$CHILD" ] && stop_pid "$CHILD"
 	[ -n "$POLLER" ] && stop_pid "$POLLER"
+	[ -n "$LOADPID" ] && stop_pid "$LOADPID"
+	for l in "${LOAD_LOOPS[@]}"; do loop_detach "$l"; done
+	[ ${#LOAD_IMGS[@]} = 0 ] || rm -f "${LOAD_IMGS[@]}"
+	LOADPID=''; LOAD_LOOPS=(); LOAD_IMGS=()
 	[ -n "$LOOP" ] && loop_detach "$LOOP"
 	[ -n "$IMG" ] && rm -f "$IMG"
 	[ -n "$WORK" ] && rm -rf "$WORK"
@@ -181,7 +207,7 @@ bench_traps
 # ------------------------------------------------------------ preflight
 preflight
 make -s -C "$ROOT" ctl/ssdctl >&2 || die "the build of ssdctl failed"
-shm_need $((DEV_BYTES + (256 << 20)))
+shm_need $((DEV_BYTES + (256 << 20) + LOAD * (256 << 20)))
 
 WORK=$(mktemp -d /tmp/ssdt-ckptfio.XXXXXX) || die "mktemp"
 RES=$WORK/results.tsv
@@ -440,14 +466,62 @@ EOF
 	    $2, $5, $6 / 1e6, $7 / 1e6, $8 }' "$RES" >&2
 }
 
+# fio_rep REP: every row by fio. The poller that counts the device's bytes
+# for ssdtortured's probes runs here too, at the same real-time priority,
+# so that both tools share the host with the same instrument.
 fio_rep() {
 	local row
+	"${RT[@]}" python3 -B "$WORK/poll.py" "$WORK/no-results" \
+	    "/sys/block/${LOOP#/dev/}/stat" "$WORK/poll-fio-$1.txt" &
+	POLLER=$!
 	for row in "${ROWS[@]}"; do
 		fio_row "$1" "$row" "$LEN"
 		fio_row "$1" "$row" "$LEN" plain
 		[ "$FIO_VERIFY" = 0 ] || fio_verify_row "$1" "$row" "$LEN"
 	done
+	stop_pid "$POLLER"
+	POLLER=
 }
+
+# ------------------------------------------------------------ the load
+# load_start: LOAD drives of another daemon, all running before it returns
+load_start() {
+	local i img lp conf=$WORK/load.conf n
+	mkdir -p "$WORK/load"
+	printf '[daemon]\nstate_dir = %s\nsocket = %s\n' "$WORK/load" \
+	    "$WORK/load.sock" > "$conf"
+	for i in $(seq "$LOAD"); do
+		img=$(mktemp /dev/shm/ssdt-ckptfio-load.XXXXXX.img) ||
+		    die "mktemp in /dev/shm"
+		LOAD_IMGS+=("$img")
+		truncate -s 256M "$img" || die "truncate $img"
+		lp=$(losetup -f --show --direct-io=on "$img") ||
+		    die "losetup failed"
+		LOAD_LOOPS+=("$lp")
+		printf '[drive:load%d]\ncheckpoint = off\ndevice = %s\n' \
+		    "$i" "$lp" >> "$conf"
+		printf 'serial = none\nblock_size = 128k\norder = sequential\n' >> "$conf"
+		printf 'queue_depth = 8\nstatic_fraction = 0\ntrim = no\n' >> "$conf"
+	done
+	"$DAEMON" -c "$conf" >"$WORK/load.log" 2>&1 &
+	LOADPID=$!
+	for _ in $(seq 100); do
+		n=$("$SSDCTL" -s "$WORK/load.sock" --json status 2>/dev/null |
+		    python3 -B -c 'import json, sys
+print(sum(1 for d in json.load(sys.stdin)["drives"] if d.get("state") == "running"))' \
+		    2>/dev/null) || n=0
+		[ "$n" = "$LOAD" ] && break
+		kill -0 "$LOADPID" 2>/dev/null ||
+		    { cat "$WORK/load.log" >&2; die "the load's daemon exited"; }
+		sleep 0.2
+	done
+	[ "$n" = "$LOAD" ] || { cat "$WORK/load.log" >&2; die "the load's drives did not start"; }
+	msg "load: $LOAD drives of another ssdtortured writing ($(echo "${LOAD_LOOPS[@]}"))"
+}
+if [ "$LOAD" -gt 0 ]; then
+	load_start
+	meta load "$LOAD other drives writing and verifying (128 KiB, QD8, another ssdtortured)"
+fi
 
 # ----------------------------------------------------------- the rounds
 msg "$REPS repetition(s) of ${#ROWS[@]} rows, ramp ${RAMP} s, measured ${SECS} s"

@@ -35,8 +35,12 @@
  *
  * -p makes the probes poll for their completions (probe_wait = poll).
  *
+ * -R A,B measures the probes named (ids of daemon/probes.h, at most 8)
+ * instead of the two rows above; the region is filled again after each
+ * row's pair, since fio's writes are no units.
+ *
  * Usage: probebench [-B] [-o|-O] [-p] [-f FILE] [-s MiB] [-t SECONDS]
- *                   [-r REPEATS] [-u UNIT]
+ *                   [-r REPEATS] [-u UNIT] [-R ID,ID...]
  * Exit status: 0 whatever the figures; 1 when a probe finds an error or
  * fio fails; 2 on bad usage or setup.
  */
@@ -61,7 +65,12 @@
 #define NREP_MAX	15
 #define SETUP_JOBS	20
 
-static const char *const rows[] = { "rand-write-4k-qd32", "rand-read-4k-qd32" };
+#define NROW_MAX	8
+
+/* The rows measured: -R names them, default the two the floor is set on. */
+static const char	*rows[NROW_MAX] = { "rand-write-4k-qd32",
+			    "rand-read-4k-qd32" };
+static int		 nrows = 2;
 
 static struct {
 	const char	*path;
@@ -106,6 +115,23 @@ job_of(struct job *j, enum job_kind k, const char *id, double secs)
 	j->pj.duration_ns = (uint64_t)(secs * 1e9);
 	j->pj.seed = (uint64_t)mono_ns();
 	j->pj.poll = B.poll;
+}
+
+/* -R's list, split in place; exits on an unknown id. */
+static void
+rows_parse(char *list)
+{
+	char	*id, *save = NULL;
+
+	nrows = 0;
+	for (id = strtok_r(list, ",", &save); id != NULL;
+	    id = strtok_r(NULL, ",", &save)) {
+		if (nrows == NROW_MAX || probe_find(id) == NULL)
+			die(2, "-R: an unknown probe id, or more than 8");
+		rows[nrows++] = id;
+	}
+	if (nrows == 0)
+		die(2, "-R: no probe id");
 }
 
 /* Run a job to its end; its result. Exits when it fails or finds errors. */
@@ -266,10 +292,10 @@ setup(void)
 int
 main(int argc, char **argv)
 {
-	double	o[2][NREP_MAX], f[2][NREP_MAX], mo, mf;
+	double	o[NROW_MAX][NREP_MAX], f[NROW_MAX][NREP_MAX], mo, mf;
 	int	c, rep, row;
 
-	while ((c = getopt(argc, argv, "BoOpf:s:t:r:u:")) != -1) {
+	while ((c = getopt(argc, argv, "BoOpf:s:t:r:u:R:")) != -1) {
 		switch (c) {
 		case 'B': B.batch = 1; break;
 		case 'o': case 'O': B.only = c; break;
@@ -279,8 +305,9 @@ main(int argc, char **argv)
 		case 't': B.secs = atof(optarg); break;
 		case 'r': B.reps = atoi(optarg); break;
 		case 'u': B.unit = (uint32_t)strtoul(optarg, NULL, 10); break;
+		case 'R': rows_parse(optarg); break;
 		default: die(2, "usage: probebench [-B] [-o|-O] [-p] [-f FILE] "
-		    "[-s MiB] [-t SECONDS] [-r REPEATS] [-u UNIT]");
+		    "[-s MiB] [-t SECONDS] [-r REPEATS] [-u UNIT] [-R ID,ID...]");
 		}
 	}
 	if (B.reps < 1 || B.reps > NREP_MAX || B.secs <= 0 || B.region < MiB ||
@@ -291,12 +318,13 @@ main(int argc, char **argv)
 	fill();
 	setup_cost("rand-read-4k-qd1");
 	setup_cost("seq-read-256k-qd32");
-	for (rep = 0; rep < B.reps; rep++) {
-		pair(0, rep, &o[0][rep], &f[0][rep]);
-		fill();		/* fio's writes are no units */
-		pair(1, rep, &o[1][rep], &f[1][rep]);
-	}
-	for (row = 0; row < 2; row++) {
+	for (rep = 0; rep < B.reps; rep++)
+		for (row = 0; row < nrows; row++) {
+			pair(row, rep, &o[row][rep], &f[row][rep]);
+			if (row + 1 < nrows)
+				fill();	/* fio's writes are no units */
+		}
+	for (row = 0; row < nrows; row++) {
 		mo = median(o[row], B.reps);
 		mf = median(f[row], B.reps);
 		printf("median %-20s ours %9.0f IOPS  fio %9.0f IOPS  ratio "
