@@ -418,16 +418,25 @@ drive_ckpt_load(struct drive *d)
 		    d->results.path, sk.lines, sk.first, sk.why);
 }
 
-/* A regression, as an event. */
-static void
-regression_event(struct drive *d, const struct probe *p, uint64_t base,
-    const char *what, double ratio)
+/* An event's object naming the checkpoint under way and probe p. */
+static json_object *
+probe_ev_obj(struct drive *d, const struct probe *p)
 {
 	json_object	*o = drive_ev_obj(d);
 
 	json_object_object_add(o, "checkpoint",
 	    json_object_new_uint64(d->st.ckpt_done + 1));
 	json_object_object_add(o, "probe", json_object_new_string(p->id));
+	return o;
+}
+
+/* A regression, as an event. */
+static void
+regression_event(struct drive *d, const struct probe *p, uint64_t base,
+    const char *what, double ratio)
+{
+	json_object	*o = probe_ev_obj(d, p);
+
 	json_object_object_add(o, "figure", json_object_new_string(what));
 	json_object_object_add(o, "vs_baseline", json_object_new_double(ratio));
 	json_object_object_add(o, "baseline", json_object_new_uint64(base));
@@ -525,11 +534,8 @@ static void
 void_event(struct drive *d, const struct probe *p, unsigned attempts,
     const char *why)
 {
-	json_object	*o = drive_ev_obj(d);
+	json_object	*o = probe_ev_obj(d, p);
 
-	json_object_object_add(o, "checkpoint",
-	    json_object_new_uint64(d->st.ckpt_done + 1));
-	json_object_object_add(o, "probe", json_object_new_string(p->id));
 	json_object_object_add(o, "attempts", json_object_new_uint64(attempts));
 	json_object_object_add(o, "why", json_object_new_string(why));
 	events_add(&d->log, LOG_WARNING, "probe_void", o, -1,
