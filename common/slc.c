@@ -32,45 +32,57 @@ median(double *v, size_t k)
 	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
 }
 
+/* A pass's steps: each one's speed and time, time before each. */
+struct steps {
+	const double	*bps;
+	const double	*dur;		/* seconds of step i */
+	const double	*tt;		/* seconds before step i (n + 1) */
+	double		*slow;		/* seconds in steps below thr before i */
+	size_t		*runs;		/* longest run not below thr from i */
+	size_t		 n;
+	uint64_t	 step;
+};
+
 static double
-rate(uint64_t bytes, uint64_t t0, uint64_t t1)
+span_rate(const struct steps *p, size_t a, size_t b)
 {
-	return t1 > t0 ? (double)bytes * 1e9 / (double)(t1 - t0) : 0;
+	double	s = p->tt[b] - p->tt[a];
+
+	return s > 0 ? (double)(b - a) * (double)p->step / s : 0;
 }
 
-/* Is the pass after step k slower than before it, as a knee must be? */
+/* Is most of the time of steps [a, b) spent below the threshold? */
 static int
-drop_holds(const uint64_t *t, size_t n, uint64_t step, size_t k)
+slow_most(const struct steps *p, size_t a, size_t b)
 {
-	return rate((uint64_t)(n - k) * step, t[k], t[n]) <
-	    SLC_KNEE_FRAC * rate((uint64_t)k * step, t[0], t[k]);
+	return 2 * (p->slow[b] - p->slow[a]) > p->tt[b] - p->tt[a];
 }
 
 /*
- * The first step below the threshold (below[i + 1] > below[i]) with bytes
- * before it, after which most of the steps of the next `w`, and most of
- * the rest of the pass, are below it, and the pass after it is slower
- * than before it by the same factor; n when there is none. A slow spell
- * the pass recovers from is no knee however long; nor is a drop in the
- * last `w` steps, with too little pass left to show that it lasts (a
- * pass's tail is often slow for other reasons: the last flush, the
- * host's writeback); nor a start whose few steps came in a burst (a
- * small pass's steps, shorter than what is in flight, reach the in-order
- * position in rounds) and made its median too high. below[i]: how many
- * of the steps before i are below.
+ * The first step i of [a + 1, n - w] below the threshold after which most
+ * of the time of the next `w` steps, and of the rest of the pass, is
+ * spent below it, and the pass after it is slower than [a, i) by
+ * SLC_KNEE_FRAC; n when there is none. A slow spell the pass recovers
+ * from is no knee however long; nor is a drop in the last `w` steps,
+ * with too little pass left to show that it lasts (a pass's tail is
+ * often slow for other reasons: the last flush, the host's writeback);
+ * nor a start whose few steps came in a burst (a small pass's steps,
+ * shorter than what is in flight, reach the in-order position in rounds)
+ * and made its median too high; nor is one whose fast stretch before it
+ * is no longer than one after it (stalls that come from the pass's
+ * start on: the stretch before the first is no cache).
  */
 static size_t
-find_knee(const uint64_t *t, size_t n, uint64_t step, size_t w,
-    const size_t *below)
+find_knee(const struct steps *p, size_t a, size_t w, double thr)
 {
-	size_t	i;
+	size_t	i, n = p->n;
 
-	for (i = 1; i + w <= n; i++) {
-		if (below[i + 1] == below[i])
-			continue;	/* step i is not below */
-		if (2 * (below[i + w] - below[i]) > w &&
-		    2 * (below[n] - below[i]) > n - i &&
-		    drop_holds(t, n, step, i))
+	for (i = a + 1; i + w <= n; i++) {
+		if (!(p->bps[i] < thr))
+			continue;
+		if (slow_most(p, i, i + w) && slow_most(p, i, n) &&
+		    p->runs[i] < i - a &&
+		    span_rate(p, i, n) < SLC_KNEE_FRAC * span_rate(p, a, i))
 			return i;
 	}
 	return n;
@@ -102,49 +114,167 @@ slc_step_speeds(const uint64_t *t, size_t n, uint64_t step, double *bps)
 	return 0;
 }
 
-/* The figures of a knee at step k (k == n: none). */
+/* The time prefix of the steps below thr (slow[0..n]), and from each
+ * step the longest run of steps not below it (runs[0..n]). */
 static void
-fill(const uint64_t *t, size_t n, uint64_t step, size_t k,
-    struct slc_estimate *out)
+by_threshold(struct steps *p, double thr)
 {
-	out->knee = k < n;
-	out->cache_bytes = out->knee ? (uint64_t)k * step : 0;
-	out->avg_bps = rate((uint64_t)n * step, t[0], t[n]);
-	out->in_bps = out->knee ? rate(out->cache_bytes, t[0], t[k]) :
-	    out->avg_bps;
-	out->post_bps = out->knee ? rate((uint64_t)(n - k) * step, t[k], t[n]) :
-	    0;
+	size_t	i, run = 0;
+
+	p->slow[0] = 0;
+	for (i = 0; i < p->n; i++)
+		p->slow[i + 1] = p->slow[i] + (p->bps[i] < thr ? p->dur[i] : 0);
+	p->runs[p->n] = 0;
+	for (i = p->n; i-- > 0;) {
+		run = p->bps[i] < thr ? 0 : run + 1;
+		p->runs[i] = run > p->runs[i + 1] ? run : p->runs[i + 1];
+	}
+}
+
+/* The median speed of steps [a, b), b > a. */
+static double
+median_of(const struct steps *p, size_t a, size_t b, double *tmp)
+{
+	memcpy(tmp, p->bps + a, (b - a) * sizeof(*tmp));
+	return median(tmp, b - a);
+}
+
+/*
+ * Is [a, b) a level of the cache: steps enough, most of its time within
+ * SLC_LEVEL_BAND of its median, and no stall in it?
+ */
+static int
+is_level(const struct steps *p, size_t a, size_t b, double first_bps,
+    double *tmp)
+{
+	double	med, in = 0;
+	size_t	i;
+
+	if (b - a < SLC_MIN_STEPS)
+		return 0;
+	med = median_of(p, a, b, tmp);
+	for (i = a; i < b; i++) {
+		if (p->bps[i] < SLC_STALL_FRAC * first_bps)
+			return 0;
+		if (fabs(p->bps[i] - med) <= SLC_LEVEL_BAND * med)
+			in += p->dur[i];
+	}
+	return 2 * in > p->tt[b] - p->tt[a];
+}
+
+/*
+ * Where the cache ends: the knee from the start's speed, then, when the
+ * stretch after it is a level that ends in a knee of its own, that one.
+ */
+static size_t
+cache_end(struct steps *p, double start, double *tmp, size_t *k1)
+{
+	size_t	w = steps_of(p->n, SLC_STAY_FRAC), k2, m;
+	double	s2;
+
+	by_threshold(p, SLC_KNEE_FRAC * start);
+	*k1 = find_knee(p, 0, w, SLC_KNEE_FRAC * start);
+	if (*k1 >= p->n)
+		return p->n;
+	m = steps_of(p->n - *k1, SLC_START_FRAC);
+	s2 = median_of(p, *k1, *k1 + m, tmp);
+	by_threshold(p, SLC_KNEE_FRAC * s2);
+	k2 = find_knee(p, *k1, w, SLC_KNEE_FRAC * s2);
+	if (k2 < p->n && is_level(p, *k1, k2, span_rate(p, 0, *k1), tmp))
+		return k2;
+	return *k1;
+}
+
+/* The stalls after the cache (from step k): gusts, when there are two
+ * or more and a quarter of the bytes after the cache went at its speed. */
+static void
+gusts(const struct steps *p, size_t k, struct slc_estimate *out)
+{
+	double	fast = SLC_KNEE_FRAC * out->level_bps[0], run = 0, all = 0;
+	size_t	i, nfast = 0;
+
+	for (i = k; i < p->n; i++) {
+		if (p->bps[i] < SLC_STALL_FRAC * out->level_bps[0]) {
+			if (run == 0)
+				out->stalls++;
+			/* the stall: the step's time less its write's */
+			run += fmax(0, p->dur[i] - (double)p->step /
+			    out->level_bps[0]);
+			continue;
+		}
+		all += run;
+		out->stall_max_s = fmax(out->stall_max_s, run);
+		run = 0;
+		nfast += p->bps[i] >= fast;
+	}
+	all += run;
+	out->stall_max_s = fmax(out->stall_max_s, run);
+	out->stall_share = p->tt[p->n] > p->tt[k] ?
+	    all / (p->tt[p->n] - p->tt[k]) : 0;
+	out->gusts = out->stalls >= 2 && 4 * nfast >= p->n - k;
+}
+
+/* The figures of a cache ending at step k, its first level at k1 (k == n:
+ * none). */
+static void
+fill(const struct steps *p, size_t k, size_t k1, struct slc_estimate *out)
+{
+	out->knee = k < p->n;
+	out->cache_bytes = out->knee ? (uint64_t)k * p->step : 0;
+	out->avg_bps = span_rate(p, 0, p->n);
+	out->in_bps = out->knee ? span_rate(p, 0, k) : out->avg_bps;
+	out->post_bps = out->knee ? span_rate(p, k, p->n) : 0;
+	if (!out->knee)
+		return;
+	out->levels = k1 < k ? 2 : 1;
+	out->level_bytes[0] = (uint64_t)k1 * p->step;
+	out->level_bps[0] = span_rate(p, 0, k1);
+	if (out->levels == 2) {
+		out->level_bytes[1] = (uint64_t)(k - k1) * p->step;
+		out->level_bps[1] = span_rate(p, k1, k);
+	}
+	gusts(p, k, out);
 }
 
 int
 slc_estimate(const uint64_t *t, size_t n, uint64_t step_bytes,
     struct slc_estimate *out)
 {
-	double	*bps, *tmp;
-	size_t	*below, i, k = n;
-	int	 rc = -1;
+	double		*bps, *tmp, *dur, *tt, *slow;
+	size_t		*runs;
+	struct steps	 p;
+	size_t		 i, k, k1;
+	int		 rc = -1;
 
 	memset(out, 0, sizeof(*out));
 	if (n < 2 * SLC_MIN_STEPS || n > SLC_MAX_STEPS || step_bytes == 0)
 		return -1;
 	bps = malloc(n * sizeof(*bps));
 	tmp = malloc(n * sizeof(*tmp));
-	below = malloc((n + 1) * sizeof(*below));
-	if (bps == NULL || tmp == NULL || below == NULL ||
-	    slc_step_speeds(t, n, step_bytes, bps) == -1)
+	dur = malloc(n * sizeof(*dur));
+	tt = malloc((n + 1) * sizeof(*tt));
+	slow = malloc((n + 1) * sizeof(*slow));
+	runs = malloc((n + 1) * sizeof(*runs));
+	if (bps == NULL || tmp == NULL || dur == NULL || tt == NULL ||
+	    slow == NULL || runs == NULL || slc_step_speeds(t, n, step_bytes, bps) == -1)
 		goto out;
+	tt[0] = 0;
+	for (i = 0; i < n; i++) {
+		dur[i] = (double)step_bytes / bps[i];
+		tt[i + 1] = tt[i] + dur[i];
+	}
+	p = (struct steps){ bps, dur, tt, slow, runs, n, step_bytes };
 	memcpy(tmp, bps, n * sizeof(*tmp));
 	out->start_bps = median(tmp, steps_of(n, SLC_START_FRAC));
-	below[0] = 0;
-	for (i = 0; i < n; i++)
-		below[i + 1] = below[i] +
-		    (bps[i] < SLC_KNEE_FRAC * out->start_bps);
-	k = find_knee(t, n, step_bytes, steps_of(n, SLC_STAY_FRAC), below);
-	fill(t, n, step_bytes, k, out);
+	k = cache_end(&p, out->start_bps, tmp, &k1);
+	fill(&p, k, k1, out);
 	rc = 0;
 out:
 	free(bps);
 	free(tmp);
-	free(below);
+	free(dur);
+	free(tt);
+	free(slow);
+	free(runs);
 	return rc;
 }

@@ -13,15 +13,30 @@
  *
  * The rule: the start's speed is the median of the steps of the pass's
  * first SLC_START_FRAC (at least SLC_MIN_STEPS steps); the knee is the
- * first step below SLC_KNEE_FRAC of it from which most (more than half)
- * of the steps over the next SLC_STAY_FRAC of the pass (at least
- * SLC_MIN_STEPS), and most of the rest of the pass, are below it too,
- * and after which the pass is slower than before it by that factor: a
- * slow step (garbage collection, a flush) or a slow spell the pass
+ * first step below SLC_KNEE_FRAC of it from which most of the time of
+ * the next SLC_STAY_FRAC of the pass (at least SLC_MIN_STEPS steps), and
+ * most of the time of the rest of the pass, is spent in steps below it
+ * too, and after which the pass is slower than before it by that factor:
+ * a slow step (garbage collection, a flush) or a slow spell the pass
  * recovers from is no knee, a drop that lasts is, one with less of the
  * pass left to show it is none, and so is a start that only looked fast
  * (its steps came in a burst). A median and majorities, so that a few
- * outliers weigh nothing.
+ * outliers weigh nothing. Majorities of time, not of steps: after a
+ * cache that folds before it takes more (writes stop while part of the
+ * cache moves to TLC, then go on at the cache's speed), most steps are
+ * fast but most of the time is spent in the stalls.
+ *
+ * A cache of two levels (full speed for a share, then slower for the
+ * rest, then slower still: SM2258XT drives) is one cache: after the
+ * knee, the same rule on the rest of the pass, from that level's own
+ * start, finds a second knee; the stretch between is the cache's second
+ * level when it is a level (most of its time within SLC_LEVEL_BAND of its
+ * median, no stall in it). The cache then ends at the second knee.
+ *
+ * After the cache, stalls (steps below SLC_STALL_FRAC of the cache's
+ * speed) between steps at the cache's speed again are gusts: the pass
+ * says how many stalls, how long the longest was, and which share of
+ * the time after the cache they took.
  */
 #ifndef SSDT_SLC_H
 #define SSDT_SLC_H
@@ -34,6 +49,9 @@
 #define SLC_STAY_FRAC	0.05	/* and so over the next 5 % */
 #define SLC_MIN_STEPS	3
 #define SLC_MAX_STEPS	65536	/* a timeline's steps, at most */
+#define SLC_LEVEL_BAND	0.25	/* a level: most of its time within +-25 % */
+#define SLC_STALL_FRAC	0.10	/* a stall: below a tenth of the cache's speed */
+#define SLC_LEVELS	2
 
 struct slc_estimate {
 	int		knee;		/* 1: the speed fell and stayed down */
@@ -42,6 +60,15 @@ struct slc_estimate {
 	double		in_bps;		/* before the knee (the pass: none) */
 	double		post_bps;	/* after it (0: no knee) */
 	double		avg_bps;	/* the whole pass */
+	/* the cache's levels (1 or 2; 0: no knee), each its bytes, speed */
+	int		levels;
+	uint64_t	level_bytes[SLC_LEVELS];
+	double		level_bps[SLC_LEVELS];
+	/* after the cache: gusts (stalls between fast stretches) */
+	int		gusts;		/* 1: writing came in gusts */
+	unsigned	stalls;		/* how many stalls */
+	double		stall_max_s;	/* the longest, seconds */
+	double		stall_share;	/* of the time after the cache */
 };
 
 /*

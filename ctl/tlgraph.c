@@ -112,7 +112,7 @@ write_data(const char *path, json_object *tls)
 static void
 pass_title(json_object *tl, char *buf, size_t len)
 {
-	json_object	*v = NULL;
+	json_object	*v = NULL, *lv, *g;
 	uint64_t	 pass = get_u64(tl, "pass");
 	char		 which[32];
 
@@ -122,8 +122,12 @@ pass_title(json_object *tl, char *buf, size_t len)
 		snprintf(which, sizeof(which), "pass %" PRIu64, pass);
 	if (json_object_object_get_ex(tl, "slc_knee", &v) &&
 	    json_object_get_boolean(v))
-		snprintf(buf, len, "%s: cache %.3g GB", which,
-		    (double)get_u64(tl, "slc_cache_bytes") / 1e9);
+		snprintf(buf, len, "%s: cache %.3g GB%s%s", which,
+		    (double)get_u64(tl, "slc_cache_bytes") / 1e9,
+		    json_object_object_get_ex(tl, "slc_levels", &lv) &&
+		    json_object_array_length(lv) > 1 ? " in 2 levels" : "",
+		    json_object_object_get_ex(tl, "post_cache_gusts", &g) &&
+		    json_object_get_boolean(g) ? ", then gusts" : "");
 	else if (v != NULL)
 		snprintf(buf, len, "%s: no knee", which);
 	else

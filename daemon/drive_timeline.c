@@ -116,6 +116,32 @@ tl_prune(struct drive *d, uint64_t last)
 	closedir(dp);
 }
 
+/* The cache's levels, and the gusts after it, into o. */
+static void
+slc_shape(json_object *o, const struct slc_estimate *s)
+{
+	json_object	*lv = json_object_new_array(), *l;
+	int		 i;
+
+	for (i = 0; i < s->levels; i++) {
+		l = json_object_new_object();
+		json_object_object_add(l, "bytes",
+		    json_object_new_uint64(s->level_bytes[i]));
+		json_object_object_add(l, "bytes_per_sec",
+		    json_object_new_double(s->level_bps[i]));
+		json_object_array_add(lv, l);
+	}
+	json_object_object_add(o, "slc_levels", lv);
+	json_object_object_add(o, "post_cache_gusts",
+	    json_object_new_boolean(s->gusts));
+	json_object_object_add(o, "post_cache_stalls",
+	    json_object_new_int64(s->stalls));
+	json_object_object_add(o, "post_cache_stall_max_seconds",
+	    json_object_new_double(s->stall_max_s));
+	json_object_object_add(o, "post_cache_stall_share",
+	    json_object_new_double(s->stall_share));
+}
+
 /* The estimate's figures into o (the event and the file share them). */
 static void
 slc_fields(json_object *o, const struct slc_estimate *s)
@@ -131,6 +157,7 @@ slc_fields(json_object *o, const struct slc_estimate *s)
 	    json_object_new_double(s->in_bps));
 	json_object_object_add(o, "post_cache_bytes_per_sec",
 	    json_object_new_double(s->post_bps));
+	slc_shape(o, s);
 }
 
 /* The file's object: the pass, its steps, their end times in us. */

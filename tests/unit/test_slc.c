@@ -4,7 +4,10 @@
  * finds none in a flat pass, one with short slow spells, one with a long
  * spell it recovers from, or one whose drop comes too late to last; reads steps ended in one round of
  * completions as sharing its time; follows a gradual fall to where it
- * crosses the threshold; and refuses timelines it cannot read.
+ * crosses the threshold; names the whole of a two-level cache with its
+ * levels, and not a slower stretch that is no level; sees the gusts of a
+ * cache that folds when full (stalls between stretches at its speed) as
+ * such, with the cache before them; and refuses timelines it cannot read.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -270,6 +273,80 @@ test_gradual(void **state)
 	    0.7 * (double)(k - 1) / t_in);
 }
 
+/*
+ * Full speed (3 GB/s) for 500 steps, 1.5 GB/s for 500, then 0.4 GB/s: a
+ * cache of 1000 steps in two levels. With the second stretch jumping
+ * between 2 and 0.9 GB/s (no level) the cache is its first 500 steps.
+ */
+static void
+test_two_levels(void **state)
+{
+	double			bps[N];
+	struct slc_estimate	e;
+	size_t			i;
+
+	(void)state;
+	for (i = 0; i < N; i++)
+		bps[i] = noisy(i < 500 ? 3 * GBPS : i < 1000 ? 1.5 * GBPS :
+		    0.4 * GBPS, 0.05, i);
+	e = estimate(bps, N);
+	assert_true(e.knee);
+	assert_int_equal(e.cache_bytes, 1000 * STEP);
+	assert_int_equal(e.levels, 2);
+	assert_int_equal(e.level_bytes[0], 500 * STEP);
+	assert_int_equal(e.level_bytes[1], 500 * STEP);
+	assert_rel(e.level_bps[0], 3 * GBPS, 0.02);
+	assert_rel(e.level_bps[1], 1.5 * GBPS, 0.02);
+	assert_rel(e.post_bps, 0.4 * GBPS, 0.02);
+	assert_false(e.gusts);
+	for (i = 500; i < 1000; i++)
+		bps[i] = i / 25 % 2 ? 2 * GBPS : 0.9 * GBPS;
+	e = estimate(bps, N);
+	assert_true(e.knee);
+	assert_int_equal(e.levels, 1);
+	assert_int_equal(e.cache_bytes, 500 * STEP);
+}
+
+/*
+ * A cache of 300 steps at 2 GB/s that folds when full: from then on a
+ * stall of 2 s (writes stop while 40 steps' worth moves to TLC at a
+ * fraction of the cache's speed), then 40 steps at the cache's speed,
+ * and again. The cache ends at the first stall; the rest is gusts, each
+ * stall seen whole.
+ */
+static void
+test_gusts(void **state)
+{
+	double			bps[N], stall = 2;
+	struct slc_estimate	e;
+	size_t			i, nstall = 0;
+
+	(void)state;
+	for (i = 0; i < N; i++) {
+		bps[i] = 2 * GBPS;
+		if (i >= 300 && (i - 300) % 41 == 0) {
+			bps[i] = (double)STEP / (stall + STEP / (2 * GBPS));
+			nstall++;
+		}
+	}
+	e = estimate(bps, N);
+	assert_true(e.knee);
+	assert_int_equal(e.cache_bytes, 300 * STEP);
+	assert_int_equal(e.levels, 1);
+	assert_rel(e.in_bps, 2 * GBPS, 1e-6);
+	assert_true(e.gusts);
+	assert_int_equal(e.stalls, nstall);
+	assert_rel(e.stall_max_s, stall, 1e-6);
+	assert_rel(e.stall_share, stall / (stall + 41 * STEP / (2 * GBPS)),
+	    0.03);
+	/* the same stalls from the pass's start: no cache, no gusts */
+	for (i = 0; i < N; i++)
+		bps[i] = i % 41 == 20 ? (double)STEP / stall : 2 * GBPS;
+	e = estimate(bps, N);
+	assert_false(e.knee);
+	assert_false(e.gusts);
+}
+
 /* What it cannot read: too few or too many steps, a pass of no time,
  * times that go back, steps of no bytes. */
 static void
@@ -302,6 +379,8 @@ main(void)
 		cmocka_unit_test(test_rounds),
 		cmocka_unit_test(test_burst_start),
 		cmocka_unit_test(test_gradual),
+		cmocka_unit_test(test_two_levels),
+		cmocka_unit_test(test_gusts),
 		cmocka_unit_test(test_refused),
 	};
 
