@@ -108,6 +108,9 @@ assert_eq "ssdctl smart: read with the command" "smart_command $T/smart.sh" \
     "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["latest"]["read_with"])' "$T/smart.json")"
 assert_eq "ssdctl smart: decoded as NVMe" nvme \
     "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["latest"]["source"])' "$T/smart.json")"
+"$CTL" -s "$ST.sock" smart a >"$T/smart.txt" 2>&1
+assert_file_contains "ssdctl smart: what read it" "$T/smart.txt" \
+    "SIM 600P S1, firmware F1 (nvme, read with smart_command $T/smart.sh)"
 assert_eq "the baseline event says what read it" 1 \
     "$(ev_query "$EV" 0 message event=smart_baseline | grep -c "(smart_command $T/smart.sh)")"
 
