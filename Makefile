@@ -49,6 +49,7 @@ COMMON_SRC	= common/units.c common/log.c common/proto.c common/lathist.c \
 # leaves: no threads, no sd-event; unit-tested on their own
 CORE_SRC	= daemon/block.c daemon/perm.c daemon/layout.c daemon/state.c \
 		  daemon/config.c daemon/conf_keys.c daemon/smart_nvme.c daemon/smart_ata.c \
+		  daemon/smart_json.c daemon/smart_nvmejson.c daemon/cmdline.c \
 		  daemon/wear_units.c daemon/smart_rules.c daemon/smart_run.c \
 		  daemon/dioalign.c daemon/statedir.c daemon/errmap.c daemon/syncq.c \
 		  daemon/errmap_again.c \
@@ -93,15 +94,18 @@ UNIT_TESTS	= $(patsubst %.c,$(O)%,$(wildcard tests/unit/test_*.c))
 BENCH_BINS	= $(O)bench/genbench $(O)bench/probebench
 # libFuzzer targets: tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/corpus/NAME/,
 # linked with FUZZ_SRC_NAME (the code under test and what it calls).
-FUZZ_TARGETS	= control conn config state smart_ata smart_nvme
+FUZZ_TARGETS	= control conn config state smart_ata smart_nvme smart_json
 FUZZ_SRC_control = daemon/varlink.c daemon/methods.c common/proto.c
 FUZZ_SRC_conn	= daemon/control.c daemon/varlink.c daemon/methods.c \
 		  daemon/statedir.c common/proto.c common/log.c
-FUZZ_SRC_config	= daemon/config.c daemon/conf_keys.c daemon/probes.c common/units.c
+FUZZ_SRC_config	= daemon/config.c daemon/conf_keys.c daemon/probes.c common/units.c \
+		  daemon/cmdline.c
 FUZZ_SRC_state	= daemon/state.c daemon/statedir.c daemon/layout.c \
 		  daemon/perm.c daemon/block.c common/proto.c
-FUZZ_SRC_smart_ata = daemon/smart_ata.c daemon/wear_units.c
+FUZZ_SRC_smart_ata = daemon/smart_ata.c daemon/smart_json.c daemon/wear_units.c
 FUZZ_SRC_smart_nvme = daemon/smart_nvme.c
+FUZZ_SRC_smart_json = daemon/smart_nvmejson.c daemon/smart_json.c \
+		  daemon/smart_ata.c daemon/wear_units.c
 FUZZ_BINS	= $(FUZZ_TARGETS:%=tests/fuzz/fuzz_%)
 FUZZ_PKGS	= json-c inih libnvme libxxhash libsystemd
 FUZZ_SMOKE_TIME	?= 10

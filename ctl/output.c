@@ -444,8 +444,10 @@ output_smart(FILE *fp, const char *drive, json_object *r)
 	json_object_object_get_ex(r, "status", &st);
 	if (l == NULL)
 		return;
-	fprintf(fp, "%s: %s %s, firmware %s (%s)\n", drive, str(l, "model"),
-	    str(l, "serial"), str(l, "firmware"), str(l, "source"));
+	fprintf(fp, "%s: %s %s, firmware %s (%s%s%s)\n", drive,
+	    str(l, "model"), str(l, "serial"), str(l, "firmware"),
+	    str(l, "source"), *str(l, "read_with") != '\0' ? ", read with " :
+	    "", str(l, "read_with"));
 	smart_line(fp, "percent used:", l, d, "percent_used", 0);
 	smart_line(fp, "available spare:", l, NULL, "available_spare", 0);
 	smart_line(fp, "spare threshold:", l, NULL, "spare_threshold", 0);

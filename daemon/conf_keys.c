@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "block.h"
+#include "cmdline.h"
 #include "conf_priv.h"
 #include "probes.h"
 #include "proto.h"
@@ -225,6 +226,21 @@ p_path(struct parse *p, const struct conf_key *k, void *base, const char *v)
 		    k->name);
 		return -1;
 	}
+	return put_str(p, k, base, v);
+}
+
+/* A program and its arguments (cmdline.h), kept as written. */
+static int
+p_command(struct parse *p, const struct conf_key *k, void *base,
+    const char *v)
+{
+	char	**argv, why[128];
+
+	if ((argv = cmdline_split(v, why, sizeof(why))) == NULL) {
+		conf_err(p, p->line, "%s: %s", k->name, why);
+		return -1;
+	}
+	cmdline_free(argv);
 	return put_str(p, k, base, v);
 }
 
@@ -641,6 +657,7 @@ show_set(const struct conf_key *k, const void *base, char *b, size_t n)
 
 static const struct conf_kind
 	kind_path = { p_path, show_str, cmp_str, 1 },
+	kind_command = { p_command, show_str, cmp_str, 1 },
 	kind_probes = { p_probes, show_str, cmp_str, 1 },
 	kind_text = { p_text, show_str, cmp_str, 1 },
 	kind_group = { p_group, show_str, cmp_str, 1 },
@@ -731,6 +748,9 @@ const struct conf_key conf_keys[] = {
 	    .reload = CONF_LIVE },
 	{ DRIVE(smart, smart), .kind = &kind_choice, .words = smart_words,
 	    .def = "auto", .reload = CONF_LIVE },
+	{ DRIVE(smart_command, smart_command), .kind = &kind_command,
+	    .note = "PROGRAM ARGS... printing smartctl's JSON",
+	    .reload = CONF_LIVE },
 	{ DRIVE(smart_interval, smart_interval), .kind = &kind_duration,
 	    .def = "1m", .min = 5, .reload = CONF_LIVE },
 	{ DRIVE(thermal_interval, thermal_interval), .kind = &kind_duration,

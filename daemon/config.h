@@ -38,6 +38,7 @@ struct drive_conf {
 	uint64_t	 power_cut_timeout; /* seconds, each wait of a cut */
 	int		 autostart;
 	int		 smart;		/* read SMART (auto) or not (off) */
+	char		*smart_command;	/* SMART from this; NULL: the device */
 	uint64_t	 smart_interval; /* seconds */
 	uint64_t	 thermal_interval; /* seconds, NVMe under load */
 	uint64_t	 snapshot_every; /* bytes written between snapshots */

@@ -110,7 +110,8 @@ baseline_take(struct drive *d, const struct smart *s)
 	json_object_object_add(o, "smart", smart_to_json(s));
 	events_add(&d->log, LOG_NOTICE, "smart_baseline", o, -1,
 	    (long long)d->st.host_bytes_written, "SMART baseline: %s %s, "
-	    "firmware %s", s->model, s->serial, s->firmware);
+	    "firmware %s (%s)", s->model, s->serial, s->firmware,
+	    s->read_with);
 }
 
 /* The baseline from the state file, after a restart. */
@@ -333,6 +334,9 @@ on_smart(sd_event_source *src, int fd, uint32_t revents, void *arg)
 		return 0;
 	d->smart.ops->poll(d);
 	if (ok) {
+		/* through a command, what it printed says what the drive is */
+		if (d->conf.smart_command != NULL)
+			d->smart.nvme = s.source == SMART_NVME;
 		smart_result(d, &s);
 		return 0;
 	}
@@ -381,6 +385,9 @@ drive_smart_poll(struct drive *d)
 		return;
 	d->smart.ops->poll(d);
 	d->smart.poll_host_written = d->st.host_bytes_written;
+	if (d->conf.smart_command != NULL)	/* a reload may have changed it */
+		smart_poller_set_command(d->smart.poller,
+		    d->conf.smart_command);
 	smart_poller_request(d->smart.poller);
 	timer_arm(d);	/* at a phase change: the new phase's interval */
 }
@@ -404,16 +411,20 @@ on_smart_timer(sd_event_source *src, uint64_t usec, void *arg)
 void
 drive_smart_start(struct drive *d, const struct drive_smart_ops *ops)
 {
-	enum smart_source	src;
+	enum smart_source	src = SMART_NONE;
 	uint64_t		now = 0;
 	int			rc;
 
-	if (d->smart.poller != NULL || !d->conf.smart || !d->tgt.is_blockdev ||
-	    (src = smart_detect(d->conf.device)) == SMART_NONE)
+	if (d->smart.poller != NULL || !d->conf.smart)
+		return;
+	/* a command reads any target, files included; else the device */
+	if (d->conf.smart_command == NULL && (!d->tgt.is_blockdev ||
+	    (src = smart_detect(d->conf.device)) == SMART_NONE))
 		return;
 	d->smart.ops = ops;
 	d->smart.nvme = src == SMART_NVME;
-	if ((d->smart.poller = smart_poller_new(d->conf.device, src)) == NULL) {
+	if ((d->smart.poller = smart_poller_new(d->conf.device, src,
+	    d->conf.smart_command)) == NULL) {
 		drive_log(d, LOG_WARNING, errno, "SMART poller");
 		return;
 	}

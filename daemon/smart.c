@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmdline.h"
 #include "smart.h"
 #include "smart_read.h"
 
@@ -48,11 +49,41 @@ smart_read_ata(const char *dev, struct smart *s, char *err, size_t errlen)
 		return -1;
 	rc = smart_from_ata_json(out, len, s, err, errlen);
 	free(out);
+	snprintf(s->read_with, sizeof(s->read_with), "smartctl");
+	return rc;
+}
+
+int
+smart_read_command(const char *cmd, struct smart *s, char *err,
+    size_t errlen)
+{
+	char	**argv, *out, why[256];
+	size_t	  len;
+	int	  rc;
+
+	if ((argv = cmdline_split(cmd, why, sizeof(why))) == NULL) {
+		snprintf(err, errlen, "smart_command: %s", why);
+		return -1;
+	}
+	if ((out = smart_run(argv, SMARTCTL_TIMEOUT_SEC, &len, why,
+	    sizeof(why))) == NULL) {
+		snprintf(err, errlen, "smart_command %s", why);
+		cmdline_free(argv);
+		return -1;
+	}
+	if ((rc = smart_from_json(out, len, s, why, sizeof(why))) == -1)
+		snprintf(err, errlen, "smart_command %s: %s", argv[0], why);
+	else
+		snprintf(s->read_with, sizeof(s->read_with),
+		    "smart_command %s", argv[0]);
+	free(out);
+	cmdline_free(argv);
 	return rc;
 }
 
 struct smart_poller {
 	char		*dev;
+	char		*cmd;		/* smart_command, NULL: read dev */
 	enum smart_source source;
 	int		 efd;
 	pthread_t	 thr;
@@ -72,10 +103,17 @@ poller_read(struct smart_poller *p)
 	char		err[256] = "";
 	int		rc;
 	uint64_t	one = 1;
+	char		*cmd = NULL;
 
-	rc = p->source == SMART_NVME ?
+	pthread_mutex_lock(&p->mu);	/* the command may change between reads */
+	if (p->cmd != NULL && (cmd = strdup(p->cmd)) == NULL)
+		snprintf(err, sizeof(err), "smart_command: out of memory");
+	pthread_mutex_unlock(&p->mu);
+	rc = cmd != NULL ? smart_read_command(cmd, &s, err, sizeof(err)) :
+	    p->cmd != NULL ? -1 : p->source == SMART_NVME ?
 	    smart_read_nvme(p->dev, &s, err, sizeof(err)) :
 	    smart_read_ata(p->dev, &s, err, sizeof(err));
+	free(cmd);
 	pthread_mutex_lock(&p->mu);
 	p->ok = rc == 0;
 	if (rc == 0)
@@ -109,7 +147,7 @@ poller_main(void *arg)
 }
 
 struct smart_poller *
-smart_poller_new(const char *dev, enum smart_source source)
+smart_poller_new(const char *dev, enum smart_source source, const char *cmd)
 {
 	struct smart_poller	*p;
 	sigset_t		 all, old;
@@ -117,6 +155,11 @@ smart_poller_new(const char *dev, enum smart_source source)
 	if ((p = calloc(1, sizeof(*p))) == NULL)
 		return NULL;
 	p->dev = strdup(dev);
+	if (cmd != NULL && (p->cmd = strdup(cmd)) == NULL) {
+		free(p->dev);
+		free(p);
+		return NULL;
+	}
 	p->source = source;
 	p->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	pthread_mutex_init(&p->mu, NULL);
@@ -129,6 +172,7 @@ smart_poller_new(const char *dev, enum smart_source source)
 		if (p->efd != -1)
 			close(p->efd);
 		free(p->dev);
+		free(p->cmd);
 		free(p);
 		return NULL;
 	}
@@ -148,6 +192,7 @@ smart_poller_free(struct smart_poller *p)
 	pthread_join(p->thr, NULL);	/* bounded: smartctl has a deadline */
 	close(p->efd);
 	free(p->dev);
+	free(p->cmd);
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->cv);
 	free(p);
@@ -172,6 +217,23 @@ smart_poller_request(struct smart_poller *p)
 	}
 	pthread_mutex_unlock(&p->mu);
 	return rc;
+}
+
+int
+smart_poller_set_command(struct smart_poller *p, const char *cmd)
+{
+	char	*c;
+
+	pthread_mutex_lock(&p->mu);
+	if (p->cmd == NULL || strcmp(p->cmd, cmd) == 0 ||
+	    (c = strdup(cmd)) == NULL) {
+		pthread_mutex_unlock(&p->mu);
+		return -1;
+	}
+	free(p->cmd);
+	p->cmd = c;
+	pthread_mutex_unlock(&p->mu);
+	return 0;
 }
 
 int
@@ -253,12 +315,12 @@ nvme_json(json_object *o, const struct smart *s)
 	    s->warning_temp_minutes));
 	ADD("critical_temp_minutes", json_object_new_uint64(
 	    s->critical_temp_minutes));
-	ADD("thermal_transitions_1", json_object_new_uint64(
+	ADD("thermal_transitions_1", opt_u64(s->has_thermal,
 	    s->thermal_transitions[0]));
-	ADD("thermal_transitions_2", json_object_new_uint64(
+	ADD("thermal_transitions_2", opt_u64(s->has_thermal,
 	    s->thermal_transitions[1]));
-	ADD("thermal_seconds_1", json_object_new_uint64(s->thermal_seconds[0]));
-	ADD("thermal_seconds_2", json_object_new_uint64(s->thermal_seconds[1]));
+	ADD("thermal_seconds_1", opt_u64(s->has_thermal, s->thermal_seconds[0]));
+	ADD("thermal_seconds_2", opt_u64(s->has_thermal, s->thermal_seconds[1]));
 	for (i = 0; i < s->ntemp_sensors; i++)
 		json_object_array_add(t, json_object_new_int(
 		    s->temp_sensors_c[i]));
@@ -275,6 +337,8 @@ smart_to_json(const struct smart *s)
 	ADD("source", json_object_new_string(s->source == SMART_NVME ? "nvme" :
 	    s->source == SMART_ATA ? "ata" : s->source == SMART_SCSI ? "scsi" :
 	    "none"));
+	ADD("read_with", s->read_with[0] != '\0' ?
+	    json_object_new_string(s->read_with) : NULL);
 	ADD("time", json_object_new_uint64(s->time));
 	ADD("model", json_object_new_string(s->model));
 	ADD("serial", json_object_new_string(s->serial));

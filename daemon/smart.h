@@ -98,6 +98,7 @@ struct smart {
 	int		has_unsafe_shutdowns;
 	uint64_t	unsafe_shutdowns;
 	uint32_t	warning_temp_minutes, critical_temp_minutes;
+	int		has_thermal;	/* the four counters below were reported */
 	uint32_t	thermal_transitions[2];	/* TMT1, TMT2 */
 	uint32_t	thermal_seconds[2];
 	int		has_health;
@@ -110,6 +111,8 @@ struct smart {
 	char		src[SMART_FIG_N][SMART_SRC_LEN];
 	/* why the figures not reported are unknown, "" when no reason */
 	char		unknown_why[SMART_SRC_LEN];
+	/* what read it: "libnvme", "smartctl", "smart_command PROGRAM" */
+	char		read_with[SMART_SRC_LEN];
 };
 
 /* NVMe: decode the SMART / Health log (512 bytes), the Identify Controller
@@ -122,6 +125,17 @@ int	smart_from_nvme(const void *smart_log, const void *id_ctrl,
  * with a message on error.
  */
 int	smart_from_ata_json(const char *json, size_t len, struct smart *,
+	    char *err, size_t errlen);
+/* NVMe: decode `smartctl --json -a /dev/nvmeX` output (smart_nvmejson.c). */
+int	smart_from_nvme_json(const char *json, size_t len, struct smart *,
+	    char *err, size_t errlen);
+/*
+ * Any smartctl JSON: NVMe ("device"."protocol" NVMe, or without a
+ * protocol an NVMe SMART / Health log) or SATA/SCSI; then the NAND (and,
+ * when the output has none, host) bytes written of an "ssdsim_nand"
+ * object. The time of the reading is the output's, else now.
+ */
+int	smart_from_json(const char *json, size_t len, struct smart *,
 	    char *err, size_t errlen);
 /*
  * Has the drive failed, going from reading p to s? Critical warning bits

@@ -115,6 +115,7 @@ decode_counters(const struct nvme_smart_log *l, struct smart *s)
 	s->error_log_entries = le128(l->num_err_log_entries);
 	s->warning_temp_minutes = le32(&l->warning_temp_time);
 	s->critical_temp_minutes = le32(&l->critical_comp_time);
+	s->has_thermal = 1;
 	s->thermal_transitions[0] = le32(&l->thm_temp1_trans_count);
 	s->thermal_transitions[1] = le32(&l->thm_temp2_trans_count);
 	s->thermal_seconds[0] = le32(&l->thm_temp1_total_time);
@@ -198,6 +199,8 @@ smart_read_nvme(const char *dev, struct smart *s, char *err, size_t errlen)
 	}
 	have_c0 = read_ocp_c0(fd, c0) == 0;
 	close(fd);
-	return smart_from_nvme(&log, have_id ? &id : NULL,
-	    have_c0 ? c0 : NULL, s);
+	rc = smart_from_nvme(&log, have_id ? &id : NULL, have_c0 ? c0 : NULL,
+	    s);
+	snprintf(s->read_with, sizeof(s->read_with), "libnvme");
+	return rc;
 }

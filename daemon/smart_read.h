@@ -22,16 +22,27 @@ char	*smart_run(char *const argv[], int timeout_sec, size_t *len,
 	    char *err, size_t errlen);
 /* Runs `smartctl --json -a DEV` and decodes it. */
 int	smart_read_ata(const char *dev, struct smart *, char *err, size_t);
+/*
+ * Runs a smart_command (a program and its arguments, cmdline.h), with
+ * smartctl's deadline and output bound, and decodes its output as
+ * smartctl's JSON (smart_from_json).
+ */
+int	smart_read_command(const char *cmd, struct smart *, char *err, size_t);
 
 struct smart_poller;
 
-/* A thread that reads one device on request; results via an eventfd. */
-struct smart_poller *smart_poller_new(const char *dev, enum smart_source);
+/* A thread that reads one device on request (with `cmd`, a smart_command,
+ * when not NULL); results via an eventfd. */
+struct smart_poller *smart_poller_new(const char *dev, enum smart_source,
+	    const char *cmd);
 void	smart_poller_free(struct smart_poller *);
 int	smart_poller_fd(struct smart_poller *);
 /* Ask for a read; 0 when started, -1 when one is already in flight. */
 int	smart_poller_request(struct smart_poller *);
 int	smart_poller_busy(struct smart_poller *);
+/* The smart_command of a poller made with one, for its next reads; -1
+ * when it has none or it is the same. */
+int	smart_poller_set_command(struct smart_poller *, const char *cmd);
 /* Take a finished read: 1 with *s or an error text, 0 when none is ready. */
 int	smart_poller_take(struct smart_poller *, struct smart *, int *ok,
 	    char *err, size_t errlen);
