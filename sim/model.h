@@ -1,0 +1,98 @@
+/*
+ * model.h: the simulated SSD's model. Pure and deterministic: it keeps no
+ * clock of its own and does no I/O. Every call is given the time `now`
+ * (nanoseconds on the caller's monotonic clock, never going backwards),
+ * and the same profile, seed and sequence of calls always give the same
+ * answers. The front-end (FUSE, ssdsim.c) holds the data; the model says
+ * when each request completes, what fails, what a power cut loses, and
+ * what the drive's own counters read. What the model did is written as
+ * truth records (one JSON object per line) through the caller's emit
+ * function, for tests to compare with what ssdtortured found.
+ */
+#ifndef SSDSIM_MODEL_H
+#define SSDSIM_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile.h"		/* struct sim_profile: the drive's facts */
+
+struct sim_model;
+
+/* The drive's life, as its host sees it. */
+enum sim_life {
+	SIM_LIFE_OK,
+	SIM_LIFE_READONLY,	/* spare exhausted: reads work, writes fail */
+	SIM_LIFE_GONE,		/* dead: every request fails */
+};
+
+/* One request's answer. */
+struct sim_io {
+	uint64_t	done;		/* when it completes (ns, caller's clock) */
+	int		error;		/* 0, or an errno (EIO, EROFS, ENODEV) */
+	/* a read of a bad range in a profile that returns damaged data:
+	 * the front-end damages [damage_off, +damage_len) of what it
+	 * returns (absolute drive offsets, inside the request) */
+	uint64_t	damage_off, damage_len;
+};
+
+/* A range a power cut lost: the front-end zeroes it in its data. */
+struct sim_range {
+	uint64_t	off, len;
+};
+
+/* The drive's counters, as an NVMe drive reports them (log page 02h). */
+struct sim_counters {
+	uint64_t	host_read_bytes, host_written_bytes;
+	uint64_t	nand_read_bytes, nand_written_bytes;
+	uint64_t	host_read_cmds, host_write_cmds;
+	unsigned	percentage_used;	/* may exceed 100, as NVMe allows */
+	unsigned	available_spare;	/* % */
+	unsigned	available_spare_threshold;
+	unsigned	critical_warning;	/* NVMe bits: 0 spare, 1 temp, 3 ro */
+	uint64_t	media_errors;		/* uncorrectable reads */
+	uint64_t	error_log_entries;
+	double		temperature_c;
+	uint64_t	warning_temp_minutes, critical_temp_minutes;
+	uint64_t	thermal_transitions[2];	/* TMT1, TMT2 entry counts */
+	uint64_t	thermal_seconds[2];	/* time in TMT1, TMT2 */
+	uint64_t	power_cycles, unsafe_shutdowns;
+	uint64_t	power_on_seconds;
+	uint64_t	erase_count_avg, erase_count_max, rated_erase_count;
+	enum sim_life	life;
+};
+
+typedef void	sim_emit_fn(void *arg, const char *json_line);
+
+/* A model of a fresh drive; NULL on ENOMEM. `now` is its power-on time. */
+struct sim_model *sim_model_new(const struct sim_profile *p, uint64_t seed,
+	    uint64_t now, sim_emit_fn *emit, void *arg);
+void	sim_model_free(struct sim_model *m);
+
+/* Requests: fill *r; offsets and lengths in bytes, any 512 B multiple. */
+void	sim_model_read(struct sim_model *m, uint64_t now, uint64_t off,
+	    uint64_t len, struct sim_io *r);
+void	sim_model_write(struct sim_model *m, uint64_t now, uint64_t off,
+	    uint64_t len, struct sim_io *r);
+void	sim_model_trim(struct sim_model *m, uint64_t now, uint64_t off,
+	    uint64_t len, struct sim_io *r);
+void	sim_model_flush(struct sim_model *m, uint64_t now, struct sim_io *r);
+
+/*
+ * Power: off loses what the drive's volatile cache held (and, in a lying
+ * profile, flushed writes too) and returns those ranges (*lost is the
+ * caller's to free; may be NULL with *n 0). While off every request
+ * fails with ENODEV. On counts a power cycle.
+ */
+int	sim_model_power_off(struct sim_model *m, uint64_t now,
+	    struct sim_range **lost, size_t *n);
+void	sim_model_power_on(struct sim_model *m, uint64_t now);
+
+/* The counters at `now` (idle work, cooling and power-on time included). */
+void	sim_model_counters(struct sim_model *m, uint64_t now,
+	    struct sim_counters *c);
+
+/* The host-visible capacity in bytes. */
+uint64_t sim_model_capacity(const struct sim_model *m);
+
+#endif
