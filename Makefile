@@ -2,6 +2,7 @@
 
 PREFIX		?= /usr/local
 SBINDIR		?= $(PREFIX)/sbin
+BINDIR		?= $(PREFIX)/bin
 MANDIR		?= $(PREFIX)/share/man
 SYSCONFDIR	?= /etc
 UNITDIR		?= /lib/systemd/system
@@ -113,6 +114,21 @@ FUZZ_TIME	?= 300
 	sanitize-run sanitize-build \
 	clean install uninstall
 
+# ssdsim: the simulated drive as a file (FUSE low-level API). Its own
+# front-end files (ssdsim.c, fe_*.c) and the model's (every other sim/*.c);
+# the front-end alone needs libfuse3.
+SSDSIM_PKGS	= fuse3 json-c
+SSDSIM_CFLAGS	:= $(shell pkg-config --cflags $(SSDSIM_PKGS) 2>/dev/null)
+SSDSIM_LIBS	:= $(shell pkg-config --libs $(SSDSIM_PKGS) 2>/dev/null) -lm -pthread
+SSDSIM_FE_SRC	= sim/ssdsim.c $(wildcard sim/fe_*.c)
+SSDSIM_MODEL_SRC = $(filter-out $(SSDSIM_FE_SRC),$(wildcard sim/*.c))
+SSDSIM_OBJ	= $(SSDSIM_FE_SRC:%.c=$(O)%.o) $(SSDSIM_MODEL_SRC:%.c=$(O)%.o)
+SSDSIM_BIN	= $(O)sim/ssdsim
+$(SSDSIM_FE_SRC:%.c=$(O)%.o): CFLAGS += $(SSDSIM_CFLAGS)
+
+$(SSDSIM_BIN): $(SSDSIM_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(SSDSIM_LIBS)
+
 all: $(DAEMON_BIN) $(CTL_BIN)
 
 $(DAEMON_BIN): $(DAEMON_OBJ) $(CORE_OBJ) $(COMMON_OBJ)
@@ -130,7 +146,8 @@ $(O)%.o: %.c $(O)%.d
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 	@touch $@
 
-DEPS		= $(patsubst %.o,%.d,$(COMMON_OBJ) $(CORE_OBJ) $(DAEMON_OBJ) $(CTL_OBJ))
+DEPS		= $(patsubst %.o,%.d,$(COMMON_OBJ) $(CORE_OBJ) $(DAEMON_OBJ) $(CTL_OBJ) \
+		  $(SSDSIM_OBJ))
 $(DEPS):
 -include $(wildcard $(DEPS))
 .SUFFIXES:
@@ -323,6 +340,7 @@ install: all
 # uninstall leaves the configuration (it may hold the operator's edits)
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/ssdtortured $(DESTDIR)$(SBINDIR)/ssdctl \
+	    $(DESTDIR)$(BINDIR)/ssdsim $(DESTDIR)$(MANDIR)/man1/ssdsim.1 \
 	    $(DESTDIR)$(MANDIR)/man8/ssdtortured.8 \
 	    $(DESTDIR)$(MANDIR)/man8/ssdctl.8 \
 	    $(DESTDIR)$(MANDIR)/man5/ssdtortured.conf.5 \
@@ -334,6 +352,7 @@ uninstall:
 clean:
 	rm -rf $(SAN_DIR)
 	rm -f common/*.o daemon/*.o ctl/*.o common/*.d daemon/*.d ctl/*.d \
-	    $(DAEMON_BIN) $(CTL_BIN) \
+	    sim/*.o sim/*.d \
+	    $(DAEMON_BIN) $(CTL_BIN) $(SSDSIM_BIN) \
 	    $(UNIT_TESTS) $(FUZZ_BINS) \
 	    $(BENCH_BINS)
