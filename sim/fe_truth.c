@@ -46,7 +46,9 @@ fe_truth_open(struct fe *fe, const char *path)
 	real = real_ns();
 	if ((o = json_object_new_object()) == NULL)
 		return -1;
-	json_object_object_add(o, "record", json_object_new_string("clock"));
+	/* the model's record shape: {"t_ns":T,"event":NAME,...} */
+	json_object_object_add(o, "t_ns", json_object_new_uint64(mono));
+	json_object_object_add(o, "event", json_object_new_string("clock"));
 	json_object_object_add(o, "monotonic_ns",
 	    json_object_new_uint64(mono));
 	json_object_object_add(o, "realtime_ns", json_object_new_uint64(real));
