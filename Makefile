@@ -211,6 +211,25 @@ $(O)tests/unit/test_ckpt_views: tests/unit/test_ckpt_views.c \
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
+# --- the simulated drive's model (sim/): pure, no I/O; ssdsim links
+# SIM_MODEL_OBJ with SIM_MODEL_LIBS. Its unit test runs it on its own.
+SIM_MODEL_SRC	= sim/model.c sim/model_ftl.c sim/model_slc.c \
+		  sim/model_thermal.c sim/model_wear.c sim/model_power.c \
+		  sim/model_window.c sim/model_truth.c sim/profile.c
+SIM_MODEL_OBJ	= $(SIM_MODEL_SRC:%.c=$(O)%.o)
+SIM_MODEL_LIBS	= $(shell pkg-config --libs inih 2>/dev/null) -lm
+$(SIM_MODEL_OBJ:%.o=%.d):
+-include $(wildcard $(SIM_MODEL_OBJ:%.o=%.d))
+$(O)tests/unit/test_sim_model: tests/unit/test_sim_model.c $(SIM_MODEL_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Isim -DSIM_PROFILE_DIR='"$(CURDIR)/sim/profiles"' \
+	    $(CFLAGS) -o $@ $^ $(SIM_MODEL_LIBS) -lcmocka
+.PHONY: sim-model-clean
+clean: sim-model-clean
+sim-model-clean:
+	rm -f sim/*.o sim/*.d
+# --- end of the simulated drive's model
+
 $(O)bench/genbench: bench/genbench.c $(O)daemon/block.o
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
