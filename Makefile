@@ -114,22 +114,18 @@ FUZZ_TIME	?= 300
 	sanitize-run sanitize-build \
 	clean install uninstall
 
-# ssdsim: the simulated drive as a file (FUSE low-level API). Its own
-# front-end files (ssdsim.c, fe_*.c) and the model's (every other sim/*.c);
-# the front-end alone needs libfuse3.
+# ssdsim: the simulated drive as a file (FUSE low-level API): its
+# front-end (ssdsim.c, fe_*.c; libfuse3, json-c) linked with the model's
+# objects (SIM_MODEL_OBJ, below).
 SSDSIM_PKGS	= fuse3 json-c
 SSDSIM_CFLAGS	:= $(shell pkg-config --cflags $(SSDSIM_PKGS) 2>/dev/null)
-SSDSIM_LIBS	:= $(shell pkg-config --libs $(SSDSIM_PKGS) 2>/dev/null) -lm -pthread
+SSDSIM_LIBS	:= $(shell pkg-config --libs $(SSDSIM_PKGS) 2>/dev/null) -pthread
 SSDSIM_FE_SRC	= sim/ssdsim.c $(wildcard sim/fe_*.c)
-SSDSIM_MODEL_SRC = $(filter-out $(SSDSIM_FE_SRC),$(wildcard sim/*.c))
-SSDSIM_OBJ	= $(SSDSIM_FE_SRC:%.c=$(O)%.o) $(SSDSIM_MODEL_SRC:%.c=$(O)%.o)
+SSDSIM_FE_OBJ	= $(SSDSIM_FE_SRC:%.c=$(O)%.o)
 SSDSIM_BIN	= $(O)sim/ssdsim
-$(SSDSIM_FE_SRC:%.c=$(O)%.o): CFLAGS += $(SSDSIM_CFLAGS)
+$(SSDSIM_FE_OBJ): CFLAGS += $(SSDSIM_CFLAGS)
 
-$(SSDSIM_BIN): $(SSDSIM_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(SSDSIM_LIBS)
-
-all: $(DAEMON_BIN) $(CTL_BIN)
+all: $(DAEMON_BIN) $(CTL_BIN) $(SSDSIM_BIN)
 
 $(DAEMON_BIN): $(DAEMON_OBJ) $(CORE_OBJ) $(COMMON_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -147,7 +143,7 @@ $(O)%.o: %.c $(O)%.d
 	@touch $@
 
 DEPS		= $(patsubst %.o,%.d,$(COMMON_OBJ) $(CORE_OBJ) $(DAEMON_OBJ) $(CTL_OBJ) \
-		  $(SSDSIM_OBJ))
+		  $(SSDSIM_FE_OBJ))
 $(DEPS):
 -include $(wildcard $(DEPS))
 .SUFFIXES:
@@ -229,6 +225,9 @@ clean: sim-model-clean
 sim-model-clean:
 	rm -f sim/*.o sim/*.d
 # --- end of the simulated drive's model
+
+$(SSDSIM_BIN): $(SSDSIM_FE_OBJ) $(SIM_MODEL_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(SSDSIM_LIBS) $(SIM_MODEL_LIBS)
 
 $(O)bench/genbench: bench/genbench.c $(O)daemon/block.o
 	@mkdir -p $(@D)
@@ -338,6 +337,8 @@ install: all
 	install -D -m 0755 $(CTL_BIN) $(DESTDIR)$(SBINDIR)/ssdctl
 	install -D -m 0644 man/ssdtortured.8 $(DESTDIR)$(MANDIR)/man8/ssdtortured.8
 	install -D -m 0644 man/ssdctl.8 $(DESTDIR)$(MANDIR)/man8/ssdctl.8
+	install -D -m 0755 $(SSDSIM_BIN) $(DESTDIR)$(BINDIR)/ssdsim
+	install -D -m 0644 man/ssdsim.1 $(DESTDIR)$(MANDIR)/man1/ssdsim.1
 	install -D -m 0644 man/ssdtortured.conf.5 \
 	    $(DESTDIR)$(MANDIR)/man5/ssdtortured.conf.5
 	sed 's|/usr/local/sbin|$(SBINDIR)|; s|/etc/ssdtorture|$(SYSCONFDIR)/ssdtorture|' \
@@ -371,7 +372,6 @@ uninstall:
 clean:
 	rm -rf $(SAN_DIR)
 	rm -f common/*.o daemon/*.o ctl/*.o common/*.d daemon/*.d ctl/*.d \
-	    sim/*.o sim/*.d \
 	    $(DAEMON_BIN) $(CTL_BIN) $(SSDSIM_BIN) \
 	    $(UNIT_TESTS) $(FUZZ_BINS) \
 	    $(BENCH_BINS)
