@@ -15,6 +15,14 @@
 #include "fe.h"
 #include "fe_reply.h"
 
+/*
+ * A condition variable's wake-up comes some 35 us late on a busy host
+ * (measured on 2 vCPUs: 4 KiB reads the model completes in 156 us were
+ * seen in 200); the last SPIN_NS before a reply is due are spent polling
+ * the clock instead, so that replies leave on time and never early.
+ */
+#define SPIN_NS		50000ULL
+
 struct slot {
 	struct fe_reply	r;
 	uint64_t	seq;
@@ -142,13 +150,15 @@ reply_thread(void *arg)
 			pthread_cond_wait(&q->cv, &q->mu);
 			continue;
 		}
-		if (!q->stopping && q->heap[0].r.done > fe_now()) {
-			ns_to_ts(q->heap[0].r.done, &ts);
+		if (!q->stopping && q->heap[0].r.done > fe_now() + SPIN_NS) {
+			ns_to_ts(q->heap[0].r.done - SPIN_NS, &ts);
 			pthread_cond_timedwait(&q->cv, &q->mu, &ts);
 			continue;
 		}
 		r = heap_pop(q);
 		pthread_mutex_unlock(&q->mu);
+		while (!q->stopping && fe_now() < r.done)
+			;	/* the last few microseconds */
 		send_one(&r);
 		pthread_mutex_lock(&q->mu);
 	}
