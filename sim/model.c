@@ -14,12 +14,6 @@
 
 #include "model_int.h"
 
-uint64_t
-sim_xfer_ns(uint64_t len, double mbps, double factor)
-{
-	return (uint64_t)llround((double)len * 1000.0 / (mbps * factor));
-}
-
 static uint64_t
 us(double v)
 {
@@ -177,7 +171,8 @@ sim_model_read(struct sim_model *m, uint64_t now, uint64_t off,
 	for (i = first; i < end; i++) {
 		if (m->l2p[i] != SIM_NONE)
 			mapped++;
-		if ((fi = sim_wear_read_factor(m, i, now)) > f)
+		if ((fi = sim_wear_read_factor(m, sim_ftl_block_of(m, i),
+		    now)) > f)
 			f = fi;
 		if (sim_bit(m->bad, i)) {
 			bad0 = bad0 == SIM_NONE ? i : bad0;
@@ -268,8 +263,10 @@ sim_model_trim(struct sim_model *m, uint64_t now, uint64_t off,
 	}
 	first = (off + SIM_PAGE - 1) / SIM_PAGE;
 	end = (off + len) / SIM_PAGE;
-	for (i = first; i < end; i++)
+	for (i = first; i < end; i++) {
 		sim_ftl_trim(m, (uint32_t)i);
+		sim_slc_drop(m, (uint32_t)i);
+	}
 	m->cache_decide = m->ring != NULL;
 	sim_window_reset(m);
 	r->done = m->now + us(m->p.trim_lat_us);
