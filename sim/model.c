@@ -227,6 +227,9 @@ sim_model_write(struct sim_model *m, uint64_t now, uint64_t off,
 	factor = sim_speed_factor(m);
 	start = m->wpipe > now ? m->wpipe : now;
 	stall = sim_slc_admit(m, start, len, &mbps, &cached);
+	/* counted first: a record this write causes includes it */
+	m->c.host_written_bytes += len;
+	m->c.host_write_cmds++;
 	write_pages(m, off, len, cached);
 	m->c.nand_written_bytes += m->gc_pages * SIM_PAGE;
 	m->c.nand_read_bytes += m->gc_pages * SIM_PAGE;
@@ -238,8 +241,6 @@ sim_model_write(struct sim_model *m, uint64_t now, uint64_t off,
 	m->wpipe = start + stall + us(m->p.overhead_us) +
 	    sim_xfer_ns(len, mbps, factor) + gc_ns;
 	r->done = m->wpipe + us(m->p.write_lat_us);
-	m->c.host_written_bytes += len;
-	m->c.host_write_cmds++;
 	sim_thermal_heat(m, len);
 	sim_power_wrote(m, off, len);
 	busy_until(m, r->done);

@@ -57,6 +57,7 @@ struct sim_model {
 	uint64_t	 cache_cap, slc_used, host_since_empty;
 	int		 cache_full_said, cache_decide;
 	uint64_t	 fold_debt_ns;	/* GC deferred behind the cache */
+	uint64_t	 behind;	/* direct bytes not yet folded behind */
 	/* idle work */
 	uint64_t	 last_busy, idle_cursor, idle_start;
 	uint64_t	 idle_folded, idle_gc, idle_end;

@@ -180,21 +180,25 @@ test_cache_fixed(void **state)
 }
 
 /*
- * A quarter of the free space, its first half at 200 MB/s and its second
- * at 100 (the SM2258XT's shape): 8 + 8 MiB, then native. Full, the drive
- * has no free space, so after idle folds the cache there is none; after
- * TRIM of everything the whole cache is back.
+ * A quarter of the free space (QLC: all of it in SLC mode), its first
+ * half at 200 MB/s and its second at 100 (the SM2258XT's shape): 8 + 8
+ * MiB, then native, with the cache folded behind the direct writes (48
+ * MiB of QLC writes fold 16 MiB: all of it, as the drive fills). Full,
+ * the drive has no free space, so at the next pass there is no cache;
+ * after TRIM of everything the whole cache is back.
  */
 static void
 test_cache_free_share(void **state)
 {
 	struct rec		 r = { 0 };
 	struct sim_model	*m = model("[slc]\nmode = free_share\n"
-				    "free_share = 0.25\nmbps = 200\n"
+				    "free_share = 0.25\nbits_per_cell = 4\n"
+				    "mbps = 200\n"
 				    "level1_share = 0.5\nlevel2_mbps = 100\n"
 				    "idle_delay_ms = 100\nidle_fold_mbps = 1000\n",
 				    1, &r);
 	uint64_t		 t = T0, i;
+	struct sim_counters	 c;
 	struct sim_io		 io;
 
 	(void)state;
@@ -205,10 +209,13 @@ test_cache_free_share(void **state)
 	}
 	assert_int_equal(num(event(&r, "cache", 0), "bytes"), 16 * MIB);
 	assert_int_equal(num(event(&r, "cache", 0), "level1_bytes"), 8 * MIB);
-	t += 2 * T0;		/* idle: the cache folds back */
+	/* NAND: 16 MiB in SLC, 48 MiB in QLC, 16 MiB folded */
+	sim_model_counters(m, t, &c);
+	assert_int_equal(c.nand_written_bytes, 80 * MIB);
+	assert_null(event(&r, "cache", 1));
+	t += 2 * T0;		/* idle: nothing left to fold */
 	assert_int_equal(wr(m, &t, 0, MIB), at(MIB, 50));
-	assert_int_equal(num(event(&r, "idle_fold", 0), "folded_bytes"),
-	    16 * MIB);
+	assert_null(event(&r, "idle_fold", 0));
 	assert_int_equal(num(event(&r, "cache", 1), "bytes"), 0);
 	sim_model_trim(m, t, 0, 64 * MIB, &io);
 	assert_int_equal(io.error, 0);
@@ -599,7 +606,9 @@ test_counters(void **state)
 static void
 test_profiles(void **state)
 {
-	static const char *const names[] = { "intel-600p" };
+	static const char *const names[] = { "intel-600p", "sm2258xt",
+	    "sm2258xt-qlc", "crucial-m550", "maxio-noslc", "lying",
+	    "short-lived" };
 	struct sim_profile	 p;
 	char			 path[512], err[256];
 	size_t			 i;
