@@ -211,7 +211,8 @@ $(O)tests/unit/test_ckpt_views: tests/unit/test_ckpt_views.c \
 # SIM_MODEL_OBJ with SIM_MODEL_LIBS. Its unit test runs it on its own.
 SIM_MODEL_SRC	= sim/model.c sim/model_ftl.c sim/model_slc.c \
 		  sim/model_thermal.c sim/model_wear.c sim/model_power.c \
-		  sim/model_window.c sim/model_truth.c sim/profile.c
+		  sim/model_window.c sim/model_truth.c sim/model_bits.c \
+		  sim/profile.c
 SIM_MODEL_OBJ	= $(SIM_MODEL_SRC:%.c=$(O)%.o)
 SIM_MODEL_LIBS	= $(shell pkg-config --libs inih 2>/dev/null) -lm
 $(SIM_MODEL_OBJ:%.o=%.d):

@@ -14,12 +14,6 @@
 
 #include "model_int.h"
 
-uint64_t
-sim_xfer_ns(uint64_t len, double mbps, double factor)
-{
-	return (uint64_t)llround((double)len * 1000.0 / (mbps * factor));
-}
-
 static uint64_t
 us(double v)
 {
@@ -177,7 +171,8 @@ sim_model_read(struct sim_model *m, uint64_t now, uint64_t off,
 	for (i = first; i < end; i++) {
 		if (m->l2p[i] != SIM_NONE)
 			mapped++;
-		if ((fi = sim_wear_read_factor(m, i, now)) > f)
+		if ((fi = sim_wear_read_factor(m, sim_ftl_block_of(m, i),
+		    now)) > f)
 			f = fi;
 		if (sim_bit(m->bad, i)) {
 			bad0 = bad0 == SIM_NONE ? i : bad0;
@@ -232,6 +227,9 @@ sim_model_write(struct sim_model *m, uint64_t now, uint64_t off,
 	factor = sim_speed_factor(m);
 	start = m->wpipe > now ? m->wpipe : now;
 	stall = sim_slc_admit(m, start, len, &mbps, &cached);
+	/* counted first: a record this write causes includes it */
+	m->c.host_written_bytes += len;
+	m->c.host_write_cmds++;
 	write_pages(m, off, len, cached);
 	m->c.nand_written_bytes += m->gc_pages * SIM_PAGE;
 	m->c.nand_read_bytes += m->gc_pages * SIM_PAGE;
@@ -243,8 +241,6 @@ sim_model_write(struct sim_model *m, uint64_t now, uint64_t off,
 	m->wpipe = start + stall + us(m->p.overhead_us) +
 	    sim_xfer_ns(len, mbps, factor) + gc_ns;
 	r->done = m->wpipe + us(m->p.write_lat_us);
-	m->c.host_written_bytes += len;
-	m->c.host_write_cmds++;
 	sim_thermal_heat(m, len);
 	sim_power_wrote(m, off, len);
 	busy_until(m, r->done);
@@ -268,8 +264,10 @@ sim_model_trim(struct sim_model *m, uint64_t now, uint64_t off,
 	}
 	first = (off + SIM_PAGE - 1) / SIM_PAGE;
 	end = (off + len) / SIM_PAGE;
-	for (i = first; i < end; i++)
+	for (i = first; i < end; i++) {
 		sim_ftl_trim(m, (uint32_t)i);
+		sim_slc_drop(m, (uint32_t)i);
+	}
 	m->cache_decide = m->ring != NULL;
 	sim_window_reset(m);
 	r->done = m->now + us(m->p.trim_lat_us);

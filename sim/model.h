@@ -62,6 +62,41 @@ struct sim_counters {
 	enum sim_life	life;
 };
 
+/*
+ * Truth records: {"t_ns":T,"event":"NAME",...}, T the model's time of the
+ * event on the caller's clock; emitted synchronously from the call that
+ * caused them (a record may be dated after that call's `now`, e.g. at
+ * the completion of the request that filled the cache). Events, fields:
+ *  start        profile seed capacity page pages_per_block blocks
+ *               spare_blocks slc_mode slc_bytes slc_free_share slc_mbps
+ *               level1_share level2_mbps post native_mbps read_mbps
+ *               rated_pe
+ *  cache        the cache as a pass starts (the first write after start,
+ *               idle work, TRIM, power-on, or the cache emptying): mode
+ *               bytes used level1_bytes mbps level2_mbps post post_mbps
+ *               fold_share drive_free. A cache made of free space shrinks
+ *               as it folds behind direct writes; that is not told write
+ *               by write.
+ *  cache_full   host_bytes (written at cache speed since it was empty)
+ *               bytes; dated at the completion of the filling request
+ *  fold         a fold stall, host writes at zero: t_ns its start, end_ns
+ *               stall_ns freed_bytes cache_used
+ *  idle_fold    an idle period's work, dated when it ended: start_ns
+ *               folded_bytes gc_bytes cache_used free_blocks
+ *  gc           state "start" (the first write GC relocated for) or
+ *               "stop" (a window without relocation), wa (NAND/host)
+ *  steady       random-write steady state by SNIA's rule on windows of
+ *               1/64 of the capacity: iops wa rounds window_bytes
+ *  throttle     level factor temp_c (on entering a level)
+ *  throttle_end from_level temp_c since_ns
+ *  bad          off len block: host data a failed block held, unreadable
+ *               until rewritten or trimmed
+ *  retire       block erases retired_blocks available_spare
+ *  readonly     host_written_bytes retired_blocks gone_ns (0: never)
+ *  gone         host_written_bytes nand_written_bytes
+ *  power_off    unsafe lost_bytes lost:[{off len flushed}]
+ *  power_on     power_cycles
+ */
 typedef void	sim_emit_fn(void *arg, const char *json_line);
 
 /* A model of a fresh drive; NULL on ENOMEM. `now` is its power-on time. */
@@ -69,7 +104,13 @@ struct sim_model *sim_model_new(const struct sim_profile *p, uint64_t seed,
 	    uint64_t now, sim_emit_fn *emit, void *arg);
 void	sim_model_free(struct sim_model *m);
 
-/* Requests: fill *r; offsets and lengths in bytes, any 512 B multiple. */
+/*
+ * Requests: fill *r; offsets and lengths in bytes, any 512 B multiple
+ * (a write or read of part of a 4 KiB page touches the whole page; a trim
+ * frees only whole pages). Beyond the capacity: EINVAL; writes and trims
+ * on a read-only drive: EROFS; anything on a drive off or gone: ENODEV.
+ * Not thread-safe: the caller makes one call at a time.
+ */
 void	sim_model_read(struct sim_model *m, uint64_t now, uint64_t off,
 	    uint64_t len, struct sim_io *r);
 void	sim_model_write(struct sim_model *m, uint64_t now, uint64_t off,
@@ -81,8 +122,9 @@ void	sim_model_flush(struct sim_model *m, uint64_t now, struct sim_io *r);
 /*
  * Power: off loses what the drive's volatile cache held (and, in a lying
  * profile, flushed writes too) and returns those ranges (*lost is the
- * caller's to free; may be NULL with *n 0). While off every request
- * fails with ENODEV. On counts a power cycle.
+ * caller's to free; may be NULL with *n 0): 0, or -1 with errno ENOMEM
+ * (nothing changed). While off every request fails with ENODEV. On
+ * counts a power cycle. Every cut counts as an unsafe shutdown.
  */
 int	sim_model_power_off(struct sim_model *m, uint64_t now,
 	    struct sim_range **lost, size_t *n);

@@ -164,7 +164,6 @@ sim_ftl_trim(struct sim_model *m, uint32_t lba)
 {
 	unmap(m, lba);
 	sim_bit_set(m->bad, lba, 0);
-	sim_slc_drop(m, lba);
 }
 
 /* The erase block lba lives in, or SIM_NONE if unmapped. */

@@ -57,6 +57,7 @@ struct sim_model {
 	uint64_t	 cache_cap, slc_used, host_since_empty;
 	int		 cache_full_said, cache_decide;
 	uint64_t	 fold_debt_ns;	/* GC deferred behind the cache */
+	uint64_t	 behind;	/* direct bytes not yet folded behind */
 	/* idle work */
 	uint64_t	 last_busy, idle_cursor, idle_start;
 	uint64_t	 idle_folded, idle_gc, idle_end;
@@ -85,9 +86,10 @@ struct sim_model {
 	struct sim_window	w;
 };
 
-/* model.c */
-double	sim_speed_factor(const struct sim_model *m);
+/* model_bits.c */
 uint64_t sim_xfer_ns(uint64_t len, double mbps, double factor);
+int	sim_bit(const uint8_t *bits, uint32_t i);
+void	sim_bit_set(uint8_t *bits, uint32_t i, int v);
 
 /* model_truth.c: one truth record {"t_ns":..,"event":"..", rest} */
 void	sim_truth(struct sim_model *m, uint64_t t, const char *event,
@@ -118,17 +120,16 @@ int64_t	sim_idle_gc(struct sim_model *m, int64_t budget);
 /* model_thermal.c */
 void	sim_thermal_update(struct sim_model *m, uint64_t now);
 void	sim_thermal_heat(struct sim_model *m, uint64_t bytes);
+double	sim_speed_factor(const struct sim_model *m);
 
 /* model_wear.c */
 void	sim_wear_init(struct sim_model *m);
 void	sim_wear_erased(struct sim_model *m, uint32_t blk);
 void	sim_wear_closed(struct sim_model *m, uint32_t blk);
 void	sim_wear_life(struct sim_model *m, uint64_t now);
-double	sim_wear_read_factor(const struct sim_model *m, uint32_t lba,
+double	sim_wear_read_factor(const struct sim_model *m, uint32_t blk,
 	    uint64_t now);
 unsigned sim_wear_spare(const struct sim_model *m);
-int	sim_bit(const uint8_t *bits, uint32_t i);
-void	sim_bit_set(uint8_t *bits, uint32_t i, int v);
 
 /* model_power.c */
 void	sim_power_wrote(struct sim_model *m, uint64_t off, uint64_t len);

@@ -14,9 +14,11 @@
  * Size: fixed, or a share of the free space (capacity minus mapped),
  * decided when the cache is empty. Speed: level 1 for the first
  * level1_share of it, level 2 for the rest. When full: direct writes at
- * native speed, or a fold of fold_share of the cache with the host's
- * write speed at zero meanwhile (the SM2260's gusts).
+ * native speed (a cache made of free space folds behind them), or a
+ * fold of fold_share of the cache with the host's write speed at zero
+ * meanwhile (the SM2260's gusts).
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include "model_int.h"
@@ -55,6 +57,7 @@ emptied(struct sim_model *m)
 	m->host_since_empty = 0;
 	m->cache_full_said = 0;
 	m->cache_decide = 1;
+	m->behind = 0;
 }
 
 /* The cache's size as a pass starts, told in a "cache" record. */
@@ -66,8 +69,8 @@ decide(struct sim_model *m, uint64_t t)
 
 	if (m->slc_used == 0)
 		m->cache_cap = p->slc_mode == SIM_SLC_FIXED ? p->slc_bytes :
-		    (uint64_t)((double)free * p->slc_free_share) /
-		    SIM_PAGE * SIM_PAGE;
+		    (uint64_t)llround((double)free * p->slc_free_share /
+		    SIM_PAGE) * SIM_PAGE;
 	sim_truth(m, t, "cache", "\"mode\":\"%s\",\"bytes\":%llu,"
 	    "\"used\":%llu,\"level1_bytes\":%llu,\"mbps\":%.3f,"
 	    "\"level2_mbps\":%.3f,\"post\":\"%s\",\"post_mbps\":%.3f,"
@@ -134,6 +137,35 @@ fold_stall(struct sim_model *m, uint64_t start)
 	return ns;
 }
 
+/*
+ * A direct write past a full cache made of free space: the cache's SLC
+ * blocks are the space it needs, so the drive folds behind it. Folding x
+ * frees bits_per_cell * x of SLC-mode NAND and takes x of native, so a
+ * direct write of len folds len / (bits_per_cell - 1); the cache shrinks
+ * by what was folded. The profile's native speed is the speed seen with
+ * this going on, so it costs no time of its own here.
+ */
+static void
+fold_behind(struct sim_model *m, uint64_t len)
+{
+	uint64_t	before = m->slc_used, freed, unit;
+
+	if (m->p.slc_mode != SIM_SLC_FREE_SHARE || m->p.bits_per_cell < 2 ||
+	    m->ring_len == 0)
+		return;
+	/* whole pages, the rest carried to the next write */
+	unit = (uint64_t)(m->p.bits_per_cell - 1) * SIM_PAGE;
+	m->behind += len;
+	if (m->behind < unit)
+		return;
+	fold(m, m->behind / unit * SIM_PAGE, m->p.fold_mbps, NULL);
+	m->behind %= unit;
+	freed = before - m->slc_used;
+	if (m->cache_decide)	/* emptied: decided again at the next write */
+		return;
+	m->cache_cap -= freed < m->cache_cap ? freed : m->cache_cap;
+}
+
 static double
 native_mbps(const struct sim_model *m)
 {
@@ -165,8 +197,10 @@ sim_slc_admit(struct sim_model *m, uint64_t start, uint64_t len,
 	if (m->slc_used >= m->cache_cap && m->cache_cap > 0 &&
 	    p->post_cache == SIM_POST_FOLD)
 		stall = fold_stall(m, start);
-	if (m->slc_used >= m->cache_cap)
+	if (m->slc_used >= m->cache_cap) {
+		fold_behind(m, len);
 		return stall;
+	}
 	*cached = 1;
 	*mbps = (double)m->slc_used < (double)m->cache_cap * p->slc_level1_share ?
 	    p->slc_mbps : p->slc_level2_mbps;

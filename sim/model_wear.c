@@ -13,21 +13,6 @@
 
 #include "model_int.h"
 
-int
-sim_bit(const uint8_t *bits, uint32_t i)
-{
-	return (bits[i / 8] >> (i % 8)) & 1;
-}
-
-void
-sim_bit_set(uint8_t *bits, uint32_t i, int v)
-{
-	if (v)
-		bits[i / 8] |= (uint8_t)(1u << (i % 8));
-	else
-		bits[i / 8] &= (uint8_t)~(1u << (i % 8));
-}
-
 /* splitmix64: the model's only source of chance, seeded by the caller. */
 static uint64_t
 next_rand(uint64_t *s)
@@ -151,11 +136,10 @@ sim_wear_life(struct sim_model *m, uint64_t now)
 	    (unsigned long long)m->c.nand_written_bytes);
 }
 
-/* How much slower than new a read of lba is: wear, then data age. */
+/* How much slower than new a read from block blk (or none) is: wear, then data age. */
 double
-sim_wear_read_factor(const struct sim_model *m, uint32_t lba, uint64_t now)
+sim_wear_read_factor(const struct sim_model *m, uint32_t blk, uint64_t now)
 {
-	uint32_t	blk = sim_ftl_block_of(m, lba);
 	double		f;
 
 	if (blk == SIM_NONE)

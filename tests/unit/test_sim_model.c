@@ -180,21 +180,25 @@ test_cache_fixed(void **state)
 }
 
 /*
- * A quarter of the free space, its first half at 200 MB/s and its second
- * at 100 (the SM2258XT's shape): 8 + 8 MiB, then native. Full, the drive
- * has no free space, so after idle folds the cache there is none; after
- * TRIM of everything the whole cache is back.
+ * A quarter of the free space (QLC: all of it in SLC mode), its first
+ * half at 200 MB/s and its second at 100 (the SM2258XT's shape): 8 + 8
+ * MiB, then native, with the cache folded behind the direct writes (48
+ * MiB of QLC writes fold 16 MiB: all of it, as the drive fills). Full,
+ * the drive has no free space, so at the next pass there is no cache;
+ * after TRIM of everything the whole cache is back.
  */
 static void
 test_cache_free_share(void **state)
 {
 	struct rec		 r = { 0 };
 	struct sim_model	*m = model("[slc]\nmode = free_share\n"
-				    "free_share = 0.25\nmbps = 200\n"
+				    "free_share = 0.25\nbits_per_cell = 4\n"
+				    "mbps = 200\n"
 				    "level1_share = 0.5\nlevel2_mbps = 100\n"
 				    "idle_delay_ms = 100\nidle_fold_mbps = 1000\n",
 				    1, &r);
 	uint64_t		 t = T0, i;
+	struct sim_counters	 c;
 	struct sim_io		 io;
 
 	(void)state;
@@ -205,10 +209,13 @@ test_cache_free_share(void **state)
 	}
 	assert_int_equal(num(event(&r, "cache", 0), "bytes"), 16 * MIB);
 	assert_int_equal(num(event(&r, "cache", 0), "level1_bytes"), 8 * MIB);
-	t += 2 * T0;		/* idle: the cache folds back */
+	/* NAND: 16 MiB in SLC, 48 MiB in QLC, 16 MiB folded */
+	sim_model_counters(m, t, &c);
+	assert_int_equal(c.nand_written_bytes, 80 * MIB);
+	assert_null(event(&r, "cache", 1));
+	t += 2 * T0;		/* idle: nothing left to fold */
 	assert_int_equal(wr(m, &t, 0, MIB), at(MIB, 50));
-	assert_int_equal(num(event(&r, "idle_fold", 0), "folded_bytes"),
-	    16 * MIB);
+	assert_null(event(&r, "idle_fold", 0));
 	assert_int_equal(num(event(&r, "cache", 1), "bytes"), 0);
 	sim_model_trim(m, t, 0, 64 * MIB, &io);
 	assert_int_equal(io.error, 0);
@@ -595,11 +602,160 @@ test_counters(void **state)
 	rec_free(&r);
 }
 
+/*
+ * Reads slow down with the age of the data (age_read_factor past age_ms)
+ * and with wear (1 + read_factor * erases / rated_pe).
+ */
+static void
+test_read_slowdown(void **state)
+{
+	struct rec		 r = { 0 };
+	struct sim_model	*m = model("[timing]\nread_lat_us = 100\n"
+				    "[wear]\nage_ms = 1000\nage_read_factor = 3\n"
+				    "read_factor = 1\nrated_pe = 4\n", 1, &r);
+	struct sim_counters	 c;
+	uint64_t		 t = T0, i, fresh, worn;
+	int			 err;
+
+	(void)state;
+	wr(m, &t, 0, 4096);
+	fresh = rd(m, &t, 0, 4096, &err);
+	assert_int_equal(fresh, 100000 + at(4096, 100));
+	t += 1000000001ULL;
+	assert_int_equal(rd(m, &t, 0, 4096, &err), 300000 + at(4096, 100));
+	for (i = 0; i < 8 * 64; i++)	/* 8 passes: blocks erased 7 times */
+		wr(m, &t, (i % 64) * MIB, MIB);
+	wr(m, &t, 0, 4096);	/* fresh data on a worn block */
+	sim_model_counters(m, t, &c);
+	worn = rd(m, &t, 0, 4096, &err);
+	assert_true(worn > fresh);
+	assert_true(worn <= 100000 * (1 + c.erase_count_max / 4.0) +
+	    at(4096, 100) + 1);
+	sim_model_free(m);
+	rec_free(&r);
+}
+
+/* A profile that returns damaged data: the read succeeds, damage named. */
+static void
+test_damage_mode(void **state)
+{
+	struct rec		 r = { 0 };
+	struct sim_model	*m = model("[drive]\ncapacity = 16M\n"
+				    "[ftl]\nop_share = 0.25\n"
+				    "[wear]\ndeath_pe = 2\ndeath_spread = 0\n"
+				    "bad_mode = damage\n", 1, &r);
+	struct sim_io		 io;
+	uint64_t		 t = T0, i, off;
+	const char		*b;
+
+	(void)state;
+	for (i = 0; i < 4 * 16 && event(&r, "bad", 0) == NULL; i++)
+		wr(m, &t, (i % 16) * MIB, MIB);
+	b = event(&r, "bad", 0);
+	assert_non_null(b);
+	off = (uint64_t)num(b, "off");
+	/* a read from a page before the range to a page after it */
+	sim_model_read(m, t, off >= 4096 ? off - 4096 : off,
+	    (uint64_t)num(b, "len") + 8192, &io);
+	assert_int_equal(io.error, 0);
+	assert_int_equal(io.damage_off, off);
+	assert_true(io.damage_len >= (uint64_t)num(b, "len"));
+	sim_model_free(m);
+	rec_free(&r);
+}
+
+static struct sim_model *
+shipped(const char *name, struct rec *r, struct sim_profile *p)
+{
+	char	path[512], err[256];
+
+	snprintf(path, sizeof(path), "%s/%s.conf", SIM_PROFILE_DIR, name);
+	if (sim_profile_load(path, p, err, sizeof(err)) != 0)
+		fail_msg("%s: %s", path, err);
+	return sim_model_new(p, 1, T0, record, r);
+}
+
+/*
+ * The shipped profiles keep the reviewed shapes: sm2258xt's cache is a
+ * third of the clean drive, its first half at full speed; the 600p's is
+ * 1/32 of the drive, then gusts with a stall of 4 MiB at 30 MB/s; it
+ * throttles after 10 s of QD32 reading.
+ */
+static void
+test_shipped_shapes(void **state)
+{
+	struct rec		 r = { 0 };
+	struct sim_profile	 p;
+	struct sim_model	*m = shipped("sm2258xt", &r, &p);
+	struct sim_io		 io[32];
+	uint64_t		 t = T0, i, s;
+
+	(void)state;
+	wr(m, &t, 0, MIB);
+	assert_int_equal(num(event(&r, "cache", 0), "bytes"), p.capacity / 3);
+	assert_int_equal(num(event(&r, "cache", 0), "level1_bytes"),
+	    p.capacity / 6);
+	sim_model_free(m);
+	rec_free(&r);
+
+	m = shipped("intel-600p", &r, &p);
+	t = T0;
+	for (i = 0; i < 24; i++)
+		wr(m, &t, i * MIB, MIB);
+	assert_int_equal(num(event(&r, "cache_full", 0), "host_bytes"),
+	    16 * MIB);
+	/* the fold's time is counted page by page */
+	assert_int_equal(num(event(&r, "fold", 0), "stall_ns"),
+	    1024 * at(4096, 30));
+	memset(io, 0, sizeof(io));
+	for (i = 0; event(&r, "throttle", 0) == NULL && i < 100000; i++) {
+		s = io[i % 32].done > t ? io[i % 32].done : t;
+		sim_model_read(m, s, (i * 131072) % p.capacity, 131072,
+		    &io[i % 32]);
+		t = s;
+	}
+	/* reading began once the writes were done, at most 1 s after T0 */
+	s = (uint64_t)num(event(&r, "throttle", 0), "t_ns") - T0;
+	assert_true(s > 10 * 1000000000ULL && s < 11500000000ULL);
+	sim_model_free(m);
+	rec_free(&r);
+}
+
+/* short-lived dies within minutes of sequential writing; gone follows. */
+static void
+test_short_lived(void **state)
+{
+	struct rec		 r = { 0 };
+	struct sim_profile	 p;
+	struct sim_model	*m = shipped("short-lived", &r, &p);
+	struct sim_io		 io;
+	uint64_t		 t = T0, off = 0;
+
+	(void)state;
+	for (;;) {
+		sim_model_write(m, t, off, 131072, &io);
+		if (io.error != 0)
+			break;
+		t = io.done;
+		off = (off + 131072) % p.capacity;
+	}
+	assert_int_equal(io.error, EROFS);
+	assert_true(t - T0 < 180 * 1000000000ULL);
+	assert_true(count(&r, "retire") >= 65);
+	sim_model_read(m, t + 20 * 1000000000ULL, 0, 4096, &io);
+	assert_int_equal(io.error, ENODEV);
+	assert_non_null(event(&r, "gone", 0));
+	sim_model_free(m);
+	rec_free(&r);
+}
+
 /* Every shipped profile loads; bad keys and values are refused. */
 static void
 test_profiles(void **state)
 {
-	static const char *const names[] = { "intel-600p" };
+	static const char *const names[] = { "intel-600p", "sm2258xt",
+	    "sm2258xt-qlc", "crucial-m550", "maxio-noslc", "lying",
+	    "short-lived" };
 	struct sim_profile	 p;
 	char			 path[512], err[256];
 	size_t			 i;
@@ -639,6 +795,10 @@ main(void)
 		cmocka_unit_test(test_power_loss),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_counters),
+		cmocka_unit_test(test_read_slowdown),
+		cmocka_unit_test(test_damage_mode),
+		cmocka_unit_test(test_shipped_shapes),
+		cmocka_unit_test(test_short_lived),
 		cmocka_unit_test(test_profiles),
 	};
 
