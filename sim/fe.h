@@ -14,7 +14,8 @@
 
 #include "model.h"
 
-#define FE_SECTOR	512ULL		/* the model's unit */
+#define FE_SECTOR	512ULL		/* the model's unit of address */
+#define FE_PAGE		4096ULL		/* what its trim frees (model.h) */
 #define FE_BLKSIZE	4096		/* st_blksize of the drive file */
 #define FE_MAX_IO	(1024 * 1024)	/* max_write / max_read asked for */
 

@@ -319,9 +319,10 @@ op_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 }
 
 /*
- * A discard: the whole sectors inside the range go to the model and are
- * punched out of the data file (a partial sector keeps its bytes, as a
- * drive ignores what is less than its unit).
+ * A discard: the whole sectors inside the range go to the model, which
+ * frees the whole pages among them; those pages, and only those, are
+ * punched out of the data file (what is left of a partial page keeps its
+ * bytes, as the drive keeps it).
  */
 static void
 trim_locked(struct fe *fe, uint64_t off, uint64_t len,
@@ -343,8 +344,10 @@ trim_locked(struct fe *fe, uint64_t off, uint64_t len,
 	r->done = io.done;
 	if ((r->err = io.error) != 0)
 		return;
-	if (fallocate(fe->datafd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-	    (off_t)a, (off_t)(b - a)) == -1)
+	a = (a + FE_PAGE - 1) & ~(FE_PAGE - 1);
+	b &= ~(FE_PAGE - 1);
+	if (a < b && fallocate(fe->datafd, FALLOC_FL_PUNCH_HOLE |
+	    FALLOC_FL_KEEP_SIZE, (off_t)a, (off_t)(b - a)) == -1)
 		r->err = EIO;
 }
 

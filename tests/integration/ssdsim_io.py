@@ -7,6 +7,8 @@
         differ from the seeded bytes ("ok" when none)
   zeroes FILE OFF LEN                    prints how many bytes of the range
         are not zero
+  same FILE OFF LEN SEED                 prints how many bytes of the range
+        (inside one MiB) differ from the seeded bytes
   trim FILE OFF LEN                      punches the range (a discard)
   fsync FILE
 """
@@ -66,6 +68,21 @@ def do_zeroes(path, off, length):
     print(length - part.count(0))
 
 
+def read_range(path, off, length):
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECT)
+    start, end = off // 4096 * 4096, (off + length + 4095) // 4096 * 4096
+    buf = aligned(end - start)
+    os.preadv(fd, [buf], start)
+    os.close(fd)
+    return buf[off - start:off - start + length]
+
+
+def do_same(path, off, length, seed):
+    want = seeded(seed, off // MIB)[off % MIB:off % MIB + length]
+    got = read_range(path, off, length)
+    print(sum(1 for a, b in zip(got, want) if a != b))
+
+
 def do_trim(path, off, length):
     libc = ctypes.CDLL(None, use_errno=True)
     fd = os.open(path, os.O_WRONLY | os.O_DIRECT)
@@ -84,6 +101,8 @@ def main():
         do_check(a[1], int(a[2]), int(a[3]), int(a[4]))
     elif a[0] == "zeroes":
         do_zeroes(a[1], int(a[2]), int(a[3]))
+    elif a[0] == "same":
+        do_same(a[1], int(a[2]), int(a[3]), int(a[4]))
     elif a[0] == "trim":
         do_trim(a[1], int(a[2]), int(a[3]))
     elif a[0] == "fsync":
