@@ -2,6 +2,7 @@
 
 PREFIX		?= /usr/local
 SBINDIR		?= $(PREFIX)/sbin
+BINDIR		?= $(PREFIX)/bin
 MANDIR		?= $(PREFIX)/share/man
 SYSCONFDIR	?= /etc
 UNITDIR		?= /lib/systemd/system
@@ -117,7 +118,18 @@ FUZZ_TIME	?= 300
 	sanitize-run sanitize-build \
 	clean install uninstall
 
-all: $(DAEMON_BIN) $(CTL_BIN)
+# ssdsim: the simulated drive as a file (FUSE low-level API): its
+# front-end (ssdsim.c, fe_*.c; libfuse3, json-c) linked with the model's
+# objects (SIM_MODEL_OBJ, below).
+SSDSIM_PKGS	= fuse3 json-c
+SSDSIM_CFLAGS	:= $(shell pkg-config --cflags $(SSDSIM_PKGS) 2>/dev/null)
+SSDSIM_LIBS	:= $(shell pkg-config --libs $(SSDSIM_PKGS) 2>/dev/null) -pthread
+SSDSIM_FE_SRC	= sim/ssdsim.c $(wildcard sim/fe_*.c)
+SSDSIM_FE_OBJ	= $(SSDSIM_FE_SRC:%.c=$(O)%.o)
+SSDSIM_BIN	= $(O)sim/ssdsim
+$(SSDSIM_FE_OBJ): CFLAGS += $(SSDSIM_CFLAGS)
+
+all: $(DAEMON_BIN) $(CTL_BIN) $(SSDSIM_BIN)
 
 $(DAEMON_BIN): $(DAEMON_OBJ) $(CORE_OBJ) $(COMMON_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -134,7 +146,8 @@ $(O)%.o: %.c $(O)%.d
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 	@touch $@
 
-DEPS		= $(patsubst %.o,%.d,$(COMMON_OBJ) $(CORE_OBJ) $(DAEMON_OBJ) $(CTL_OBJ))
+DEPS		= $(patsubst %.o,%.d,$(COMMON_OBJ) $(CORE_OBJ) $(DAEMON_OBJ) $(CTL_OBJ) \
+		  $(SSDSIM_FE_OBJ))
 $(DEPS):
 -include $(wildcard $(DEPS))
 .SUFFIXES:
@@ -197,6 +210,29 @@ $(O)tests/unit/test_ckpt_views: tests/unit/test_ckpt_views.c \
     $(O)ctl/ckpt.o $(O)ctl/output.o $(CORE_OBJ) $(COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+
+# --- the simulated drive's model (sim/): pure, no I/O; ssdsim links
+# SIM_MODEL_OBJ with SIM_MODEL_LIBS. Its unit test runs it on its own.
+SIM_MODEL_SRC	= sim/model.c sim/model_ftl.c sim/model_slc.c \
+		  sim/model_thermal.c sim/model_wear.c sim/model_power.c \
+		  sim/model_window.c sim/model_truth.c sim/model_bits.c \
+		  sim/profile.c
+SIM_MODEL_OBJ	= $(SIM_MODEL_SRC:%.c=$(O)%.o)
+SIM_MODEL_LIBS	= $(shell pkg-config --libs inih 2>/dev/null) -lm
+$(SIM_MODEL_OBJ:%.o=%.d):
+-include $(wildcard $(SIM_MODEL_OBJ:%.o=%.d))
+$(O)tests/unit/test_sim_model: tests/unit/test_sim_model.c $(SIM_MODEL_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Isim -DSIM_PROFILE_DIR='"$(CURDIR)/sim/profiles"' \
+	    $(CFLAGS) -o $@ $^ $(SIM_MODEL_LIBS) -lcmocka
+.PHONY: sim-model-clean
+clean: sim-model-clean
+sim-model-clean:
+	rm -f sim/*.o sim/*.d
+# --- end of the simulated drive's model
+
+$(SSDSIM_BIN): $(SSDSIM_FE_OBJ) $(SIM_MODEL_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(SSDSIM_LIBS) $(SIM_MODEL_LIBS)
 
 $(O)bench/genbench: bench/genbench.c $(O)daemon/block.o
 	@mkdir -p $(@D)
@@ -306,6 +342,8 @@ install: all
 	install -D -m 0755 $(CTL_BIN) $(DESTDIR)$(SBINDIR)/ssdctl
 	install -D -m 0644 man/ssdtortured.8 $(DESTDIR)$(MANDIR)/man8/ssdtortured.8
 	install -D -m 0644 man/ssdctl.8 $(DESTDIR)$(MANDIR)/man8/ssdctl.8
+	install -D -m 0755 $(SSDSIM_BIN) $(DESTDIR)$(BINDIR)/ssdsim
+	install -D -m 0644 man/ssdsim.1 $(DESTDIR)$(MANDIR)/man1/ssdsim.1
 	install -D -m 0644 man/ssdtortured.conf.5 \
 	    $(DESTDIR)$(MANDIR)/man5/ssdtortured.conf.5
 	sed 's|/usr/local/sbin|$(SBINDIR)|; s|/etc/ssdtorture|$(SYSCONFDIR)/ssdtorture|' \
@@ -327,6 +365,7 @@ install: all
 # uninstall leaves the configuration (it may hold the operator's edits)
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/ssdtortured $(DESTDIR)$(SBINDIR)/ssdctl \
+	    $(DESTDIR)$(BINDIR)/ssdsim $(DESTDIR)$(MANDIR)/man1/ssdsim.1 \
 	    $(DESTDIR)$(MANDIR)/man8/ssdtortured.8 \
 	    $(DESTDIR)$(MANDIR)/man8/ssdctl.8 \
 	    $(DESTDIR)$(MANDIR)/man5/ssdtortured.conf.5 \
@@ -338,6 +377,6 @@ uninstall:
 clean:
 	rm -rf $(SAN_DIR)
 	rm -f common/*.o daemon/*.o ctl/*.o common/*.d daemon/*.d ctl/*.d \
-	    $(DAEMON_BIN) $(CTL_BIN) \
+	    $(DAEMON_BIN) $(CTL_BIN) $(SSDSIM_BIN) \
 	    $(UNIT_TESTS) $(FUZZ_BINS) \
 	    $(BENCH_BINS)

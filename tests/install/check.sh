@@ -16,10 +16,12 @@ cat >"$T/want" <<'LIST'
 ./etc/ssdtorture/ssdtortured.conf
 ./lib/systemd/system/ssdtortured.service
 ./lib/systemd/system/ssdtortured.socket
+./usr/bin/ssdsim
 ./usr/lib/sysusers.d/ssdtorture.conf
 ./usr/sbin/ssdctl
 ./usr/sbin/ssdtortured
 ./usr/share/bash-completion/completions/ssdctl
+./usr/share/man/man1/ssdsim.1
 ./usr/share/man/man5/ssdtortured.conf.5
 ./usr/share/man/man8/ssdctl.8
 ./usr/share/man/man8/ssdtortured.8

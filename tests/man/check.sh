@@ -27,7 +27,7 @@ ok() { echo "ok: $1"; pass=$((pass + 1)); }
 not_ok() { echo "FAIL: $1"; fail=$((fail + 1)); }
 
 # 1. lint
-for page in man/ssdtortured.8 man/ssdctl.8 man/ssdtortured.conf.5; do
+for page in man/ssdtortured.8 man/ssdctl.8 man/ssdtortured.conf.5 man/ssdsim.1; do
 	if [ ! -f "$page" ]; then
 		not_ok "lint $page: missing"
 		continue
