@@ -78,6 +78,7 @@ sim_model_new(const struct sim_profile *p, uint64_t seed, uint64_t now,
 	}
 	sim_wear_init(m);
 	power_on_state(m, now);
+	m->w.after = "start";
 	sim_truth_start(m);
 	return m;
 }
@@ -269,7 +270,7 @@ sim_model_trim(struct sim_model *m, uint64_t now, uint64_t off,
 		sim_slc_drop(m, (uint32_t)i);
 	}
 	m->cache_decide = m->ring != NULL;
-	sim_window_reset(m);
+	sim_window_reset(m, "trim");
 	r->done = m->now + us(m->p.trim_lat_us);
 	busy_until(m, r->done);
 }

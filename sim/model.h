@@ -83,10 +83,16 @@ struct sim_counters {
  *               stall_ns freed_bytes cache_used
  *  idle_fold    an idle period's work, dated when it ended: start_ns
  *               folded_bytes gc_bytes cache_used free_blocks
+ *  round        a round of writes (round_ms of the caller's time from
+ *               its first write; ended early by idle, TRIM, power-on):
+ *               start_ns iops wa random host_bytes after ("start",
+ *               "idle", "trim", "power_on" for the first round after
+ *               one, else "")
  *  gc           state "start" (the first write GC relocated for) or
- *               "stop" (a window without relocation), wa (NAND/host)
- *  steady       random-write steady state by SNIA's rule on windows of
- *               1/64 of the capacity: iops wa rounds window_bytes
+ *               "stop" (a round without relocation), wa (NAND/host)
+ *  steady       random-write steady state by SNIA's rule on the rounds
+ *               (five in a row within 20 % of their mean, fitted change
+ *               within 10 %): iops (their mean) wa rounds
  *  throttle     level factor temp_c (on entering a level)
  *  throttle_end from_level temp_c since_ns
  *  bad          off len block: host data a failed block held, unreadable

@@ -281,16 +281,18 @@ wa_now(struct sim_model *m, uint64_t t, uint64_t host0, uint64_t nand0)
  * No cache: sequential passes amplify by exactly 1; random 4 KiB writes
  * on the full drive make GC relocate (WA well over 1, a "gc" start and a
  * "steady" record), and are slower than clean ones; TRIM of everything
- * gives back the clean speed at once.
+ * gives back the clean speed at once, and the model's round after it
+ * says so.
  */
 static void
 test_wa_and_trim(void **state)
 {
 	struct rec		 r = { 0 };
-	struct sim_model	*m = model("", 1, &r);
+	struct sim_model	*m = model("[ftl]\nround_ms = 50\n", 1, &r);
 	struct sim_counters	 c;
 	struct sim_io		 io;
 	uint64_t		 t = T0, i, s = 42, took = 0;
+	const char		*after;
 
 	(void)state;
 	for (i = 0; i < 3 * 64; i++)
@@ -313,6 +315,14 @@ test_wa_and_trim(void **state)
 	for (i = 0; i < 1000; i++)
 		assert_int_equal(wr(m, &t, (uint64_t)(lcg(&s) % 16384) * 4096,
 		    4096), at(4096, 50));
+	/* the model's own round after the TRIM: the clean IOPS */
+	for (i = 0; (after = event(&r, "round", i)) != NULL; i++)
+		if (strstr(after, "\"after\":\"trim\"") != NULL)
+			break;
+	assert_non_null(after);
+	assert_true(fabs(num(after, "iops") * (double)at(4096, 50) / 1e9 - 1) <
+	    1e-6);
+	assert_non_null(strstr(event(&r, "round", 0), "\"after\":\"start\""));
 	sim_model_free(m);
 	rec_free(&r);
 }
