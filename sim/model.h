@@ -70,7 +70,9 @@ struct sim_counters {
  *  start        profile seed capacity page pages_per_block blocks
  *               spare_blocks slc_mode slc_bytes slc_free_share slc_mbps
  *               level1_share level2_mbps post native_mbps read_mbps
- *               rated_pe
+ *               rated_pe read_factor age_ms age_read_factor tmt1_c
+ *               tmt1_factor tmt2_c tmt2_factor death_pe bad_mode
+ *               cache_bytes lie_flushed
  *  cache        the cache as a pass starts (the first write after start,
  *               idle work, TRIM, power-on, or the cache emptying): mode
  *               bytes used level1_bytes mbps level2_mbps post post_mbps
