@@ -155,6 +155,8 @@ sim_model_power_on(struct sim_model *m, uint64_t now)
 {
 	if (!m->off)
 		return;
+	if (now < m->now)
+		now = m->now;	/* the caller's clock never goes back */
 	m->now = now;
 	m->off = 0;
 	m->on_since = now;
