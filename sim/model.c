@@ -78,6 +78,7 @@ sim_model_new(const struct sim_profile *p, uint64_t seed, uint64_t now,
 	}
 	sim_wear_init(m);
 	power_on_state(m, now);
+	m->w.after = "start";
 	sim_truth_start(m);
 	return m;
 }
@@ -255,6 +256,7 @@ sim_model_trim(struct sim_model *m, uint64_t now, uint64_t off,
     uint64_t len, struct sim_io *r)
 {
 	uint64_t	i, first, end;
+	uint32_t	before;
 
 	if (arrive(m, now, off, len, r) != 0 || len == 0)
 		return;
@@ -264,12 +266,17 @@ sim_model_trim(struct sim_model *m, uint64_t now, uint64_t off,
 	}
 	first = (off + SIM_PAGE - 1) / SIM_PAGE;
 	end = (off + len) / SIM_PAGE;
+	before = m->mapped;
 	for (i = first; i < end; i++) {
 		sim_ftl_trim(m, (uint32_t)i);
 		sim_slc_drop(m, (uint32_t)i);
 	}
+	/* GC deferred for data now trimmed need not be done */
+	if (before > 0)
+		m->fold_debt_ns = (uint64_t)((double)m->fold_debt_ns *
+		    m->mapped / before);
 	m->cache_decide = m->ring != NULL;
-	sim_window_reset(m);
+	sim_window_reset(m, "trim");
 	r->done = m->now + us(m->p.trim_lat_us);
 	busy_until(m, r->done);
 }

@@ -70,7 +70,9 @@ struct sim_counters {
  *  start        profile seed capacity page pages_per_block blocks
  *               spare_blocks slc_mode slc_bytes slc_free_share slc_mbps
  *               level1_share level2_mbps post native_mbps read_mbps
- *               rated_pe
+ *               rated_pe read_factor age_ms age_read_factor tmt1_c
+ *               tmt1_factor tmt2_c tmt2_factor death_pe bad_mode
+ *               cache_bytes lie_flushed
  *  cache        the cache as a pass starts (the first write after start,
  *               idle work, TRIM, power-on, or the cache emptying): mode
  *               bytes used level1_bytes mbps level2_mbps post post_mbps
@@ -83,10 +85,16 @@ struct sim_counters {
  *               stall_ns freed_bytes cache_used
  *  idle_fold    an idle period's work, dated when it ended: start_ns
  *               folded_bytes gc_bytes cache_used free_blocks
+ *  round        a round of writes (round_ms of the caller's time from
+ *               its first write; ended early by idle, TRIM, power-on):
+ *               start_ns iops wa random host_bytes after ("start",
+ *               "idle", "trim", "power_on" for the first round after
+ *               one, else "")
  *  gc           state "start" (the first write GC relocated for) or
- *               "stop" (a window without relocation), wa (NAND/host)
- *  steady       random-write steady state by SNIA's rule on windows of
- *               1/64 of the capacity: iops wa rounds window_bytes
+ *               "stop" (a round without relocation), wa (NAND/host)
+ *  steady       random-write steady state by SNIA's rule on the rounds
+ *               (five in a row within 20 % of their mean, fitted change
+ *               within 10 %): iops (their mean) wa rounds
  *  throttle     level factor temp_c (on entering a level)
  *  throttle_end from_level temp_c since_ns
  *  bad          off len block: host data a failed block held, unreadable

@@ -19,16 +19,17 @@
 /* Erase block states. */
 enum { BLK_FREE, BLK_OPEN, BLK_FULL, BLK_RETIRED };
 
-/* Random-write windows: the steady-state rule and the GC state. */
+/* Rounds of writes: the steady-state rule and the GC state. */
 struct sim_window {
-	uint64_t	host, nand;	/* bytes in this window */
+	uint64_t	host, nand;	/* bytes in this round */
 	uint64_t	cmds, seq;	/* writes, of which sequential */
 	uint64_t	gc_pages;
-	uint64_t	t0;		/* completion before the window */
+	uint64_t	t0;		/* the round's first write (0: none) */
 	uint64_t	last_done, next_off;
-	double		iops[5];	/* the last windows' IOPS */
-	unsigned	nrand;		/* random windows in a row */
+	double		iops[5];	/* the last rounds' IOPS */
+	unsigned	nrand;		/* random rounds in a row */
 	int		steady, gc_on;
+	const char	*after;		/* what came before this round */
 };
 
 struct sim_model {
@@ -136,9 +137,9 @@ void	sim_power_wrote(struct sim_model *m, uint64_t off, uint64_t len);
 void	sim_power_flushed(struct sim_model *m);
 void	sim_power_free(struct sim_model *m);
 
-/* model_window.c: GC state changes and the steady-state rule */
+/* model_window.c: rounds, GC state changes and the steady-state rule */
 void	sim_window_write(struct sim_model *m, uint64_t off, uint64_t len,
 	    uint64_t nand, uint64_t done);
-void	sim_window_reset(struct sim_model *m);
+void	sim_window_reset(struct sim_model *m, const char *after);
 
 #endif

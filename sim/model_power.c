@@ -155,6 +155,8 @@ sim_model_power_on(struct sim_model *m, uint64_t now)
 {
 	if (!m->off)
 		return;
+	if (now < m->now)
+		now = m->now;	/* the caller's clock never goes back */
 	m->now = now;
 	m->off = 0;
 	m->on_since = now;
@@ -162,7 +164,7 @@ sim_model_power_on(struct sim_model *m, uint64_t now)
 	m->last_busy = m->idle_cursor = now;
 	m->c.power_cycles++;
 	m->cache_decide = m->ring != NULL;
-	sim_window_reset(m);
+	sim_window_reset(m, "power_on");
 	sim_thermal_update(m, now);
 	sim_truth(m, now, "power_on", "\"power_cycles\":%llu",
 	    (unsigned long long)m->c.power_cycles);

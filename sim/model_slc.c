@@ -304,11 +304,20 @@ sim_idle_gc(struct sim_model *m, int64_t budget)
 	return budget;
 }
 
-/* A request arrives: an idle period that did work ends, and is told. */
+/*
+ * A request arrives: an idle period ends. If it did work, it is told;
+ * if it did or lasted longer than the idle delay and a round, the rounds
+ * of writes start over.
+ */
 void
 sim_slc_busy(struct sim_model *m, uint64_t now)
 {
-	(void)now;
+	double	gap = m->p.idle_delay_ms > m->p.round_ms ?
+		    m->p.idle_delay_ms : m->p.round_ms;
+
+	if (m->idle_start != 0 || (now > m->last_busy &&
+	    (double)(now - m->last_busy) > gap * 1e6))
+		sim_window_reset(m, "idle");
 	if (m->idle_start == 0)
 		return;
 	sim_truth(m, m->idle_end, "idle_fold", "\"start_ns\":%llu,"
@@ -321,5 +330,4 @@ sim_slc_busy(struct sim_model *m, uint64_t now)
 	m->idle_start = 0;
 	m->idle_folded = m->idle_gc = 0;
 	m->cache_decide = m->ring != NULL;
-	sim_window_reset(m);
 }

@@ -14,7 +14,7 @@ void
 sim_truth(struct sim_model *m, uint64_t t, const char *event,
     const char *fmt, ...)
 {
-	char	line[1024], rest[896];
+	char	line[2048], rest[1920];
 	va_list	ap;
 
 	if (m->emit == NULL)
@@ -37,7 +37,11 @@ sim_truth_start(struct sim_model *m)
 	    "\"blocks\":%u,\"spare_blocks\":%u,\"slc_mode\":\"%s\","
 	    "\"slc_bytes\":%llu,\"slc_free_share\":%.6f,\"slc_mbps\":%.3f,"
 	    "\"level1_share\":%.4f,\"level2_mbps\":%.3f,\"post\":\"%s\","
-	    "\"native_mbps\":%.3f,\"read_mbps\":%.3f,\"rated_pe\":%u",
+	    "\"native_mbps\":%.3f,\"read_mbps\":%.3f,\"rated_pe\":%u,"
+	    "\"read_factor\":%.4f,\"age_ms\":%.3f,\"age_read_factor\":%.4f,"
+	    "\"tmt1_c\":%.3f,\"tmt1_factor\":%.4f,\"tmt2_c\":%.3f,"
+	    "\"tmt2_factor\":%.4f,\"death_pe\":%u,\"bad_mode\":\"%s\","
+	    "\"cache_bytes\":%llu,\"lie_flushed\":%u",
 	    p->name, (unsigned long long)m->seed,
 	    (unsigned long long)p->capacity, SIM_PAGE, m->ppb, m->nblocks,
 	    m->spare_blocks,
@@ -46,7 +50,11 @@ sim_truth_start(struct sim_model *m)
 	    (unsigned long long)p->slc_bytes, p->slc_free_share, p->slc_mbps,
 	    p->slc_level1_share, p->slc_level2_mbps,
 	    p->post_cache == SIM_POST_FOLD ? "fold" : "direct",
-	    p->native_mbps, p->read_mbps, p->rated_pe);
+	    p->native_mbps, p->read_mbps, p->rated_pe, p->wear_read_factor,
+	    p->age_ms, p->age_read_factor, p->tmt1_c, p->tmt1_factor,
+	    p->tmt2_c, p->tmt2_factor, p->death_pe,
+	    p->bad_mode == SIM_BAD_DAMAGE ? "damage" : "eio",
+	    (unsigned long long)p->cache_bytes, p->lie_flushed);
 }
 
 /* "power_off": every lost range, flushed (lying) or not. */

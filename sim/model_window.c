@@ -1,13 +1,18 @@
 /*
- * model_window.c: the model's own reading of its random-write behaviour,
- * told as truth records. Host writes are cut into windows of 1/64 of
- * the capacity (at least 1 MiB). A window is random when fewer than half
- * of its writes continue the one before. Sustained garbage collection
- * starts ("gc" state start) with the first write that made GC relocate,
- * and stops at the end of a window without any. Steady state, by the
- * rule SNIA's PTS uses on its rounds: five random windows in a row whose
- * IOPS lie within 20 % of their mean and whose fitted slope across the
- * five is within 10 % of it; "steady" then tells that mean.
+ * model_window.c: the model's own reading of its write behaviour, told
+ * as truth records, in rounds of round_ms of the caller's time (as the
+ * reviews and SNIA's PTS read a run in rounds). A round begins with the
+ * first write after the last one ended; each is told ("round": its write
+ * IOPS, its WA, whether it was random, and for the first after a start,
+ * idle work, TRIM or power-on, what came before it), so a test reads
+ * the initial IOPS and what idle time or TRIM gave back from the model
+ * itself. A round is random when fewer than half of its writes continue
+ * the one before. Sustained garbage collection starts ("gc" state start)
+ * with the first write that made GC relocate, and stops at the end of a
+ * round without any. Steady state, by SNIA's rule on rounds: five random
+ * rounds in a row whose IOPS lie within 20 % of their mean and whose
+ * fitted slope across the five is within 10 % of it; "steady" then tells
+ * that mean.
  */
 #include <math.h>
 #include <string.h>
@@ -16,21 +21,13 @@
 
 #define ROUNDS	5
 
-static uint64_t
-window_bytes(const struct sim_model *m)
-{
-	uint64_t	w = m->p.capacity / 64;
-
-	return w < (1u << 20) ? (1u << 20) : w;
-}
-
 static double
 wa(uint64_t nand, uint64_t host)
 {
 	return host == 0 ? 0 : (double)nand / (double)host;
 }
 
-/* The SNIA rule on the last ROUNDS windows' IOPS: their mean, or 0. */
+/* The SNIA rule on the last ROUNDS rounds' IOPS: their mean, or 0. */
 static double
 steady_mean(const double *y)
 {
@@ -51,21 +48,36 @@ steady_mean(const double *y)
 }
 
 static void
-window_end(struct sim_model *m)
+gc_state(struct sim_model *m)
 {
 	struct sim_window	*w = &m->w;
-	double			 span = (double)(w->last_done - w->t0) / NS;
+
+	if (!w->gc_on || w->gc_pages > 0)
+		return;
+	w->gc_on = 0;
+	sim_truth(m, w->last_done, "gc", "\"state\":\"stop\",\"wa\":%.4f",
+	    wa(m->c.nand_written_bytes, m->c.host_written_bytes));
+}
+
+static void
+round_end(struct sim_model *m)
+{
+	struct sim_window	*w = &m->w;
+	double			 iops = (double)w->cmds /
+				    ((double)(w->last_done - w->t0) / NS);
+	int			 rnd = w->seq * 2 < w->cmds;
 	double			 mean;
 
-	if (w->gc_on && w->gc_pages == 0) {
-		w->gc_on = 0;
-		sim_truth(m, w->last_done, "gc", "\"state\":\"stop\","
-		    "\"wa\":%.4f", wa(m->c.nand_written_bytes,
-		    m->c.host_written_bytes));
-	}
-	if (w->seq * 2 < w->cmds && span > 0) {
+	gc_state(m);
+	sim_truth(m, w->last_done, "round", "\"start_ns\":%llu,\"iops\":%.3f,"
+	    "\"wa\":%.4f,\"random\":%s,\"host_bytes\":%llu,\"after\":\"%s\"",
+	    (unsigned long long)w->t0, iops, wa(w->nand, w->host),
+	    rnd ? "true" : "false", (unsigned long long)w->host,
+	    w->after != NULL ? w->after : "");
+	w->after = NULL;
+	if (rnd) {
 		memmove(w->iops, w->iops + 1, (ROUNDS - 1) * sizeof(double));
-		w->iops[ROUNDS - 1] = (double)w->cmds / span;
+		w->iops[ROUNDS - 1] = iops;
 		w->nrand++;
 	} else {
 		w->nrand = 0;
@@ -75,12 +87,11 @@ window_end(struct sim_model *m)
 	    (mean = steady_mean(w->iops)) > 0) {
 		w->steady = 1;
 		sim_truth(m, w->last_done, "steady", "\"iops\":%.3f,"
-		    "\"wa\":%.4f,\"rounds\":%u,\"window_bytes\":%llu", mean,
-		    wa(w->nand, w->host), w->nrand,
-		    (unsigned long long)window_bytes(m));
+		    "\"wa\":%.4f,\"rounds\":%u", mean, wa(w->nand, w->host),
+		    w->nrand);
 	}
 	w->host = w->nand = w->cmds = w->seq = w->gc_pages = 0;
-	w->t0 = w->last_done;
+	w->t0 = 0;
 }
 
 void
@@ -105,18 +116,24 @@ sim_window_write(struct sim_model *m, uint64_t off, uint64_t len,
 		sim_truth(m, m->now, "gc", "\"state\":\"start\",\"wa\":%.4f",
 		    wa(m->c.nand_written_bytes, m->c.host_written_bytes));
 	}
-	if (w->host >= window_bytes(m))
-		window_end(m);
+	if (w->last_done - w->t0 >= (uint64_t)(m->p.round_ms * 1e6))
+		round_end(m);
 }
 
-/* Idle, trim or a power cycle: the run of random windows starts over. */
+/*
+ * Idle work, TRIM or a power cycle (`after` says which): the round under
+ * way ends here, and the run of random rounds starts over.
+ */
 void
-sim_window_reset(struct sim_model *m)
+sim_window_reset(struct sim_model *m, const char *after)
 {
 	struct sim_window	*w = &m->w;
 
+	if (w->cmds > 0 && w->last_done > w->t0)
+		round_end(m);
 	w->host = w->nand = w->cmds = w->seq = w->gc_pages = 0;
 	w->t0 = 0;
 	w->nrand = 0;
 	w->steady = 0;
+	w->after = after;
 }

@@ -56,6 +56,7 @@ static const struct pkey KEYS[] = {
 	{ "ftl", "op_share", P_DBL, F(op_share), "0.07", 0.01, 1, "share" },
 	{ "ftl", "gc_free_blocks", P_U32, F(gc_free_blocks), "4", 2, 1024,
 	    "blocks" },
+	{ "ftl", "round_ms", P_DBL, F(round_ms), "1000", 1, 1e9, "ms" },
 	{ "slc", "mode", P_ENUM, F(slc_mode), "none", 0, 0,
 	    "none|fixed|free_share" },
 	{ "slc", "bytes", P_BYTES, F(slc_bytes), "0", 0, 64 * GIB, "bytes" },

@@ -47,6 +47,7 @@ struct sim_profile {
 	uint32_t	pages_per_block;	/* 4 KiB pages an erase block */
 	double		op_share;	/* raw NAND beyond capacity, share */
 	uint32_t	gc_free_blocks;	/* GC runs under this many free */
+	double		round_ms;	/* the model's rounds of writes */
 	/* [slc] */
 	enum sim_slc_mode slc_mode;
 	uint64_t	slc_bytes;	/* fixed cache size */

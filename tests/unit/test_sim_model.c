@@ -281,16 +281,18 @@ wa_now(struct sim_model *m, uint64_t t, uint64_t host0, uint64_t nand0)
  * No cache: sequential passes amplify by exactly 1; random 4 KiB writes
  * on the full drive make GC relocate (WA well over 1, a "gc" start and a
  * "steady" record), and are slower than clean ones; TRIM of everything
- * gives back the clean speed at once.
+ * gives back the clean speed at once, and the model's round after it
+ * says so.
  */
 static void
 test_wa_and_trim(void **state)
 {
 	struct rec		 r = { 0 };
-	struct sim_model	*m = model("", 1, &r);
+	struct sim_model	*m = model("[ftl]\nround_ms = 50\n", 1, &r);
 	struct sim_counters	 c;
 	struct sim_io		 io;
 	uint64_t		 t = T0, i, s = 42, took = 0;
+	const char		*after;
 
 	(void)state;
 	for (i = 0; i < 3 * 64; i++)
@@ -313,6 +315,53 @@ test_wa_and_trim(void **state)
 	for (i = 0; i < 1000; i++)
 		assert_int_equal(wr(m, &t, (uint64_t)(lcg(&s) % 16384) * 4096,
 		    4096), at(4096, 50));
+	/* the model's own round after the TRIM: the clean IOPS */
+	for (i = 0; (after = event(&r, "round", i)) != NULL; i++)
+		if (strstr(after, "\"after\":\"trim\"") != NULL)
+			break;
+	assert_non_null(after);
+	assert_true(fabs(num(after, "iops") * (double)at(4096, 50) / 1e9 - 1) <
+	    1e-6);
+	assert_non_null(strstr(event(&r, "round", 0), "\"after\":\"start\""));
+	sim_model_free(m);
+	rec_free(&r);
+}
+
+/*
+ * The 600p's TRIM: on a drive dirtied by random writes, GC deferred
+ * behind the cache lengthens the fold stalls; after TRIM of everything
+ * a stall is the fold's own time again.
+ */
+static void
+test_fold_trim(void **state)
+{
+	struct rec		 r = { 0 };
+	struct sim_model	*m = model("[slc]\nmode = fixed\nbytes = 4M\n"
+				    "mbps = 200\nlevel2_mbps = 200\n"
+				    "post_cache = fold\nfold_share = 0.25\n"
+				    "fold_mbps = 10\n", 1, &r);
+	uint64_t		 t = T0, i, s = 5, clean = 256 * at(4096, 10);
+	size_t			 k;
+	struct sim_io		 io;
+
+	(void)state;
+	for (i = 0; i < 64; i++)
+		wr(m, &t, i * MIB, MIB);
+	for (i = 0; i < 2 * 16384; i++)
+		wr(m, &t, (uint64_t)(lcg(&s) % 16384) * 4096, 4096);
+	k = count(&r, "fold");
+	for (i = 0; i < 5 * 256; i++)
+		wr(m, &t, (uint64_t)(lcg(&s) % 16384) * 4096, 4096);
+	assert_true(count(&r, "fold") > k);
+	assert_true(num(event(&r, "fold", count(&r, "fold") - 1),
+	    "stall_ns") > clean);
+	sim_model_trim(m, t, 0, 64 * MIB, &io);
+	t = io.done;
+	k = count(&r, "fold");
+	for (i = 0; i < 5; i++)
+		wr(m, &t, i * MIB, MIB);
+	assert_int_equal(count(&r, "fold"), k + 1);
+	assert_int_equal(num(event(&r, "fold", k), "stall_ns"), clean);
 	sim_model_free(m);
 	rec_free(&r);
 }
@@ -789,6 +838,7 @@ main(void)
 		cmocka_unit_test(test_cache_free_share),
 		cmocka_unit_test(test_fold_gusts),
 		cmocka_unit_test(test_wa_and_trim),
+		cmocka_unit_test(test_fold_trim),
 		cmocka_unit_test(test_idle_fold),
 		cmocka_unit_test(test_throttle),
 		cmocka_unit_test(test_bad_readonly_gone),
