@@ -114,7 +114,7 @@ FUZZ_TIME	?= 300
 
 .PHONY: all deps check check-fast check-build unit integration demo bench \
 	bench-scale bench-ckptfio \
-	fuzz fuzz-smoke control vm man install-test stress sanitize \
+	fuzz fuzz-smoke control known vm man install-test stress sanitize \
 	sanitize-run sanitize-build \
 	clean install uninstall
 
@@ -293,6 +293,10 @@ stress: all
 
 control: all
 	@tests/control/run.sh
+
+# ssdtortured on simulated drives (sim/ssdsim) against the model's truth
+known: all
+	@tests/known/run.sh
 
 # The unit, integration and control suites once more, on binaries built
 # with SANITIZE=1; any sanitizer report fails the test that caused it.

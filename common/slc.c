@@ -185,39 +185,45 @@ cache_end(struct steps *p, double start, double *tmp, size_t *k1)
 	return *k1;
 }
 
-/* The stalls after the cache (from step k): gusts, when there are two
- * or more and a quarter of the bytes after the cache went at its speed. */
+/*
+ * The stalls after the cache (from step k): gusts, when there are two or
+ * more and a quarter of the steps after the cache went at its speed. A
+ * stall is a run of steps below SLC_STALL_FRAC of the cache's speed (a
+ * stall across a step's end is one); its time, less the time its bytes
+ * take at the cache's speed. The median is the drive's stall; the
+ * longest may have met a flush as well.
+ */
 static void
-gusts(const struct steps *p, size_t k, struct slc_estimate *out)
+gusts(const struct steps *p, size_t k, double *tmp,
+    struct slc_estimate *out)
 {
 	double	fast = SLC_KNEE_FRAC * out->level_bps[0], run = 0, all = 0;
 	size_t	i, nfast = 0;
 
-	for (i = k; i < p->n; i++) {
-		if (p->bps[i] < SLC_STALL_FRAC * out->level_bps[0]) {
-			if (run == 0)
-				out->stalls++;
-			/* the stall: the step's time less its write's */
+	for (i = k; i <= p->n; i++) {
+		if (i < p->n && p->bps[i] < SLC_STALL_FRAC * out->level_bps[0]) {
 			run += fmax(0, p->dur[i] - (double)p->step /
 			    out->level_bps[0]);
 			continue;
 		}
-		all += run;
-		out->stall_max_s = fmax(out->stall_max_s, run);
-		run = 0;
-		nfast += p->bps[i] >= fast;
+		if (run > 0) {
+			tmp[out->stalls++] = run;
+			all += run;
+			run = 0;
+		}
+		nfast += i < p->n && p->bps[i] >= fast;
 	}
-	all += run;
-	out->stall_max_s = fmax(out->stall_max_s, run);
 	out->stall_share = p->tt[p->n] > p->tt[k] ?
 	    all / (p->tt[p->n] - p->tt[k]) : 0;
+	out->stall_s = out->stalls ? median(tmp, out->stalls) : 0;
 	out->gusts = out->stalls >= 2 && 4 * nfast >= p->n - k;
 }
 
 /* The figures of a cache ending at step k, its first level at k1 (k == n:
  * none). */
 static void
-fill(const struct steps *p, size_t k, size_t k1, struct slc_estimate *out)
+fill(const struct steps *p, size_t k, size_t k1, double *tmp,
+    struct slc_estimate *out)
 {
 	out->knee = k < p->n;
 	out->cache_bytes = out->knee ? (uint64_t)k * p->step : 0;
@@ -233,7 +239,7 @@ fill(const struct steps *p, size_t k, size_t k1, struct slc_estimate *out)
 		out->level_bytes[1] = (uint64_t)(k - k1) * p->step;
 		out->level_bps[1] = span_rate(p, k1, k);
 	}
-	gusts(p, k, out);
+	gusts(p, k, tmp, out);
 }
 
 int
@@ -267,7 +273,7 @@ slc_estimate(const uint64_t *t, size_t n, uint64_t step_bytes,
 	memcpy(tmp, bps, n * sizeof(*tmp));
 	out->start_bps = median(tmp, steps_of(n, SLC_START_FRAC));
 	k = cache_end(&p, out->start_bps, tmp, &k1);
-	fill(&p, k, k1, out);
+	fill(&p, k, k1, tmp, out);
 	rc = 0;
 out:
 	free(bps);

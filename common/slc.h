@@ -35,7 +35,7 @@
  *
  * After the cache, stalls (steps below SLC_STALL_FRAC of the cache's
  * speed) between steps at the cache's speed again are gusts: the pass
- * says how many stalls, how long the longest was, and which share of
+ * says how many stalls, how long the median one was, and which share of
  * the time after the cache they took.
  */
 #ifndef SSDT_SLC_H
@@ -67,7 +67,7 @@ struct slc_estimate {
 	/* after the cache: gusts (stalls between fast stretches) */
 	int		gusts;		/* 1: writing came in gusts */
 	unsigned	stalls;		/* how many stalls */
-	double		stall_max_s;	/* the longest, seconds */
+	double		stall_s;	/* the median stall, seconds */
 	double		stall_share;	/* of the time after the cache */
 };
 

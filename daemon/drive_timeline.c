@@ -136,8 +136,8 @@ slc_shape(json_object *o, const struct slc_estimate *s)
 	    json_object_new_boolean(s->gusts));
 	json_object_object_add(o, "post_cache_stalls",
 	    json_object_new_int64(s->stalls));
-	json_object_object_add(o, "post_cache_stall_max_seconds",
-	    json_object_new_double(s->stall_max_s));
+	json_object_object_add(o, "post_cache_stall_seconds",
+	    json_object_new_double(s->stall_s));
 	json_object_object_add(o, "post_cache_stall_share",
 	    json_object_new_double(s->stall_share));
 }

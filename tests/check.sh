@@ -1,5 +1,6 @@
 #!/bin/bash
-# make check: unit, integration, control, VM, man page, install and fuzz
+# make check: unit, integration, control, known-answer (simulated drives),
+# VM, man page, install and fuzz
 # tests, and the unit, integration and control suites on a sanitized build
 # (make sanitize); one total line at the end.
 # Each stage prints "NAME: N passed, M failed" as its last line.
@@ -59,7 +60,8 @@ cat "$san_out"
 tally sanitize "$san_out"
 rm -rf "$san_out" "$JOBS_SHARED"
 unset JOBS_SHARED JOBS_SHARED_MAX
-stage vm man install-test fuzz-smoke
+# the known answers measure speeds: alone, after the suites beside them
+stage known vm man install-test fuzz-smoke
 [ ! -s "$fails" ] || { echo "failed:"; sed 's/^/  /' "$fails"; }
 echo "check: $total_pass passed, $total_fail failed"
 exit $status

@@ -13,6 +13,7 @@
 # shellcheck shell=bash disable=SC2034
 
 KA_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+export KA_DIR
 # shellcheck source=tests/integration/lib.sh
 . "$KA_DIR/../integration/lib.sh"
 SSDSIM=${SSDSIM:-$ROOT/sim/ssdsim}

@@ -1,5 +1,7 @@
 #!/bin/bash
-# Run every known-answer test (t_*.sh here, in name order, or the ones named
+# Run every known-answer test: ssdtortured on a simulated drive (sim/ssdsim),
+# its findings against what the model recorded it did (t_*.sh here, in name
+# order, or the ones named
 # on the command line); print PASS/FAIL/SKIP per test, the output of the
 # failed ones, and one total line "known: N passed, M failed" (the
 # runner is tests/lib/suite.sh). Exit status 1 when any test failed.
