@@ -92,6 +92,8 @@ smart_run(char *const argv[], int timeout_sec, size_t *len, char *err,
     size_t errlen)
 {
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t	 at;
+	sigset_t		 none, all;
 	pid_t			 pid;
 	int			 pfd[2], st, rc;
 	char			*out;
@@ -104,7 +106,18 @@ smart_run(char *const argv[], int timeout_sec, size_t *len, char *err,
 	posix_spawn_file_actions_adddup2(&fa, pfd[1], STDOUT_FILENO);
 	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null",
 	    O_WRONLY, 0);
-	rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	/* the poller thread blocks every signal (they are the loop's): the
+	 * child gets none blocked and default actions, so that a TERM from
+	 * an operator or from systemd ends a hung command */
+	sigemptyset(&none);
+	sigfillset(&all);
+	posix_spawnattr_init(&at);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK |
+	    POSIX_SPAWN_SETSIGDEF);
+	posix_spawnattr_setsigmask(&at, &none);
+	posix_spawnattr_setsigdefault(&at, &all);
+	rc = posix_spawnp(&pid, argv[0], &fa, &at, argv, environ);
+	posix_spawnattr_destroy(&at);
 	posix_spawn_file_actions_destroy(&fa);
 	close(pfd[1]);
 	if (rc != 0) {

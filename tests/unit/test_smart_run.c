@@ -3,7 +3,8 @@
  * smartctl (a shell script first on PATH) prints a little and then hangs,
  * or trickles output without end; the read must give up with a timeout
  * error at the deadline, neither blocking in read() nor spinning. SIGALRM
- * ends a test that overruns its bound.
+ * ends a test that overruns its bound. The command runs with no signal
+ * blocked or ignored, whatever the calling thread's.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -169,6 +170,38 @@ test_missing(void **state)
 	assert_non_null(strstr(err, "smartctl"));
 }
 
+/*
+ * Run from a thread that blocks every signal and ignores TERM (the SMART
+ * poller blocks them all, the loop owns them): the command gets none
+ * blocked and none ignored, so that a TERM ends a hung one.
+ */
+static void
+test_signals(void **state)
+{
+	char		 err[256] = "", *out;
+	size_t		 len;
+	double		 secs;
+	sigset_t	 all, old;
+	unsigned long long blk, ign;
+
+	(void)state;
+	fake_smartctl("exec grep -E '^Sig(Blk|Ign)' /proc/self/status");
+	sigfillset(&all);
+	sigdelset(&all, SIGALRM);	/* run()'s bound */
+	assert_int_equal(sigprocmask(SIG_BLOCK, &all, &old), 0);
+	signal(SIGTERM, SIG_IGN);
+	out = run(err, sizeof(err), &len, &secs);
+	signal(SIGTERM, SIG_DFL);
+	assert_int_equal(sigprocmask(SIG_SETMASK, &old, NULL), 0);
+	assert_non_null(out);
+	/* the standard signals; glibc keeps its own two (32, 33) as it likes */
+	assert_int_equal(sscanf(out, "SigBlk: %llx SigIgn: %llx", &blk, &ign),
+	    2);
+	assert_int_equal(blk & 0x7fffffffULL, 0);
+	assert_int_equal(ign & 0x7fffffffULL, 0);
+	free(out);
+}
+
 int
 main(void)
 {
@@ -177,6 +210,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_hang, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trickle, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_signals, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
