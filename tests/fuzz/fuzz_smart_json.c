@@ -7,20 +7,9 @@
  * failure says why and a success does not; decoded values keep to what
  * their fields mean.
  */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "smart.h"
+#include "fuzz_smart.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
-
-#define check(cond)	do { if (!(cond)) { \
-	fprintf(stderr, "%s:%d: invariant failed: %s\n", __FILE__, \
-	    __LINE__, #cond); abort(); } } while (0)
-
-#define is_flag(v)	((v) == 0 || (v) == 1)
 
 /* What the NVMe log's fields can hold: bytes, 32-bit counters, units. */
 static void
@@ -68,26 +57,6 @@ check_smart(const struct smart *s)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct smart	*s;
-	char		*json, err[256];
-	int		 rc;
-
-	if ((json = malloc(size)) == NULL && size != 0)
-		abort();
-	if (size != 0)
-		memcpy(json, data, size);
-	if ((s = malloc(sizeof(*s))) == NULL)
-		abort();
-	memset(err, 'x', sizeof(err));
-	rc = smart_from_json(json, size, s, err, sizeof(err));
-	check(rc == 0 || rc == -1);
-	check(memchr(err, '\0', sizeof(err)) != NULL);
-	if (rc == 0) {
-		check(err[0] == '\0');
-		check_smart(s);
-	} else
-		check(err[0] != '\0');
-	free(s);
-	free(json);
+	fuzz_smart_run(data, size, smart_from_json, check_smart);
 	return 0;
 }

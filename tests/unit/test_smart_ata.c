@@ -10,6 +10,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "fixture.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,39 +22,12 @@
 #define GiB	(1024ULL * MiB)
 
 /* The whole fixture file, NUL-terminated (the decoder does not need it). */
-static char *
-load(const char *name, size_t *len)
-{
-	const char	*dir = getenv("SSDT_TESTDATA");
-	char		 path[1024];
-	char		*buf;
-	FILE		*f;
-	long		 n;
-
-	snprintf(path, sizeof(path), "%s/smartctl/%s",
-	    dir != NULL && *dir != '\0' ? dir : "tests/unit/data", name);
-	if ((f = fopen(path, "rb")) == NULL)
-		fail_msg("cannot open %s (run from the repository root or "
-		    "set SSDT_TESTDATA)", path);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	assert_true(n > 0);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
-
 static void
 decode_fixture(const char *name, struct smart *s)
 {
 	char	 err[256];
 	size_t	 len;
-	char	*json = load(name, &len);
+	char	*json = fixture_load(name, &len);
 
 	if (smart_from_ata_json(json, len, s, err, sizeof(err)) != 0)
 		fail_msg("%s: %s", name, err);
@@ -650,7 +625,7 @@ test_scsi(void **state)
 	char		*json;
 
 	(void)state;
-	json = load("scsi_870evo.json", &len);
+	json = fixture_load("scsi_870evo.json", &len);
 	assert_int_equal(smart_from_ata_json(json, len, &s, err, sizeof(err)),
 	    0);
 	free(json);
@@ -699,7 +674,7 @@ test_scsi_error_counter_log(void **state)
 	char		*json;
 
 	(void)state;
-	json = load("scsi_samsung_pm1643a.json", &len);
+	json = fixture_load("scsi_samsung_pm1643a.json", &len);
 	assert_int_equal(smart_from_ata_json(json, len, &s, err, sizeof(err)),
 	    0);
 	free(json);
@@ -915,7 +890,7 @@ test_error_no_device(void **state)
 	struct smart	s;
 	char		err[256];
 	size_t		len;
-	char		*json = load("error_no_device.json", &len);
+	char		*json = fixture_load("error_no_device.json", &len);
 
 	(void)state;
 	assert_int_equal(smart_from_ata_json(json, len, &s, err, sizeof(err)),
@@ -1159,7 +1134,7 @@ test_truncated_and_mangled(void **state)
 	struct smart	s;
 	char		err[256];
 	size_t		len, i, end, k;
-	char		*json = load("intel_535_failing.json", &len);
+	char		*json = fixture_load("intel_535_failing.json", &len);
 	char		*copy = malloc(len);
 	uint32_t	 x = 12345;
 	int		 rc;

@@ -10,6 +10,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "fixture.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,40 +19,13 @@
 #include "cmdline.h"
 #include "smart.h"
 
-static char *
-load(const char *name, size_t *len)
-{
-	const char	*dir = getenv("SSDT_TESTDATA");
-	char		 path[1024];
-	char		*buf;
-	FILE		*f;
-	long		 n;
-
-	snprintf(path, sizeof(path), "%s/smartctl/%s",
-	    dir != NULL && *dir != '\0' ? dir : "tests/unit/data", name);
-	if ((f = fopen(path, "rb")) == NULL)
-		fail_msg("cannot open %s (run from the repository root or "
-		    "set SSDT_TESTDATA)", path);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	assert_true(n > 0);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
-
 /* A fixture through the dispatcher, which must pick the NVMe decoder. */
 static void
 decode_fixture(const char *name, struct smart *s)
 {
 	char	 err[256];
 	size_t	 len;
-	char	*json = load(name, &len);
+	char	*json = fixture_load(name, &len);
 
 	if (smart_from_json(json, len, s, err, sizeof(err)) != 0)
 		fail_msg("%s: %s", name, err);
@@ -251,7 +226,7 @@ test_ata_dispatch(void **state)
 	struct smart	a, s;
 	char		err[256];
 	size_t		len;
-	char		*json = load("intel_dc_s3500.json", &len);
+	char		*json = fixture_load("intel_dc_s3500.json", &len);
 
 	(void)state;
 	assert_int_equal(smart_from_ata_json(json, len, &a, err, sizeof(err)),
