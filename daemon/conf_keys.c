@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <grp.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,6 +22,22 @@
 #include "units.h"
 
 /* Words of the keys that take one of a few; the index is the value. */
+/* Problems are reported here, below the file reader that uses it too. */
+void
+conf_err(struct parse *p, int line, const char *fmt, ...)
+{
+	va_list	ap;
+
+	p->errors++;
+	if (p->errf == NULL)
+		return;
+	fprintf(p->errf, "%s:%d: ", p->path, line);
+	va_start(ap, fmt);
+	vfprintf(p->errf, fmt, ap);
+	va_end(ap);
+	fputc('\n', p->errf);
+}
+
 static const char *const order_words[] = { "sequential", "random", NULL };
 static const char *const on_error_words[] = { "stop", "continue", NULL };
 static const char *const lost_flush_words[] = { "continue", "fail", NULL };

@@ -2,7 +2,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,21 +12,6 @@
 #include "conf_priv.h"
 
 #define LINE_MAX_LEN	1024
-
-void
-conf_err(struct parse *p, int line, const char *fmt, ...)
-{
-	va_list	ap;
-
-	p->errors++;
-	if (p->errf == NULL)
-		return;
-	fprintf(p->errf, "%s:%d: ", p->path, line);
-	va_start(ap, fmt);
-	vfprintf(p->errf, fmt, ap);
-	va_end(ap);
-	fputc('\n', p->errf);
-}
 
 /* Drive names: [A-Za-z0-9_.-], they become directory names. */
 static int

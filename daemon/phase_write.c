@@ -46,6 +46,19 @@ const struct phase_kind phase_static = {
 	.done = static_done,
 };
 
+int
+phase_write_budget(const struct dstate *st, const struct drive_conf *c,
+    uint64_t *budget)
+{
+	*budget = 0;
+	if (c->stop_at_tbw == 0)
+		return 0;
+	if (st->host_bytes_written >= c->stop_at_tbw)
+		return -1;
+	*budget = c->stop_at_tbw - st->host_bytes_written;
+	return 0;
+}
+
 static int
 write_job(const struct dstate *st, const struct drive_conf *c,
     struct job *j)
@@ -58,7 +71,7 @@ write_job(const struct dstate *st, const struct drive_conf *c,
 	j->generation = st->prog.cycle;
 	layout_pass_perm(l, st->instance, st->prog.cycle, st->prog.pass_random,
 	    &j->perm);
-	return sched_budget(st, c, &j->write_budget);
+	return phase_write_budget(st, c, &j->write_budget);
 }
 
 /* The next cycle begins with this pass. */

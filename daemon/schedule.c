@@ -101,19 +101,6 @@ sched_wear_stop(const struct drive_conf *c, int has_percent_used,
 	return NULL;
 }
 
-int
-sched_budget(const struct dstate *st, const struct drive_conf *c,
-    uint64_t *budget)
-{
-	*budget = 0;
-	if (c->stop_at_tbw == 0)
-		return 0;
-	if (st->host_bytes_written >= c->stop_at_tbw)
-		return -1;
-	*budget = c->stop_at_tbw - st->host_bytes_written;
-	return 0;
-}
-
 /* What every job of the drive carries: layout, expectations, limits. */
 static void
 job_common(const struct dstate *st, const struct drive_conf *c,

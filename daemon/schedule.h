@@ -82,6 +82,10 @@ struct phase_kind {
 };
 
 /* The kinds (phase_*.c); looked up through sched_kind(). */
+/* Bytes the write pass may still write before stop_at_tbw (0: unlimited);
+ * -1 when none are left (phase_write.c). */
+int		 phase_write_budget(const struct dstate *,
+		    const struct drive_conf *, uint64_t *budget);
 extern const struct phase_kind phase_static, phase_write, phase_verify,
     phase_checkpoint, phase_trim, phase_idle;
 
@@ -186,10 +190,6 @@ const char	*sched_stop(const struct dstate *, const struct drive_conf *);
 /* stop_at_wear reached by a reading of percent used: its reason, else NULL. */
 const char	*sched_wear_stop(const struct drive_conf *, int has_percent_used,
 		    double percent_used);
-/* Bytes the write pass may still write before stop_at_tbw (0: unlimited);
- * -1 when none are left. */
-int		 sched_budget(const struct dstate *, const struct drive_conf *,
-		    uint64_t *budget);
 
 /* A running drive without a job: what it does now. */
 void		 sched_next(const struct dstate *, const struct drive_conf *,

@@ -360,9 +360,9 @@ test_budget_spent(void **state)
 	sched_next(&m.st, &m.c, &j, &s);
 	assert_int_equal(s.move, MOVE_FINISH);
 	assert_string_equal(s.why, "stop_at_tbw reached");
-	assert_int_equal(sched_budget(&m.st, &m.c, &b), -1);
+	assert_int_equal(phase_write_budget(&m.st, &m.c, &b), -1);
 	m.c.stop_at_tbw = 0;
-	assert_int_equal(sched_budget(&m.st, &m.c, &b), 0);
+	assert_int_equal(phase_write_budget(&m.st, &m.c, &b), 0);
 	assert_int_equal(b, 0);		/* unlimited */
 	m.c.cycles = 3;
 	m.st.cycles_done = 3;
