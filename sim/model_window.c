@@ -7,7 +7,9 @@
  * idle work, TRIM or power-on, what came before it), so a test reads
  * the initial IOPS and what idle time or TRIM gave back from the model
  * itself. A round is random when fewer than half of its writes continue
- * the one before. Sustained garbage collection starts ("gc" state start)
+ * the one before. A flush ends the round under way, as idle work, TRIM
+ * and power-on do: the host's next run of writes (a benchmark's, say)
+ * starts its own rounds, as the host counts them. Sustained garbage collection starts ("gc" state start)
  * with the first write that made GC relocate, and stops at the end of a
  * round without any. Steady state, by SNIA's rule on rounds: five random
  * rounds in a row whose IOPS lie within 20 % of their mean and whose
@@ -121,8 +123,8 @@ sim_window_write(struct sim_model *m, uint64_t off, uint64_t len,
 }
 
 /*
- * Idle work, TRIM or a power cycle (`after` says which): the round under
- * way ends here, and the run of random rounds starts over.
+ * Idle work, TRIM, a flush or a power cycle (`after` says which): the
+ * round under way ends here, and the run of random rounds starts over.
  */
 void
 sim_window_reset(struct sim_model *m, const char *after)
