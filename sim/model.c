@@ -289,6 +289,9 @@ sim_model_flush(struct sim_model *m, uint64_t now, struct sim_io *r)
 	r->done = (m->wpipe > m->now ? m->wpipe : m->now) +
 	    us(m->p.flush_lat_us);
 	sim_power_flushed(m);
+	/* a flush ends the host's run of writes: the next starts a round */
+	if (m->w.cmds > 0)
+		sim_window_reset(m, "flush");
 	busy_until(m, r->done);
 }
 

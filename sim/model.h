@@ -86,10 +86,10 @@ struct sim_counters {
  *  idle_fold    an idle period's work, dated when it ended: start_ns
  *               folded_bytes gc_bytes cache_used free_blocks
  *  round        a round of writes (round_ms of the caller's time from
- *               its first write; ended early by idle, TRIM, power-on):
- *               start_ns iops wa random host_bytes after ("start",
- *               "idle", "trim", "power_on" for the first round after
- *               one, else "")
+ *               its first write; ended early by idle, TRIM, a flush,
+ *               power-on): start_ns iops wa random host_bytes after
+ *               ("start", "idle", "trim", "flush", "power_on" for the
+ *               first round after one, else "")
  *  gc           state "start" (the first write GC relocated for) or
  *               "stop" (a round without relocation), wa (NAND/host)
  *  steady       random-write steady state by SNIA's rule on the rounds

@@ -24,7 +24,8 @@ struct sim_window {
 	uint64_t	host, nand;	/* bytes in this round */
 	uint64_t	cmds, seq;	/* writes, of which sequential */
 	uint64_t	gc_pages;
-	uint64_t	t0;		/* the round's first write (0: none) */
+	uint64_t	t0;		/* the round's start (0: none yet) */
+	uint64_t	prev_end;	/* the last round's end (0: a reset) */
 	uint64_t	last_done, next_off;
 	double		iops[5];	/* the last rounds' IOPS */
 	unsigned	nrand;		/* random rounds in a row */

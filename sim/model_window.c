@@ -4,9 +4,14 @@
  * reviews and SNIA's PTS read a run in rounds). A round begins with the
  * first write after the last one ended; each is told ("round": its write
  * IOPS, its WA, whether it was random, and for the first after a start,
- * idle work, TRIM or power-on, what came before it), so a test reads
- * the initial IOPS and what idle time or TRIM gave back from the model
- * itself. A round is random when fewer than half of its writes continue
+ * idle work, TRIM, a flush or power-on, what came before it), so a test
+ * reads the initial IOPS and what idle time or TRIM gave back from the
+ * model itself. Writes count in the round in which they complete, as a
+ * host counts them; a round starts at its first write's arrival, or at
+ * the end of the round before when that write was queued behind it. A
+ * flush ends the round under way, as idle work, TRIM and power-on do:
+ * the host's next run of writes (a benchmark's, say) starts its own
+ * rounds. A round is random when fewer than half of its writes continue
  * the one before. Sustained garbage collection starts ("gc" state start)
  * with the first write that made GC relocate, and stops at the end of a
  * round without any. Steady state, by SNIA's rule on rounds: five random
@@ -92,6 +97,7 @@ round_end(struct sim_model *m)
 	}
 	w->host = w->nand = w->cmds = w->seq = w->gc_pages = 0;
 	w->t0 = 0;
+	w->prev_end = w->last_done;
 }
 
 void
@@ -100,8 +106,11 @@ sim_window_write(struct sim_model *m, uint64_t off, uint64_t len,
 {
 	struct sim_window	*w = &m->w;
 
+	/* writes count in the round they complete in, as a host counts
+	 * them: one queued behind the last round's end starts this round
+	 * at that end, not at its arrival (a queue's worth earlier) */
 	if (w->t0 == 0)
-		w->t0 = m->now;
+		w->t0 = m->now < w->prev_end ? w->prev_end : m->now;
 	if (off == w->next_off)
 		w->seq++;
 	w->next_off = off + len;
@@ -121,8 +130,8 @@ sim_window_write(struct sim_model *m, uint64_t off, uint64_t len,
 }
 
 /*
- * Idle work, TRIM or a power cycle (`after` says which): the round under
- * way ends here, and the run of random rounds starts over.
+ * Idle work, TRIM, a flush or a power cycle (`after` says which): the
+ * round under way ends here, and the run of random rounds starts over.
  */
 void
 sim_window_reset(struct sim_model *m, const char *after)
@@ -132,7 +141,7 @@ sim_window_reset(struct sim_model *m, const char *after)
 	if (w->cmds > 0 && w->last_done > w->t0)
 		round_end(m);
 	w->host = w->nand = w->cmds = w->seq = w->gc_pages = 0;
-	w->t0 = 0;
+	w->t0 = w->prev_end = 0;
 	w->nrand = 0;
 	w->steady = 0;
 	w->after = after;

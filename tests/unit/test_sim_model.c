@@ -278,6 +278,69 @@ wa_now(struct sim_model *m, uint64_t t, uint64_t host0, uint64_t nand0)
 }
 
 /*
+ * A flush ends the round under way: the writes after it (a benchmark's
+ * run after a fill, say) start their own round at their first write, so
+ * that the model's rounds are the host's. The round before is told whole.
+ */
+static void
+test_round_after_flush(void **state)
+{
+	struct rec		 r = { 0 };
+	struct sim_model	*m = model("[ftl]\nround_ms = 50\n", 1, &r);
+	struct sim_io		 io;
+	uint64_t		 t = T0, i, t1;
+	const char		*after = NULL;
+
+	(void)state;
+	for (i = 0; i < 4; i++)		/* 4 ms, well inside a round */
+		wr(m, &t, i * 4096, 4096);
+	sim_model_flush(m, t, &io);
+	t1 = io.done + 1000000;
+	t = t1;
+	for (i = 0; i < 1000; i++)	/* 82 ms: a round is told */
+		wr(m, &t, (i * 7 % 64) * 4096, 4096);
+	assert_non_null(event(&r, "round", 0));
+	assert_int_equal(num(event(&r, "round", 0), "host_bytes"), 4 * 4096);
+	for (i = 0; (after = event(&r, "round", i)) != NULL; i++)
+		if (strstr(after, "\"after\":\"flush\"") != NULL)
+			break;
+	assert_non_null(after);
+	assert_int_equal(num(after, "start_ns"), t1);
+	sim_model_free(m);
+	rec_free(&r);
+}
+
+/*
+ * Queued writes (32 in flight, each arriving when the one 32 before it
+ * completes) count in the round they complete in: every round after the
+ * first runs from the end of the one before, and its IOPS are the pipe's
+ * (4 KiB at 50 MB/s), not understated by a queue's worth of time.
+ */
+static void
+test_round_queued(void **state)
+{
+	struct rec		 r = { 0 };
+	struct sim_model	*m = model("[ftl]\nround_ms = 50\n", 1, &r);
+	struct sim_io		 io;
+	uint64_t		 done[32] = { 0 }, i;
+	const char		*rd;
+
+	(void)state;
+	for (i = 0; i < 4000; i++) {
+		sim_model_write(m, i < 32 ? T0 : done[i % 32],
+		    (i * 7 % 8192) * 4096, 4096, &io);
+		assert_int_equal(io.error, 0);
+		done[i % 32] = io.done;
+	}
+	for (i = 1; (rd = event(&r, "round", i)) != NULL; i++)
+		assert_true(fabs(num(rd, "iops") * (double)at(4096, 50) / 1e9 -
+		    1) < 0.005);
+	assert_true(i > 3);
+	sim_model_free(m);
+	rec_free(&r);
+}
+
+/*
  * No cache: sequential passes amplify by exactly 1; random 4 KiB writes
  * on the full drive make GC relocate (WA well over 1, a "gc" start and a
  * "steady" record), and are slower than clean ones; TRIM of everything
@@ -838,6 +901,8 @@ main(void)
 		cmocka_unit_test(test_cache_free_share),
 		cmocka_unit_test(test_fold_gusts),
 		cmocka_unit_test(test_wa_and_trim),
+		cmocka_unit_test(test_round_after_flush),
+		cmocka_unit_test(test_round_queued),
 		cmocka_unit_test(test_fold_trim),
 		cmocka_unit_test(test_idle_fold),
 		cmocka_unit_test(test_throttle),
