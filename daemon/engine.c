@@ -521,7 +521,11 @@ io_failed(struct engine *e, struct slot *s, struct witem *w, int err)
 	}
 	w->f.res.cls = BLK_IO_ERROR;
 	w->f.res.first_bad_byte = -1;
-	if (err == ENODEV || err == ENXIO || !e->job.continue_on_error)
+	/* a write refused as read-only is the drive's end of life (its spare
+	 * is gone), not a block's error: writing on would only fail again
+	 * and leave every block holding its older generation */
+	if (err == ENODEV || err == ENXIO || !e->job.continue_on_error ||
+	    (err == EROFS && e->job.kind == JOB_WRITE))
 		e->fail_err = err;
 }
 
