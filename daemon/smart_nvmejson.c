@@ -8,9 +8,11 @@
  * Celsius, not Kelvin; counts as numbers).
  *
  * smartctl leaves out what the drive does not report or what is zero in
- * some versions (temperature sensors, the thermal management counters),
- * so a figure not printed stays unknown; the two temperature-time
- * counters are the exception: smartctl prints each whenever it is not 0.
+ * some versions (temperature sensors), and prints the thermal management
+ * counters only as text: a figure not printed stays unknown; the two
+ * temperature-time counters are the exception: smartctl prints each
+ * whenever it is not 0. The thermal management counters are read where
+ * a source prints them under libnvme's names (thermal_counters).
  *
  * Also here: smart_from_json, which picks this decoder or the SATA/SCSI
  * one from the output, and reads the NAND writes a simulated drive adds
@@ -91,6 +93,33 @@ data_units(json_object *o, uint64_t *units, uint64_t *bytes)
 	return 1;
 }
 
+/*
+ * The thermal management counters (NVMe 1.3: TMT1 and TMT2 transitions
+ * and seconds), all four or none, under the names libnvme and nvme-cli's
+ * `smart-log -o json` give them. smartctl 7.x prints them only as text,
+ * so they come from a source that prints them so: in the log's object,
+ * or in a simulated drive's own object.
+ */
+static void
+thermal_counters(json_object *o, struct smart *s)
+{
+	if (s->has_thermal || o == NULL)
+		return;
+	s->has_thermal =
+	    ju32(jpath(o, "thm_temp1_trans_count", NULL),
+	    &s->thermal_transitions[0]) &
+	    ju32(jpath(o, "thm_temp2_trans_count", NULL),
+	    &s->thermal_transitions[1]) &
+	    ju32(jpath(o, "thm_temp1_total_time", NULL),
+	    &s->thermal_seconds[0]) &
+	    ju32(jpath(o, "thm_temp2_total_time", NULL),
+	    &s->thermal_seconds[1]);
+	if (!s->has_thermal) {
+		memset(s->thermal_transitions, 0, sizeof(s->thermal_transitions));
+		memset(s->thermal_seconds, 0, sizeof(s->thermal_seconds));
+	}
+}
+
 static void
 decode_counters(json_object *l, struct smart *s)
 {
@@ -109,20 +138,7 @@ decode_counters(json_object *l, struct smart *s)
 	ju64(F("num_err_log_entries"), &s->error_log_entries);
 	ju32(F("warning_temp_time"), &s->warning_temp_minutes);
 	ju32(F("critical_comp_time"), &s->critical_temp_minutes);
-	/* all four or none: smartctl prints them together */
-	s->has_thermal =
-	    ju32(F("thermal_mgmt_temperature_1_transition_count"),
-	    &s->thermal_transitions[0]) &
-	    ju32(F("thermal_mgmt_temperature_2_transition_count"),
-	    &s->thermal_transitions[1]) &
-	    ju32(F("thermal_mgmt_temperature_1_total_time"),
-	    &s->thermal_seconds[0]) &
-	    ju32(F("thermal_mgmt_temperature_2_total_time"),
-	    &s->thermal_seconds[1]);
-	if (!s->has_thermal) {
-		memset(s->thermal_transitions, 0, sizeof(s->thermal_transitions));
-		memset(s->thermal_seconds, 0, sizeof(s->thermal_seconds));
-	}
+	thermal_counters(l, s);
 #undef F
 }
 
@@ -187,8 +203,9 @@ smart_from_nvme_json(const char *json, size_t len, struct smart *s,
 
 /*
  * A simulated drive's own counters: NAND bytes written (and host bytes,
- * when the output has no host write counter of its own). A figure the
- * decoder already has is kept; a malformed one is unknown, with why.
+ * when the output has no host write counter of its own), the thermal
+ * management counters. A figure the decoder already has is kept; a
+ * malformed one is unknown, with why.
  */
 static void
 decode_sim(json_object *root, struct smart *s)
@@ -201,6 +218,8 @@ decode_sim(json_object *root, struct smart *s)
 		o = jpath(root, key = SIM_KEY_OLD, NULL);
 	if (o == NULL)
 		return;
+	if (s->source == SMART_NVME && json_object_is_type(o, json_type_object))
+		thermal_counters(o, s);
 	if (!s->has_nand_written) {
 		if ((s->has_nand_written = json_object_is_type(o,
 		    json_type_object) && ju64(jpath(o, "nand_bytes_written",

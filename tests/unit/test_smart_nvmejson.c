@@ -114,10 +114,10 @@ static const char worn[] =
     "\"data_units_written\":3,\"media_errors\":17,"
     "\"warning_temp_time\":21,\"critical_comp_time\":2,"
     "\"temperature_sensors\":[null,74],"
-    "\"thermal_mgmt_temperature_1_transition_count\":4,"
-    "\"thermal_mgmt_temperature_1_total_time\":120,"
-    "\"thermal_mgmt_temperature_2_transition_count\":1,"
-    "\"thermal_mgmt_temperature_2_total_time\":5}}";
+    "\"thm_temp1_trans_count\":4,"
+    "\"thm_temp1_total_time\":120,"
+    "\"thm_temp2_trans_count\":1,"
+    "\"thm_temp2_total_time\":5}}";
 
 static void
 test_worn_drive(void **state)
@@ -247,6 +247,37 @@ test_ssdsim_object(void **state)
 	assert_true(smart_waf(&b, &s) > 2.999 && smart_waf(&b, &s) < 3.001);
 }
 
+/*
+ * The thermal management counters as ssdsim(1) prints them (libnvme's
+ * names, in its own object): known, all four; three of four: unknown.
+ */
+static void
+test_ssdsim_thermal(void **state)
+{
+	struct smart	s;
+	char		err[256];
+	static const char both[] = "{\"device\":{\"protocol\":\"NVMe\"},"
+	    "\"nvme_smart_health_information_log\":{\"critical_warning\":0},"
+	    "\"ssdsim\":{\"thm_temp1_trans_count\":3,"
+	    "\"thm_temp2_trans_count\":1,\"thm_temp1_total_time\":41,"
+	    "\"thm_temp2_total_time\":2}}";
+	static const char part[] = "{\"device\":{\"protocol\":\"NVMe\"},"
+	    "\"nvme_smart_health_information_log\":{\"critical_warning\":0},"
+	    "\"ssdsim\":{\"thm_temp1_trans_count\":3,"
+	    "\"thm_temp2_trans_count\":1,\"thm_temp1_total_time\":41}}";
+
+	(void)state;
+	assert_int_equal(decode_str(both, &s, err, sizeof(err)), 0);
+	assert_true(s.has_thermal);
+	assert_int_equal(s.thermal_transitions[0], 3);
+	assert_int_equal(s.thermal_transitions[1], 1);
+	assert_int_equal(s.thermal_seconds[0], 41);
+	assert_int_equal(s.thermal_seconds[1], 2);
+	assert_int_equal(decode_str(part, &s, err, sizeof(err)), 0);
+	assert_false(s.has_thermal);
+	assert_int_equal(s.thermal_transitions[0], 0);
+}
+
 /* SATA output goes to the SATA decoder, unchanged, plus ssdsim_nand. */
 static void
 test_ata_dispatch(void **state)
@@ -351,6 +382,7 @@ main(void)
 		cmocka_unit_test(test_ssdsim_nand),
 		cmocka_unit_test(test_ssdsim_host),
 		cmocka_unit_test(test_ssdsim_object),
+		cmocka_unit_test(test_ssdsim_thermal),
 		cmocka_unit_test(test_ata_dispatch),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_cmdline),
