@@ -313,8 +313,10 @@ sim_model_counters(struct sim_model *m, uint64_t now, struct sim_counters *c)
 	c->percentage_used = (unsigned)(m->total_erases * 100 /
 	    ((uint64_t)m->nblocks * p->rated_pe));
 	c->available_spare = sim_wear_spare(m);
+	/* reliability degraded: the spare is spent (media errors alone are
+	 * what the spare is for); read-only: the end of life */
 	c->critical_warning = (c->available_spare < p->spare_threshold_pct) |
-	    (m->temp >= p->warning_c) << 1 | (m->c.media_errors > 0) << 2 |
+	    (m->temp >= p->warning_c) << 1 | (c->available_spare == 0) << 2 |
 	    (m->life != SIM_LIFE_OK) << 3;
 	c->temperature_c = m->temp;
 	c->warning_temp_minutes = m->warn_ns / 60000000000ULL;

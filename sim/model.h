@@ -49,7 +49,9 @@ struct sim_counters {
 	unsigned	percentage_used;	/* may exceed 100, as NVMe allows */
 	unsigned	available_spare;	/* % */
 	unsigned	available_spare_threshold;
-	unsigned	critical_warning;	/* NVMe bits: 0 spare, 1 temp, 3 ro */
+	unsigned	critical_warning;	/* NVMe bits: 0 spare below its
+						 * threshold, 1 temperature, 2
+						 * spare spent, 3 read-only */
 	uint64_t	media_errors;		/* uncorrectable reads */
 	uint64_t	error_log_entries;
 	double		temperature_c;

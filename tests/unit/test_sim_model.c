@@ -521,6 +521,7 @@ test_bad_readonly_gone(void **state)
 	struct sim_io		 io;
 	uint64_t		 t = T0, n = 0, pg, s = 7;
 	size_t			 k = 0;
+	int			 seen_bad = 0;
 	int			 err;
 
 	(void)state;
@@ -539,6 +540,13 @@ test_bad_readonly_gone(void **state)
 				rd(m, &t, pg * 4096, 4096, &err);
 				assert_int_equal(err, bad[pg] ? EIO : 0);
 			}
+		if (k > 0 && !seen_bad) {	/* errors, spare left: not degraded */
+			sim_model_counters(m, t, &c);
+			assert_true(c.media_errors > 0);
+			assert_true(c.available_spare > 0);
+			assert_false(c.critical_warning & 4);
+			seen_bad = 1;
+		}
 		assert_true(n < 1000000);
 	}
 	assert_true(k > 0);
@@ -548,6 +556,7 @@ test_bad_readonly_gone(void **state)
 	assert_int_equal(c.available_spare, 0);
 	assert_true(c.media_errors > 0);
 	assert_true(c.critical_warning & 8);
+	assert_true(c.critical_warning & 4);	/* the spare is spent */
 	t += 1000000000ULL;
 	sim_model_read(m, t, 0, 4096, &io);
 	assert_int_equal(io.error, ENODEV);
