@@ -14,7 +14,7 @@
  *
  * Also here: smart_from_json, which picks this decoder or the SATA/SCSI
  * one from the output, and reads the NAND writes a simulated drive adds
- * in its own object ("ssdsim_nand").
+ * in its own object: "ssdsim", as ssdsim(1) prints it, or "ssdsim_nand".
  */
 #include <stdio.h>
 #include <string.h>
@@ -24,7 +24,9 @@
 #include "smart_json.h"
 
 #define NVME_LOG_KEY	"nvme_smart_health_information_log"
-#define SIM_KEY		"ssdsim_nand"
+/* ssdsim's own object; the older name is still read */
+#define SIM_KEY		"ssdsim"
+#define SIM_KEY_OLD	"ssdsim_nand"
 #define TEMP_SENSORS	8
 
 static uint64_t
@@ -191,9 +193,12 @@ smart_from_nvme_json(const char *json, size_t len, struct smart *s,
 static void
 decode_sim(json_object *root, struct smart *s)
 {
-	json_object	*o = jpath(root, SIM_KEY, NULL);
+	const char	*key = SIM_KEY;
+	json_object	*o = jpath(root, key, NULL);
 	uint64_t	 v;
 
+	if (o == NULL)
+		o = jpath(root, key = SIM_KEY_OLD, NULL);
 	if (o == NULL)
 		return;
 	if (!s->has_nand_written) {
@@ -201,16 +206,16 @@ decode_sim(json_object *root, struct smart *s)
 		    json_type_object) && ju64(jpath(o, "nand_bytes_written",
 		    NULL), &v)))
 			s->nand_bytes_written = v;
-		snprintf(s->src[FIG_NAND_WRITTEN], SMART_SRC_LEN, "%s",
-		    s->has_nand_written ? SIM_KEY ".nand_bytes_written" :
-		    SIM_KEY ".nand_bytes_written is not a count");
+		snprintf(s->src[FIG_NAND_WRITTEN], SMART_SRC_LEN, "%s%s",
+		    key, s->has_nand_written ? ".nand_bytes_written" :
+		    ".nand_bytes_written is not a count");
 	}
 	if (!s->has_device_written && ju64(jpath(o, "host_bytes_written",
 	    NULL), &v)) {
 		s->has_device_written = 1;
 		s->device_bytes_written = v;
-		snprintf(s->src[FIG_DEVICE_WRITTEN], SMART_SRC_LEN, "%s",
-		    SIM_KEY ".host_bytes_written");
+		snprintf(s->src[FIG_DEVICE_WRITTEN], SMART_SRC_LEN, "%s%s",
+		    key, ".host_bytes_written");
 	}
 }
 

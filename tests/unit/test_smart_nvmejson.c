@@ -244,6 +244,34 @@ test_ssdsim_host(void **state)
 	assert_int_equal(s.nand_bytes_written, 8192);
 }
 
+/*
+ * ssdsim(1)'s own output: its counters in an object named "ssdsim" (with
+ * more than the NAND count); the write amplification comes from it.
+ */
+static void
+test_ssdsim_object(void **state)
+{
+	struct smart	b, s;
+	char		err[256];
+	static const char fmt[] = "{\"device\":{\"protocol\":\"NVMe\"},"
+	    "\"nvme_smart_health_information_log\":{\"critical_warning\":0,"
+	    "\"data_units_written\":%d},\"ssdsim\":{\"host_bytes_written\":"
+	    "%d000,\"host_bytes_read\":0,\"nand_bytes_written\":%d000,"
+	    "\"erase_count_avg\":3,\"life\":\"ok\",\"profile\":\"lying\"}}";
+	char		json[512];
+
+	(void)state;
+	snprintf(json, sizeof(json), fmt, 2, 1024, 3072);
+	assert_int_equal(decode_str(json, &b, err, sizeof(err)), 0);
+	assert_true(b.has_nand_written);
+	assert_int_equal(b.nand_bytes_written, 3072000);
+	assert_string_equal(b.src[FIG_NAND_WRITTEN], "ssdsim.nand_bytes_written");
+	snprintf(json, sizeof(json), fmt, 12, 6144, 18432);
+	assert_int_equal(decode_str(json, &s, err, sizeof(err)), 0);
+	/* (18.432 - 3.072) MB NAND over 10 data units of 512,000 bytes */
+	assert_true(smart_waf(&b, &s) > 2.999 && smart_waf(&b, &s) < 3.001);
+}
+
 /* SATA output goes to the SATA decoder, unchanged, plus ssdsim_nand. */
 static void
 test_ata_dispatch(void **state)
@@ -347,6 +375,7 @@ main(void)
 		cmocka_unit_test(test_worn_drive),
 		cmocka_unit_test(test_ssdsim_nand),
 		cmocka_unit_test(test_ssdsim_host),
+		cmocka_unit_test(test_ssdsim_object),
 		cmocka_unit_test(test_ata_dispatch),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_cmdline),
