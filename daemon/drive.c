@@ -301,7 +301,20 @@ smart_verdict(struct drive *d, enum run_state r, const char *why)
 	drive_set_run(d, r, why);
 }
 
-static const struct drive_smart_ops smart_ops = { drive_poll, smart_verdict };
+static uint64_t
+smart_written_now(struct drive *d)
+{
+	uint64_t	live;
+
+	if (d->eng == NULL)
+		return d->st.host_bytes_written;
+	live = engine_written_live(d->eng);
+	return d->st.host_bytes_written + (live > d->last.bytes_written ?
+	    live - d->last.bytes_written : 0);
+}
+
+static const struct drive_smart_ops smart_ops = { drive_poll, smart_verdict,
+	smart_written_now };
 
 int
 drive_activate(struct drive *d, int schedule)

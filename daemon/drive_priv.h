@@ -56,6 +56,9 @@ struct drive_smart_ops {
 	void		(*poll)(struct drive *);
 	/* The readings fail or finish the drive: halt it, set its state. */
 	void		(*verdict)(struct drive *, enum run_state, const char *);
+	/* Our host bytes written as they are now, ahead of the counters
+	 * poll folded in: the bound a reading just taken is held to. */
+	uint64_t	(*written_now)(struct drive *);
 };
 
 /* SMART of the drive (drive_smart.c). */

@@ -92,12 +92,12 @@ baseline_take(struct drive *d, const struct smart *s)
 
 	d->smart.baseline = *s;
 	d->smart.have_baseline = 1;
-	d->smart.baseline_host_written = d->st.host_bytes_written;
+	d->smart.baseline_host_written = d->smart.ops->written_now(d);
 	d->smart.baseline_host_lo = d->smart.poll_host_written;
 	d->st.sb_host_written_lo = d->smart.poll_host_written;
 	d->st.sb_have = 1;
 	d->st.sb_time = s->time;
-	d->st.sb_host_written = d->st.host_bytes_written;
+	d->st.sb_host_written = d->smart.baseline_host_written;
 	d->st.sb_device_written = or_none(s->has_device_written,
 	    s->device_bytes_written);
 	d->st.sb_nand_written = or_none(s->has_nand_written,
@@ -143,7 +143,8 @@ baseline_restore(struct drive *d)
  * The drive's write counter against ours, both since the baseline. Each
  * reading was taken while our counter moved from one value to another
  * (plus what was in flight): the drive's delta must fall in the window
- * those bounds give, within 0.1 % and one unit.
+ * those bounds give, within 0.1 % and one unit. The upper bound is our
+ * count as the reading arrives (written_now), not as last published.
  */
 static void
 cross_check(struct drive *d, const struct smart *s)
@@ -159,7 +160,7 @@ cross_check(struct drive *d, const struct smart *s)
 	dev = s->device_bytes_written - d->smart.baseline.device_bytes_written;
 	lo = d->smart.poll_host_written > d->smart.baseline_host_written + inflight ?
 	    d->smart.poll_host_written - d->smart.baseline_host_written - inflight : 0;
-	hi = d->st.host_bytes_written - d->smart.baseline_host_lo + inflight;
+	hi = d->smart.ops->written_now(d) - d->smart.baseline_host_lo + inflight;
 	tol = hi / 1000 + unit;
 	if (dev + tol >= lo && dev <= hi + tol) {
 		d->smart.mismatch_reported = 0;

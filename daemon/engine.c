@@ -540,6 +540,8 @@ slot_finish(struct engine *e, struct slot *s, uint32_t idx)
 	    e->t_reap - s->t_submit);
 	if (wr) {
 		e->loc.bytes_written += e->bs;
+		atomic_fetch_add_explicit(&e->written_live, e->bs,
+		    memory_order_relaxed);
 		e->loc.write_ops++;
 	} else {
 		e->loc.bytes_read += e->bs;
@@ -1266,6 +1268,12 @@ engine_timeline(struct engine *e, struct timeline *out)
 	e->tl_ready = 0;
 	pthread_mutex_unlock(&e->mu);
 	return ready;
+}
+
+uint64_t
+engine_written_live(struct engine *e)
+{
+	return atomic_load_explicit(&e->written_live, memory_order_relaxed);
 }
 
 int

@@ -218,6 +218,9 @@ size_t		 engine_poll(struct engine *, struct engine_stats *,
 void		 engine_ack(struct engine *);
 /* A job is queued or running. */
 int		 engine_busy(struct engine *);
+/* The bytes the worker has written so far (its stats' bytes_written as
+ * they are now, ahead of the last snapshot); any thread. */
+uint64_t	 engine_written_live(struct engine *);
 /*
  * I/Os the kernel has taken and not completed, and since when none has
  * completed (CLOCK_MONOTONIC ns): what tells a device that stopped

@@ -117,6 +117,10 @@ struct engine {
 	atomic_uint_fast64_t	 submitted;
 	atomic_uint_fast64_t	 reaped;
 	atomic_uint_fast64_t	 progress_ns;
+	/* loc.bytes_written as it is now, not as last published: what the
+	 * SMART cross-check bounds the drive's count by (a snapshot may be
+	 * PUBLISH_NS old, megabytes at a drive's speed) */
+	atomic_uint_fast64_t	 written_live;
 	atomic_int		 waiting_main;	/* for the main thread to drain */
 
 	/* shared, under mu */

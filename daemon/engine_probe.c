@@ -552,6 +552,8 @@ slot_account(struct engine *e, struct probe_state *ps, uint32_t idx)
 		check_units(e, ps, s, ps->bufs + (size_t)idx * ps->slot_bytes);
 	} else {
 		e->loc.bytes_written += s->len;
+		atomic_fetch_add_explicit(&e->written_live, s->len,
+		    memory_order_relaxed);
 		e->loc.probe_bytes_written += s->len;
 		e->loc.write_ops++;
 	}
