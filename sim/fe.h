@@ -22,6 +22,14 @@
 struct fuse_session;
 struct fe_reply_q;
 
+/* What one write replaced, kept while a power cut can still lose it. */
+struct fe_undo {
+	uint64_t	 seq;		/* the model's number of the write */
+	uint64_t	 off, len;	/* the bytes the model counts */
+	uint64_t	 live;		/* of them, still losable */
+	unsigned char	*old;		/* their content before it */
+};
+
 struct fe {
 	pthread_mutex_t		 lock;		/* model, data, power */
 	struct sim_model	*m;
@@ -34,6 +42,10 @@ struct fe {
 	/* controller busy time: the union of the requests' spans */
 	uint64_t		 busy_until, busy_ns;
 	FILE			*truth;		/* NULL: no truth log */
+	/* losable writes' old bytes, by seq; dead ones (live 0) too */
+	struct fe_undo		*undo;
+	size_t			 undo_n, undo_cap, undo_dead;
+	uint64_t		 undo_bytes;	/* held in undo[].old */
 	struct fe_reply_q	*rq;
 	struct fuse_session	*se;
 	pthread_t		 main_thread;
@@ -62,6 +74,18 @@ fe_busy(struct fe *fe, uint64_t now, uint64_t done)
 int	fe_truth_open(struct fe *fe, const char *path);
 void	fe_truth_emit(void *arg, const char *json_line);
 void	fe_truth_close(struct fe *fe);
+
+/*
+ * fe_power.c: what a write replaced, kept while the model can lose the
+ * write (under fe->lock): before the model sees a write of [off, +len),
+ * fe_undo_keep saves those bytes (-1: no memory or no read, errno);
+ * after it, fe_undo_done with the model's answer drops them again if the
+ * model did not take the write.
+ */
+void	fe_undo_init(struct fe *fe);
+int	fe_undo_keep(struct fe *fe, uint64_t off, uint64_t len);
+void	fe_undo_done(struct fe *fe, uint64_t seq);
+void	fe_undo_free(struct fe *fe);
 
 /* fe_power.c: a power cut and its return (callers hold no lock). */
 int	fe_power_off(struct fe *fe, size_t *nlost, uint64_t *lost_bytes,

@@ -1,37 +1,223 @@
 /*
- * fe_power.c: a power cut and its return. At the cut the model says what
+ * fe_power.c: a power cut and its return. The model says at the cut what
  * the drive lost (its volatile cache; in a lying profile flushed writes
- * too); those ranges are zeroed (punched) in the data file, so that what
- * the host reads back after the power returns is what the drive kept.
- * Requests still in flight fail, the file vanishes, handles opened
- * before the cut fail for good.
+ * too); the drive then holds, in those ranges, what it held before the
+ * lost writes: the newest durable data there, or zeroes where nothing
+ * durable was ever written. To put it back, each write's old bytes are
+ * kept (an undo record) from before the model takes it until the model
+ * says it can no longer be lost (sim_durable_fn): at most the losable
+ * bytes, bounded by the profile's cache_bytes plus the lying drive's K
+ * flushed requests. Requests still in flight fail, the file vanishes,
+ * handles opened before the cut fail for good.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "fe.h"
 #include "fe_reply.h"
 
-/* Zero the lost ranges; the bytes zeroed, or -1 (errno) on failure. */
-static int64_t
-zero_lost(struct fe *fe, const struct sim_range *lost, size_t n)
+/* The first record of a write numbered seq or later. */
+static size_t
+undo_lower(const struct fe *fe, uint64_t seq)
 {
-	uint64_t	a, b, total = 0;
-	size_t		i;
+	size_t	lo = 0, hi = fe->undo_n, mid;
 
-	for (i = 0; i < n; i++) {
-		a = lost[i].off;
-		b = lost[i].off + lost[i].len;
-		if (b > fe->capacity)
-			b = fe->capacity;
-		if (a >= b)
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (fe->undo[mid].seq < seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The first record of r's writes whose bytes end past r->off. Those
+ * writes continue one another: their bytes ascend with their numbers.
+ */
+static size_t
+undo_first(const struct fe *fe, const struct sim_range *r)
+{
+	size_t	lo = undo_lower(fe, r->seq_lo), hi = undo_lower(fe,
+		    r->seq_hi + 1), mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (fe->undo[mid].off + fe->undo[mid].len <= r->off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The bytes record u and range r share: [*a, *b), empty if *a >= *b. */
+static void
+undo_overlap(const struct fe_undo *u, const struct sim_range *r,
+    uint64_t *a, uint64_t *b)
+{
+	*a = u->off > r->off ? u->off : r->off;
+	*b = u->off + u->len < r->off + r->len ? u->off + u->len :
+	    r->off + r->len;
+}
+
+/* Drop the dead records once they are half of them. */
+static void
+undo_compact(struct fe *fe)
+{
+	size_t	i, k = 0;
+
+	if (fe->undo_dead < 64 || fe->undo_dead * 2 < fe->undo_n)
+		return;
+	for (i = 0; i < fe->undo_n; i++)
+		if (fe->undo[i].live > 0)
+			fe->undo[k++] = fe->undo[i];
+	fe->undo_n = k;
+	fe->undo_dead = 0;
+}
+
+/* The model made r durable: its old bytes are no longer needed. */
+static void
+undo_durable(void *arg, const struct sim_range *r)
+{
+	struct fe	*fe = arg;
+	struct fe_undo	*u;
+	uint64_t	 a, b;
+	size_t		 i;
+
+	for (i = undo_first(fe, r); i < fe->undo_n &&
+	    fe->undo[i].seq <= r->seq_hi; i++) {
+		u = &fe->undo[i];
+		if (u->off >= r->off + r->len)
+			break;
+		undo_overlap(u, r, &a, &b);
+		if (a >= b || u->live == 0)
 			continue;
-		if (fallocate(fe->datafd, FALLOC_FL_PUNCH_HOLE |
-		    FALLOC_FL_KEEP_SIZE, (off_t)a, (off_t)(b - a)) == -1)
+		u->live -= b - a < u->live ? b - a : u->live;
+		if (u->live == 0) {
+			free(u->old);
+			u->old = NULL;
+			fe->undo_bytes -= u->len;
+			fe->undo_dead++;
+		}
+	}
+	undo_compact(fe);
+}
+
+void
+fe_undo_init(struct fe *fe)
+{
+	sim_model_on_durable(fe->m, undo_durable, fe);
+}
+
+int
+fe_undo_keep(struct fe *fe, uint64_t off, uint64_t len)
+{
+	struct fe_undo	 u = { sim_model_next_seq(fe->m), off, len, len, NULL };
+	struct fe_undo	*p;
+	size_t		 cap;
+
+	if (len == 0)
+		return 0;
+	if (fe->undo_n == fe->undo_cap) {
+		cap = fe->undo_cap ? fe->undo_cap * 2 : 256;
+		if ((p = realloc(fe->undo, cap * sizeof(*p))) == NULL)
 			return -1;
-		total += b - a;
+		fe->undo = p;
+		fe->undo_cap = cap;
+	}
+	if ((u.old = malloc(len)) == NULL)
+		return -1;
+	if (pread(fe->datafd, u.old, len, (off_t)off) != (ssize_t)len) {
+		free(u.old);
+		errno = EIO;
+		return -1;
+	}
+	fe->undo[fe->undo_n++] = u;
+	fe->undo_bytes += len;
+	return 0;
+}
+
+void
+fe_undo_done(struct fe *fe, uint64_t seq)
+{
+	struct fe_undo	*u;
+
+	if (seq != 0 || fe->undo_n == 0)
+		return;		/* taken (the model may have made it durable) */
+	u = &fe->undo[fe->undo_n - 1];
+	if (u->seq != sim_model_next_seq(fe->m))
+		return;		/* not this write's (it had nothing to keep) */
+	if (u->live == 0)
+		fe->undo_dead--;
+	else
+		fe->undo_bytes -= u->len;
+	free(u->old);
+	fe->undo_n--;
+}
+
+/* Every record gone: after a cut, and at the end. */
+static void
+undo_clear(struct fe *fe)
+{
+	size_t	i;
+
+	for (i = 0; i < fe->undo_n; i++)
+		free(fe->undo[i].old);
+	fe->undo_n = fe->undo_dead = 0;
+	fe->undo_bytes = 0;
+}
+
+void
+fe_undo_free(struct fe *fe)
+{
+	undo_clear(fe);
+	free(fe->undo);
+	fe->undo = NULL;
+	fe->undo_cap = 0;
+}
+
+/*
+ * Put back what the lost writes replaced, the newest first, so that each
+ * byte ends as it was before the oldest lost write on it: the newest
+ * durable data (the model keeps no durable write newer than a losable
+ * one on the same bytes). The bytes put back; -1 (errno) when the data
+ * file refused, or EPROTO when a lost write's old bytes were not kept.
+ */
+static int64_t
+restore_lost(struct fe *fe, const struct sim_range *lost, size_t n)
+{
+	const struct sim_range	*r;
+	const struct fe_undo	*u;
+	uint64_t		 a, b, want, total = 0;
+	size_t			 i, k;
+
+	for (i = n; i-- > 0;) {
+		r = &lost[i];
+		want = 0;
+		for (k = undo_first(fe, r); k < fe->undo_n &&
+		    fe->undo[k].seq <= r->seq_hi; k++) {
+			u = &fe->undo[k];
+			if (u->off >= r->off + r->len)
+				break;
+			undo_overlap(u, r, &a, &b);
+			if (a >= b || u->old == NULL)
+				continue;
+			if (pwrite(fe->datafd, u->old + (a - u->off), b - a,
+			    (off_t)a) != (ssize_t)(b - a))
+				return -1;
+			want += b - a;
+		}
+		if (want != r->len) {
+			errno = EPROTO;
+			return -1;
+		}
+		total += want;
 	}
 	return (int64_t)total;
 }
@@ -42,8 +228,8 @@ fe_power_off(struct fe *fe, size_t *nlost, uint64_t *lost_bytes, char *msg,
 {
 	struct sim_range	*lost = NULL;
 	size_t			 n = 0;
-	int64_t			 zeroed = 0;
-	int			 rc;
+	int64_t			 restored = 0;
+	int			 rc, err = 0;
 
 	pthread_mutex_lock(&fe->lock);
 	if (!fe->powered) {
@@ -52,9 +238,10 @@ fe_power_off(struct fe *fe, size_t *nlost, uint64_t *lost_bytes, char *msg,
 		return -1;
 	}
 	rc = sim_model_power_off(fe->m, fe_now(), &lost, &n);
-	if (rc == 0)
-		zeroed = zero_lost(fe, lost, n);
 	if (rc == 0) {
+		if ((restored = restore_lost(fe, lost, n)) < 0)
+			err = errno;
+		undo_clear(fe);
 		fe->powered = 0;
 		fe->power_gen++;
 		fe_reply_fail_before(fe->rq, fe->power_gen, EIO);
@@ -66,13 +253,13 @@ fe_power_off(struct fe *fe, size_t *nlost, uint64_t *lost_bytes, char *msg,
 		return -1;
 	}
 	fe_fuse_forget_drive(fe);
-	if (zeroed < 0) {
-		snprintf(msg, len, "cannot zero the lost ranges in the data "
-		    "file");
+	if (restored < 0) {
+		snprintf(msg, len, "cannot put back what the lost writes "
+		    "replaced: %s", strerror(err));
 		return -1;
 	}
 	*nlost = n;
-	*lost_bytes = (uint64_t)zeroed;
+	*lost_bytes = (uint64_t)restored;
 	msg[0] = '\0';
 	return 0;
 }
