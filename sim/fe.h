@@ -75,18 +75,6 @@ int	fe_truth_open(struct fe *fe, const char *path);
 void	fe_truth_emit(void *arg, const char *json_line);
 void	fe_truth_close(struct fe *fe);
 
-/*
- * fe_power.c: what a write replaced, kept while the model can lose the
- * write (under fe->lock): before the model sees a write of [off, +len),
- * fe_undo_keep saves those bytes (-1: no memory or no read, errno);
- * after it, fe_undo_done with the model's answer drops them again if the
- * model did not take the write.
- */
-void	fe_undo_init(struct fe *fe);
-int	fe_undo_keep(struct fe *fe, uint64_t off, uint64_t len);
-void	fe_undo_done(struct fe *fe, uint64_t seq);
-void	fe_undo_free(struct fe *fe);
-
 /* fe_power.c: a power cut and its return (callers hold no lock). */
 int	fe_power_off(struct fe *fe, size_t *nlost, uint64_t *lost_bytes,
 	    char *msg, size_t len);

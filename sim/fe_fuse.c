@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "fe.h"
+#include "fe_undo.h"
 #include "fe_reply.h"
 
 #define INO_ROOT	FUSE_ROOT_ID

@@ -21,6 +21,7 @@
 #include <json.h>
 
 #include "fe.h"
+#include "fe_undo.h"
 #include "fe_reply.h"
 
 #define EXIT_USAGE	2
