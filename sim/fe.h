@@ -22,6 +22,14 @@
 struct fuse_session;
 struct fe_reply_q;
 
+/* What one write replaced, kept while a power cut can still lose it. */
+struct fe_undo {
+	uint64_t	 seq;		/* the model's number of the write */
+	uint64_t	 off, len;	/* the bytes the model counts */
+	uint64_t	 live;		/* of them, still losable */
+	unsigned char	*old;		/* their content before it */
+};
+
 struct fe {
 	pthread_mutex_t		 lock;		/* model, data, power */
 	struct sim_model	*m;
@@ -34,6 +42,10 @@ struct fe {
 	/* controller busy time: the union of the requests' spans */
 	uint64_t		 busy_until, busy_ns;
 	FILE			*truth;		/* NULL: no truth log */
+	/* losable writes' old bytes, by seq; dead ones (live 0) too */
+	struct fe_undo		*undo;
+	size_t			 undo_n, undo_cap, undo_dead;
+	uint64_t		 undo_bytes;	/* held in undo[].old */
 	struct fe_reply_q	*rq;
 	struct fuse_session	*se;
 	pthread_t		 main_thread;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "fe.h"
+#include "fe_undo.h"
 #include "fe_reply.h"
 
 #define INO_ROOT	FUSE_ROOT_ID
@@ -287,7 +288,13 @@ write_locked(struct fe *fe, const char *buf, size_t size, uint64_t off,
 	}
 	len = size < fe->capacity - off ? size : fe->capacity - off;
 	cover(fe, off, len, &aoff, &alen);
+	/* what it replaces, for a power cut that loses it */
+	if (fe_undo_keep(fe, aoff, alen) != 0) {
+		r->err = EIO;	/* no memory, or the host's disk */
+		return;
+	}
 	sim_model_write(fe->m, now, aoff, alen, &io);
+	fe_undo_done(fe, io.seq);
 	fe_busy(fe, now, io.done);
 	r->done = io.done;
 	if ((r->err = io.error) != 0)

@@ -69,9 +69,7 @@ sim_model_new(const struct sim_profile *p, uint64_t seed, uint64_t now,
 		errno = EINVAL;
 		return NULL;
 	}
-	if (sim_ftl_init(m) < 0 || sim_slc_init(m) < 0 ||
-	    (p->lie_flushed > 0 &&
-	    (m->hist = calloc(p->lie_flushed, sizeof(*m->hist))) == NULL)) {
+	if (sim_ftl_init(m) < 0 || sim_slc_init(m) < 0) {
 		sim_model_free(m);
 		errno = ENOMEM;
 		return NULL;
@@ -243,7 +241,7 @@ sim_model_write(struct sim_model *m, uint64_t now, uint64_t off,
 	    sim_xfer_ns(len, mbps, factor) + gc_ns;
 	r->done = m->wpipe + us(m->p.write_lat_us);
 	sim_thermal_heat(m, len);
-	sim_power_wrote(m, off, len);
+	r->seq = sim_power_wrote(m, off, len);
 	busy_until(m, r->done);
 	sim_slc_filled(m, r->done);
 	sim_window_write(m, off, len, m->c.nand_written_bytes - nand0,
@@ -271,6 +269,9 @@ sim_model_trim(struct sim_model *m, uint64_t now, uint64_t off,
 		sim_ftl_trim(m, (uint32_t)i);
 		sim_slc_drop(m, (uint32_t)i);
 	}
+	if (first < end)	/* a cut no longer brings those pages back */
+		sim_power_trimmed(m, first * SIM_PAGE,
+		    (end - first) * SIM_PAGE);
 	/* GC deferred for data now trimmed need not be done */
 	if (before > 0)
 		m->fold_debt_ns = (uint64_t)((double)m->fold_debt_ns *

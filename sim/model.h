@@ -34,11 +34,21 @@ struct sim_io {
 	 * the front-end damages [damage_off, +damage_len) of what it
 	 * returns (absolute drive offsets, inside the request) */
 	uint64_t	damage_off, damage_len;
+	/* an accepted write: its number (1, 2, ... for the model's life),
+	 * the name sim_range and sim_durable_fn give it; else 0 */
+	uint64_t	seq;
 };
 
-/* A range a power cut lost: the front-end zeroes it in its data. */
+/*
+ * Bytes of writes a power cut may lose or lost: [off, +len) of the writes
+ * numbered seq_lo to seq_hi (writes that continue one another, in order
+ * of address; a range may cover only part of them). flushed: a lying
+ * drive's write it had acknowledged as flushed.
+ */
 struct sim_range {
 	uint64_t	off, len;
+	uint64_t	seq_lo, seq_hi;
+	int		flushed;
 };
 
 /* The drive's counters, as an NVMe drive reports them (log page 02h). */
@@ -131,14 +141,32 @@ void	sim_model_flush(struct sim_model *m, uint64_t now, struct sim_io *r);
 
 /*
  * Power: off loses what the drive's volatile cache held (and, in a lying
- * profile, flushed writes too) and returns those ranges (*lost is the
- * caller's to free; may be NULL with *n 0): 0, or -1 with errno ENOMEM
- * (nothing changed). While off every request fails with ENODEV. On
+ * profile, flushed writes too) and returns those ranges, oldest writes
+ * first (*lost is the caller's to free; may be NULL with *n 0): 0, or -1
+ * with errno ENOMEM (nothing changed). While off every request fails with ENODEV. On
  * counts a power cycle. Every cut counts as an unsafe shutdown.
  */
 int	sim_model_power_off(struct sim_model *m, uint64_t now,
 	    struct sim_range **lost, size_t *n);
 void	sim_model_power_on(struct sim_model *m, uint64_t now);
+
+/*
+ * What a cut can still lose. A write is losable from when it is accepted
+ * until the model makes it durable: a flush (an honest drive), the
+ * volatile cache destaging it (cache_bytes), a newer durable write or a
+ * trim covering it, or (lying) K newer flushed requests. Bytes a cut
+ * loses are always losable, so what a cut leaves of them is the content
+ * before the oldest lost write: no durable write is newer than a
+ * losable one on the same bytes. sim_durable_fn is called, during the
+ * call that made them durable, for every range of losable bytes as it
+ * stops being losable (each byte once; not at a cut, which loses the
+ * rest): the caller may then forget what it kept to undo those bytes.
+ * sim_model_next_seq: the number the next accepted write gets.
+ */
+typedef void	sim_durable_fn(void *arg, const struct sim_range *r);
+void	sim_model_on_durable(struct sim_model *m, sim_durable_fn *fn,
+	    void *arg);
+uint64_t sim_model_next_seq(const struct sim_model *m);
 
 /* The counters at `now` (idle work, cooling and power-on time included). */
 void	sim_model_counters(struct sim_model *m, uint64_t now,

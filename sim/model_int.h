@@ -33,6 +33,12 @@ struct sim_window {
 	const char	*after;		/* what came before this round */
 };
 
+/* Losable bytes of one request (req: its number, once flushed). */
+struct sim_pw {
+	struct sim_range	r;
+	uint64_t		req;
+};
+
 struct sim_model {
 	struct sim_profile	 p;
 	sim_emit_fn		*emit;
@@ -76,11 +82,14 @@ struct sim_model {
 	uint64_t	 ro_t, gone_t;
 	uint64_t	 rng;
 	/* power: unflushed writes, and the lying profile's flushed ones */
-	struct sim_range *unfl;
+	struct sim_pw	*unfl;
 	size_t		 unfl_head, unfl_n, unfl_cap;
 	uint64_t	 unfl_bytes;
-	struct sim_range *hist;
-	size_t		 hist_n, hist_pos;
+	struct sim_pw	*hist;
+	size_t		 hist_n, hist_cap;
+	uint64_t	 wseq, nreq;	/* writes, flushed requests so far */
+	sim_durable_fn	*durable;
+	void		*durable_arg;
 	int		 off;
 	uint64_t	 on_since, on_ns;
 	/* counters and random-write windows */
@@ -134,8 +143,9 @@ double	sim_wear_read_factor(const struct sim_model *m, uint32_t blk,
 unsigned sim_wear_spare(const struct sim_model *m);
 
 /* model_power.c */
-void	sim_power_wrote(struct sim_model *m, uint64_t off, uint64_t len);
+uint64_t sim_power_wrote(struct sim_model *m, uint64_t off, uint64_t len);
 void	sim_power_flushed(struct sim_model *m);
+void	sim_power_trimmed(struct sim_model *m, uint64_t off, uint64_t len);
 void	sim_power_free(struct sim_model *m);
 
 /* model_window.c: rounds, GC state changes and the steady-state rule */

@@ -21,6 +21,7 @@
 #include <json.h>
 
 #include "fe.h"
+#include "fe_undo.h"
 #include "fe_reply.h"
 
 #define EXIT_USAGE	2
@@ -152,6 +153,7 @@ fe_setup(struct fe *fe, const struct run_opts *o)
 		return -1;
 	}
 	fe->capacity = sim_model_capacity(fe->m);
+	fe_undo_init(fe);
 	if ((fe->datafd = open_data(o->data, fe->capacity)) == -1) {
 		fprintf(stderr, "ssdsim: %s: %s\n", o->data, strerror(errno));
 		return -1;
@@ -166,6 +168,7 @@ fe_teardown(struct fe *fe)
 	if (fe->m != NULL)
 		sim_model_free(fe->m);
 	fe->m = NULL;
+	fe_undo_free(fe);
 	fe_truth_close(fe);
 	if (fe->datafd != -1)
 		close(fe->datafd);

@@ -13,8 +13,10 @@
 #      again, and the data file's blocks are punched; a discard of part of
 #      a page leaves its bytes
 #   D: fsync reaches the model, and a power cut loses exactly what the
-#      truth's power_off lists (the write after the last fsync), zeroed,
-#      and nothing else; the file is gone while the power is off
+#      truth's power_off lists (the write after the last fsync), and
+#      nothing else: a lost MiB written over flushed data reads as that
+#      data again, a lost MiB never written before as zeroes; the file is
+#      gone while the power is off
 #   E: SMART as smartctl's NVMe JSON: host bytes and commands as written
 #   F: the control socket survives bad requests
 #   G: ssdtortured on MOUNT/drive with direct I/O: a cycle with a power
@@ -168,7 +170,8 @@ assert_eq "C: the partial page after kept" 0 "$($IO same "$DRIVE" $((P0 + 8192))
 log "D: fsync and a power cut"
 $IO fsync "$DRIVE"
 $IO write "$DRIVE" 200 2 4 fsync >/dev/null || fail "D: flushed writes"
-$IO write "$DRIVE" 210 1 5 >/dev/null || fail "D: the unflushed write"
+$IO write "$DRIVE" 210 1 6 fsync >/dev/null || fail "D: A, flushed"
+$IO write "$DRIVE" 210 2 5 >/dev/null || fail "D: B over A and beyond, unflushed"
 off_reply=$("$SIM" power off --control "$CTL")
 assert_rc "D: power off" 0 $?
 check "D: the file is gone" test ! -e "$DRIVE"
@@ -182,7 +185,7 @@ assert_eq "D: smart with the power off exits 2" 2 \
 "$SIM" power on --control "$CTL" >/dev/null || fail "D: power on"
 check "D: the file is back" test -e "$DRIVE"
 # the truth's lost ranges: all inside the unflushed MiB, and zeroed there
-read -r nlost lostb inside < <(python3 - "$TR" $((210 * MIB)) $MIB <<'EOF'
+read -r nlost lostb inside < <(python3 - "$TR" $((210 * MIB)) $((2 * MIB)) <<'EOF'
 import json, sys
 lo, n = int(sys.argv[2]), int(sys.argv[3])
 for l in open(sys.argv[1]):
@@ -197,15 +200,17 @@ note "D: the cut lost $nlost range(s), $lostb bytes ($off_reply)"
 assert_eq "D: lost bytes, reply and truth" "$lostb" \
     "$(printf '%s' "$off_reply" | python3 -c 'import json,sys; print(json.load(sys.stdin)["lost_bytes"])')"
 assert_eq "D: every lost range in the unflushed write" 1 "$inside"
-assert_eq "D: the whole unflushed MiB lost (under the 8 MiB cache)" $MIB "$lostb"
-assert_eq "D: the lost MiB reads as zeroes" 0 \
-    "$($IO zeroes "$DRIVE" $((210 * MIB)) "$MIB")"
+assert_eq "D: the whole unflushed 2 MiB lost (under the 8 MiB cache)" \
+    $((2 * MIB)) "$lostb"
+assert_eq "D: the lost MiB over A reads as A" ok "$($IO check "$DRIVE" 210 1 6)"
+assert_eq "D: the lost MiB never written before reads as zeroes" 0 \
+    "$($IO zeroes "$DRIVE" $((211 * MIB)) "$MIB")"
 assert_eq "D: the flushed MiB kept" ok "$($IO check "$DRIVE" 200 2 4)"
 assert_eq "D: the older data kept" ok "$($IO check "$DRIVE" 100 7 3)"
 
 # ---------------------------------------------------------------- E
 log "E: SMART"
-WROTE_MIB=$((NB + 8 + 8 + 2 + 1))
+WROTE_MIB=$((NB + 8 + 8 + 2 + 1 + 2))
 "$SIM" smart --control "$CTL" >"$T/smart.json"
 assert_rc "E: smart" 0 $?
 assert_eq "E: device type" nvme "$(smart device.type)"

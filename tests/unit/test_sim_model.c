@@ -11,7 +11,8 @@
  * the cooling law gives; worn blocks go bad at the offsets the model
  * tells and nowhere else, then the drive turns read-only, then gone; a
  * power cut loses exactly the unflushed writes (and, lying, the last
- * flushed ones); the same seed gives the same records; the profiles
+ * flushed ones), never bytes a newer durable write or a trim covers, and
+ * tells every other byte written as durable once; the same seed gives the same records; the profiles
  * load, and bad keys are refused.
  */
 #include <errno.h>
@@ -639,6 +640,149 @@ test_power_loss(void **state)
 	rec_free(&r);
 }
 
+/*
+ * A durable write takes the bytes it covers out of the older losable
+ * ones: a lying drive's flushed write overwritten by a write the cache
+ * destaged is not lost (the newer data is durable there), and a trim
+ * takes its whole pages out of what a cut loses.
+ */
+static void
+test_power_durable_wins(void **state)
+{
+	struct rec		 r = { 0 };
+	struct sim_model	*m;
+	struct sim_range	*lost;
+	struct sim_io		 io;
+	uint64_t		 t = T0;
+	size_t			 n;
+
+	(void)state;
+	m = model("[power]\ncache_bytes = 1M\nlie_flushed = 2\n", 1, &r);
+	wr(m, &t, 0, 4096);			/* X, flushed (lied) */
+	sim_model_flush(m, t, &io);
+	wr(m, &t, 4 * MIB, 4096);		/* flushed (lied), kept */
+	sim_model_flush(m, t, &io);
+	wr(m, &t, 0, 2 * MIB);			/* its first MiB destaged */
+	wr(m, &t, 16 * MIB, 8192);
+	sim_model_trim(m, t, 16 * MIB, 4096, &io);
+	assert_int_equal(io.error, 0);
+	off_on(m, t, &lost, &n);
+	assert_int_equal(n, 3);
+	assert_int_equal(lost[0].off, 4 * MIB);
+	assert_int_equal(lost[0].flushed, 1);
+	/* its newest MiB, less what the next write pushed out */
+	assert_int_equal(lost[1].off, MIB + 8192);
+	assert_int_equal(lost[1].len, MIB - 8192);
+	assert_int_equal(lost[1].flushed, 0);
+	assert_int_equal(lost[1].seq_lo, 3);
+	assert_int_equal(lost[2].off, 16 * MIB + 4096);
+	assert_int_equal(lost[2].len, 4096);
+	free(lost);
+	assert_non_null(strstr(event(&r, "power_off", 0),
+	    "\"lost\":[{\"off\":4194304,\"len\":4096,\"flushed\":true},"
+	    "{\"off\":1056768,"));
+	sim_model_free(m);
+	rec_free(&r);
+}
+
+/* What happened to each 4 KiB write: its page and its bytes' fate. */
+#define PW_MAX	4096
+struct pwtrack {
+	uint64_t	page[PW_MAX + 1];
+	uint64_t	durable[PW_MAX + 1], lost[PW_MAX + 1];
+	uint64_t	nseq;
+};
+
+/* The bytes of write s (4 KiB at its page) inside r. */
+static uint64_t
+pw_in(const struct pwtrack *k, uint64_t s, const struct sim_range *r)
+{
+	uint64_t	a = k->page[s] * 4096, b = a + 4096;
+
+	if (r->off > a)
+		a = r->off;
+	if (r->off + r->len < b)
+		b = r->off + r->len;
+	return a < b ? b - a : 0;
+}
+
+static void
+pw_durable(void *arg, const struct sim_range *r)
+{
+	struct pwtrack	*k = arg;
+	uint64_t	 s;
+
+	assert_true(r->len > 0 && r->seq_hi <= k->nseq);
+	for (s = r->seq_lo; s <= r->seq_hi; s++)
+		k->durable[s] += pw_in(k, s, r);
+}
+
+/* A cut: every lost write's page has no durable write newer than it. */
+static void
+pw_cut_check(struct pwtrack *k, const struct sim_range *lost, size_t n)
+{
+	uint64_t	s, s2;
+	size_t		i;
+
+	for (i = 0; i < n; i++)
+		for (s = lost[i].seq_lo; s <= lost[i].seq_hi; s++) {
+			if (pw_in(k, s, &lost[i]) == 0)
+				continue;
+			k->lost[s] += pw_in(k, s, &lost[i]);
+			for (s2 = s + 1; s2 <= k->nseq; s2++)
+				if (k->page[s2] == k->page[s])
+					assert_int_equal(k->durable[s2], 0);
+		}
+}
+
+/*
+ * Random 4 KiB writes, flushes, trims and cuts on a small lying drive:
+ * every byte of every write is told durable or lost exactly once, and a
+ * cut never loses a write older than a durable one on its page.
+ */
+static void
+test_power_losable(void **state)
+{
+	static struct pwtrack	 k;
+	struct rec		 r = { 0 };
+	struct sim_model	*m;
+	struct sim_range	*lost;
+	struct sim_io		 io;
+	uint64_t		 t = T0, s = 7, i, x, pg;
+	size_t			 n;
+
+	(void)state;
+	memset(&k, 0, sizeof(k));
+	m = model("[power]\ncache_bytes = 64K\nlie_flushed = 3\n", 1, &r);
+	sim_model_on_durable(m, pw_durable, &k);
+	for (i = 0; i < PW_MAX; i++) {
+		x = lcg(&s) % 100;
+		pg = lcg(&s) % 48;
+		if (x < 80) {
+			assert_int_equal(sim_model_next_seq(m), k.nseq + 1);
+			k.page[k.nseq + 1] = pg;
+			sim_model_write(m, t, pg * 4096, 4096, &io);
+			assert_int_equal(io.seq, ++k.nseq);
+		} else if (x < 92)
+			sim_model_flush(m, t, &io);
+		else if (x < 97)
+			sim_model_trim(m, t, pg * 4096, 4096, &io);
+		else {
+			off_on(m, t, &lost, &n);
+			pw_cut_check(&k, lost, n);
+			free(lost);
+		}
+		t += 1000000;
+	}
+	off_on(m, t, &lost, &n);
+	pw_cut_check(&k, lost, n);
+	free(lost);
+	for (i = 1; i <= k.nseq; i++)
+		assert_int_equal(k.durable[i] + k.lost[i], 4096);
+	sim_model_free(m);
+	rec_free(&r);
+}
+
 /* One mixed run of the 600p profile; the sum of its completion times. */
 static uint64_t
 run_600p(struct rec *r, uint64_t seed)
@@ -917,6 +1061,8 @@ main(void)
 		cmocka_unit_test(test_throttle),
 		cmocka_unit_test(test_bad_readonly_gone),
 		cmocka_unit_test(test_power_loss),
+		cmocka_unit_test(test_power_durable_wins),
+		cmocka_unit_test(test_power_losable),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_counters),
 		cmocka_unit_test(test_read_slowdown),
