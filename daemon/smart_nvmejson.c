@@ -186,9 +186,31 @@ smart_from_nvme_json(const char *json, size_t len, struct smart *s,
 }
 
 /*
+ * A simulated NVMe drive's thermal management counters, which smartctl
+ * prints as text only: from its own object, under libnvme's names, all
+ * four or none (as from the log), when the output had none of its own.
+ */
+static void
+decode_sim_thermal(json_object *o, struct smart *s)
+{
+	uint32_t	t[2], sec[2];
+
+	if (s->source != SMART_NVME || s->has_thermal ||
+	    !ju32(jpath(o, "thm_temp1_trans_count", NULL), &t[0]) ||
+	    !ju32(jpath(o, "thm_temp2_trans_count", NULL), &t[1]) ||
+	    !ju32(jpath(o, "thm_temp1_total_time", NULL), &sec[0]) ||
+	    !ju32(jpath(o, "thm_temp2_total_time", NULL), &sec[1]))
+		return;
+	s->has_thermal = 1;
+	memcpy(s->thermal_transitions, t, sizeof(t));
+	memcpy(s->thermal_seconds, sec, sizeof(sec));
+}
+
+/*
  * A simulated drive's own counters: NAND bytes written (and host bytes,
- * when the output has no host write counter of its own). A figure the
- * decoder already has is kept; a malformed one is unknown, with why.
+ * when the output has no host write counter of its own; the thermal
+ * counters of an NVMe one). A figure the decoder already has is kept; a
+ * malformed one is unknown, with why.
  */
 static void
 decode_sim(json_object *root, struct smart *s)
@@ -217,6 +239,7 @@ decode_sim(json_object *root, struct smart *s)
 		snprintf(s->src[FIG_DEVICE_WRITTEN], SMART_SRC_LEN, "%s%s",
 		    key, ".host_bytes_written");
 	}
+	decode_sim_thermal(o, s);
 }
 
 /* NVMe output: the protocol says so, or (no protocol) the NVMe log. */

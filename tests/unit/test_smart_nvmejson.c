@@ -247,6 +247,50 @@ test_ssdsim_object(void **state)
 	assert_true(smart_waf(&b, &s) > 2.999 && smart_waf(&b, &s) < 3.001);
 }
 
+/*
+ * ssdsim(1)'s thermal management counters (smartctl prints them as text
+ * only): read from its object, so that throttling is seen; one missing
+ * leaves all four unknown; a log's own are kept.
+ */
+static void
+test_ssdsim_thermal(void **state)
+{
+	struct smart	b, s;
+	struct thermal_growth g;
+	char		err[256], json[512];
+	static const char fmt[] = "{\"device\":{\"protocol\":\"NVMe\"},"
+	    "\"nvme_smart_health_information_log\":{\"critical_warning\":0%s},"
+	    "\"ssdsim\":{\"thm_temp1_trans_count\":%d,"
+	    "\"thm_temp2_trans_count\":0,\"thm_temp1_total_time\":%d%s}}";
+
+	(void)state;
+	snprintf(json, sizeof(json), fmt, "", 0, 0,
+	    ",\"thm_temp2_total_time\":0");
+	assert_int_equal(decode_str(json, &b, err, sizeof(err)), 0);
+	assert_true(b.has_thermal);
+	snprintf(json, sizeof(json), fmt, "", 1, 3,
+	    ",\"thm_temp2_total_time\":0");
+	assert_int_equal(decode_str(json, &s, err, sizeof(err)), 0);
+	assert_true(s.has_thermal);
+	assert_int_equal(s.thermal_transitions[0], 1);
+	assert_int_equal(s.thermal_seconds[0], 3);
+	assert_true(smart_throttled(&b, &s, &g));
+	assert_int_equal(g.transitions[0], 1);
+	snprintf(json, sizeof(json), fmt, "", 1, 3, "");
+	assert_int_equal(decode_str(json, &s, err, sizeof(err)), 0);
+	assert_false(s.has_thermal);
+	assert_int_equal(s.thermal_transitions[0], 0);
+	snprintf(json, sizeof(json), fmt,
+	    ",\"thermal_mgmt_temperature_1_transition_count\":7,"
+	    "\"thermal_mgmt_temperature_2_transition_count\":0,"
+	    "\"thermal_mgmt_temperature_1_total_time\":9,"
+	    "\"thermal_mgmt_temperature_2_total_time\":0", 1, 3,
+	    ",\"thm_temp2_total_time\":0");
+	assert_int_equal(decode_str(json, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.thermal_transitions[0], 7);
+	assert_int_equal(s.thermal_seconds[0], 9);
+}
+
 /* SATA output goes to the SATA decoder, unchanged, plus ssdsim_nand. */
 static void
 test_ata_dispatch(void **state)
@@ -351,6 +395,7 @@ main(void)
 		cmocka_unit_test(test_ssdsim_nand),
 		cmocka_unit_test(test_ssdsim_host),
 		cmocka_unit_test(test_ssdsim_object),
+		cmocka_unit_test(test_ssdsim_thermal),
 		cmocka_unit_test(test_ata_dispatch),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_cmdline),
