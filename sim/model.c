@@ -3,9 +3,10 @@
  * one transfer pipe: a request waits for it, holds it for overhead_us
  * plus its bytes at the speed in force (cache, native, throttled), then
  * completes its latency later. So QD1 runs at len / (lat + overhead +
- * len / speed), and deep queues at the pipe's speed. Garbage collection
- * and fold stalls hold the write pipe too: that is how they slow the
- * host. Everything else lives in the other model_*.c files.
+ * len / speed), and deep queues at the pipe's speed. A read of worn or
+ * aged data (read retries) takes all of that its factor times longer.
+ * Garbage collection and fold stalls hold the write pipe too: that is how
+ * they slow the host. Everything else lives in the other model_*.c files.
  */
 #include <errno.h>
 #include <math.h>
@@ -184,8 +185,10 @@ sim_model_read(struct sim_model *m, uint64_t now, uint64_t off,
 		read_bad(m, off, len, bad0, bad1, r);
 	factor = sim_speed_factor(m);
 	start = m->rpipe > now ? m->rpipe : now;
-	m->rpipe = start + us(m->p.overhead_us) +
-	    sim_xfer_ns(len, m->p.read_mbps, factor);
+	/* a retry reads again, the transfer too: worn or aged data slow the
+	 * whole read by f, at any queue depth, not only its latency */
+	m->rpipe = start + (uint64_t)llround((double)(us(m->p.overhead_us) +
+	    sim_xfer_ns(len, m->p.read_mbps, factor)) * f);
 	r->done = m->rpipe + us(m->p.read_lat_us * f);
 	m->c.host_read_bytes += len;
 	m->c.host_read_cmds++;

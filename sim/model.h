@@ -72,7 +72,10 @@ struct sim_counters {
  *               level1_share level2_mbps post native_mbps read_mbps
  *               rated_pe read_factor age_ms age_read_factor tmt1_c
  *               tmt1_factor tmt2_c tmt2_factor death_pe bad_mode
- *               cache_bytes lie_flushed
+ *               cache_bytes lie_flushed read_slowdown ("whole_read": a
+ *               read of worn or aged data, its overhead, transfer and
+ *               latency, takes its factor times as long: a read retry
+ *               reads again; so at any queue depth)
  *  cache        the cache as a pass starts (the first write after start,
  *               idle work, TRIM, power-on, or the cache emptying): mode
  *               bytes used level1_bytes mbps level2_mbps post post_mbps
