@@ -158,6 +158,18 @@ read_bad(struct sim_model *m, uint64_t off, uint64_t len, uint32_t bad0,
 	r->damage_len = (hi < off + len ? hi : off + len) - r->damage_off;
 }
 
+/* A run of reads begins (none for a second before): when, for a test to
+ * time what the reads did (heat, throttling) from their start. */
+static void
+reads_begin(struct sim_model *m, uint64_t now)
+{
+	if (m->last_read == 0 || now - m->last_read >= (uint64_t)NS)
+		sim_truth(m, now, "reads", "\"since_read_ns\":%llu",
+		    m->last_read == 0 ? 0ULL :
+		    (unsigned long long)(now - m->last_read));
+	m->last_read = now;
+}
+
 void
 sim_model_read(struct sim_model *m, uint64_t now, uint64_t off,
     uint64_t len, struct sim_io *r)
@@ -169,6 +181,7 @@ sim_model_read(struct sim_model *m, uint64_t now, uint64_t off,
 	if (arrive(m, now, off, len, r) != 0 || len == 0)
 		return;
 	now = m->now;
+	reads_begin(m, now);
 	pages(off, len, &first, &end);
 	for (i = first; i < end; i++) {
 		if (m->l2p[i] != SIM_NONE)

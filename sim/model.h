@@ -98,6 +98,9 @@ struct sim_counters {
  *  steady       random-write steady state by SNIA's rule on the rounds
  *               (five in a row within 20 % of their mean, fitted change
  *               within 10 %): iops (their mean) wa rounds
+ *  reads        a run of reads begins: the first read after none for a
+ *               second or more: since_read_ns (since the last; 0: the
+ *               first ever)
  *  throttle     level factor temp_c (on entering a level)
  *  throttle_end from_level temp_c since_ns
  *  bad          off len block: host data a failed block held, unreadable

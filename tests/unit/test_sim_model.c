@@ -483,6 +483,14 @@ test_throttle(void **state)
 	sim_model_counters(m, t, &c);
 	assert_int_equal(c.thermal_transitions[0], 1);
 	assert_true(c.thermal_seconds[0] > 0);
+	/* the reads began at T0, in one run: one "reads" record, the first */
+	assert_int_equal(count(&r, "reads"), 1);
+	assert_int_equal(num(event(&r, "reads", 0), "t_ns"), T0);
+	assert_int_equal(num(event(&r, "reads", 0), "since_read_ns"), 0);
+	t += 2000000000ULL;	/* a pause of 2 s: another run */
+	rd(m, &t, 0, 4096, &err);
+	assert_int_equal(count(&r, "reads"), 2);
+	assert_true(num(event(&r, "reads", 1), "since_read_ns") >= 2e9);
 	sim_model_free(m);
 	rec_free(&r);
 }
