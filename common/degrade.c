@@ -127,3 +127,35 @@ thermal_figures(const double *bps, const double *temp_c, size_t n,
 	out->before_bps = mean_of(bps, 0, at);
 	out->after_bps = mean_of(bps, at, n);
 }
+
+void
+series_clock_start(struct series_clock *c, uint64_t t0, const double *counts)
+{
+	memset(c, 0, sizeof(*c));
+	c->t0 = c->mark_ns = t0;
+	memcpy(c->mark, counts, sizeof(c->mark));
+}
+
+size_t
+series_clock_tick(struct series_clock *c, uint64_t t, const double *counts,
+    double *rates)
+{
+	double	covered, dt;
+	size_t	k = 0, i;
+
+	if (t <= c->mark_ns)
+		return 0;
+	covered = (double)(t - c->t0) / 1e9;
+	while ((double)(c->n + k) + 1 <= covered + 0.5)
+		k++;
+	if (k == 0)
+		return 0;	/* counted with the next tick */
+	dt = (double)(t - c->mark_ns) / 1e9;
+	for (i = 0; i < SERIES_NCOUNT; i++) {
+		rates[i] = (counts[i] - c->mark[i]) / dt;
+		c->mark[i] = counts[i];
+	}
+	c->mark_ns = t;
+	c->n += k;
+	return k;
+}

@@ -17,6 +17,7 @@
 #define SSDT_DEGRADE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "steady.h"
 
@@ -44,6 +45,32 @@ struct recovery_figures {
 };
 
 /*
+ * The clock of a run's per-second series, from the main loop's ticks
+ * (about a second each, ending anywhere in the run's seconds). The run
+ * began at t0 (ns) with its counters then (when its job was handed out);
+ * a tick that ended at t with the counters then brings the series to the
+ * time since t0 in whole seconds (rounded), each second it adds the rates
+ * since the end of the last figure. So the first figure counts from the
+ * run's start: the first tick that began after it would leave out up to a
+ * second of the run, after idle its fastest part. A tick that brings no
+ * second is counted with the next.
+ */
+#define SERIES_NCOUNT	2
+
+struct series_clock {
+	uint64_t	t0;		/* the run's start */
+	uint64_t	mark_ns;	/* the end of the last figure's time */
+	double		mark[SERIES_NCOUNT];	/* the counters then */
+	size_t		n;		/* figures so far */
+};
+
+void	series_clock_start(struct series_clock *c, uint64_t t0,
+	    const double *counts);
+/* The figures a tick ending at t adds (0 or more), each with rates[]. */
+size_t	series_clock_tick(struct series_clock *c, uint64_t t,
+	    const double *counts, double *rates);
+
+/*
  * The figures of iops[0..n) (a figure a second, n at least round_s, in
  * rounds of round_s seconds). 0, or -1 when the run is shorter than a
  * round, round_s is 0 or a figure is not a finite number of at least 0.
@@ -59,10 +86,9 @@ void	degrade_moving_avg(const double *iops, size_t n, size_t span,
  * A recovery run's iops[0..n) (a figure a second) and run_iops (its I/Os
  * over its measured time, the probe's own count; 0 or less: none) against
  * the degradation run's initial IOPS. The whole run's figure is run_iops
- * where there is one: the series starts at the main loop's first whole
- * second after the run began, so its mean leaves out the run's first
- * (partial) second, a recovered drive's fastest, and would say less than
- * the same run's write_iops. 0, or -1 for an empty run.
+ * where there is one: the series ends at the main loop's last tick of
+ * the run, so its mean leaves out the run's last (partial) second and may
+ * differ from the same run's write_iops. 0, or -1 for an empty run.
  */
 int	recovery_figures(const double *iops, size_t n, double run_iops,
 	    double initial_iops, struct recovery_figures *out);

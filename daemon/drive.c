@@ -389,7 +389,7 @@ drive_tick(struct drive *d)
 	t0 = d->rates.t;
 	rates_tick(d);
 	if (d->rates.t != t0)
-		drive_long_tick(d, t0);
+		drive_long_tick(d);
 	drive_cut_tick(d);
 }
 

@@ -7,9 +7,12 @@
  * estimate of the clean and the dirty pass; the reads of fresh and of
  * aged data that end every checkpoint, the aged compared with the fresh.
  *
- * The series is the drive's rates of each tick (rates.c: the same figures
- * the RRD archive gets) from the first tick that began after the step's
- * job was handed out, so that no second of the step before holds a share.
+ * The series is the drive's IOPS and bytes a second from the step's job
+ * handed out (the counters then; degrade.h's series clock), each second
+ * the rates since the last figure at the ticks of the main loop, and the
+ * p99 latency and temperature of the tick (rates.c: the same figures the
+ * RRD archive gets): no second of the step before holds a share, and the
+ * step's first (partial) second is in its first figure.
  * A step cut short (a stop, a crash) runs again whole, its series anew.
  * The degradation run's initial IOPS are kept in the state, for the
  * recovery runs' shares after a restart too.
@@ -64,7 +67,7 @@ drive_long_free(struct drive *d)
 	free(s->temp);
 	s->iops = s->bps = s->p99 = s->temp = NULL;
 	s->n = s->cap = 0;
-	s->covered = 0;
+	memset(&s->clk, 0, sizeof(s->clk));
 	s->step = -1;
 }
 
@@ -81,16 +84,27 @@ bad_blocks(const struct drive *d)
 	return n;
 }
 
+/* What the series counts: the worker's I/Os and bytes, both directions. */
+static void
+series_counts(const struct drive *d, double *cnt)
+{
+	cnt[0] = (double)(d->st.write_ops + d->st.read_ops);
+	cnt[1] = (double)(d->st.host_bytes_written + d->st.host_bytes_read);
+}
+
 void
 drive_long_prepare(struct drive *d, int step)
 {
 	struct drive_series	*s = &d->series;
+	double			 cnt[SERIES_NCOUNT];
 
 	drive_long_free(d);
 	if (!series_step(step) && !read_step(step))
 		return;
 	s->step = step;
 	s->t0 = mono_ns();
+	series_counts(d, cnt);
+	series_clock_start(&s->clk, s->t0, cnt);
 	s->rd_ops0 = d->last.read_ops;
 	s->rd_bytes0 = d->last.bytes_read;
 	s->rd_lat0 = d->last.lat[LAT_READ];
@@ -122,35 +136,38 @@ series_grow(struct drive_series *s)
 	return 0;
 }
 
-static int	series_second(struct drive *, struct drive_series *);
+static int	series_second(struct drive *, struct drive_series *,
+		    const double *);
 
 void
-drive_long_tick(struct drive *d, uint64_t tick_start_ns)
+drive_long_tick(struct drive *d)
 {
 	struct drive_series	*s = &d->series;
+	double			 cnt[SERIES_NCOUNT], rate[SERIES_NCOUNT];
+	size_t			 k;
 
 	if (s->step < 0 || !series_step(s->step) || d->work != WORK_PHASE ||
 	    d->st.prog.phase != PHASE_CHECKPOINT ||
-	    sched_ckpt_long(d->st.ckpt_step) != s->step ||
-	    tick_start_ns < s->t0)
+	    sched_ckpt_long(d->st.ckpt_step) != s->step)
 		return;
 	/* a second each: a tick longer than one (a slow turn of the loop)
-	 * gives each second it covered its rates */
-	s->covered += (double)(d->rates.t - tick_start_ns) / 1e9;
-	while ((double)s->n + 1 <= s->covered + 0.5 && series_second(d, s) == 0)
+	 * gives each second it brought the same rates */
+	series_counts(d, cnt);
+	k = series_clock_tick(&s->clk, d->rates.t, cnt, rate);
+	while (k-- > 0 && series_second(d, s, rate) == 0)
 		;
 }
 
-/* One second of the series: the rates of the tick that covered it. */
+/* One second of the series: its rates, the tick's latency and reading. */
 static int
-series_second(struct drive *d, struct drive_series *s)
+series_second(struct drive *d, struct drive_series *s, const double *rate)
 {
 	struct thermal_growth	 g;
 
 	if (series_grow(s) == -1)
 		return -1;
-	s->iops[s->n] = d->rates.wiops + d->rates.riops;
-	s->bps[s->n] = d->rates.wbps + d->rates.rbps;
+	s->iops[s->n] = rate[0];
+	s->bps[s->n] = rate[1];
 	s->p99[s->n] = d->rates.lat_p99_us > d->rates.rlat_p99_us ?
 	    d->rates.lat_p99_us : d->rates.rlat_p99_us;
 	s->temp[s->n] = d->smart.have_latest &&

@@ -11,6 +11,7 @@
 
 #include "clock.h"
 #include "cutproc.h"
+#include "degrade.h"
 #include "drive.h"
 #include "engine.h"
 #include "errmap.h"
@@ -110,14 +111,14 @@ struct drive_ckpt {
 /*
  * The per-second figures of a long test's run (drive_long.c): IOPS, bytes
  * a second and p99 latency (us; -1: none) of each second in the step,
- * from the tick that began after the step did (each second has the rates
- * of the tick that covered it).
+ * from the step's start (the rates since the last second at each tick,
+ * the first from the counters when its job was handed out).
  */
 struct drive_series {
 	int		 step;		/* CL_*; -1: none being recorded */
 	uint64_t	 t0;		/* monotonic ns: the step's start */
 	size_t		 n, cap;
-	double		 covered;	/* seconds the ticks so far covered */
+	struct series_clock clk;	/* its seconds, from the step's start */
 	double		*iops, *bps, *p99;
 	double		*temp;		/* the latest reading's, C; -1: none */
 	/* a thermal run: the reading at its start, the tick at which the
@@ -359,7 +360,7 @@ void		 drive_ckpt_append(struct drive *, json_object *);
 /* A long step's job is handed out (its series begins). */
 void		 drive_long_prepare(struct drive *, int step);
 /* A tick's rates are in: the series of the running step. */
-void		 drive_long_tick(struct drive *, uint64_t tick_start_ns);
+void		 drive_long_tick(struct drive *);
 /* A long step's job is done (err: a TRIM the target cannot do): its
  * line, if it has one. */
 void		 drive_long_done(struct drive *, int step, int err);

@@ -3,9 +3,10 @@
  * one transfer pipe: a request waits for it, holds it for overhead_us
  * plus its bytes at the speed in force (cache, native, throttled), then
  * completes its latency later. So QD1 runs at len / (lat + overhead +
- * len / speed), and deep queues at the pipe's speed. Garbage collection
- * and fold stalls hold the write pipe too: that is how they slow the
- * host. Everything else lives in the other model_*.c files.
+ * len / speed), and deep queues at the pipe's speed. A read of worn or
+ * aged data (read retries) takes all of that its factor times longer.
+ * Garbage collection and fold stalls hold the write pipe too: that is how
+ * they slow the host. Everything else lives in the other model_*.c files.
  */
 #include <errno.h>
 #include <math.h>
@@ -155,6 +156,18 @@ read_bad(struct sim_model *m, uint64_t off, uint64_t len, uint32_t bad0,
 	r->damage_len = (hi < off + len ? hi : off + len) - r->damage_off;
 }
 
+/* A run of reads begins (none for a second before): when, for a test to
+ * time what the reads did (heat, throttling) from their start. */
+static void
+reads_begin(struct sim_model *m, uint64_t now)
+{
+	if (m->last_read == 0 || now - m->last_read >= (uint64_t)NS)
+		sim_truth(m, now, "reads", "\"since_read_ns\":%llu",
+		    m->last_read == 0 ? 0ULL :
+		    (unsigned long long)(now - m->last_read));
+	m->last_read = now;
+}
+
 void
 sim_model_read(struct sim_model *m, uint64_t now, uint64_t off,
     uint64_t len, struct sim_io *r)
@@ -166,6 +179,7 @@ sim_model_read(struct sim_model *m, uint64_t now, uint64_t off,
 	if (arrive(m, now, off, len, r) != 0 || len == 0)
 		return;
 	now = m->now;
+	reads_begin(m, now);
 	pages(off, len, &first, &end);
 	for (i = first; i < end; i++) {
 		if (m->l2p[i] != SIM_NONE)
@@ -182,8 +196,10 @@ sim_model_read(struct sim_model *m, uint64_t now, uint64_t off,
 		read_bad(m, off, len, bad0, bad1, r);
 	factor = sim_speed_factor(m);
 	start = m->rpipe > now ? m->rpipe : now;
-	m->rpipe = start + us(m->p.overhead_us) +
-	    sim_xfer_ns(len, m->p.read_mbps, factor);
+	/* a retry reads again, the transfer too: worn or aged data slow the
+	 * whole read by f, at any queue depth, not only its latency */
+	m->rpipe = start + (uint64_t)llround((double)(us(m->p.overhead_us) +
+	    sim_xfer_ns(len, m->p.read_mbps, factor)) * f);
 	r->done = m->rpipe + us(m->p.read_lat_us * f);
 	m->c.host_read_bytes += len;
 	m->c.host_read_cmds++;

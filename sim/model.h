@@ -84,7 +84,10 @@ struct sim_counters {
  *               level1_share level2_mbps post native_mbps read_mbps
  *               rated_pe read_factor age_ms age_read_factor tmt1_c
  *               tmt1_factor tmt2_c tmt2_factor death_pe bad_mode
- *               cache_bytes lie_flushed
+ *               cache_bytes lie_flushed read_slowdown ("whole_read": a
+ *               read of worn or aged data, its overhead, transfer and
+ *               latency, takes its factor times as long: a read retry
+ *               reads again; so at any queue depth)
  *  cache        the cache as a pass starts (the first write after start,
  *               idle work, TRIM, power-on, or the cache emptying): mode
  *               bytes used level1_bytes mbps level2_mbps post post_mbps
@@ -107,6 +110,9 @@ struct sim_counters {
  *  steady       random-write steady state by SNIA's rule on the rounds
  *               (five in a row within 20 % of their mean, fitted change
  *               within 10 %): iops (their mean) wa rounds
+ *  reads        a run of reads begins: the first read after none for a
+ *               second or more: since_read_ns (since the last; 0: the
+ *               first ever)
  *  throttle     level factor temp_c (on entering a level)
  *  throttle_end from_level temp_c since_ns
  *  bad          off len block: host data a failed block held, unreadable

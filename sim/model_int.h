@@ -71,6 +71,7 @@ struct sim_model {
 	uint64_t	 idle_folded, idle_gc, idle_end;
 	/* transfer pipes */
 	uint64_t	 rpipe, wpipe;
+	uint64_t	 last_read;	/* the last read's arrival (0: none) */
 	/* thermal */
 	double		 temp;
 	uint64_t	 temp_t, level_since;

@@ -41,7 +41,8 @@ sim_truth_start(struct sim_model *m)
 	    "\"read_factor\":%.4f,\"age_ms\":%.3f,\"age_read_factor\":%.4f,"
 	    "\"tmt1_c\":%.3f,\"tmt1_factor\":%.4f,\"tmt2_c\":%.3f,"
 	    "\"tmt2_factor\":%.4f,\"death_pe\":%u,\"bad_mode\":\"%s\","
-	    "\"cache_bytes\":%llu,\"lie_flushed\":%u",
+	    "\"cache_bytes\":%llu,\"lie_flushed\":%u,"
+	    "\"read_slowdown\":\"whole_read\"",
 	    p->name, (unsigned long long)m->seed,
 	    (unsigned long long)p->capacity, SIM_PAGE, m->ppb, m->nblocks,
 	    m->spare_blocks,

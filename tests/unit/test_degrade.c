@@ -5,7 +5,8 @@
  * and worst second are the ones planted; a run still falling never gets
  * there; rounds of another length: a step from fast to slow is steady
  * exactly when its first window of slow rounds ends; the moving average
- * is the brute-force one; a recovery run's
+ * is the brute-force one; a run's per-second series counts from the
+ * run's start, not from the first tick after it; a recovery run's
  * shares; what cannot be a run is refused.
  */
 #include <math.h>
@@ -198,6 +199,64 @@ test_recovery_whole_run(void **state)
 	assert_near(r.all_iops, 58.75);		/* no count: the series' */
 }
 
+/* A recovered drive's I/Os by time t (s since its run began): 10000 a
+ * second for its first second, then 2000 (idle gave back a second's
+ * worth). */
+static double
+recovered_ios(double t)
+{
+	return t <= 1 ? 10000 * t : 10000 + 2000 * (t - 1);
+}
+
+/*
+ * Its series from the main loop's ticks on the whole seconds of the
+ * clock, the run begun `phase` s after one: from the run's start, not
+ * from the first tick after it. The first figure is its I/Os up to the
+ * tick the first second is due at, over that time; the series' seconds
+ * hold all of the run's I/Os to its last tick.
+ */
+static void
+series_of(double phase, size_t first_tick, double first)
+{
+	struct series_clock	c;
+	double			cnt[SERIES_NCOUNT] = { 0, 0 }, rate[SERIES_NCOUNT];
+	double			y[16], sum = 0, t;
+	uint64_t		t0 = 10 * 1000000000ULL + (uint64_t)(phase * 1e9);
+	size_t			n = 0, k, tick;
+
+	series_clock_start(&c, t0, cnt);
+	for (tick = 10; tick <= 16; tick++) {	/* the run ends at 16.5 s */
+		t = (double)tick - 10 - phase;
+		cnt[0] = t > 0 ? recovered_ios(t) : 0;
+		cnt[1] = cnt[0] * 4096;
+		k = series_clock_tick(&c, tick * 1000000000ULL, cnt, rate);
+		if (tick < first_tick)
+			assert_int_equal(k, 0);
+		for (; k > 0; k--) {
+			assert_near(rate[1], rate[0] * 4096);
+			y[n++] = rate[0];
+		}
+	}
+	assert_near(y[0], first);
+	/* every second but the first is the ticks' own */
+	for (k = 1; k < n; k++)
+		sum += y[k];
+	assert_near(sum + y[0] * (11 - 10 - phase + (first_tick - 11)),
+	    recovered_ios(16 - 10 - phase));
+	assert_int_equal(n, (size_t)llround(16 - 10 - phase));
+}
+
+static void
+test_series_start(void **state)
+{
+	(void)state;
+	/* begun 0.3 s before a tick: too little for a second; its I/Os
+	 * (3000) counted in the next: 10000 + 0.3 s at 2000 over 1.3 s */
+	series_of(0.7, 12, (10000 + 600) / 1.3);
+	/* begun 0.6 s before one: that 0.6 s is the first second */
+	series_of(0.4, 11, 10000);
+}
+
 static void
 test_refused(void **state)
 {
@@ -260,6 +319,7 @@ main(void)
 		cmocka_unit_test(test_moving_avg),
 		cmocka_unit_test(test_recovery),
 		cmocka_unit_test(test_recovery_whole_run),
+		cmocka_unit_test(test_series_start),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_thermal),
 	};
