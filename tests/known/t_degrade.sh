@@ -10,7 +10,9 @@
 # flush, and the daemon's at its series' first second):
 #  - steady state reached, its IOPS within 10 % of the model's "steady"
 #    record, and when: the daemon's steady_at_seconds against the model's
-#    steady record's time since the run's first write, within a round;
+#    steady record's time since the run's first write, their windows of
+#    five rounds sharing three (the rule's verdict on a slowly settling
+#    drive moves by a round or two with a few per cent of noise);
 #  - the recovery runs' shares of the initial IOPS (over their first 5 s
 #    and over all of them; the runs last 4 s, so both are the whole run)
 #    within 0.1 of the model's: its IOPS over the rounds after "idle"
@@ -79,9 +81,13 @@ c.true("steady state reached", deg.get("steady") is True, deg.get("steady"))
 if steady and deg.get("steady"):
     c.within("steady IOPS", deg["steady_iops"], steady[0]["iops"], 0.10)
     at = (steady[0]["t_ns"] - s0) / 1e9
-    c.true("steady at %s s, the model at %.1f s (within a round, %s s)" %
-           (deg["steady_at_seconds"], at, rnd),
-           abs(deg["steady_at_seconds"] - at) <= rnd)
+    # SNIA's rule judges a window of five rounds; on a drive that settles
+    # slowly (its write amplification overshoots, then eases) a few per
+    # cent of noise in one round's mean moves the verdict by a round or
+    # two: the daemon's window and the model's must share three rounds
+    c.true("steady at %s s, the model at %.1f s (windows of five %s s "
+           "rounds sharing three)" % (deg["steady_at_seconds"], at, rnd),
+           abs(deg["steady_at_seconds"] - at) <= 2 * rnd + 0.5)
 
 def run_iops(after):
     """The model's IOPS over the run's rounds: from the one after `after`
