@@ -1,0 +1,135 @@
+"""cache.py: the write-cache known answers the t_cache_*.sh tests share:
+each write pass's estimate (the phase_end event's slc_* fields, or a
+checkpoint line's) against what the model did in that pass.
+
+The model's side comes from its truth records only: the "cache" record
+as the pass began (its size, its first level), "cache_full" (the bytes
+written at cache speed and when the cache filled) and the "round"
+records, which with a profile's round_ms of 1 ms end with every write or
+two, dated at their last completion: the host bytes the model had
+completed by each moment of the pass. Speeds are bytes over the time
+between two such moments:
+  in the cache   the cache's bytes from the pass's first write to the
+                 completion of the one that filled it (as t_gusts.sh);
+  its levels     the first: from the first write to the round that
+                 completed the first level's bytes; the second: from
+                 there to the fill;
+  after it       from the fill to the pass's last round.
+
+    import cache
+    p = cache.passes(truth, events)   the write passes, in order
+    cache.check(c, truth, p[i], "pass 1", figs)
+"""
+
+
+class Pass:
+    """One write pass: its start and the next pass's (model ns), its
+    phase_end event."""
+    def __init__(self, start, end_ev, nxt):
+        self.start, self.end, self.next = start, end_ev, nxt
+
+
+def passes(tr, ev, phase="write"):
+    """The write passes of a run's events: each begins with "created"
+    (the run's first pass) or its phase_start, ends with its phase_end."""
+    starts = [e["_mono"] for e in ev if e.get("event") == "created" or
+              (e.get("event") == "phase_start" and e.get("phase") == phase)]
+    ends = [e for e in ev if e.get("event") == "phase_end" and
+            e.get("phase") == phase]
+    nxt = starts[1:] + [float("inf")]
+    return [Pass(s, e, n) for s, e, n in zip(starts, ends, nxt)]
+
+
+def model_cache(tr, p):
+    """The model's cache record as pass p began (the first in it), or
+    None (a drive without a cache)."""
+    # the link between the clocks is good to a few ms; the record is
+    # dated at the pass's first write
+    rs = tr.ev("cache", p.start - 50 * 10**6, p.next)
+    return rs[0] if rs else None
+
+
+def curve(tr, c, what, t0, t1):
+    """The host bytes the model completed from t0 (its pass's first
+    write) to each round's end before t1: [(t_ns, bytes)]; checks that
+    no round began before the pass (a round across two passes)."""
+    rs = tr.ev("round", t0, t1)
+    out, total = [], 0
+    for r in rs:
+        total += r["host_bytes"]
+        out.append((r["t_ns"], total))
+    c.true("%s: the model's rounds begin with the pass" % what, bool(rs) and
+           rs[0]["start_ns"] >= t0 - 50 * 10**6,
+           rs[0]["start_ns"] - t0 if rs else "no rounds")
+    return out
+
+
+def at_bytes(cv, b):
+    """The first point of the curve with at least b bytes completed."""
+    return next((pt for pt in cv if pt[1] >= b), cv[-1])
+
+
+def at_time(cv, t):
+    """The first point of the curve at or after t."""
+    return next((pt for pt in cv if pt[0] >= t), cv[-1])
+
+
+def rate(a, b):
+    return (b[1] - a[1]) * 1e9 / (b[0] - a[0]) if b[0] > a[0] else 0
+
+
+def check(c, tr, p, what, figs, levels=True):
+    """The estimate figs (a dict with slc_knee, slc_cache_bytes, ...) of
+    pass p against the model: a cache claimed where the model had free
+    cache as the pass began, none where it had none."""
+    mc = model_cache(tr, p)
+    free = mc["bytes"] - mc["used"] if mc else 0
+    if free <= 0:
+        c.true("%s: the model had no free cache (%s)" % (what,
+               "no cache" if mc is None else "%d bytes, %d used" %
+               (mc["bytes"], mc["used"])) + "; no cache claimed",
+               figs.get("slc_knee") is False, figs.get("slc_knee"))
+        return
+    c.true("%s: the model's cache began empty" % what, mc["used"] == 0,
+           mc["used"])
+    full = tr.ev("cache_full", mc["t_ns"], p.next)
+    c.true("%s: the model's cache filled in the pass" % what, bool(full))
+    if not full:
+        return
+    full = full[0]
+    cv = curve(tr, c, what, mc["t_ns"], p.next)
+    zero = (mc["t_ns"], 0)
+    c.true("%s: a knee" % what, figs.get("slc_knee") is True,
+           figs.get("slc_knee"))
+    c.within("%s: cache bytes" % what, figs.get("slc_cache_bytes", 0),
+             mc["bytes"], 0.05)
+    c.within("%s: speed in the cache" % what,
+             figs.get("in_cache_bytes_per_sec", 0),
+             rate(zero, (full["t_ns"], full["host_bytes"])), 0.10)
+    f = at_time(cv, full["t_ns"])
+    c.within("%s: speed after the cache" % what,
+             figs.get("post_cache_bytes_per_sec", 0), rate(f, cv[-1]), 0.10)
+    if levels:
+        check_levels(c, mc, full, cv, what, figs)
+
+
+def check_levels(c, mc, full, cv, what, figs):
+    """The cache's levels: two where the model's first level is a share of
+    it (level1_bytes < bytes), one otherwise; each level's bytes and
+    speed."""
+    lv = figs.get("slc_levels") or []
+    two = mc["level1_bytes"] < mc["bytes"]
+    c.true("%s: %d level(s)" % (what, 2 if two else 1),
+           len(lv) == (2 if two else 1), len(lv))
+    if not two or len(lv) != 2:
+        return
+    zero, l1 = (mc["t_ns"], 0), at_bytes(cv, mc["level1_bytes"])
+    end = (full["t_ns"], full["host_bytes"])
+    c.within("%s: level 1 bytes" % what, lv[0]["bytes"], mc["level1_bytes"],
+             0.05)
+    c.within("%s: level 1 speed" % what, lv[0]["bytes_per_sec"],
+             rate(zero, l1), 0.10)
+    c.within("%s: level 2 bytes" % what, lv[1]["bytes"],
+             mc["bytes"] - mc["level1_bytes"], 0.05)
+    c.within("%s: level 2 speed" % what, lv[1]["bytes_per_sec"],
+             rate(l1, end), 0.10)
