@@ -41,6 +41,8 @@ struct steps {
 	size_t		*runs;		/* longest run not below thr from i */
 	size_t		 n;
 	uint64_t	 step;
+	size_t		 win;		/* steps that hold a jump (1: none) */
+	const uint64_t	*t;		/* the timeline */
 };
 
 static double
@@ -58,8 +60,44 @@ slow_most(const struct steps *p, size_t a, size_t b)
 	return 2 * (p->slow[b] - p->slow[a]) > p->tt[b] - p->tt[a];
 }
 
+/* The rate of the `win` steps from i (fewer at the pass's end). */
+static double
+win_rate(const struct steps *p, size_t i)
+{
+	return span_rate(p, i, i + p->win < p->n ? i + p->win : p->n);
+}
+
+/* The end of the round of completions that step j ended in. */
+static size_t
+round_end(const struct steps *p, size_t j)
+{
+	size_t	k;
+
+	for (k = j + 1; k < p->n && p->t[k + 1] == p->t[j + 1]; k++)
+		;
+	return k;
+}
+
 /*
- * The first step i of [a + 1, n - w] below the threshold after which most
+ * Step i's speed, or where a jump (two or more steps in one round) comes
+ * within `win` steps after i's own round, the rate from i to that jump's
+ * end: a step held back is no slower than the jump after it is fast.
+ */
+static double
+held_rate(const struct steps *p, size_t i)
+{
+	size_t	j, k, lim = i + p->win < p->n ? i + p->win : p->n;
+
+	for (j = round_end(p, i); j < lim; j = k)
+		if ((k = round_end(p, j)) - j > 1)
+			return span_rate(p, i, k);
+	return p->bps[i];
+}
+
+/*
+ * The first step i of [a + 1, n - w] below the threshold, and so up to
+ * the end of a jump soon after it (held_rate: a step held back is no
+ * knee), after which most
  * of the time of the next `w` steps, and of the rest of the pass, is
  * spent below it, and the pass after it is slower than [a, i) by
  * SLC_KNEE_FRAC; n when there is none. A slow spell the pass recovers
@@ -78,7 +116,7 @@ find_knee(const struct steps *p, size_t a, size_t w, double thr)
 	size_t	i, n = p->n;
 
 	for (i = a + 1; i + w <= n; i++) {
-		if (!(p->bps[i] < thr))
+		if (!(p->bps[i] < thr) || !(held_rate(p, i) < thr))
 			continue;
 		if (slow_most(p, i, i + w) && slow_most(p, i, n) &&
 		    p->runs[i] < i - a &&
@@ -140,6 +178,40 @@ median_of(const struct steps *p, size_t a, size_t b, double *tmp)
 }
 
 /*
+ * The pace of the m steps from a: their median speed; or, in a pass whose
+ * steps reached the in-order position in jumps, the median rate of the
+ * stretches of `win` steps from each of them. A queue deeper than a step
+ * completes out of order: a step held back, then the many that finished
+ * meanwhile at once, each of those as fast as the jump was short, and
+ * the medians of such steps are of the jumps, not of the drive.
+ */
+static double
+pace(const struct steps *p, size_t a, size_t m, double *tmp)
+{
+	size_t	i;
+
+	if (p->win <= 1)
+		return median_of(p, a, a + m, tmp);
+	for (i = 0; i < m; i++)
+		tmp[i] = win_rate(p, a + i);
+	return median(tmp, m);
+}
+
+/* Twice the most steps that ended in one round (1: never more than one). */
+static size_t
+jump_steps(const struct steps *p)
+{
+	size_t	i, j, most = 1;
+
+	for (i = 0; i < p->n; i = j) {
+		j = round_end(p, i);
+		if (j - i > most)
+			most = j - i;
+	}
+	return most > 1 ? 2 * most : 1;
+}
+
+/*
  * Is [a, b) a level of the cache: steps enough, most of its time within
  * SLC_LEVEL_BAND of its median, and no stall in it?
  */
@@ -163,7 +235,7 @@ is_level(const struct steps *p, size_t a, size_t b, double first_bps,
 }
 
 /*
- * Where the cache ends: the knee from the start's speed, then, when the
+ * Where the cache ends: the knee from the start's pace, then, when the
  * stretch after it is a level that ends in a knee of its own, that one.
  */
 static size_t
@@ -177,7 +249,7 @@ cache_end(struct steps *p, double start, double *tmp, size_t *k1)
 	if (*k1 >= p->n)
 		return p->n;
 	m = steps_of(p->n - *k1, SLC_START_FRAC);
-	s2 = median_of(p, *k1, *k1 + m, tmp);
+	s2 = pace(p, *k1, m, tmp);
 	by_threshold(p, SLC_KNEE_FRAC * s2);
 	k2 = find_knee(p, *k1, w, SLC_KNEE_FRAC * s2);
 	if (k2 < p->n && is_level(p, *k1, k2, span_rate(p, 0, *k1), tmp))
@@ -269,10 +341,11 @@ slc_estimate(const uint64_t *t, size_t n, uint64_t step_bytes,
 		dur[i] = (double)step_bytes / bps[i];
 		tt[i + 1] = tt[i] + dur[i];
 	}
-	p = (struct steps){ bps, dur, tt, slow, runs, n, step_bytes };
-	memcpy(tmp, bps, n * sizeof(*tmp));
-	out->start_bps = median(tmp, steps_of(n, SLC_START_FRAC));
-	k = cache_end(&p, out->start_bps, tmp, &k1);
+	p = (struct steps){ bps, dur, tt, slow, runs, n, step_bytes, 1, t };
+	p.win = jump_steps(&p);
+	out->start_bps = median_of(&p, 0, steps_of(n, SLC_START_FRAC), tmp);
+	k = cache_end(&p, pace(&p, 0, steps_of(n, SLC_START_FRAC), tmp), tmp,
+	    &k1);
 	fill(&p, k, k1, tmp, out);
 	rc = 0;
 out:

@@ -26,6 +26,15 @@
  * cache moves to TLC, then go on at the cache's speed), most steps are
  * fast but most of the time is spent in the stalls.
  *
+ * Written at a queue deeper than a step, a pass reaches the in-order
+ * position in jumps: a step held back, then the many that finished
+ * meanwhile in one round of completions. Where it does (a round ended
+ * two or more steps), the knee's threshold is from the start's pace, not
+ * its median: the median rate of the stretches of twice the largest round
+ * from each of its steps (the second level's start likewise); and a step
+ * below it is no knee when the rate from it to the end of a jump that
+ * follows within as many steps is not (a step held back, not a drop).
+ *
  * A cache of two levels (full speed for a share, then slower for the
  * rest, then slower still: SM2258XT drives) is one cache: after the
  * knee, the same rule on the rest of the pass, from that level's own
@@ -56,7 +65,7 @@
 struct slc_estimate {
 	int		knee;		/* 1: the speed fell and stayed down */
 	uint64_t	cache_bytes;	/* written before the knee (0: none) */
-	double		start_bps;	/* the median speed of the start */
+	double		start_bps;	/* the median speed of the start's steps */
 	double		in_bps;		/* before the knee (the pass: none) */
 	double		post_bps;	/* after it (0: no knee) */
 	double		avg_bps;	/* the whole pass */

@@ -5,7 +5,9 @@
  * spell it recovers from, or one whose drop comes too late to last; reads steps ended in one round of
  * completions as sharing its time; follows a gradual fall to where it
  * crosses the threshold; names the whole of a two-level cache with its
- * levels, and not a slower stretch that is no level; sees the gusts of a
+ * levels, and not a slower stretch that is no level, nor one as fast as
+ * the stretch before it (after a start whose steps came in bursts), nor
+ * a step held back before a jump; sees the gusts of a
  * cache that folds when full (stalls between stretches at its speed) as
  * such, with the cache before them; and refuses timelines it cannot read.
  */
@@ -213,6 +215,83 @@ test_burst_start(void **state)
 }
 
 /*
+ * A two-level cache written at a queue depth that holds more than a step:
+ * the first 80 steps reach the in-order position unevenly (a step, then
+ * seven together a moment later, as in test_burst_start), the rest at
+ * the device's speed: one step each 137.5 us up to step 640, 275 us up
+ * to 1280, then 1.1 ms. The start's median is a burst's speed, so the
+ * steps after the bursts, at the first level's speed, are below 0.7 times
+ * it, and the pass after them is much slower (the rest of the cache and
+ * what follows): a knee by the rule, with a "level" after it as fast as
+ * the stretch before it. That is no level of the cache: the first level
+ * goes on to the real drop, and the cache is both levels, 1280 steps.
+ */
+static void
+test_burst_levels(void **state)
+{
+	uint64_t		*t = malloc((N + 1) * sizeof(*t));
+	const uint64_t		 round = 1100000, step_ns = round / 8;
+	struct slc_estimate	 e;
+	size_t			 i;
+
+	(void)state;
+	assert_non_null(t);
+	t[0] = 1000000000ULL;
+	for (i = 1; i <= 80; i++)	/* 1 step after 1 ms, 7 after 0.1 more */
+		t[i] = t[0] + (i - 1) / 8 * round + (i % 8 == 1 ? 1000000 :
+		    round);
+	for (; i <= N; i++)
+		t[i] = t[i - 1] + (i <= 640 ? step_ns : i <= 1280 ?
+		    2 * step_ns : 8 * step_ns);
+	assert_int_equal(slc_estimate(t, N, STEP, &e), 0);
+	free(t);
+	assert_true(e.knee);
+	assert_int_equal(e.cache_bytes, 1280 * STEP);
+	assert_int_equal(e.levels, 2);
+	assert_int_equal(e.level_bytes[0], 640 * STEP);
+	assert_int_equal(e.level_bytes[1], 640 * STEP);
+	assert_rel(e.level_bps[0], (double)STEP * 1e9 / (double)step_ns, 0.02);
+	assert_rel(e.level_bps[1], (double)STEP * 1e9 / (double)step_ns / 2,
+	    0.02);
+	assert_rel(e.post_bps, (double)STEP * 1e9 / (double)step_ns / 8,
+	    0.02);
+}
+
+/*
+ * The same cache, steps in order but for one held back near the first
+ * level's end: step 630 ends when step 635 would have, and 631 to 640 (the
+ * last of them the second level's first) in one round with 640. The held
+ * step is slower than the threshold, and so is the stretch after it (the
+ * second level), but it is no knee: the jump after it makes up for it.
+ * The first level ends at the round's end, one step late, not ten early.
+ */
+static void
+test_held_step(void **state)
+{
+	uint64_t		*t = malloc((N + 1) * sizeof(*t));
+	const uint64_t		 step_ns = 137500;
+	struct slc_estimate	 e;
+	size_t			 i;
+
+	(void)state;
+	assert_non_null(t);
+	t[0] = 1000000000ULL;
+	for (i = 1; i <= N; i++)
+		t[i] = t[i - 1] + (i <= 640 ? step_ns : i <= 1280 ?
+		    2 * step_ns : 8 * step_ns);
+	t[631] = t[636];
+	for (i = 632; i < 641; i++)
+		t[i] = t[641];
+	assert_int_equal(slc_estimate(t, N, STEP, &e), 0);
+	free(t);
+	assert_true(e.knee);
+	assert_int_equal(e.cache_bytes, 1280 * STEP);
+	assert_int_equal(e.levels, 2);
+	assert_int_equal(e.level_bytes[0], 641 * STEP);
+	assert_rel(e.level_bps[0], (double)STEP * 1e9 / (double)step_ns, 0.02);
+}
+
+/*
  * A drop in the last steps: a knee while the stretch that shows it lasts
  * (SLC_STAY_FRAC of the pass) is left, none in a shorter tail.
  */
@@ -378,6 +457,8 @@ main(void)
 		cmocka_unit_test(test_late_drop),
 		cmocka_unit_test(test_rounds),
 		cmocka_unit_test(test_burst_start),
+		cmocka_unit_test(test_burst_levels),
+		cmocka_unit_test(test_held_step),
 		cmocka_unit_test(test_gradual),
 		cmocka_unit_test(test_two_levels),
 		cmocka_unit_test(test_gusts),
