@@ -60,6 +60,22 @@ slow_most(const struct steps *p, size_t a, size_t b)
 	return 2 * (p->slow[b] - p->slow[a]) > p->tt[b] - p->tt[a];
 }
 
+/*
+ * Is most of the time below the threshold from step i to each step of
+ * the next w? A pause (one slow step, or a few) followed by steps at the
+ * speed before it is no drop, even when a drop comes within w after it.
+ */
+static int
+stays_slow(const struct steps *p, size_t i, size_t w)
+{
+	size_t	x;
+
+	for (x = i + 1; x <= i + w; x++)
+		if (!slow_most(p, i, x))
+			return 0;
+	return 1;
+}
+
 /* The rate of the `win` steps from i (fewer at the pass's end). */
 static double
 win_rate(const struct steps *p, size_t i)
@@ -98,8 +114,8 @@ held_rate(const struct steps *p, size_t i)
  * The first step i of [a + 1, n - w] below the threshold, and so up to
  * the end of a jump soon after it (held_rate: a step held back is no
  * knee), after which most
- * of the time of the next `w` steps, and of the rest of the pass, is
- * spent below it, and the pass after it is slower than [a, i) by
+ * of the time up to each of the next `w` steps, and of the rest of the
+ * pass, is spent below it, and the pass after it is slower than [a, i) by
  * SLC_KNEE_FRAC; n when there is none. A slow spell the pass recovers
  * from is no knee however long; nor is a drop in the last `w` steps,
  * with too little pass left to show that it lasts (a pass's tail is
@@ -118,7 +134,7 @@ find_knee(const struct steps *p, size_t a, size_t w, double thr)
 	for (i = a + 1; i + w <= n; i++) {
 		if (!(p->bps[i] < thr) || !(held_rate(p, i) < thr))
 			continue;
-		if (slow_most(p, i, i + w) && slow_most(p, i, n) &&
+		if (stays_slow(p, i, w) && slow_most(p, i, n) &&
 		    p->runs[i] < i - a &&
 		    span_rate(p, i, n) < SLC_KNEE_FRAC * span_rate(p, a, i))
 			return i;

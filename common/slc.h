@@ -13,11 +13,12 @@
  *
  * The rule: the start's speed is the median of the steps of the pass's
  * first SLC_START_FRAC (at least SLC_MIN_STEPS steps); the knee is the
- * first step below SLC_KNEE_FRAC of it from which most of the time of
- * the next SLC_STAY_FRAC of the pass (at least SLC_MIN_STEPS steps), and
- * most of the time of the rest of the pass, is spent in steps below it
- * too, and after which the pass is slower than before it by that factor:
- * a slow step (garbage collection, a flush) or a slow spell the pass
+ * first step below SLC_KNEE_FRAC of it from which most of the time up to
+ * each step of the next SLC_STAY_FRAC of the pass (at least SLC_MIN_STEPS
+ * steps), and most of the time of the rest of the pass, is spent in steps
+ * below it too, and after which the pass is slower than before it by
+ * that factor: a slow step (garbage collection, a flush, a pause shortly
+ * before the drop) or a slow spell the pass
  * recovers from is no knee, a drop that lasts is, one with less of the
  * pass left to show it is none, and so is a start that only looked fast
  * (its steps came in a burst). A median and majorities, so that a few

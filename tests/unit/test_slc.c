@@ -7,7 +7,8 @@
  * crosses the threshold; names the whole of a two-level cache with its
  * levels, and not a slower stretch that is no level, nor one as fast as
  * the stretch before it (after a start whose steps came in bursts), nor
- * a step held back before a jump; sees the gusts of a
+ * a step held back before a jump, nor a pause shortly before a level's
+ * end; sees the gusts of a
  * cache that folds when full (stalls between stretches at its speed) as
  * such, with the cache before them; and refuses timelines it cannot read.
  */
@@ -387,6 +388,32 @@ test_two_levels(void **state)
 }
 
 /*
+ * The two-level cache of test_two_levels with one slow step (a pause of
+ * the host's, 0.3 GB/s) 20 steps before the end of each level: what
+ * follows each is slow enough (the next level, or after the cache) to
+ * hold most of the time of the next 5 % of the pass, but the steps right
+ * after it are not: a pause, not a knee; the levels end where they do.
+ */
+static void
+test_pause_before(void **state)
+{
+	double			bps[N];
+	struct slc_estimate	e;
+	size_t			i;
+
+	(void)state;
+	for (i = 0; i < N; i++)
+		bps[i] = i == 480 || i == 980 ? 0.3 * GBPS : i < 500 ?
+		    3 * GBPS : i < 1000 ? 1.5 * GBPS : 0.4 * GBPS;
+	e = estimate(bps, N);
+	assert_true(e.knee);
+	assert_int_equal(e.cache_bytes, 1000 * STEP);
+	assert_int_equal(e.levels, 2);
+	assert_int_equal(e.level_bytes[0], 500 * STEP);
+	assert_int_equal(e.level_bytes[1], 500 * STEP);
+}
+
+/*
  * A cache of 300 steps at 2 GB/s that folds when full: from then on a
  * stall of 2 s (writes stop while 40 steps' worth moves to TLC at a
  * fraction of the cache's speed), then 40 steps at the cache's speed,
@@ -461,6 +488,7 @@ main(void)
 		cmocka_unit_test(test_held_step),
 		cmocka_unit_test(test_gradual),
 		cmocka_unit_test(test_two_levels),
+		cmocka_unit_test(test_pause_before),
 		cmocka_unit_test(test_gusts),
 		cmocka_unit_test(test_refused),
 	};
