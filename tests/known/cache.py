@@ -29,24 +29,41 @@ class Pass:
         self.start, self.end, self.next = start, end_ev, nxt
 
 
-def passes(tr, ev, phase="write"):
-    """The write passes of a run's events: each begins with "created"
-    (the run's first pass) or its phase_start, ends with its phase_end."""
+def passes(tr, ev):
+    """The write passes of a run's events (the static fill's first, if
+    any): each begins with "created" (the run's first pass) or its
+    phase_start, ends with its phase_end."""
     starts = [e["_mono"] for e in ev if e.get("event") == "created" or
-              (e.get("event") == "phase_start" and e.get("phase") == phase)]
+              (e.get("event") == "phase_start" and e.get("phase") == "write")]
     ends = [e for e in ev if e.get("event") == "phase_end" and
-            e.get("phase") == phase]
+            e.get("phase") in ("static", "write")]
     nxt = starts[1:] + [float("inf")]
     return [Pass(s, e, n) for s, e, n in zip(starts, ends, nxt)]
 
 
+MS = 10**6
+
+
 def model_cache(tr, p):
-    """The model's cache record as pass p began (the first in it), or
-    None (a drive without a cache)."""
-    # the link between the clocks is good to a few ms; the record is
-    # dated at the pass's first write
-    rs = tr.ev("cache", p.start - 50 * 10**6, p.next)
-    return rs[0] if rs else None
+    """The model's cache as pass p began: its "cache" record (None: a
+    drive without one) and the bytes of it free. A cache decided at the
+    pass's first write has a record dated there; one carried over from
+    the pass before is as its last records left it (full once it filled;
+    a fold frees part of it)."""
+    # the link between the clocks is good to a few ms
+    rs = tr.ev("round", p.start - 50 * MS, p.next)
+    first = rs[0]["start_ns"] if rs else p.start
+    new = [r for r in tr.ev("cache", p.start - 50 * MS, p.next)
+           if r["t_ns"] <= first + 10 * MS]
+    if new:
+        return new[0], new[0]["bytes"] - new[0]["used"]
+    last = tr.before(("cache",), first)
+    if last is None:
+        return None, 0
+    st = tr.before(("cache", "cache_full", "fold", "idle_fold"), first)
+    used = st["bytes"] if st["event"] == "cache_full" else \
+        st.get("cache_used", st.get("used"))
+    return last, last["bytes"] - used
 
 
 def curve(tr, c, what, t0, t1):
@@ -82,12 +99,14 @@ def check(c, tr, p, what, figs, levels=True):
     """The estimate figs (a dict with slc_knee, slc_cache_bytes, ...) of
     pass p against the model: a cache claimed where the model had free
     cache as the pass began, none where it had none."""
-    mc = model_cache(tr, p)
-    free = mc["bytes"] - mc["used"] if mc else 0
-    if free <= 0:
-        c.true("%s: the model had no free cache (%s)" % (what,
-               "no cache" if mc is None else "%d bytes, %d used" %
-               (mc["bytes"], mc["used"])) + "; no cache claimed",
+    mc, free = model_cache(tr, p)
+    # a cache that folds a share when full had that share free at most
+    gust = mc["bytes"] * mc["fold_share"] if mc and mc["post"] == "fold" \
+        else 0
+    if free <= gust:
+        c.true("%s: the model's cache had %s free as the pass began; no "
+               "cache claimed" % (what, "no cache" if mc is None else
+                                  "%d bytes" % free),
                figs.get("slc_knee") is False, figs.get("slc_knee"))
         return
     c.true("%s: the model's cache began empty" % what, mc["used"] == 0,
