@@ -14,7 +14,9 @@ between two such moments:
   its levels     the first: from the first write to the round that
                  completed the first level's bytes; the second: from
                  there to the fill;
-  after it       from the fill to the pass's last round.
+  after it       from the fill to the pass's last round;
+  a pass without  from its first write to its last round.
+  a cache
 
     import cache
     p = cache.passes(truth, events)   the write passes, in order
@@ -104,10 +106,16 @@ def check(c, tr, p, what, figs, levels=True):
     gust = mc["bytes"] * mc["fold_share"] if mc and mc["post"] == "fold" \
         else 0
     if free <= gust:
-        c.true("%s: the model's cache had %s free as the pass began; no "
-               "cache claimed" % (what, "no cache" if mc is None else
-                                  "%d bytes" % free),
+        c.true("%s: the model's cache %s as the pass began; no cache "
+               "claimed" % (what, "was none" if mc is None else
+                            "had %d bytes free" % free),
                figs.get("slc_knee") is False, figs.get("slc_knee"))
+        rs = tr.ev("round", p.start - 50 * MS, p.next)
+        if rs:
+            cv = curve(tr, c, what, rs[0]["start_ns"], p.next)
+            c.within("%s: speed of the pass" % what,
+                     figs.get("pass_bytes_per_sec", 0),
+                     rate((rs[0]["start_ns"], 0), cv[-1]), 0.10)
         return
     c.true("%s: the model's cache began empty" % what, mc["used"] == 0,
            mc["used"])

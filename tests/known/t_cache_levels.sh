@@ -11,7 +11,7 @@
 #    those are measured); slc_levels has the two levels, each's bytes
 #    within 5 % and speed within 10 % of the model's;
 #  - pass 2 (dirty: the drive holds the first pass's data, so no free
-#    space and no cache): no cache claimed.
+#    space and no cache): no cache claimed, the pass's speed within 10 %.
 # The drive is scaled to 128 MiB (from 480): the dirty pass at 8 MB/s
 # takes 17 s instead of 63; the cache stays a third of the free space.
 # round_ms = 1 makes the model's rounds end with each write or two, so
