@@ -276,22 +276,33 @@ cache_end(struct steps *p, double start, double *tmp, size_t *k1)
 /*
  * The stalls after the cache (from step k): gusts, when there are two or
  * more and a quarter of the steps after the cache went at its speed. A
- * stall is a run of steps below SLC_STALL_FRAC of the cache's speed (a
- * stall across a step's end is one); its time, less the time its bytes
- * take at the cache's speed. The median is the drive's stall; the
- * longest may have met a flush as well.
+ * stall is a run of rounds of completions (a step, or the steps that
+ * ended together) that took longer than their bytes at the cache's speed
+ * by more than a step below SLC_STALL_FRAC of it would (a stall across a
+ * step's end is one); its time, less the time its bytes take at the
+ * cache's speed. By rounds, not steps: a stall followed by a jump (steps
+ * that completed during it, reaching the in-order position at its end)
+ * shares its time with them, each of them fast, the round slow. The median is the drive's stall; the
+ * longest may have met a flush as well. A run as long as several stalls
+ * counts as that many: at a queue deeper than the stretch between two,
+ * a step held back past the next stall hides the gust between them (it
+ * comes in the jump after), and the two stalls meet in the timeline.
  */
 static void
 gusts(const struct steps *p, size_t k, double *tmp,
     struct slc_estimate *out)
 {
-	double	fast = SLC_KNEE_FRAC * out->level_bps[0], run = 0, all = 0;
-	size_t	i, nfast = 0;
+	double		one = (double)p->step / out->level_bps[0], ex;
+	double		run = 0, all = 0;
+	size_t		i, j, nfast = 0;
+	unsigned	runs;
 
-	for (i = k; i <= p->n; i++) {
-		if (i < p->n && p->bps[i] < SLC_STALL_FRAC * out->level_bps[0]) {
-			run += fmax(0, p->dur[i] - (double)p->step /
-			    out->level_bps[0]);
+	for (i = k; i <= p->n; i = j) {
+		j = i < p->n ? round_end(p, i) : p->n + 1;
+		/* a round's time beyond its bytes at the cache's speed */
+		ex = i < p->n ? p->tt[j] - p->tt[i] - (double)(j - i) * one : 0;
+		if (ex > (1 / SLC_STALL_FRAC - 1) * one) {
+			run += ex;
 			continue;
 		}
 		if (run > 0) {
@@ -299,11 +310,14 @@ gusts(const struct steps *p, size_t k, double *tmp,
 			all += run;
 			run = 0;
 		}
-		nfast += i < p->n && p->bps[i] >= fast;
+		if (i < p->n && p->bps[i] >= SLC_KNEE_FRAC * out->level_bps[0])
+			nfast += j - i;
 	}
 	out->stall_share = p->tt[p->n] > p->tt[k] ?
 	    all / (p->tt[p->n] - p->tt[k]) : 0;
 	out->stall_s = out->stalls ? median(tmp, out->stalls) : 0;
+	for (i = 0, runs = out->stalls; i < runs; i++)
+		out->stalls += (unsigned)fmax(0, lround(tmp[i] / out->stall_s) - 1);
 	out->gusts = out->stalls >= 2 && 4 * nfast >= p->n - k;
 }
 

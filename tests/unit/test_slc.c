@@ -10,7 +10,8 @@
  * a step held back before a jump, nor a pause shortly before a level's
  * end; sees the gusts of a
  * cache that folds when full (stalls between stretches at its speed) as
- * such, with the cache before them; and refuses timelines it cannot read.
+ * such, with the cache before them, every stall counted where they come
+ * in rounds of completions; and refuses timelines it cannot read.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -453,6 +454,61 @@ test_gusts(void **state)
 	assert_false(e.gusts);
 }
 
+/*
+ * The folding cache of test_gusts written at a queue deeper than a step:
+ * a stall's step reaches the in-order position with the 7 after it, which
+ * completed during the stall (one round: each of the 8 as fast as the
+ * round was long, above a tenth of the cache's speed), then 33 steps at
+ * the cache's speed; and every fourth time a step held back past the next
+ * stall hides the gust between two (the second stall's round ends all 40
+ * of its steps). Each stall is still seen: by rounds, the two that meet
+ * as one twice as long.
+ */
+static void
+test_gusts_deep(void **state)
+{
+	uint64_t		*t = malloc((N + 1) * sizeof(*t));
+	const double		 one = STEP / (2 * GBPS), stall = 2;
+	struct slc_estimate	 e;
+	size_t			 i, p, g, nstall = 0;
+
+	(void)state;
+	assert_non_null(t);
+	t[0] = 1000000000ULL;
+	for (i = 1; i <= 300; i++)
+		t[i] = t[i - 1] + (uint64_t)llround(one * 1e9);
+	for (p = 0; i + 41 <= N; p++) {
+		/* rounds of the period: (steps, seconds) */
+		double	r[34][2], sec;
+		size_t	nr = 0, k;
+
+		if (p % 4 == 3) {
+			r[nr][0] = 1, r[nr++][1] = stall + one;
+			r[nr][0] = 40, r[nr++][1] = stall + 40 * one;
+			nstall += 2;
+		} else {
+			r[nr][0] = 8, r[nr++][1] = stall + 8 * one;
+			for (k = 0; k < 33; k++)
+				r[nr][0] = 1, r[nr++][1] = one;
+			nstall++;
+		}
+		for (k = 0; k < nr; k++) {
+			sec = r[k][1];
+			for (g = 0; g < (size_t)r[k][0]; g++, i++)
+				t[i] = t[i - 1 - g] + (uint64_t)llround(sec * 1e9);
+		}
+	}
+	for (; i <= N; i++)
+		t[i] = t[i - 1] + (uint64_t)llround(one * 1e9);
+	assert_int_equal(slc_estimate(t, N, STEP, &e), 0);
+	free(t);
+	assert_true(e.knee);
+	assert_int_equal(e.cache_bytes, 300 * STEP);
+	assert_true(e.gusts);
+	assert_int_equal(e.stalls, nstall);
+	assert_rel(e.stall_s, stall, 0.01);
+}
+
 /* What it cannot read: too few or too many steps, a pass of no time,
  * times that go back, steps of no bytes. */
 static void
@@ -490,6 +546,7 @@ main(void)
 		cmocka_unit_test(test_two_levels),
 		cmocka_unit_test(test_pause_before),
 		cmocka_unit_test(test_gusts),
+		cmocka_unit_test(test_gusts_deep),
 		cmocka_unit_test(test_refused),
 	};
 
