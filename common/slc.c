@@ -283,10 +283,12 @@ cache_end(struct steps *p, double start, double *tmp, size_t *k1)
  * cache's speed. By rounds, not steps: a stall followed by a jump (steps
  * that completed during it, reaching the in-order position at its end)
  * shares its time with them, each of them fast, the round slow. The median is the drive's stall; the
- * longest may have met a flush as well. A run as long as several stalls
- * counts as that many: at a queue deeper than the stretch between two,
- * a step held back past the next stall hides the gust between them (it
- * comes in the jump after), and the two stalls meet in the timeline.
+ * longest may have met a flush as well. The count is of stalls of that
+ * length the runs hold: one shorter than half of it is the host's (a
+ * pause of a thread), none of the drive's; one as long as several counts
+ * as that many: at a queue deeper than the stretch between two, a step
+ * held back past the next stall hides the gust between them (it comes in
+ * the jump after), and the two stalls meet in the timeline.
  */
 static void
 gusts(const struct steps *p, size_t k, double *tmp,
@@ -316,8 +318,8 @@ gusts(const struct steps *p, size_t k, double *tmp,
 	out->stall_share = p->tt[p->n] > p->tt[k] ?
 	    all / (p->tt[p->n] - p->tt[k]) : 0;
 	out->stall_s = out->stalls ? median(tmp, out->stalls) : 0;
-	for (i = 0, runs = out->stalls; i < runs; i++)
-		out->stalls += (unsigned)fmax(0, lround(tmp[i] / out->stall_s) - 1);
+	for (i = 0, runs = out->stalls, out->stalls = 0; i < runs; i++)
+		out->stalls += (unsigned)lround(tmp[i] / out->stall_s);
 	out->gusts = out->stalls >= 2 && 4 * nfast >= p->n - k;
 }
 
