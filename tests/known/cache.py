@@ -160,3 +160,28 @@ def check_levels(c, mc, full, cv, what, figs):
              mc["bytes"] - mc["level1_bytes"], 0.05)
     c.within("%s: level 2 speed" % what, lv[1]["bytes_per_sec"],
              rate(l1, end), 0.10)
+
+
+def check_gusts(c, tr, p, what, figs):
+    """After a cache that folds when full (the model's "fold" records:
+    host writes stalled while a share of it moves to TLC): gusts, a stall
+    for each fold in the pass (give or take one), the median stall within
+    10 % of the model's."""
+    mc, free = model_cache(tr, p)
+    # from the pass's start: at a queue depth the first fold begins as
+    # the filling write's transfer ends, before its completion
+    folds = tr.ev("fold", mc["t_ns"], p.next) if mc else []
+    c.true("%s: the model folded after the cache" % what, bool(folds))
+    if not folds:
+        return
+    c.true("%s: gusts after the cache" % what,
+           figs.get("post_cache_gusts") is True, figs.get("post_cache_gusts"))
+    c.true("%s: a stall for each fold (%d)" % (what, len(folds)),
+           abs(figs.get("post_cache_stalls", 0) - len(folds)) <= 1,
+           figs.get("post_cache_stalls"))
+    stalls = sorted(f["stall_ns"] for f in folds)
+    mid = len(stalls) // 2
+    med = stalls[mid] if len(stalls) % 2 else (stalls[mid - 1] +
+                                               stalls[mid]) / 2
+    c.within("%s: the median stall" % what,
+             figs.get("post_cache_stall_seconds", 0), med / 1e9, 0.10)
