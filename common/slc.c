@@ -76,13 +76,6 @@ stays_slow(const struct steps *p, size_t i, size_t w)
 	return 1;
 }
 
-/* The rate of the `win` steps from i (fewer at the pass's end). */
-static double
-win_rate(const struct steps *p, size_t i)
-{
-	return span_rate(p, i, i + p->win < p->n ? i + p->win : p->n);
-}
-
 /* The end of the round of completions that step j ended in. */
 static size_t
 round_end(const struct steps *p, size_t j)
@@ -195,21 +188,25 @@ median_of(const struct steps *p, size_t a, size_t b, double *tmp)
 
 /*
  * The pace of the m steps from a: their median speed; or, in a pass whose
- * steps reached the in-order position in jumps, the median rate of the
- * stretches of `win` steps from each of them. A queue deeper than a step
+ * steps reached the in-order position in jumps, the median rate from a to
+ * each of the m steps from the `win`-th on. A queue deeper than a step
  * completes out of order: a step held back, then the many that finished
- * meanwhile at once, each of those as fast as the jump was short, and
- * the medians of such steps are of the jumps, not of the drive.
+ * meanwhile at once, each of those as fast as the jump was short; the
+ * median of such steps is of the jumps, and a stretch that begins after
+ * a hold has its jump without its time. From a, every jump comes with
+ * the hold before it.
  */
 static double
 pace(const struct steps *p, size_t a, size_t m, double *tmp)
 {
-	size_t	i;
+	size_t	i, b;
 
 	if (p->win <= 1)
 		return median_of(p, a, a + m, tmp);
-	for (i = 0; i < m; i++)
-		tmp[i] = win_rate(p, a + i);
+	for (i = 0; i < m; i++) {
+		b = a + p->win + i;
+		tmp[i] = span_rate(p, a, b < p->n ? b : p->n);
+	}
 	return median(tmp, m);
 }
 
@@ -283,8 +280,8 @@ cache_end(struct steps *p, double start, double *tmp, size_t *k1)
  * cache's speed. By rounds, not steps: a stall followed by a jump (steps
  * that completed during it, reaching the in-order position at its end)
  * shares its time with them, each of them fast, the round slow. The median is the drive's stall; the
- * longest may have met a flush as well. The count is of stalls of that
- * length the runs hold: one shorter than half of it is the host's (a
+ * longest may have met a flush as well. In gusts, the count is of stalls
+ * of that length the runs hold: one shorter than half of it is the host's (a
  * pause of a thread), none of the drive's; one as long as several counts
  * as that many: at a queue deeper than the stretch between two, a step
  * held back past the next stall hides the gust between them (it comes in
@@ -318,9 +315,11 @@ gusts(const struct steps *p, size_t k, double *tmp,
 	out->stall_share = p->tt[p->n] > p->tt[k] ?
 	    all / (p->tt[p->n] - p->tt[k]) : 0;
 	out->stall_s = out->stalls ? median(tmp, out->stalls) : 0;
+	out->gusts = out->stalls >= 2 && 4 * nfast >= p->n - k;
+	if (!out->gusts)
+		return;
 	for (i = 0, runs = out->stalls, out->stalls = 0; i < runs; i++)
 		out->stalls += (unsigned)lround(tmp[i] / out->stall_s);
-	out->gusts = out->stalls >= 2 && 4 * nfast >= p->n - k;
 }
 
 /* The figures of a cache ending at step k, its first level at k1 (k == n:

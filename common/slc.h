@@ -31,8 +31,10 @@
  * position in jumps: a step held back, then the many that finished
  * meanwhile in one round of completions. Where it does (a round ended
  * two or more steps), the knee's threshold is from the start's pace, not
- * its median: the median rate of the stretches of twice the largest round
- * from each of its steps (the second level's start likewise); and a step
+ * its median: the median rate from the pass's start to each of as many
+ * steps as its median would take, from twice the largest round on (a jump
+ * then comes with the hold before it; the second level's start
+ * likewise); and a step
  * below it is no knee when the rate from it to the end of a jump that
  * follows within as many steps is not (a step held back, not a drop).
  *

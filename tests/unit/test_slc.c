@@ -260,6 +260,42 @@ test_burst_levels(void **state)
 }
 
 /*
+ * The cache of test_burst_levels with a start as a loaded host gives it
+ * at a queue depth: step 0 after 3 step times, step 1 held back for 30,
+ * then 12 steps in one round 3 step times later and 21 more in the next,
+ * 1 step time after it. Stretches that begin after the hold have the
+ * jumps without the time they took; from the pass's start they have
+ * both: both levels, whole.
+ */
+static void
+test_held_start(void **state)
+{
+	uint64_t		*t = malloc((N + 1) * sizeof(*t));
+	const uint64_t		 step_ns = 137500;
+	struct slc_estimate	 e;
+	size_t			 i;
+
+	(void)state;
+	assert_non_null(t);
+	t[0] = 1000000000ULL;
+	t[1] = t[0] + 3 * step_ns;
+	t[2] = t[1] + 30 * step_ns;
+	for (i = 3; i <= 14; i++)
+		t[i] = t[2] + 3 * step_ns;
+	for (; i <= 35; i++)
+		t[i] = t[14] + step_ns;
+	for (; i <= N; i++)
+		t[i] = t[i - 1] + (i <= 640 ? step_ns : i <= 1280 ?
+		    2 * step_ns : 8 * step_ns);
+	assert_int_equal(slc_estimate(t, N, STEP, &e), 0);
+	free(t);
+	assert_true(e.knee);
+	assert_int_equal(e.cache_bytes, 1280 * STEP);
+	assert_int_equal(e.levels, 2);
+	assert_int_equal(e.level_bytes[0], 640 * STEP);
+}
+
+/*
  * The same cache, steps in order but for one held back near the first
  * level's end: step 630 ends when step 635 would have, and 631 to 640 (the
  * last of them the second level's first) in one round with 640. The held
@@ -543,6 +579,7 @@ main(void)
 		cmocka_unit_test(test_rounds),
 		cmocka_unit_test(test_burst_start),
 		cmocka_unit_test(test_burst_levels),
+		cmocka_unit_test(test_held_start),
 		cmocka_unit_test(test_held_step),
 		cmocka_unit_test(test_gradual),
 		cmocka_unit_test(test_two_levels),
