@@ -52,10 +52,9 @@ def model_cache(tr, p):
     pass's first write has a record dated there; one carried over from
     the pass before is as its last records left it (full once it filled;
     a fold frees part of it)."""
-    # the link between the clocks is good to a few ms
-    rs = tr.ev("round", p.start - 50 * MS, p.next)
+    rs = rounds(tr, p)
     first = rs[0]["start_ns"] if rs else p.start
-    new = [r for r in tr.ev("cache", p.start - 50 * MS, p.next)
+    new = [r for r in tr.ev("cache", p.start - 2 * MS, p.next)
            if r["t_ns"] <= first + 10 * MS]
     if new:
         return new[0], new[0]["bytes"] - new[0]["used"]
@@ -68,19 +67,24 @@ def model_cache(tr, p):
     return last, last["bytes"] - used
 
 
-def curve(tr, c, what, t0, t1):
-    """The host bytes the model completed from t0 (its pass's first
-    write) to each round's end before t1: [(t_ns, bytes)]; checks that
-    no round began before the pass (a round across two passes)."""
-    rs = tr.ev("round", t0, t1)
+def rounds(tr, p):
+    """The model's rounds of pass p: begun in it, ended before the next.
+    The pass's start is its event's, to the ms below (and the clocks'
+    link a few us): its first write came after it."""
+    return [r for r in tr.ev("round", None, p.next)
+            if r["start_ns"] >= p.start - 2 * MS]
+
+
+def curve(tr, c, what, p):
+    """The host bytes the model completed in pass p from its first write
+    to each of its rounds' end: [(t_ns, bytes)]."""
+    rs = rounds(tr, p)
     out, total = [], 0
     for r in rs:
         total += r["host_bytes"]
         out.append((r["t_ns"], total))
-    c.true("%s: the model's rounds begin with the pass" % what, bool(rs) and
-           rs[0]["start_ns"] >= t0 - 50 * 10**6,
-           rs[0]["start_ns"] - t0 if rs else "no rounds")
-    return out
+    c.true("%s: the model's rounds of the pass" % what, bool(rs), len(rs))
+    return out or [(p.start, 0)]
 
 
 def at_bytes(cv, b):
@@ -110,12 +114,12 @@ def check(c, tr, p, what, figs, levels=True):
                "claimed" % (what, "was none" if mc is None else
                             "had %d bytes free" % free),
                figs.get("slc_knee") is False, figs.get("slc_knee"))
-        rs = tr.ev("round", p.start - 50 * MS, p.next)
-        if rs:
-            cv = curve(tr, c, what, rs[0]["start_ns"], p.next)
-            c.within("%s: speed of the pass" % what,
-                     figs.get("pass_bytes_per_sec", 0),
-                     rate((rs[0]["start_ns"], 0), cv[-1]), 0.10)
+        rs = rounds(tr, p)
+        cv = curve(tr, c, what, p)
+        c.within("%s: speed of the pass" % what,
+                 figs.get("pass_bytes_per_sec", 0),
+                 rate((rs[0]["start_ns"] if rs else p.start, 0), cv[-1]),
+                 0.10)
         return
     c.true("%s: the model's cache began empty" % what, mc["used"] == 0,
            mc["used"])
@@ -124,7 +128,7 @@ def check(c, tr, p, what, figs, levels=True):
     if not full:
         return
     full = full[0]
-    cv = curve(tr, c, what, mc["t_ns"], p.next)
+    cv = curve(tr, c, what, p)
     zero = (mc["t_ns"], 0)
     c.true("%s: a knee" % what, figs.get("slc_knee") is True,
            figs.get("slc_knee"))
