@@ -41,6 +41,8 @@ struct steps {
 	size_t		*runs;		/* longest run not below thr from i */
 	size_t		 n;
 	uint64_t	 step;
+	size_t		 win;		/* steps that hold a jump (1: none) */
+	const uint64_t	*t;		/* the timeline */
 };
 
 static double
@@ -59,9 +61,54 @@ slow_most(const struct steps *p, size_t a, size_t b)
 }
 
 /*
- * The first step i of [a + 1, n - w] below the threshold after which most
- * of the time of the next `w` steps, and of the rest of the pass, is
- * spent below it, and the pass after it is slower than [a, i) by
+ * Is most of the time below the threshold from step i to each step of
+ * the next w? A pause (one slow step, or a few) followed by steps at the
+ * speed before it is no drop, even when a drop comes within w after it.
+ */
+static int
+stays_slow(const struct steps *p, size_t i, size_t w)
+{
+	size_t	x;
+
+	for (x = i + 1; x <= i + w; x++)
+		if (!slow_most(p, i, x))
+			return 0;
+	return 1;
+}
+
+/* The end of the round of completions that step j ended in. */
+static size_t
+round_end(const struct steps *p, size_t j)
+{
+	size_t	k;
+
+	for (k = j + 1; k < p->n && p->t[k + 1] == p->t[j + 1]; k++)
+		;
+	return k;
+}
+
+/*
+ * Step i's speed, or where a jump (two or more steps in one round) comes
+ * within `win` steps after i's own round, the rate from i to that jump's
+ * end: a step held back is no slower than the jump after it is fast.
+ */
+static double
+held_rate(const struct steps *p, size_t i)
+{
+	size_t	j, k, lim = i + p->win < p->n ? i + p->win : p->n;
+
+	for (j = round_end(p, i); j < lim; j = k)
+		if ((k = round_end(p, j)) - j > 1)
+			return span_rate(p, i, k);
+	return p->bps[i];
+}
+
+/*
+ * The first step i of [a + 1, n - w] below the threshold, and so up to
+ * the end of a jump soon after it (held_rate: a step held back is no
+ * knee), after which most
+ * of the time up to each of the next `w` steps, and of the rest of the
+ * pass, is spent below it, and the pass after it is slower than [a, i) by
  * SLC_KNEE_FRAC; n when there is none. A slow spell the pass recovers
  * from is no knee however long; nor is a drop in the last `w` steps,
  * with too little pass left to show that it lasts (a pass's tail is
@@ -78,9 +125,9 @@ find_knee(const struct steps *p, size_t a, size_t w, double thr)
 	size_t	i, n = p->n;
 
 	for (i = a + 1; i + w <= n; i++) {
-		if (!(p->bps[i] < thr))
+		if (!(p->bps[i] < thr) || !(held_rate(p, i) < thr))
 			continue;
-		if (slow_most(p, i, i + w) && slow_most(p, i, n) &&
+		if (stays_slow(p, i, w) && slow_most(p, i, n) &&
 		    p->runs[i] < i - a &&
 		    span_rate(p, i, n) < SLC_KNEE_FRAC * span_rate(p, a, i))
 			return i;
@@ -140,6 +187,44 @@ median_of(const struct steps *p, size_t a, size_t b, double *tmp)
 }
 
 /*
+ * The pace of the m steps from a: their median speed; or, in a pass whose
+ * steps reached the in-order position in jumps, the median rate from a to
+ * each of the m steps from the `win`-th on. A queue deeper than a step
+ * completes out of order: a step held back, then the many that finished
+ * meanwhile at once, each of those as fast as the jump was short; the
+ * median of such steps is of the jumps, and a stretch that begins after
+ * a hold has its jump without its time. From a, every jump comes with
+ * the hold before it.
+ */
+static double
+pace(const struct steps *p, size_t a, size_t m, double *tmp)
+{
+	size_t	i, b;
+
+	if (p->win <= 1)
+		return median_of(p, a, a + m, tmp);
+	for (i = 0; i < m; i++) {
+		b = a + p->win + i;
+		tmp[i] = span_rate(p, a, b < p->n ? b : p->n);
+	}
+	return median(tmp, m);
+}
+
+/* Twice the most steps that ended in one round (1: never more than one). */
+static size_t
+jump_steps(const struct steps *p)
+{
+	size_t	i, j, most = 1;
+
+	for (i = 0; i < p->n; i = j) {
+		j = round_end(p, i);
+		if (j - i > most)
+			most = j - i;
+	}
+	return most > 1 ? 2 * most : 1;
+}
+
+/*
  * Is [a, b) a level of the cache: steps enough, most of its time within
  * SLC_LEVEL_BAND of its median, and no stall in it?
  */
@@ -163,7 +248,7 @@ is_level(const struct steps *p, size_t a, size_t b, double first_bps,
 }
 
 /*
- * Where the cache ends: the knee from the start's speed, then, when the
+ * Where the cache ends: the knee from the start's pace, then, when the
  * stretch after it is a level that ends in a knee of its own, that one.
  */
 static size_t
@@ -177,7 +262,7 @@ cache_end(struct steps *p, double start, double *tmp, size_t *k1)
 	if (*k1 >= p->n)
 		return p->n;
 	m = steps_of(p->n - *k1, SLC_START_FRAC);
-	s2 = median_of(p, *k1, *k1 + m, tmp);
+	s2 = pace(p, *k1, m, tmp);
 	by_threshold(p, SLC_KNEE_FRAC * s2);
 	k2 = find_knee(p, *k1, w, SLC_KNEE_FRAC * s2);
 	if (k2 < p->n && is_level(p, *k1, k2, span_rate(p, 0, *k1), tmp))
@@ -188,22 +273,35 @@ cache_end(struct steps *p, double start, double *tmp, size_t *k1)
 /*
  * The stalls after the cache (from step k): gusts, when there are two or
  * more and a quarter of the steps after the cache went at its speed. A
- * stall is a run of steps below SLC_STALL_FRAC of the cache's speed (a
- * stall across a step's end is one); its time, less the time its bytes
- * take at the cache's speed. The median is the drive's stall; the
- * longest may have met a flush as well.
+ * stall is a run of rounds of completions (a step, or the steps that
+ * ended together) that took longer than their bytes at the cache's speed
+ * by more than a step below SLC_STALL_FRAC of it would (a stall across a
+ * step's end is one); its time, less the time its bytes take at the
+ * cache's speed. By rounds, not steps: a stall followed by a jump (steps
+ * that completed during it, reaching the in-order position at its end)
+ * shares its time with them, each of them fast, the round slow. The median is the drive's stall; the
+ * longest may have met a flush as well. In gusts, the count is of stalls
+ * of that length the runs hold: one shorter than half of it is the host's (a
+ * pause of a thread), none of the drive's; one as long as several counts
+ * as that many: at a queue deeper than the stretch between two, a step
+ * held back past the next stall hides the gust between them (it comes in
+ * the jump after), and the two stalls meet in the timeline.
  */
 static void
 gusts(const struct steps *p, size_t k, double *tmp,
     struct slc_estimate *out)
 {
-	double	fast = SLC_KNEE_FRAC * out->level_bps[0], run = 0, all = 0;
-	size_t	i, nfast = 0;
+	double		one = (double)p->step / out->level_bps[0], ex;
+	double		run = 0, all = 0;
+	size_t		i, j, nfast = 0;
+	unsigned	runs;
 
-	for (i = k; i <= p->n; i++) {
-		if (i < p->n && p->bps[i] < SLC_STALL_FRAC * out->level_bps[0]) {
-			run += fmax(0, p->dur[i] - (double)p->step /
-			    out->level_bps[0]);
+	for (i = k; i <= p->n; i = j) {
+		j = i < p->n ? round_end(p, i) : p->n + 1;
+		/* a round's time beyond its bytes at the cache's speed */
+		ex = i < p->n ? p->tt[j] - p->tt[i] - (double)(j - i) * one : 0;
+		if (ex > (1 / SLC_STALL_FRAC - 1) * one) {
+			run += ex;
 			continue;
 		}
 		if (run > 0) {
@@ -211,12 +309,17 @@ gusts(const struct steps *p, size_t k, double *tmp,
 			all += run;
 			run = 0;
 		}
-		nfast += i < p->n && p->bps[i] >= fast;
+		if (i < p->n && p->bps[i] >= SLC_KNEE_FRAC * out->level_bps[0])
+			nfast += j - i;
 	}
 	out->stall_share = p->tt[p->n] > p->tt[k] ?
 	    all / (p->tt[p->n] - p->tt[k]) : 0;
 	out->stall_s = out->stalls ? median(tmp, out->stalls) : 0;
 	out->gusts = out->stalls >= 2 && 4 * nfast >= p->n - k;
+	if (!out->gusts)
+		return;
+	for (i = 0, runs = out->stalls, out->stalls = 0; i < runs; i++)
+		out->stalls += (unsigned)lround(tmp[i] / out->stall_s);
 }
 
 /* The figures of a cache ending at step k, its first level at k1 (k == n:
@@ -269,10 +372,11 @@ slc_estimate(const uint64_t *t, size_t n, uint64_t step_bytes,
 		dur[i] = (double)step_bytes / bps[i];
 		tt[i + 1] = tt[i] + dur[i];
 	}
-	p = (struct steps){ bps, dur, tt, slow, runs, n, step_bytes };
-	memcpy(tmp, bps, n * sizeof(*tmp));
-	out->start_bps = median(tmp, steps_of(n, SLC_START_FRAC));
-	k = cache_end(&p, out->start_bps, tmp, &k1);
+	p = (struct steps){ bps, dur, tt, slow, runs, n, step_bytes, 1, t };
+	p.win = jump_steps(&p);
+	out->start_bps = median_of(&p, 0, steps_of(n, SLC_START_FRAC), tmp);
+	k = cache_end(&p, pace(&p, 0, steps_of(n, SLC_START_FRAC), tmp), tmp,
+	    &k1);
 	fill(&p, k, k1, tmp, out);
 	rc = 0;
 out:

@@ -13,11 +13,12 @@
  *
  * The rule: the start's speed is the median of the steps of the pass's
  * first SLC_START_FRAC (at least SLC_MIN_STEPS steps); the knee is the
- * first step below SLC_KNEE_FRAC of it from which most of the time of
- * the next SLC_STAY_FRAC of the pass (at least SLC_MIN_STEPS steps), and
- * most of the time of the rest of the pass, is spent in steps below it
- * too, and after which the pass is slower than before it by that factor:
- * a slow step (garbage collection, a flush) or a slow spell the pass
+ * first step below SLC_KNEE_FRAC of it from which most of the time up to
+ * each step of the next SLC_STAY_FRAC of the pass (at least SLC_MIN_STEPS
+ * steps), and most of the time of the rest of the pass, is spent in steps
+ * below it too, and after which the pass is slower than before it by
+ * that factor: a slow step (garbage collection, a flush, a pause shortly
+ * before the drop) or a slow spell the pass
  * recovers from is no knee, a drop that lasts is, one with less of the
  * pass left to show it is none, and so is a start that only looked fast
  * (its steps came in a burst). A median and majorities, so that a few
@@ -25,6 +26,17 @@
  * cache that folds before it takes more (writes stop while part of the
  * cache moves to TLC, then go on at the cache's speed), most steps are
  * fast but most of the time is spent in the stalls.
+ *
+ * Written at a queue deeper than a step, a pass reaches the in-order
+ * position in jumps: a step held back, then the many that finished
+ * meanwhile in one round of completions. Where it does (a round ended
+ * two or more steps), the knee's threshold is from the start's pace, not
+ * its median: the median rate from the pass's start to each of as many
+ * steps as its median would take, from twice the largest round on (a jump
+ * then comes with the hold before it; the second level's start
+ * likewise); and a step
+ * below it is no knee when the rate from it to the end of a jump that
+ * follows within as many steps is not (a step held back, not a drop).
  *
  * A cache of two levels (full speed for a share, then slower for the
  * rest, then slower still: SM2258XT drives) is one cache: after the
@@ -56,7 +68,7 @@
 struct slc_estimate {
 	int		knee;		/* 1: the speed fell and stayed down */
 	uint64_t	cache_bytes;	/* written before the knee (0: none) */
-	double		start_bps;	/* the median speed of the start */
+	double		start_bps;	/* the median speed of the start's steps */
 	double		in_bps;		/* before the knee (the pass: none) */
 	double		post_bps;	/* after it (0: no knee) */
 	double		avg_bps;	/* the whole pass */

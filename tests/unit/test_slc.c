@@ -5,9 +5,13 @@
  * spell it recovers from, or one whose drop comes too late to last; reads steps ended in one round of
  * completions as sharing its time; follows a gradual fall to where it
  * crosses the threshold; names the whole of a two-level cache with its
- * levels, and not a slower stretch that is no level; sees the gusts of a
+ * levels, and not a slower stretch that is no level, nor one as fast as
+ * the stretch before it (after a start whose steps came in bursts), nor
+ * a step held back before a jump, nor a pause shortly before a level's
+ * end; sees the gusts of a
  * cache that folds when full (stalls between stretches at its speed) as
- * such, with the cache before them; and refuses timelines it cannot read.
+ * such, with the cache before them, every stall counted where they come
+ * in rounds of completions; and refuses timelines it cannot read.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -213,6 +217,119 @@ test_burst_start(void **state)
 }
 
 /*
+ * A two-level cache written at a queue depth that holds more than a step:
+ * the first 80 steps reach the in-order position unevenly (a step, then
+ * seven together a moment later, as in test_burst_start), the rest at
+ * the device's speed: one step each 137.5 us up to step 640, 275 us up
+ * to 1280, then 1.1 ms. The start's median is a burst's speed, so the
+ * steps after the bursts, at the first level's speed, are below 0.7 times
+ * it, and the pass after them is much slower (the rest of the cache and
+ * what follows): a knee by the rule, with a "level" after it as fast as
+ * the stretch before it. That is no level of the cache: the first level
+ * goes on to the real drop, and the cache is both levels, 1280 steps.
+ */
+static void
+test_burst_levels(void **state)
+{
+	uint64_t		*t = malloc((N + 1) * sizeof(*t));
+	const uint64_t		 round = 1100000, step_ns = round / 8;
+	struct slc_estimate	 e;
+	size_t			 i;
+
+	(void)state;
+	assert_non_null(t);
+	t[0] = 1000000000ULL;
+	for (i = 1; i <= 80; i++)	/* 1 step after 1 ms, 7 after 0.1 more */
+		t[i] = t[0] + (i - 1) / 8 * round + (i % 8 == 1 ? 1000000 :
+		    round);
+	for (; i <= N; i++)
+		t[i] = t[i - 1] + (i <= 640 ? step_ns : i <= 1280 ?
+		    2 * step_ns : 8 * step_ns);
+	assert_int_equal(slc_estimate(t, N, STEP, &e), 0);
+	free(t);
+	assert_true(e.knee);
+	assert_int_equal(e.cache_bytes, 1280 * STEP);
+	assert_int_equal(e.levels, 2);
+	assert_int_equal(e.level_bytes[0], 640 * STEP);
+	assert_int_equal(e.level_bytes[1], 640 * STEP);
+	assert_rel(e.level_bps[0], (double)STEP * 1e9 / (double)step_ns, 0.02);
+	assert_rel(e.level_bps[1], (double)STEP * 1e9 / (double)step_ns / 2,
+	    0.02);
+	assert_rel(e.post_bps, (double)STEP * 1e9 / (double)step_ns / 8,
+	    0.02);
+}
+
+/*
+ * The cache of test_burst_levels with a start as a loaded host gives it
+ * at a queue depth: step 0 after 3 step times, step 1 held back for 30,
+ * then 12 steps in one round 3 step times later and 21 more in the next,
+ * 1 step time after it. Stretches that begin after the hold have the
+ * jumps without the time they took; from the pass's start they have
+ * both: both levels, whole.
+ */
+static void
+test_held_start(void **state)
+{
+	uint64_t		*t = malloc((N + 1) * sizeof(*t));
+	const uint64_t		 step_ns = 137500;
+	struct slc_estimate	 e;
+	size_t			 i;
+
+	(void)state;
+	assert_non_null(t);
+	t[0] = 1000000000ULL;
+	t[1] = t[0] + 3 * step_ns;
+	t[2] = t[1] + 30 * step_ns;
+	for (i = 3; i <= 14; i++)
+		t[i] = t[2] + 3 * step_ns;
+	for (; i <= 35; i++)
+		t[i] = t[14] + step_ns;
+	for (; i <= N; i++)
+		t[i] = t[i - 1] + (i <= 640 ? step_ns : i <= 1280 ?
+		    2 * step_ns : 8 * step_ns);
+	assert_int_equal(slc_estimate(t, N, STEP, &e), 0);
+	free(t);
+	assert_true(e.knee);
+	assert_int_equal(e.cache_bytes, 1280 * STEP);
+	assert_int_equal(e.levels, 2);
+	assert_int_equal(e.level_bytes[0], 640 * STEP);
+}
+
+/*
+ * The same cache, steps in order but for one held back near the first
+ * level's end: step 630 ends when step 635 would have, and 631 to 640 (the
+ * last of them the second level's first) in one round with 640. The held
+ * step is slower than the threshold, and so is the stretch after it (the
+ * second level), but it is no knee: the jump after it makes up for it.
+ * The first level ends at the round's end, one step late, not ten early.
+ */
+static void
+test_held_step(void **state)
+{
+	uint64_t		*t = malloc((N + 1) * sizeof(*t));
+	const uint64_t		 step_ns = 137500;
+	struct slc_estimate	 e;
+	size_t			 i;
+
+	(void)state;
+	assert_non_null(t);
+	t[0] = 1000000000ULL;
+	for (i = 1; i <= N; i++)
+		t[i] = t[i - 1] + (i <= 640 ? step_ns : i <= 1280 ?
+		    2 * step_ns : 8 * step_ns);
+	t[631] = t[636];
+	for (i = 632; i < 641; i++)
+		t[i] = t[641];
+	assert_int_equal(slc_estimate(t, N, STEP, &e), 0);
+	free(t);
+	assert_true(e.knee);
+	assert_int_equal(e.cache_bytes, 1280 * STEP);
+	assert_int_equal(e.levels, 2);
+	assert_int_equal(e.level_bytes[0], 641 * STEP);
+	assert_rel(e.level_bps[0], (double)STEP * 1e9 / (double)step_ns, 0.02);
+}
+
+/*
  * A drop in the last steps: a knee while the stretch that shows it lasts
  * (SLC_STAY_FRAC of the pass) is left, none in a shorter tail.
  */
@@ -308,6 +425,32 @@ test_two_levels(void **state)
 }
 
 /*
+ * The two-level cache of test_two_levels with one slow step (a pause of
+ * the host's, 0.3 GB/s) 20 steps before the end of each level: what
+ * follows each is slow enough (the next level, or after the cache) to
+ * hold most of the time of the next 5 % of the pass, but the steps right
+ * after it are not: a pause, not a knee; the levels end where they do.
+ */
+static void
+test_pause_before(void **state)
+{
+	double			bps[N];
+	struct slc_estimate	e;
+	size_t			i;
+
+	(void)state;
+	for (i = 0; i < N; i++)
+		bps[i] = i == 480 || i == 980 ? 0.3 * GBPS : i < 500 ?
+		    3 * GBPS : i < 1000 ? 1.5 * GBPS : 0.4 * GBPS;
+	e = estimate(bps, N);
+	assert_true(e.knee);
+	assert_int_equal(e.cache_bytes, 1000 * STEP);
+	assert_int_equal(e.levels, 2);
+	assert_int_equal(e.level_bytes[0], 500 * STEP);
+	assert_int_equal(e.level_bytes[1], 500 * STEP);
+}
+
+/*
  * A cache of 300 steps at 2 GB/s that folds when full: from then on a
  * stall of 2 s (writes stop while 40 steps' worth moves to TLC at a
  * fraction of the cache's speed), then 40 steps at the cache's speed,
@@ -347,6 +490,63 @@ test_gusts(void **state)
 	assert_false(e.gusts);
 }
 
+/*
+ * The folding cache of test_gusts written at a queue deeper than a step:
+ * a stall's step reaches the in-order position with the 7 after it, which
+ * completed during the stall (one round: each of the 8 as fast as the
+ * round was long, above a tenth of the cache's speed), then 33 steps at
+ * the cache's speed; and every fourth time a step held back past the next
+ * stall hides the gust between two (the second stall's round ends all 40
+ * of its steps). Each stall is still seen: by rounds, the two that meet
+ * as one twice as long. A pause of the host's in a gust (0.5 s, a quarter
+ * of a stall, but slower than a tenth of the cache's speed) is none.
+ */
+static void
+test_gusts_deep(void **state)
+{
+	uint64_t		*t = malloc((N + 1) * sizeof(*t));
+	const double		 one = STEP / (2 * GBPS), stall = 2;
+	struct slc_estimate	 e;
+	size_t			 i, p, g, nstall = 0;
+
+	(void)state;
+	assert_non_null(t);
+	t[0] = 1000000000ULL;
+	for (i = 1; i <= 300; i++)
+		t[i] = t[i - 1] + (uint64_t)llround(one * 1e9);
+	for (p = 0; i + 41 <= N; p++) {
+		/* rounds of the period: (steps, seconds) */
+		double	r[34][2], sec;
+		size_t	nr = 0, k;
+
+		if (p % 4 == 3) {
+			r[nr][0] = 1, r[nr++][1] = stall + one;
+			r[nr][0] = 40, r[nr++][1] = stall + 40 * one;
+			nstall += 2;
+		} else {
+			r[nr][0] = 8, r[nr++][1] = stall + 8 * one;
+			for (k = 0; k < 33; k++)	/* a pause of the host's */
+				r[nr][0] = 1, r[nr++][1] = one +
+				    (p % 4 == 1 && k == 20 ? 0.5 : 0);
+			nstall++;
+		}
+		for (k = 0; k < nr; k++) {
+			sec = r[k][1];
+			for (g = 0; g < (size_t)r[k][0]; g++, i++)
+				t[i] = t[i - 1 - g] + (uint64_t)llround(sec * 1e9);
+		}
+	}
+	for (; i <= N; i++)
+		t[i] = t[i - 1] + (uint64_t)llround(one * 1e9);
+	assert_int_equal(slc_estimate(t, N, STEP, &e), 0);
+	free(t);
+	assert_true(e.knee);
+	assert_int_equal(e.cache_bytes, 300 * STEP);
+	assert_true(e.gusts);
+	assert_int_equal(e.stalls, nstall);
+	assert_rel(e.stall_s, stall, 0.01);
+}
+
 /* What it cannot read: too few or too many steps, a pass of no time,
  * times that go back, steps of no bytes. */
 static void
@@ -378,9 +578,14 @@ main(void)
 		cmocka_unit_test(test_late_drop),
 		cmocka_unit_test(test_rounds),
 		cmocka_unit_test(test_burst_start),
+		cmocka_unit_test(test_burst_levels),
+		cmocka_unit_test(test_held_start),
+		cmocka_unit_test(test_held_step),
 		cmocka_unit_test(test_gradual),
 		cmocka_unit_test(test_two_levels),
+		cmocka_unit_test(test_pause_before),
 		cmocka_unit_test(test_gusts),
+		cmocka_unit_test(test_gusts_deep),
 		cmocka_unit_test(test_refused),
 	};
 
