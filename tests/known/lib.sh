@@ -8,6 +8,8 @@
 #                 SIM_CTL its control socket, SIM_TRUTH the model's record
 #                 of what it did; ARGS go to `ssdsim run`
 #   sim_power off|on, sim_smart: ssdsim's commands on that drive
+#   cache_two_passes PROFILE CAPACITY LABEL: two passes at QD1 and QD32,
+#                 their cache against the model's (below)
 #   truth_q EXPR  a Python expression over the truth records (a list of
 #                 dicts, `T`), printed
 # shellcheck shell=bash disable=SC2034
@@ -53,4 +55,60 @@ import json, sys
 T = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 print(eval(sys.argv[2]))
 PY
+}
+
+# cache_two_passes PROFILE CAPACITY LABEL: PROFILE (of sim/profiles)
+# scaled to CAPACITY, its model's rounds ending with each write or two
+# (round_ms = 1: they say when each level filled); two passes of 128 KiB
+# sequential writes, no TRIM between them, at QD1 (drive a) and at QD32
+# (drive b) side by side; each pass's cache figures against the model's
+# (tests/known/cache.py), the clean pass and the dirty one.
+cache_two_passes() {
+	local d
+	cp "$PROFILES/$1.conf" "$T/p.conf"
+	sed -i -e "s/^capacity = .*/capacity = $2/" \
+	    -e 's/^\[ftl\]$/[ftl]\nround_ms = 1/' "$T/p.conf"
+	ST=$T/state
+	{
+		for d in a:1 b:32; do
+			sim_start "${d%:*}" "$T/p.conf"
+			cat <<EOC
+[drive:${d%:*}]
+device = $SIM_FILE
+serial = none
+block_size = 128k
+queue_depth = ${d#*:}
+order = sequential
+static_fraction = 0
+trim = no
+idle = 0
+cycles = 2
+checkpoint = off
+smart = off
+EOC
+		done
+	} | write_conf "$T/a.conf" "$ST"
+	SSDT_TIMEOUT=200 run_ssdt "$T/a.log" -c "$T/a.conf" --oneshot
+	assert_rc "two passes on two $3 drives" 0 "$RC" "$T/a.log"
+	for d in a:1 b:32; do
+		python3 - "$T/${d%:*}.truth" "$ST/${d%:*}/events.jsonl" \
+		    "QD${d#*:}" >"$T/${d%:*}.check" <<'PY'
+import os, sys
+sys.path.insert(0, os.environ["KA_DIR"])
+import cache, known
+tr = known.Truth(sys.argv[1])
+ev = known.events(sys.argv[2], tr)
+qd = sys.argv[3]
+c = known.Checks()
+ps = cache.passes(tr, ev)
+c.true("two write passes", len(ps) == 2, len(ps))
+if len(ps) == 2:
+    cache.check(c, tr, ps[0], qd + " pass 1 (clean)", ps[0].end)
+    cache.check(c, tr, ps[1], qd + " pass 2 (dirty)", ps[1].end)
+c.done()
+PY
+		show_file "$T/${d%:*}.check"
+		assert_eq "the $3 drive's cache at QD${d#*:}" ok \
+		    "$(tail -n 1 "$T/${d%:*}.check")"
+	done
 }
