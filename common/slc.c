@@ -226,13 +226,16 @@ jump_steps(const struct steps *p)
 
 /*
  * Is [a, b) a level of the cache: steps enough, most of its time within
- * SLC_LEVEL_BAND of its median, and no stall in it?
+ * SLC_LEVEL_BAND of its median, and less than a quarter of it in stalls
+ * (steps below SLC_STALL_FRAC of the first level's speed)? A drive's
+ * folds take most of the time between them; a host's hiccup (a thread
+ * kept from a CPU for tens of milliseconds) a sliver of a level's.
  */
 static int
 is_level(const struct steps *p, size_t a, size_t b, double first_bps,
     double *tmp)
 {
-	double	med, in = 0;
+	double	med, in = 0, stalled = 0, all = p->tt[b] - p->tt[a];
 	size_t	i;
 
 	if (b - a < SLC_MIN_STEPS)
@@ -240,11 +243,11 @@ is_level(const struct steps *p, size_t a, size_t b, double first_bps,
 	med = median_of(p, a, b, tmp);
 	for (i = a; i < b; i++) {
 		if (p->bps[i] < SLC_STALL_FRAC * first_bps)
-			return 0;
+			stalled += p->dur[i];
 		if (fabs(p->bps[i] - med) <= SLC_LEVEL_BAND * med)
 			in += p->dur[i];
 	}
-	return 2 * in > p->tt[b] - p->tt[a];
+	return 2 * in > all && 4 * stalled < all;
 }
 
 /*

@@ -43,7 +43,7 @@
  * knee, the same rule on the rest of the pass, from that level's own
  * start, finds a second knee; the stretch between is the cache's second
  * level when it is a level (most of its time within SLC_LEVEL_BAND of its
- * median, no stall in it). The cache then ends at the second knee.
+ * median, under a quarter of it in stalls). The cache then ends at the second knee.
  *
  * After the cache, stalls (steps below SLC_STALL_FRAC of the cache's
  * speed) between steps at the cache's speed again are gusts: the pass

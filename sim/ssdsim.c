@@ -11,6 +11,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -384,8 +385,19 @@ main(int argc, char **argv)
 {
 	const char	*cmd = argc > 1 ? argv[1] : "";
 
-	if (strcmp(cmd, "run") == 0)
+	if (strcmp(cmd, "run") == 0) {
+		/*
+		 * Request buffers and undo records (128 KiB to 1 MiB each)
+		 * come from the heap and are reused: glibc would map and
+		 * unmap each one, and an unmap in a threaded process stops
+		 * the other CPUs to flush their TLBs, tens of microseconds
+		 * in a virtual machine: the model's timing is not to carry
+		 * the front-end's stalls.
+		 */
+		mallopt(M_MMAP_THRESHOLD, 64 << 20);
+		mallopt(M_TRIM_THRESHOLD, 256 << 20);
 		return cmd_run(argc - 1, argv + 1);
+	}
 	if (strcmp(cmd, "power") == 0 || strcmp(cmd, "smart") == 0 ||
 	    strcmp(cmd, "status") == 0 || strcmp(cmd, "stop") == 0)
 		return cmd_client(argc - 1, argv + 1);

@@ -1,5 +1,5 @@
 #!/bin/bash
-# run: timed
+# run: heavy timed
 # Drives whose passes show no write cache, at QD1 and at QD32 (128 KiB
 # sequential writes):
 #  - the Maxio-like drive without an SLC cache (sim/profiles/

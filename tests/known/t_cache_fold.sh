@@ -1,5 +1,5 @@
 #!/bin/bash
-# run: timed
+# run: heavy timed
 # The Intel 600p-like drive (sim/profiles/intel-600p.conf) at QD32 (t_gusts
 # covers QD1): a fixed SLC cache of 16 MiB that, when full, folds a
 # quarter of itself into TLC with the host's writes stalled, then takes

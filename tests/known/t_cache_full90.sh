@@ -1,5 +1,5 @@
 #!/bin/bash
-# run: timed
+# run: heavy timed
 # The SM2258XT-like drive (sim/profiles/sm2258xt.conf), 90 % full: its
 # cache is a third of the FREE space, in two levels. static_fraction =
 # 0.9, two cycles of 128 KiB sequential writes over the last tenth, TRIM

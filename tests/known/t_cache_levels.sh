@@ -1,5 +1,5 @@
 #!/bin/bash
-# run: timed
+# run: heavy timed
 # The SM2258XT-like drive (sim/profiles/sm2258xt.conf): a cache of a
 # third of the free space in two levels (200 MB/s for its first half, 100
 # for the rest), then direct writes to TLC at 26 MB/s, 8 once the drive is

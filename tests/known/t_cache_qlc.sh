@@ -1,5 +1,5 @@
 #!/bin/bash
-# run: timed
+# run: heavy timed
 # The QLC variant (sim/profiles/sm2258xt-qlc.conf): a cache of a quarter
 # of the free space (QLC in SLC mode) in two levels (200 MB/s for its
 # first half, 100 for the rest), then direct writes to QLC at 40 MB/s, 24

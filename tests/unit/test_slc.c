@@ -416,6 +416,12 @@ test_two_levels(void **state)
 	assert_rel(e.level_bps[1], 1.5 * GBPS, 0.02);
 	assert_rel(e.post_bps, 0.4 * GBPS, 0.02);
 	assert_false(e.gusts);
+	/* a host's hiccup in the second level (one step at a twentieth of
+	 * the first level's speed): still two levels */
+	bps[700] = 0.15 * GBPS;
+	e = estimate(bps, N);
+	assert_int_equal(e.levels, 2);
+	assert_int_equal(e.cache_bytes, 1000 * STEP);
 	for (i = 500; i < 1000; i++)
 		bps[i] = i / 25 % 2 ? 2 * GBPS : 0.9 * GBPS;
 	e = estimate(bps, N);
