@@ -10,17 +10,18 @@
 # flush, and the daemon's at its series' first second):
 #  - steady state reached, its IOPS within 10 % of the model's "steady"
 #    record, and when: the daemon's steady_at_seconds against the model's
-#    steady record's time since the run's first write, their windows of
-#    five rounds sharing three (the rule's verdict on a slowly settling
-#    drive moves by a round or two with a few per cent of noise);
+#    steady record's time since the run's first write, within a round;
 #  - the recovery runs' shares of the initial IOPS (over their first 5 s
 #    and over all of them; the runs last 4 s, so both are the whole run)
 #    within 0.1 of the model's: its IOPS over the rounds after "idle"
 #    (after "trim") up to the next reset, over its first round of the run.
-# The profile is shrunk so that the run fits in seconds: 64 MiB; 4 KiB
-# writes ten times slower (overhead_us 1000, gc_mbps 2.5) and 20 % spare,
+# The profile is shrunk so that the run fits in a minute: 64 MiB; 4 KiB
+# writes ten times slower (overhead_us 1000, gc_mbps 2.5) and 35 % spare,
 # so that the fresh drive's speed lasts longer than a round (the initial
-# IOPS is a clean round) and steady state comes within 40 s.
+# IOPS is a clean round) and steady state comes within 64 s. Rounds of
+# 4 s, not 2: with 2 s rounds a few per cent of noise in one round's mean
+# moved SNIA's verdict on this slowly settling drive (its write
+# amplification overshoots, then eases) by two rounds in 3 runs of 10.
 . "$(dirname "$0")/lib.sh"
 need_root
 
@@ -28,8 +29,8 @@ P=$T/m550.conf
 sed -e 's/^capacity = .*/capacity = 64M/' \
     -e 's/^overhead_us = .*/overhead_us = 1000/' \
     -e 's/^gc_mbps = .*/gc_mbps = 2.5/' \
-    -e 's/^op_share = .*/op_share = 0.2/' \
-    -e '/^\[ftl\]/a round_ms = 2000' \
+    -e 's/^op_share = .*/op_share = 0.35/' \
+    -e '/^\[ftl\]/a round_ms = 4000' \
     "$PROFILES/crucial-m550.conf" >"$P"
 sim_start a "$P"
 ST=$T/state
@@ -48,8 +49,8 @@ checkpoint_probes = rand-read-4k-qd1
 probe_seconds = 1s
 probe_ramp = 0s
 full_checkpoint_tests = degrade recovery trim
-degrade_duration = 40s
-degrade_round = 2s
+degrade_duration = 64s
+degrade_round = 4s
 gc_idle = 5s
 recovery_duration = 4s
 EOF2
@@ -81,13 +82,9 @@ c.true("steady state reached", deg.get("steady") is True, deg.get("steady"))
 if steady and deg.get("steady"):
     c.within("steady IOPS", deg["steady_iops"], steady[0]["iops"], 0.10)
     at = (steady[0]["t_ns"] - s0) / 1e9
-    # SNIA's rule judges a window of five rounds; on a drive that settles
-    # slowly (its write amplification overshoots, then eases) a few per
-    # cent of noise in one round's mean moves the verdict by a round or
-    # two: the daemon's window and the model's must share three rounds
-    c.true("steady at %s s, the model at %.1f s (windows of five %s s "
-           "rounds sharing three)" % (deg["steady_at_seconds"], at, rnd),
-           abs(deg["steady_at_seconds"] - at) <= 2 * rnd + 0.5)
+    c.true("steady at %s s, the model at %.1f s (within a round, %s s)" %
+           (deg["steady_at_seconds"], at, rnd),
+           abs(deg["steady_at_seconds"] - at) <= rnd)
 
 def run_iops(after):
     """The model's IOPS over the run's rounds: from the one after `after`

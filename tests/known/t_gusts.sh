@@ -1,5 +1,5 @@
 #!/bin/bash
-# run: timed
+# run: heavy timed
 # The Intel 600p-like drive (sim/profiles/intel-600p.conf): a fixed SLC
 # cache that, when full, folds a quarter of itself into TLC with the
 # host's writes stalled, then takes writes at its speed again. Two passes
