@@ -121,6 +121,7 @@ power_cut_timeout = 5m
 autostart = no
 smart = off
 smart_interval = 2h
+smart_command = /usr/sbin/smartctl -d sat --json -a /dev/sdz
 thermal_interval = 1m30s
 snapshot_every = 500GB
 rated_tbw = 1200TB
