@@ -232,7 +232,7 @@ refattrs = {a["id"]: a for a in ref["ata_smart_attributes"]["table"]}
 cmp("attribute ids", sorted(a["id"] for a in ours.get("attributes", [])), sorted(refattrs))
 PY
 assert_eq "journal: no smart_error for sata0" "" \
-    "$(journalctl -b -u $UNIT DRIVE=sata0 --no-pager -o cat | grep -i 'smart.*fail\|smartctl')"
+    "$(journalctl -b -u $UNIT DRIVE=sata0 --no-pager -o cat | grep -i 'smart.*fail\|smartctl:')"
 
 # ------------------------------------------------------------ reload (SIGHUP)
 pid0=$(prop $UNIT MainPID)
