@@ -8,6 +8,8 @@
 #                 SIM_CTL its control socket, SIM_TRUTH the model's record
 #                 of what it did; ARGS go to `ssdsim run`
 #   sim_power off|on, sim_smart: ssdsim's commands on that drive
+#   seq_drive NAME PROFILE QD STATIC TRIM IDLE CYCLES: a drive of
+#                 sequential 128 KiB writes on a simulated drive (below)
 #   cache_two_passes PROFILE CAPACITY LABEL: two passes at QD1 and QD32,
 #                 their cache against the model's (below)
 #   truth_q EXPR  a Python expression over the truth records (a list of
@@ -57,6 +59,28 @@ print(eval(sys.argv[2]))
 PY
 }
 
+# seq_drive NAME PROFILE QD STATIC TRIM IDLE CYCLES: mount PROFILE (a
+# file) as drive NAME (sim_start) and print its section: 128 KiB
+# sequential writes at queue depth QD, static_fraction STATIC, trim TRIM,
+# idle IDLE, CYCLES cycles, no checkpoint, no SMART.
+seq_drive() {
+	sim_start "$1" "$2"
+	cat <<EOC
+[drive:$1]
+device = $SIM_FILE
+serial = none
+block_size = 128k
+queue_depth = $3
+order = sequential
+static_fraction = $4
+trim = $5
+idle = $6
+cycles = $7
+checkpoint = off
+smart = off
+EOC
+}
+
 # cache_two_passes PROFILE CAPACITY LABEL: PROFILE (of sim/profiles)
 # scaled to CAPACITY, its model's rounds ending with each write or two
 # (round_ms = 1: they say when each level filled); two passes of 128 KiB
@@ -70,23 +94,8 @@ cache_two_passes() {
 	    -e 's/^\[ftl\]$/[ftl]\nround_ms = 1/' "$T/p.conf"
 	ST=$T/state
 	{
-		for d in a:1 b:32; do
-			sim_start "${d%:*}" "$T/p.conf"
-			cat <<EOC
-[drive:${d%:*}]
-device = $SIM_FILE
-serial = none
-block_size = 128k
-queue_depth = ${d#*:}
-order = sequential
-static_fraction = 0
-trim = no
-idle = 0
-cycles = 2
-checkpoint = off
-smart = off
-EOC
-		done
+		seq_drive a "$T/p.conf" 1 0 no 0 2
+		seq_drive b "$T/p.conf" 32 0 no 0 2
 	} | write_conf "$T/a.conf" "$ST"
 	SSDT_TIMEOUT=200 run_ssdt "$T/a.log" -c "$T/a.conf" --oneshot
 	assert_rc "two passes on two $3 drives" 0 "$RC" "$T/a.log"

@@ -22,23 +22,8 @@ run_pair() {
 	cp "$PROFILES/$prof.conf" "$T/$prof.conf"
 	sed -i 's/^\[ftl\]$/[ftl]\nround_ms = 1/' "$T/$prof.conf"
 	{
-		for d in $a:1 $b:32; do
-			sim_start "${d%:*}" "$T/$prof.conf"
-			cat <<EOC
-[drive:${d%:*}]
-device = $SIM_FILE
-serial = none
-block_size = 128k
-queue_depth = ${d#*:}
-order = sequential
-static_fraction = 0
-trim = no
-idle = 0
-cycles = $cycles
-checkpoint = off
-smart = off
-EOC
-		done
+		seq_drive "$a" "$T/$prof.conf" 1 0 no 0 "$cycles"
+		seq_drive "$b" "$T/$prof.conf" 32 0 no 0 "$cycles"
 	} | write_conf "$T/$prof.run.conf" "$T/state.$prof"
 	SSDT_TIMEOUT=120 run_ssdt "$T/$prof.log" -c "$T/$prof.run.conf" \
 	    --oneshot

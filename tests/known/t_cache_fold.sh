@@ -25,23 +25,8 @@ sed -i -e 's/^capacity = .*/capacity = 256M/' \
     -e 's/^\[ftl\]$/[ftl]\nround_ms = 1/' "$T/p.conf"
 ST=$T/state
 {
-	for d in a:0 b:3s; do
-		sim_start "${d%:*}" "$T/p.conf"
-		cat <<EOC
-[drive:${d%:*}]
-device = $SIM_FILE
-serial = none
-block_size = 128k
-queue_depth = 32
-order = sequential
-static_fraction = 0
-trim = no
-idle = ${d#*:}
-cycles = 2
-checkpoint = off
-smart = off
-EOC
-	done
+	seq_drive a "$T/p.conf" 32 0 no 0 2
+	seq_drive b "$T/p.conf" 32 0 no 3s 2
 } | write_conf "$T/a.conf" "$ST"
 SSDT_TIMEOUT=200 run_ssdt "$T/a.log" -c "$T/a.conf" --oneshot
 assert_rc "two passes on two 600p-like drives" 0 "$RC" "$T/a.log"

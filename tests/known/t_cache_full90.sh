@@ -31,23 +31,8 @@ sed -i -e 's/^capacity = .*/capacity = 640M/' \
     -e 's/^\[ftl\]$/[ftl]\nround_ms = 1/' "$T/p.conf"
 ST=$T/state
 {
-	for d in a:1 b:32; do
-		sim_start "${d%:*}" "$T/p.conf"
-		cat <<EOC
-[drive:${d%:*}]
-device = $SIM_FILE
-serial = none
-block_size = 128k
-queue_depth = ${d#*:}
-order = sequential
-static_fraction = 0.9
-trim = yes
-idle = 3s
-cycles = 2
-checkpoint = off
-smart = off
-EOC
-	done
+	seq_drive a "$T/p.conf" 1 0.9 yes 3s 2
+	seq_drive b "$T/p.conf" 32 0.9 yes 3s 2
 } | write_conf "$T/a.conf" "$ST"
 SSDT_TIMEOUT=200 run_ssdt "$T/a.log" -c "$T/a.conf" --oneshot
 assert_rc "the 90 %-full runs" 0 "$RC" "$T/a.log"
