@@ -150,6 +150,19 @@ struct probe_window {
  * drive it: the line says so (probe_window_busy()).
  */
 #define PROBE_ROUND_NS		100000000ULL
+/*
+ * A run's ramp begins with a rest without I/O: half the ramp, at most
+ * PROBE_REST_NS (none without a ramp). A probe started the moment a write
+ * pass or another probe ends inherits where the host's scheduler left the
+ * device's kernel workers and the engine's thread: on a guest of 2 vCPUs,
+ * a 4 KiB QD1 read probe started at once ran at 18-35 k IOPS for as long
+ * as it lasted, after a rest of 100 ms still at 18 k, after 250 ms or
+ * more at 56-92 k (loop device over tmpfs, fio 96-110 k; bench/ckptfio.sh
+ * in the README). fio starts after such a rest by itself (its start-up);
+ * a drive measured by hand is measured so. The rest is part of the ramp,
+ * so a checkpoint lasts as long as before.
+ */
+#define PROBE_REST_NS		500000000ULL
 #define PROBE_GAP_MAX_NS	1000000000ULL
 #define PROBE_SUSPEND_MAX_NS	10000000ULL
 #define PROBE_BUSY_PERCENT	25

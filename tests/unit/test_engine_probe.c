@@ -5,7 +5,7 @@
  * region and touch nothing outside it; write probes (4 KiB and 512 B)
  * leave a region a check finds clean; a read probe's figures (ops, bytes,
  * the histograms, the window, the read share of mixed probes, the ramp
- * left out); a corrupt unit and a unit of another generation found at
+ * left out, the rest that begins the ramp); a corrupt unit and a unit of another generation found at
  * their exact offsets by class; the deadline kept; a region inside the
  * static area refused; the job's buffers given back; on a loop device,
  * a sequential probe's I/Os reach the device unmerged.
@@ -453,6 +453,56 @@ test_ramp(void **st)
 	tgt_close(&t);
 }
 
+/* The reads the engine has published since `before`. */
+static uint64_t
+reads_since(const struct tgt *t, const struct engine_stats *before)
+{
+	struct engine_stats	st;
+
+	engine_poll(t->e, &st, NULL, 0);
+	return st.read_ops - before->read_ops;
+}
+
+/*
+ * A run's ramp begins with a rest without I/O: half the ramp, at most
+ * 0.5 s (PROBE_REST_NS). Nothing read 300 ms into a ramp of 1.2 s, reads
+ * by 200 ms after the rest; the window as long as asked, the whole as
+ * long as the ramp and the window together.
+ */
+static void
+test_rest(void **st)
+{
+	struct timespec	ts = { 0, 1000000 };
+	struct tgt	t;
+	struct job	j;
+	uint64_t	t0;
+
+	(void)st;
+	tgt_open(&t, 4096);
+	fill(&t);
+	rjob(&j, &t, "rand-read-4k-qd4", 1200, 400);
+	memset(&out, 0, sizeof(out));
+	engine_poll(t.e, &out.before, NULL, 0);
+	t0 = mono_ns();
+	assert_int_equal(engine_submit(t.e, &j), 0);
+	while (mono_ns() - t0 < 300 * MS)
+		nanosleep(&ts, NULL);
+	assert_int_equal(reads_since(&t, &out.before), 0);
+	while (mono_ns() - t0 < 700 * MS)
+		nanosleep(&ts, NULL);
+	assert_true(reads_since(&t, &out.before) > 0);
+	while (!engine_job_done(t.e, &out.end, &out.err))
+		nanosleep(&ts, NULL);
+	out.wall_ns = mono_ns() - t0;
+	assert_int_equal(out.end, JOB_DONE);
+	assert_int_equal(engine_probe_result(t.e, &out.res), 0);
+	assert_true(out.res.ops[LAT_READ] > 0);
+	assert_true(llabs((long long)out.res.window_ns - 400 * (long long)MS) <
+	    20 * (long long)MS);
+	assert_true(out.wall_ns >= 1600 * MS && out.wall_ns < 1900 * MS);
+	tgt_close(&t);
+}
+
 /* Write one unit at `off` of the region as the test chooses. */
 static void
 plant(const struct tgt *t, uint64_t off, int junk, uint64_t gen)
@@ -732,6 +782,7 @@ main(void)
 		cmocka_unit_test(test_same_bytes),
 		cmocka_unit_test(test_read_results),
 		cmocka_unit_test(test_ramp),
+		cmocka_unit_test(test_rest),
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_stale),
 		cmocka_unit_test(test_deadline),
