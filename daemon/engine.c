@@ -898,19 +898,10 @@ run_trim(struct engine *e)
 static enum job_end
 run_idle(struct engine *e)
 {
-	uint64_t	end = clock_ns(CLOCK_MONOTONIC) + e->job.pj.duration_ns;
-	uint64_t	now, left;
-	struct timespec	ts;
+	uint64_t	end = mono_ns() + e->job.pj.duration_ns;
 
-	while ((now = clock_ns(CLOCK_MONOTONIC)) < end) {
-		if (atomic_load_explicit(&e->stop_req, memory_order_relaxed))
-			return JOB_STOPPED;
-		left = end - now < IDLE_POLL_NS ? end - now : IDLE_POLL_NS;
-		ts.tv_sec = (time_t)(left / 1000000000ULL);
-		ts.tv_nsec = (long)(left % 1000000000ULL);
-		nanosleep(&ts, NULL);
-	}
-	return JOB_DONE;
+	return mono_sleep_until(end, IDLE_POLL_NS, &e->stop_req) < 0 ?
+	    JOB_STOPPED : JOB_DONE;
 }
 
 /* Run one job from its start item; publishes the final snapshot. */

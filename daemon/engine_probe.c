@@ -120,6 +120,13 @@ struct probe_state {
 	struct probe_result *res;	/* handed to the main thread at the end */
 };
 
+/* Buffer b of the job's nslots + 1. */
+static unsigned char *
+buf_at(const struct probe_state *ps, uint32_t b)
+{
+	return ps->bufs + (size_t)b * ps->slot_bytes;
+}
+
 /* Is the job's kind a run (timed, from a probe) rather than fill or check? */
 static int
 is_run(const struct probe_state *ps)
@@ -267,7 +274,7 @@ probe_bufs_register(struct engine *e, struct probe_state *ps)
 	if ((iov = calloc(ps->nslots + 1, sizeof(*iov))) == NULL)
 		return;
 	for (i = 0; i <= ps->nslots; i++) {
-		iov[i].iov_base = ps->bufs + (size_t)i * ps->slot_bytes;
+		iov[i].iov_base = buf_at(ps, i);
 		iov[i].iov_len = ps->slot_bytes;
 	}
 	if (e->fixed_bufs)
@@ -375,7 +382,7 @@ encode_ready(struct engine *e, struct probe_state *ps, uint32_t from)
 
 	for (k = from; k < ps->nready; k++) {
 		struct pslot	*s = &ps->slots[ps->ready[k]];
-		unsigned char	*b = ps->bufs + (size_t)s->buf * ps->slot_bytes;
+		unsigned char	*b = buf_at(ps, s->buf);
 
 		for (u = 0; !s->is_read && u < s->len; u += unit) {
 			bufs[n] = b + u;
@@ -415,8 +422,7 @@ slot_queue(struct engine *e, struct probe_state *ps, uint32_t idx)
 {
 	struct pslot		*s = &ps->slots[idx];
 	struct io_uring_sqe	*sqe;
-	unsigned char		*buf = ps->bufs + (size_t)s->buf *
-				    ps->slot_bytes + s->done;
+	unsigned char		*buf = buf_at(ps, s->buf) + s->done;
 	unsigned		 len = s->len - s->done;
 
 	if ((sqe = engine_ring_sqe(e)) == NULL)
@@ -554,7 +560,7 @@ check_done(struct engine *e, struct probe_state *ps)
 	if (ps->check_len == 0)
 		return;
 	check_units(e, ps, ps->check_off, ps->check_len,
-	    ps->bufs + (size_t)ps->spare * ps->slot_bytes);
+	    buf_at(ps, ps->spare));
 	ps->check_len = 0;
 }
 
@@ -890,21 +896,13 @@ probe_result_publish(struct engine *e, struct probe_state *ps)
 static void
 probe_rest(struct engine *e, const struct probe_state *ps, uint64_t t0)
 {
-	uint64_t	rest = ps->pj->ramp_ns / 2, t;
-	struct timespec	ts;
+	uint64_t	rest = ps->pj->ramp_ns / 2;
 
 	if (!is_run(ps) || rest == 0)
 		return;
 	if (rest > PROBE_REST_NS)
 		rest = PROBE_REST_NS;
-	while ((t = clock_ns(CLOCK_MONOTONIC)) < t0 + rest &&
-	    !atomic_load_explicit(&e->stop_req, memory_order_relaxed)) {
-		t = t0 + rest - t < PROBE_ROUND_NS ? t0 + rest - t :
-		    PROBE_ROUND_NS;
-		ts.tv_sec = (time_t)(t / 1000000000ULL);
-		ts.tv_nsec = (long)(t % 1000000000ULL);
-		nanosleep(&ts, NULL);
-	}
+	(void)mono_sleep_until(t0 + rest, PROBE_ROUND_NS, &e->stop_req);
 }
 
 /*

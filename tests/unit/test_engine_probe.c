@@ -5,8 +5,8 @@
  * region and touch nothing outside it; write probes (4 KiB and 512 B)
  * leave a region a check finds clean; a read probe's figures (ops, bytes,
  * the histograms, the window, the read share of mixed probes, the ramp
- * left out, the rest that begins the ramp); a corrupt unit and a unit of another generation found at
- * their exact offsets by class; the deadline kept; a region inside the
+ * left out, the rest that begins the ramp); a corrupt unit and a unit of
+ * another generation found at their exact offsets by class; the deadline kept; a region inside the
  * static area refused; the job's buffers given back; on a loop device,
  * a sequential probe's I/Os reach the device unmerged.
  */
@@ -147,17 +147,25 @@ take_findings(struct engine *e, struct engine_stats *st)
 		}
 }
 
-/* Run a job to its end; its outcome in `out`. */
-static enum job_end
-run(const struct tgt *t, const struct job *j)
+/* Submit a job, `out` cleared for it; the time it was submitted. */
+static uint64_t
+start(const struct tgt *t, const struct job *j)
 {
-	struct timespec	ts = { 0, 1000000 };
 	uint64_t	t0;
 
 	memset(&out, 0, sizeof(out));
 	engine_poll(t->e, &out.before, NULL, 0);
 	t0 = mono_ns();
 	assert_int_equal(engine_submit(t->e, j), 0);
+	return t0;
+}
+
+/* Wait for the job submitted at t0 to end; its outcome in `out`. */
+static enum job_end
+finish(const struct tgt *t, uint64_t t0)
+{
+	struct timespec	ts = { 0, 1000000 };
+
 	while (!engine_job_done(t->e, &out.end, &out.err)) {
 		take_findings(t->e, &out.after);
 		nanosleep(&ts, NULL);
@@ -166,6 +174,13 @@ run(const struct tgt *t, const struct job *j)
 	take_findings(t->e, &out.after);
 	out.has_res = engine_probe_result(t->e, &out.res) == 0;
 	return out.end;
+}
+
+/* Run a job to its end; its outcome in `out`. */
+static enum job_end
+run(const struct tgt *t, const struct job *j)
+{
+	return finish(t, start(t, j));
 }
 
 /* Every unit of the region valid at gen, read back by the test. */
@@ -453,14 +468,24 @@ test_ramp(void **st)
 	tgt_close(&t);
 }
 
-/* The reads the engine has published since `before`. */
+/* The reads the engine has published since the job's start. */
 static uint64_t
-reads_since(const struct tgt *t, const struct engine_stats *before)
+reads_since(const struct tgt *t)
 {
 	struct engine_stats	st;
 
 	engine_poll(t->e, &st, NULL, 0);
-	return st.read_ops - before->read_ops;
+	return st.read_ops - out.before.read_ops;
+}
+
+/* Sleep until `ms` after t0. */
+static void
+sleep_until(uint64_t t0, uint64_t ms)
+{
+	struct timespec	ts = { 0, 1000000 };
+
+	while (mono_ns() - t0 < ms * MS)
+		nanosleep(&ts, NULL);
 }
 
 /*
@@ -472,7 +497,6 @@ reads_since(const struct tgt *t, const struct engine_stats *before)
 static void
 test_rest(void **st)
 {
-	struct timespec	ts = { 0, 1000000 };
 	struct tgt	t;
 	struct job	j;
 	uint64_t	t0;
@@ -481,21 +505,13 @@ test_rest(void **st)
 	tgt_open(&t, 4096);
 	fill(&t);
 	rjob(&j, &t, "rand-read-4k-qd4", 1200, 400);
-	memset(&out, 0, sizeof(out));
-	engine_poll(t.e, &out.before, NULL, 0);
-	t0 = mono_ns();
-	assert_int_equal(engine_submit(t.e, &j), 0);
-	while (mono_ns() - t0 < 300 * MS)
-		nanosleep(&ts, NULL);
-	assert_int_equal(reads_since(&t, &out.before), 0);
-	while (mono_ns() - t0 < 700 * MS)
-		nanosleep(&ts, NULL);
-	assert_true(reads_since(&t, &out.before) > 0);
-	while (!engine_job_done(t.e, &out.end, &out.err))
-		nanosleep(&ts, NULL);
-	out.wall_ns = mono_ns() - t0;
-	assert_int_equal(out.end, JOB_DONE);
-	assert_int_equal(engine_probe_result(t.e, &out.res), 0);
+	t0 = start(&t, &j);
+	sleep_until(t0, 300);
+	assert_int_equal(reads_since(&t), 0);
+	sleep_until(t0, 700);
+	assert_true(reads_since(&t) > 0);
+	assert_int_equal(finish(&t, t0), JOB_DONE);
+	assert_true(out.has_res);
 	assert_true(out.res.ops[LAT_READ] > 0);
 	assert_true(llabs((long long)out.res.window_ns - 400 * (long long)MS) <
 	    20 * (long long)MS);
