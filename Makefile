@@ -58,7 +58,7 @@ CORE_SRC	= daemon/block.c daemon/perm.c daemon/layout.c daemon/state.c \
 		  daemon/ckpt_read.c daemon/tl_read.c daemon/series_read.c \
 		  $(wildcard daemon/phase_*.c)
 DAEMON_SRC	= daemon/main.c daemon/loop.c daemon/manager.c daemon/drive.c daemon/engine.c \
-		  daemon/engine_probe.c \
+		  daemon/engine_ring.c daemon/engine_probe.c \
 		  daemon/safety.c daemon/events.c daemon/plan.c daemon/control.c \
 		  daemon/methods.c daemon/varlink.c daemon/smart.c \
 		  daemon/drive_smart.c daemon/drive_errors.c daemon/records.c \
@@ -189,13 +189,14 @@ $(O)tests/unit/test_palette: tests/unit/test_palette.c ctl/palette.h
 ENGINE_WRAP	= -Wl,--wrap=io_uring_submit,--wrap=io_uring_submit_and_wait \
 		  -Wl,--wrap=clock_gettime
 $(O)tests/unit/test_engine: tests/unit/test_engine.c $(O)daemon/engine.o \
-    $(O)daemon/engine_probe.o $(O)daemon/rates.o $(CORE_OBJ) $(COMMON_OBJ)
+    $(O)daemon/engine_ring.o $(O)daemon/engine_probe.o $(O)daemon/rates.o $(CORE_OBJ) $(COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(ENGINE_WRAP) $(LDLIBS) -lcmocka
 
 # The probe jobs on a real file, through the engine (no wrapping).
 $(O)tests/unit/test_engine_probe: tests/unit/test_engine_probe.c \
-    $(O)daemon/engine.o $(O)daemon/engine_probe.o $(CORE_OBJ) $(COMMON_OBJ)
+    $(O)daemon/engine.o $(O)daemon/engine_ring.o $(O)daemon/engine_probe.o \
+    $(CORE_OBJ) $(COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
@@ -239,7 +240,7 @@ $(O)bench/genbench: bench/genbench.c $(O)daemon/block.o
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(O)bench/probebench: bench/probebench.c $(O)daemon/engine.o \
-    $(O)daemon/engine_probe.o $(CORE_OBJ) $(COMMON_OBJ)
+    $(O)daemon/engine_ring.o $(O)daemon/engine_probe.o $(CORE_OBJ) $(COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
 

@@ -17,6 +17,7 @@
 
 #include "drive_priv.h"
 #include "errmap.h"
+#include "errmap_again.h"
 #include "log.h"
 #include "proto.h"
 

@@ -1,8 +1,9 @@
 /*
- * engine_priv.h: what the I/O worker's two files share. engine.c holds
- * the worker, its ring and its cycle jobs (write, verify, trim);
- * engine_probe.c the probe jobs of a performance checkpoint, run on the
- * same ring by the same thread. Nothing here is for another file.
+ * engine_priv.h: what the I/O worker's files share. engine.c holds the
+ * worker and its cycle jobs (write, verify, trim); engine_probe.c the
+ * probe jobs of a performance checkpoint, run on the same ring by the same
+ * thread; engine_ring.c what both run on. Nothing here is for another
+ * file.
  */
 #ifndef SSDT_ENGINE_PRIV_H
 #define SSDT_ENGINE_PRIV_H
@@ -145,7 +146,9 @@ struct engine {
 	atomic_int	 no_final_flush;
 };
 
-/* engine.c */
+/* engine_ring.c: what every job runs on; it calls no runner */
+/* Tell the main thread (its eventfd) that there is news. */
+void			 engine_notify_main(struct engine *);
 /* Move local findings and counters to the shared snapshot atomically. */
 void			 engine_publish(struct engine *);
 /* Commit a finding (in the job's order), merging runs of adjacent units. */
@@ -161,16 +164,28 @@ struct io_uring_sqe	*engine_ring_sqe(struct engine *);
 int			 engine_ring_backoff(struct engine *, unsigned *tries);
 /* n completions taken from the ring at t_reap: progress for the stall rule. */
 void			 engine_reaped(struct engine *, unsigned n);
+/* A job's I/O in slot `idx` completed with `res` (engine_reap). */
+typedef void (*engine_done_fn)(struct engine *, uint32_t idx, int res);
+/* Reap every completion there is: flushes here, the job's through done. */
+void			 engine_reap(struct engine *, engine_done_fn done);
 /* Register the cycle jobs' buffers (fixed_bufs says whether it did). */
 void			 engine_register_bufs(struct engine *);
+/* Queue a cache flush covering every item below the position; -1: no SQE. */
+int			 engine_flush_start(struct engine *);
+/* A flush's completion (user_data FLUSH_TAG): the durable mark, or a failure. */
+void			 engine_flush_done(struct engine *, int res);
+/* Time (`now`) for a write job's periodic flush? */
+int			 engine_flush_due(const struct engine *, uint64_t now);
+/* Nothing else in flight: flush until what the job wrote is durable (a job
+ * that claims nothing, a fatal error: nothing is sent; fail_err if it fails). */
+void			 engine_flush_all(struct engine *);
+/* engine_flush_all(), unless a power cut follows (no_final_flush). */
+void			 engine_flush_final(struct engine *);
 
 /* engine_probe.c */
 /* Run a probe job (PROBE_FILL, PROBE_RUN, PROBE_CHECK) to its end. */
 enum job_end		 engine_run_probe(struct engine *);
 /* The most I/Os a probe keeps in flight: what the ring must hold. */
 unsigned		 engine_probe_inflight_max(void);
-/* engine.c: at the end of a write job or a probe fill, nothing else in
- * flight, flush until what it wrote is durable (fail_err set if not). */
-void			 engine_flush_final(struct engine *);
 
 #endif

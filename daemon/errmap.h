@@ -125,17 +125,6 @@ int	errmap_read(const char *path, uint64_t limit, errmap_fn fn, void *arg,
 /* Same for a map in memory (header included). */
 int	errmap_parse(const unsigned char *p, size_t len, errmap_fn fn,
 	    void *arg, struct errmap_counts *c);
-/*
- * Read pass `pass` of the maps in drive_dir (up to `limit` bytes) as
- * errmap_read does, but only the blocks that an earlier pass's map (whole
- * files; a pass without one has none) lists bad too, whatever the class
- * there: the blocks that failed again. `c` counts what fn is handed.
- * 0, or -1 with errno (E2BIG: the earlier passes hold more than
- * ERRMAP_AGAIN_MAX extents). errmap_again.c.
- */
-#define ERRMAP_AGAIN_MAX	(1u << 20)
-int	errmap_read_again(const char *drive_dir, uint64_t pass, uint64_t limit,
-	    errmap_fn fn, void *arg, struct errmap_counts *c);
 /* Sum of c->blocks over the bad classes. */
 uint64_t errmap_total(const struct errmap_counts *);
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "errmap.h"
+#include "errmap_again.h"
 
 /* The bad spans of the earlier passes; sorted and merged once read. */
 struct spans {

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "errmap.h"
+#include "errmap_again.h"
 
 #define MAXEXT	200000
 
