@@ -15,6 +15,13 @@ clock_ns(clockid_t clk)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* Wall clock in milliseconds: a deadline that survives restarts. */
+static inline uint64_t
+wall_ms(void)
+{
+	return clock_ns(CLOCK_REALTIME) / 1000000;
+}
+
 /* CLOCK_MONOTONIC: intervals, unaffected by the wall clock being set. */
 static inline uint64_t
 mono_ns(void)

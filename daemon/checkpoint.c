@@ -303,15 +303,10 @@ drive_checkpoint(struct drive *d)
 void
 drives_checkpoint_tick(struct drive **dv, size_t n)
 {
-	size_t	i;
-
 	batch_advance(0);	/* what came in, should the watch have missed it */
 	/* else this second's is in flight; without a watch, wait for it */
 	if (batch.step == B_IDLE && batch_send(dv, n))
 		batch_advance(!batch_watch(dv[0]->ev));
-	for (i = 0; i < n; i++)
-		if (dv[i]->active)
-			records_tick(dv[i]);
 }
 
 void

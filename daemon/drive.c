@@ -26,16 +26,6 @@
 
 #define FINDINGS_BATCH	256
 
-/* Wall clock in milliseconds: the idle deadline survives restarts. */
-uint64_t
-wall_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* Every change of what the worker does goes through here. */
 void
 drive_work_to(struct drive *d, enum work to)
@@ -72,18 +62,6 @@ void
 drive_events_path(const struct drive *d, char *buf, size_t len)
 {
 	statedir_path(buf, len, d->dir, STATEDIR_EVENTS);
-}
-
-uint64_t
-drive_errors_total(const struct drive *d)
-{
-	uint64_t	s = 0;
-	int		i;
-
-	for (i = 1; i < BLK_NCLASS; i++)
-		if (blk_class_is_error(i))	/* torn: counted apart */
-			s += d->st.errors[i];
-	return s;
 }
 
 struct drive *
@@ -405,7 +383,7 @@ phase_progress(const struct drive *d, double *frac, uint64_t *eta)
 }
 
 void
-drive_status(const struct drive *d, struct drive_status *s)
+drive_status_get(const struct drive *d, struct drive_status *s)
 {
 	int	i;
 
@@ -470,6 +448,35 @@ drive_halt(struct drive *d)
 	if (drive_job_active(d))
 		engine_stop_job(d->eng);
 	sd_event_source_set_enabled(d->idle_src, SD_EVENT_OFF);
+}
+
+/*
+ * What the records (records.c) decided this second, acted on: a pause
+ * halts the drive's I/O and says why; a resume is the operator's, which
+ * the records no longer refuse.
+ */
+void
+drives_records_tick(struct drive **dv, size_t n)
+{
+	char	why[256];
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (!dv[i]->active)
+			continue;
+		switch (records_tick(dv[i], why, sizeof(why))) {
+		case RECORDS_PAUSE:
+			drive_halt(dv[i]);
+			drive_set_run(dv[i], RUN_PAUSED, why);
+			break;
+		case RECORDS_RESUME:
+			if (drive_cmd_resume(dv[i], why, sizeof(why)) == -1)
+				log_warnx("%s", why);
+			break;
+		case RECORDS_GO_ON:
+			break;
+		}
+	}
 }
 
 int

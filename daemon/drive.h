@@ -89,12 +89,13 @@ int		 drive_activate(struct drive *, int schedule);
 void		 drive_schedule(struct drive *);
 /* Once a second: counters, findings, rates... */
 void		 drive_tick(struct drive *);
-/* ...then the checkpoints of those that need one, synced together, and
- * what the records' state asks (a pause, a resume). */
+/* ...then the checkpoints of those that need one, synced together... */
 void		 drives_checkpoint_tick(struct drive **, size_t);
+/* ...then what each drive's records ask (a pause, a resume), done. */
+void		 drives_records_tick(struct drive **, size_t);
 /* At exit: the checkpoints' sync queue. */
 void		 checkpoint_queue_free(void);
-void		 drive_status(const struct drive *, struct drive_status *);
+void		 drive_status_get(const struct drive *, struct drive_status *);
 const char	*drive_name(const struct drive *);
 /* Path of the drive's events.jsonl. */
 void		 drive_events_path(const struct drive *, char *, size_t);

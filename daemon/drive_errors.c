@@ -435,3 +435,16 @@ drive_errors_json(struct drive *d, uint64_t pass, uint32_t resolution,
 #undef ADD
 	return 0;
 }
+
+/* The blocks found bad, torn ones aside (counted apart). */
+uint64_t
+drive_errors_total(const struct drive *d)
+{
+	uint64_t	s = 0;
+	int		i;
+
+	for (i = 1; i < BLK_NCLASS; i++)
+		if (blk_class_is_error(i))	/* torn: counted apart */
+			s += d->st.errors[i];
+	return s;
+}

@@ -246,8 +246,6 @@ void		 drive_job_ended(struct drive *, enum job_end, int err);
  */
 int		 drive_worker_new(struct drive *, struct engine **,
 		    sd_event_source **, char *err, size_t);
-/* Wall clock in milliseconds: the idle deadline survives restarts. */
-uint64_t	 wall_ms(void);
 /* A job is running, or stopping (hung or not). */
 int		 drive_job_active(const struct drive *);
 /* A job whose I/O is expected to complete: the stall watchdog's. */
@@ -330,7 +328,13 @@ int		 drive_errors_end(struct drive *, int whole, char *why, size_t);
 void		 records_failed(struct drive *, int err);
 void		 records_saved(struct drive *);
 int		 records_current(const struct drive *);
-void		 records_tick(struct drive *);
+/* What the records ask of the drive this second (records_tick). */
+enum records_act {
+	RECORDS_GO_ON,
+	RECORDS_PAUSE,		/* halt the I/O, paused for `why` */
+	RECORDS_RESUME		/* what the records paused resumes */
+};
+enum records_act records_tick(struct drive *, char *why, size_t len);
 void		 records_status(const struct drive *, struct drive_status *);
 int		 records_refuse_resume(const struct drive *, char *, size_t);
 

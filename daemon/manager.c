@@ -28,7 +28,7 @@ daemon_exit_code(const struct daemon *dm)
 	int			code = EXIT_CLEAN;
 
 	for (i = 0; i < dm->ndrives; i++) {
-		drive_status(dm->drives[i], &s);
+		drive_status_get(dm->drives[i], &s);
 		if (s.refused || s.run == RUN_FAILED)
 			return EXIT_FAILED;
 		if (s.errors_this_run > 0)
@@ -130,7 +130,7 @@ owner_of(const struct drive *self, const char *path, char *who, size_t len,
 		    drive_target_id(dm->drives[i], &other) == -1 ||
 		    !safety_same_target(&id, &other))
 			continue;
-		drive_status(dm->drives[i], &s);
+		drive_status_get(dm->drives[i], &s);
 		snprintf(who, len, "drive %s (%s)", s.name, s.device);
 		return 1;
 	}

@@ -463,7 +463,7 @@ metrics_write(const char *path, struct drive *const *drives, size_t n,
 	if ((v = calloc(n > 0 ? n : 1, sizeof(*v))) == NULL)
 		return -1;
 	for (i = 0; i < n; i++) {
-		drive_status(drives[i], &v[i].st);
+		drive_status_get(drives[i], &v[i].st);
 		drive_smart_summary(drives[i], &v[i].smart);
 	}
 	vs.v = v;

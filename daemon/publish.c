@@ -32,7 +32,7 @@ daemon_notify_status(const struct daemon *dm)
 	const char		*why = NULL;
 
 	for (i = 0; i < dm->ndrives; i++) {
-		drive_status(dm->drives[i], &s);
+		drive_status_get(dm->drives[i], &s);
 		n[s.refused ? RUN_FAILED : s.run]++;
 		tbw += s.host_bytes_written;
 		errs += s.errors_total;
@@ -59,7 +59,7 @@ daemon_print_progress(const struct daemon *dm)
 	char			a[32], b[32];
 
 	for (i = 0; i < dm->ndrives; i++) {
-		drive_status(dm->drives[i], &s);
+		drive_status_get(dm->drives[i], &s);
 		printf("%-12s %-8s %-6s %5.1f%%  cycle %-4" PRIu64
 		    " written %-10s W %7.1f MB/s  R %7.1f MB/s  errors %"
 		    PRIu64 "%s%s\n", s.name, state_word(s.run, s.refused),
@@ -135,6 +135,7 @@ daemon_publish(struct daemon *dm)
 	for (i = 0; i < dm->ndrives; i++)
 		drive_tick(dm->drives[i]);
 	drives_checkpoint_tick(dm->drives, dm->ndrives);
+	drives_records_tick(dm->drives, dm->ndrives);
 	archive_tick(dm);
 	metrics_tick(dm);
 	dm->ticks++;

@@ -104,34 +104,30 @@ records_status(const struct drive *d, struct drive_status *s)
 	    d->results.nkept;
 }
 
-/* Pause the drive's I/O until its records are on disk again. */
+/* The reason of a pause for the records, and the warning that says it. */
 static void
-records_pause(struct drive *d)
+records_pause(struct drive *d, char *why, size_t len)
 {
-	char	why[128];
-
-	snprintf(why, sizeof(why), RECORDS_REASON "%s",
-	    strerror(records_err(d)));
+	snprintf(why, len, RECORDS_REASON "%s", strerror(records_err(d)));
 	drive_log(d, LOG_WARNING, 0,
 	    "records not written for %llu s (%zu events "
 	    "kept): the drive pauses until they are",
 	    (unsigned long long)((mono_ns() - behind_since(d)) / 1000000000ULL),
 	    d->log.nkept);
 	d->rec.paused = 1;
-	drive_halt(d);
-	drive_set_run(d, RUN_PAUSED, why);
 }
 
 /*
  * Once a second, after the checkpoint: pause when the records lag by
  * max_unrecorded or the kept events reach their bound; resume when they
- * are current again (also after a restart that found such a pause).
+ * are current again (also after a restart that found such a pause). The
+ * decision is returned, a pause with its reason in `why`; the drive's
+ * core acts on it (drive.c).
  */
-void
-records_tick(struct drive *d)
+enum records_act
+records_tick(struct drive *d, char *why, size_t len)
 {
 	uint64_t	t = behind_since(d);
-	char		err[256];
 
 	if (!d->rec.paused && d->st.run == RUN_PAUSED &&
 	    strncmp(d->st.reason, RECORDS_REASON, strlen(RECORDS_REASON)) == 0)
@@ -142,15 +138,16 @@ records_tick(struct drive *d)
 		d->rec.paused = 0;
 		drive_log(d, LOG_INFO, 0,
 		    "records are written again; the drive resumes");
-		if (drive_cmd_resume(d, err, sizeof(err)) == -1)
-			log_warnx("%s", err);
-		return;
+		return RECORDS_RESUME;
 	}
 	if (d->rec.paused || d->st.run != RUN_RUNNING || t == 0)
-		return;
+		return RECORDS_GO_ON;
 	if (events_full(&d->log) || events_full(&d->results) ||
-	    mono_ns() - t >= d->conf.max_unrecorded * 1000000000ULL)
-		records_pause(d);
+	    mono_ns() - t >= d->conf.max_unrecorded * 1000000000ULL) {
+		records_pause(d, why, len);
+		return RECORDS_PAUSE;
+	}
+	return RECORDS_GO_ON;
 }
 
 /* The operator's resume waits for the records. */

@@ -40,7 +40,7 @@ status_object(const struct daemon *dm, const struct drive *d)
 	json_object		*o = json_object_new_object(), *e;
 	int			 i;
 
-	drive_status(d, &s);
+	drive_status_get(d, &s);
 	e = json_object_new_object();
 	for (i = 1; i < BLK_NCLASS; i++)
 		json_object_object_add(e, blk_class_name(i),
@@ -137,7 +137,7 @@ op_command(void *arg, enum ctl_cmd cmd, const char *name, char *msg,
 		return -ENOENT;
 	if (fn[cmd](d, msg, msglen) == 0)
 		return 0;
-	drive_status(d, &s);
+	drive_status_get(d, &s);
 	snprintf(state, statelen, "%s", state_word(s.run, s.refused));
 	return -EBUSY;
 }

@@ -173,7 +173,7 @@ struct drive {
 };
 
 void
-drive_status(const struct drive *d, struct drive_status *s)
+drive_status_get(const struct drive *d, struct drive_status *s)
 {
 	*s = d->st;
 }
