@@ -27,6 +27,7 @@
 #include <time.h>
 
 #include "drive_priv.h"
+#include "drive_work.h"
 #include "syncq.h"
 
 enum batch_step { B_IDLE, B_LOGS, B_DIRS };

@@ -18,6 +18,7 @@
 
 #include "drive.h"
 #include "drive_priv.h"
+#include "drive_work.h"
 #include "engine.h"
 #include "statedir.h"
 #include "events.h"
@@ -36,20 +37,6 @@ drive_work_to(struct drive *d, enum work to)
 		return;
 	}
 	d->work = to;
-}
-
-/* A job is running, or stopping (hung or not). */
-int
-drive_job_active(const struct drive *d)
-{
-	return d->work != WORK_NONE;
-}
-
-/* A job whose I/O is expected to complete: the stall watchdog's. */
-int
-drive_job_watched(const struct drive *d)
-{
-	return d->work != WORK_NONE && d->work != WORK_HUNG;
 }
 
 const char *
@@ -114,7 +101,7 @@ drive_free(struct drive *d)
 	events_close(&d->smart.log);
 	events_close(&d->results);
 	free(d->base);
-	free(d->seen);
+	ckpt_seen_free(d);
 	drive_long_free(d);
 	json_object_put(d->tl_figs);
 	sd_event_unref(d->ev);

@@ -105,43 +105,6 @@ ckpt_plan(const struct drive *d, uint64_t *probes, uint64_t *sec)
 	    sched_ckpt_long_seconds(&d->st, &d->conf, CKPT_STEP_FILL);
 }
 
-/*
- * The bad units of the checkpoint: an open-addressing set of offsets + 1
- * (0 is free), SEEN_CAP of them; once half full, later finds count as
- * new (a drive that bad is failing anyway, and the memory stays bounded).
- */
-#define SEEN_CAP	(1u << 16)
-
-/* Add a unit's offset; 1 when it was there already. */
-static int
-seen_add(struct drive *d, uint64_t off)
-{
-	size_t	i = (size_t)((off * 0x9e3779b97f4a7c15ULL) >> 48) % SEEN_CAP;
-
-	if (d->seen == NULL && (d->seen = calloc(SEEN_CAP,
-	    sizeof(*d->seen))) == NULL)
-		return 0;
-	for (; d->seen[i] != 0; i = (i + 1) % SEEN_CAP)
-		if (d->seen[i] == off + 1)
-			return 1;
-	if (d->nseen >= SEEN_CAP / 2)
-		return 0;
-	d->seen[i] = off + 1;
-	d->nseen++;
-	return 0;
-}
-
-uint64_t
-drive_ckpt_found_before(struct drive *d, const struct finding *f)
-{
-	uint64_t	i, n = 0;
-
-	for (i = 0; i < f->nblocks; i++)
-		n += (uint64_t)seen_add(d, f->offset + i * f->unit);
-	d->dup[f->cls] += n;
-	return n;
-}
-
 void
 drive_ckpt_started(struct drive *d)
 {
@@ -150,9 +113,7 @@ drive_ckpt_started(struct drive *d)
 	char		 t[32];
 
 	d->st.prog.probe_unit = d->tgt.logical_block;
-	if (d->seen != NULL)
-		memset(d->seen, 0, SEEN_CAP * sizeof(*d->seen));
-	d->nseen = 0;
+	ckpt_seen_reset(d);
 	d->st.ckpt_pu_x100 = smart_x100(d, 0);
 	d->st.ckpt_temp_x100 = smart_x100(d, 1);
 	ckpt_plan(d, &probes, &sec);

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "drive_priv.h"
+#include "drive_work.h"
 #include "log.h"
 #include "reserve.h"
 

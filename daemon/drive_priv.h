@@ -246,10 +246,6 @@ void		 drive_job_ended(struct drive *, enum job_end, int err);
  */
 int		 drive_worker_new(struct drive *, struct engine **,
 		    sd_event_source **, char *err, size_t);
-/* A job is running, or stopping (hung or not). */
-int		 drive_job_active(const struct drive *);
-/* A job whose I/O is expected to complete: the stall watchdog's. */
-int		 drive_job_watched(const struct drive *);
 /* checkpoint.c: write the checkpoint now: events first (synced), then
  * the state file (a batch in flight drained first). */
 void		 drive_checkpoint(struct drive *);
@@ -349,9 +345,13 @@ void		 drive_ckpt_started(struct drive *);
 void		 drive_ckpt_prepare(struct drive *, struct job *j);
 /* A step's job is done: its result recorded, the next step or the end. */
 void		 drive_ckpt_step_done(struct drive *, int err);
+/* ckpt_seen.c: the bad units a checkpoint found, each counted once */
 /* A probe's finding: how many of its units this checkpoint found before
  * (taken off the counts; all of them: no event either). */
 uint64_t	 drive_ckpt_found_before(struct drive *, const struct finding *);
+/* A checkpoint begins: none found yet. */
+void		 ckpt_seen_reset(struct drive *);
+void		 ckpt_seen_free(struct drive *);
 /* A probe's result line (identity, workload, figures); NULL: none. */
 json_object	*drive_ckpt_line(struct drive *, const struct probe *,
 		    const char *id);
