@@ -29,6 +29,7 @@
 
 #include "clock.h"
 #include "degrade.h"
+#include "ckpt_line.h"
 #include "drive_priv.h"
 #include "series_read.h"
 #include "statedir.h"

@@ -352,14 +352,6 @@ uint64_t	 drive_ckpt_found_before(struct drive *, const struct finding *);
 /* A checkpoint begins: none found yet. */
 void		 ckpt_seen_reset(struct drive *);
 void		 ckpt_seen_free(struct drive *);
-/* A probe's result line (identity, workload, figures); NULL: none. */
-json_object	*drive_ckpt_line(struct drive *, const struct probe *,
-		    const char *id);
-/* A direction's latency in microseconds (mean, percentiles, max); NULL
- * when it did no I/O. */
-json_object	*drive_ckpt_lat(const struct lathist *);
-/* Append a line to checkpoints.jsonl; consumes it. */
-void		 drive_ckpt_append(struct drive *, json_object *);
 /* drive_long.c: the long tests of a full checkpoint */
 /* A long step's job is handed out (its series begins). */
 void		 drive_long_prepare(struct drive *, int step);
