@@ -45,12 +45,6 @@ drive_name(const struct drive *d)
 	return d->conf.name;
 }
 
-void
-drive_events_path(const struct drive *d, char *buf, size_t len)
-{
-	statedir_path(buf, len, d->dir, STATEDIR_EVENTS);
-}
-
 struct drive *
 drive_new(const struct drive_conf *c, const char *state_dir, sd_event *ev,
     drive_changed_fn fn, void *arg)
@@ -107,13 +101,6 @@ drive_free(struct drive *d)
 	sd_event_unref(d->ev);
 	config_drive_release(&d->conf);
 	free(d);
-}
-
-void
-drive_notify(struct drive *d)
-{
-	if (d->changed != NULL)
-		d->changed(d, d->changed_arg);
 }
 
 /* Fold one snapshot of the worker into the state. */
