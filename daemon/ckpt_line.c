@@ -19,6 +19,8 @@
 #include "drive_priv.h"
 #include "probegen.h"
 
+#define ADD(k, v) json_object_object_add(o, k, v)
+
 /* The percentiles of a direction's latency in a line, in order. */
 static const struct {
 	const char	*key;
@@ -55,7 +57,6 @@ ckpt_line_identity(const struct drive *d, const struct probe *p)
 {
 	json_object	*o = json_object_new_object();
 
-#define ADD(k, v) json_object_object_add(o, k, v)
 	ADD("checkpoint", json_object_new_uint64(d->st.ckpt_done + 1));
 	ADD("time", json_object_new_uint64((uint64_t)time(NULL)));
 	ADD("started", json_object_new_uint64(d->st.ckpt_started));

@@ -318,7 +318,6 @@ probe_skipped(struct drive *d, const struct probe *p, const char *why)
 	drive_log(d, LOG_INFO, 0, "probe %s passed over: %s", id, why);
 	drive_ckpt_append(d, o);
 }
-#undef ADD
 
 /* The probe the current step runs and the bytes it runs over; NULL when
  * it runs none. */
@@ -410,7 +409,6 @@ drive_ckpt_status(const struct drive *d)
 	uint64_t	 n = sched_ckpt_steps(st, &d->conf), every;
 
 	every = d->conf.checkpoint_every;
-#define ADD(k, v) json_object_object_add(o, k, v)
 	ADD("number", json_object_new_uint64(st->ckpt_done + (uint64_t)in));
 	ADD("step", json_object_new_string(in ?
 	    sched_ckpt_word(st->ckpt_step) : ""));
