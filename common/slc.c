@@ -104,35 +104,67 @@ held_rate(const struct steps *p, size_t i)
 }
 
 /*
- * The first step i of [a + 1, n - w] below the threshold, and so up to
+ * Is step i of [a + 1, n - w] a knee: below the threshold, and so up to
  * the end of a jump soon after it (held_rate: a step held back is no
- * knee), after which most
- * of the time up to each of the next `w` steps, and of the rest of the
- * pass, is spent below it, and the pass after it is slower than [a, i) by
- * SLC_KNEE_FRAC; n when there is none. A slow spell the pass recovers
- * from is no knee however long; nor is a drop in the last `w` steps,
- * with too little pass left to show that it lasts (a pass's tail is
- * often slow for other reasons: the last flush, the host's writeback);
- * nor a start whose few steps came in a burst (a small pass's steps,
- * shorter than what is in flight, reach the in-order position in rounds)
- * and made its median too high; nor is one whose fast stretch before it
- * is no longer than one after it (stalls that come from the pass's
- * start on: the stretch before the first is no cache).
+ * knee), after which most of the time up to each of the next `w` steps,
+ * and of the rest of the pass, is spent below it, and the pass after it
+ * is slower than [a, i) by SLC_KNEE_FRAC? A slow spell the pass recovers
+ * from is no knee however long; nor is a drop in the last `w` steps, with
+ * too little pass left to show that it lasts (a pass's tail is often
+ * slow for other reasons: the last flush, the host's writeback); nor a
+ * start whose few steps came in a burst (a small pass's steps, shorter
+ * than what is in flight, reach the in-order position in rounds) and
+ * made its median too high; nor is one whose fast stretch before it is
+ * no longer than one after it (stalls that come from the pass's start
+ * on: the stretch before the first is no cache).
  */
+static int
+is_knee(const struct steps *p, size_t a, size_t w, double thr, size_t i)
+{
+	if (!(p->bps[i] < thr) || !(held_rate(p, i) < thr))
+		return 0;
+	return stays_slow(p, i, w) && slow_most(p, i, p->n) &&
+	    p->runs[i] < i - a &&
+	    span_rate(p, i, p->n) < SLC_KNEE_FRAC * span_rate(p, a, i);
+}
+
+/*
+ * The knee from knee i: where i is a stall (below SLC_STALL_FRAC of the
+ * start, a tenth of thr / SLC_KNEE_FRAC) with fast steps after it, and
+ * the first slow step after them, within `w` of i, is a knee that is no
+ * stall (a stall at each, the fast steps between at the level's speed:
+ * a cache folding, whose first stall is its end), that one: a pause of
+ * the host's shortly before a level's end, long enough to outweigh the
+ * fast steps between, is not where the speed fell.
+ */
+static size_t
+past_pause(const struct steps *p, size_t a, size_t w, double thr,
+    size_t i)
+{
+	double	stall = SLC_STALL_FRAC * thr / SLC_KNEE_FRAC;
+	size_t	j = i, lim = i + w < p->n - w ? i + w : p->n - w;
+
+	while (p->bps[j] < stall && j + 1 <= lim && !(p->bps[j + 1] < thr)) {
+		for (j++; j <= lim && !(p->bps[j] < thr); j++)
+			;
+		if (j > lim || !is_knee(p, a, w, thr, j))
+			return i;
+		if (!(p->bps[j] < stall))
+			return j;
+	}
+	return i;
+}
+
+/* The first knee of [a + 1, n - w] (is_knee, past_pause); n if none. */
 static size_t
 find_knee(const struct steps *p, size_t a, size_t w, double thr)
 {
-	size_t	i, n = p->n;
+	size_t	i;
 
-	for (i = a + 1; i + w <= n; i++) {
-		if (!(p->bps[i] < thr) || !(held_rate(p, i) < thr))
-			continue;
-		if (stays_slow(p, i, w) && slow_most(p, i, n) &&
-		    p->runs[i] < i - a &&
-		    span_rate(p, i, n) < SLC_KNEE_FRAC * span_rate(p, a, i))
-			return i;
-	}
-	return n;
+	for (i = a + 1; i + w <= p->n; i++)
+		if (is_knee(p, a, w, thr, i))
+			return past_pause(p, a, w, thr, i);
+	return p->n;
 }
 
 /*
@@ -210,6 +242,33 @@ pace(const struct steps *p, size_t a, size_t m, double *tmp)
 	return median(tmp, m);
 }
 
+/*
+ * A level's speed from its start a, its first windows m steps each: in a
+ * pass of steps one by one, the highest median of the first
+ * SLC_START_WINDOWS windows (not past the pass's end), so that the host
+ * slowing a level's first few milliseconds (another drive starting on
+ * the same CPUs) does not take the level for slower than it is and miss
+ * the drop to the next; a level shorter than a window is no slower for
+ * it, and the windows after it are slower. Where steps came in jumps,
+ * pace()'s rate from a: a window beginning after a hold would have the
+ * jump without its time.
+ */
+static double
+level_pace(const struct steps *p, size_t a, size_t m, double *tmp)
+{
+	double	best = 0, v;
+	size_t	j;
+
+	if (p->win > 1)
+		return pace(p, a, m, tmp);
+	for (j = 0; j < SLC_START_WINDOWS && a + (j + 1) * m <= p->n; j++) {
+		v = median_of(p, a + j * m, a + (j + 1) * m, tmp);
+		if (v > best)
+			best = v;
+	}
+	return best;
+}
+
 /* Twice the most steps that ended in one round (1: never more than one). */
 static size_t
 jump_steps(const struct steps *p)
@@ -225,11 +284,16 @@ jump_steps(const struct steps *p)
 }
 
 /*
- * Is [a, b) a level of the cache: steps enough, most of its time within
- * SLC_LEVEL_BAND of its median, and less than a quarter of it in stalls
- * (steps below SLC_STALL_FRAC of the first level's speed)? A drive's
- * folds take most of the time between them; a host's hiccup (a thread
- * kept from a CPU for tens of milliseconds) a sliver of a level's.
+ * Is [a, b) a level of the cache (the first level's pace first_bps, as
+ * its start went): steps enough, most of its time within
+ * SLC_LEVEL_BAND of its median, and, where that median is the first
+ * level's speed (not below SLC_KNEE_FRAC of it: the cache folding, its
+ * steps between the folds as fast as before), less than a quarter of it
+ * in stalls (steps below SLC_STALL_FRAC of the first level's speed)? A
+ * drive's folds take most of the time between them. A slower level's
+ * stalls are the host's (a thread kept from a CPU for tens of
+ * milliseconds, beside other drives): they take a sliver of a level's
+ * time, or on a busy host a quarter, and the level is no less a level.
  */
 static int
 is_level(const struct steps *p, size_t a, size_t b, double first_bps,
@@ -247,7 +311,8 @@ is_level(const struct steps *p, size_t a, size_t b, double first_bps,
 		if (fabs(p->bps[i] - med) <= SLC_LEVEL_BAND * med)
 			in += p->dur[i];
 	}
-	return 2 * in > all && 4 * stalled < all;
+	return 2 * in > all &&
+	    (med < SLC_KNEE_FRAC * first_bps || 4 * stalled < all);
 }
 
 /*
@@ -265,10 +330,10 @@ cache_end(struct steps *p, double start, double *tmp, size_t *k1)
 	if (*k1 >= p->n)
 		return p->n;
 	m = steps_of(p->n - *k1, SLC_START_FRAC);
-	s2 = pace(p, *k1, m, tmp);
+	s2 = level_pace(p, *k1, m, tmp);
 	by_threshold(p, SLC_KNEE_FRAC * s2);
 	k2 = find_knee(p, *k1, w, SLC_KNEE_FRAC * s2);
-	if (k2 < p->n && is_level(p, *k1, k2, span_rate(p, 0, *k1), tmp))
+	if (k2 < p->n && is_level(p, *k1, k2, start, tmp))
 		return k2;
 	return *k1;
 }
@@ -378,8 +443,8 @@ slc_estimate(const uint64_t *t, size_t n, uint64_t step_bytes,
 	p = (struct steps){ bps, dur, tt, slow, runs, n, step_bytes, 1, t };
 	p.win = jump_steps(&p);
 	out->start_bps = median_of(&p, 0, steps_of(n, SLC_START_FRAC), tmp);
-	k = cache_end(&p, pace(&p, 0, steps_of(n, SLC_START_FRAC), tmp), tmp,
-	    &k1);
+	k = cache_end(&p, level_pace(&p, 0, steps_of(n, SLC_START_FRAC), tmp),
+	    tmp, &k1);
 	fill(&p, k, k1, tmp, out);
 	rc = 0;
 out:

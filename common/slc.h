@@ -11,21 +11,26 @@
  * drive without such a cache, or whose cache the pass never filled,
  * shows no knee, and says so.
  *
- * The rule: the start's speed is the median of the steps of the pass's
- * first SLC_START_FRAC (at least SLC_MIN_STEPS steps); the knee is the
- * first step below SLC_KNEE_FRAC of it from which most of the time up to
- * each step of the next SLC_STAY_FRAC of the pass (at least SLC_MIN_STEPS
- * steps), and most of the time of the rest of the pass, is spent in steps
- * below it too, and after which the pass is slower than before it by
- * that factor: a slow step (garbage collection, a flush, a pause shortly
- * before the drop) or a slow spell the pass
- * recovers from is no knee, a drop that lasts is, one with less of the
+ * The rule: the start's speed is the highest median of the steps of the
+ * pass's first SLC_START_WINDOWS windows of SLC_START_FRAC each (at least
+ * SLC_MIN_STEPS steps; where steps came one by one), so that a host slow
+ * for the first few milliseconds does not hide the drop to a cache's
+ * second level; the knee is the first step below SLC_KNEE_FRAC of it
+ * from which most of the time up to each step of the next SLC_STAY_FRAC
+ * of the pass (at least SLC_MIN_STEPS steps), and most of the time of
+ * the rest of the pass, is spent in steps below it too, and after which
+ * the pass is slower than before it by that factor: a slow step (garbage
+ * collection, a flush, a pause shortly before the drop) or a slow spell
+ * the pass recovers from is no knee, a drop that lasts is, one with less of the
  * pass left to show it is none, and so is a start that only looked fast
  * (its steps came in a burst). A median and majorities, so that a few
  * outliers weigh nothing. Majorities of time, not of steps: after a
  * cache that folds before it takes more (writes stop while part of the
  * cache moves to TLC, then go on at the cache's speed), most steps are
- * fast but most of the time is spent in the stalls.
+ * fast but most of the time is spent in the stalls. A stall (a step
+ * below SLC_STALL_FRAC of the start's speed) with fast steps after it and
+ * a knee that is no stall within the next SLC_STAY_FRAC is the host's
+ * pause shortly before the drop, and the knee is that drop.
  *
  * Written at a queue deeper than a step, a pass reaches the in-order
  * position in jumps: a step held back, then the many that finished
@@ -43,7 +48,9 @@
  * knee, the same rule on the rest of the pass, from that level's own
  * start, finds a second knee; the stretch between is the cache's second
  * level when it is a level (most of its time within SLC_LEVEL_BAND of its
- * median, under a quarter of it in stalls). The cache then ends at the second knee.
+ * median; and where that median is as fast as the first level, under a
+ * quarter of it in stalls: else the cache folding). The cache then ends
+ * at the second knee.
  *
  * After the cache, stalls (steps below SLC_STALL_FRAC of the cache's
  * speed) between steps at the cache's speed again are gusts: the pass
@@ -57,6 +64,7 @@
 #include <stdint.h>
 
 #define SLC_START_FRAC	0.02	/* the start: the first 2 % of the pass */
+#define SLC_START_WINDOWS 3	/* its pace: the best of 3 such windows */
 #define SLC_KNEE_FRAC	0.70	/* below 0.7 times the start's speed */
 #define SLC_STAY_FRAC	0.05	/* and so over the next 5 % */
 #define SLC_MIN_STEPS	3

@@ -8,7 +8,8 @@
  * levels, and not a slower stretch that is no level, nor one as fast as
  * the stretch before it (after a start whose steps came in bursts), nor
  * a step held back before a jump, nor a pause shortly before a level's
- * end; sees the gusts of a
+ * end; holds the levels of a pass whose start the host slowed, or whose
+ * levels it paused; sees the gusts of a
  * cache that folds when full (stalls between stretches at its speed) as
  * such, with the cache before them, every stall counted where they come
  * in rounds of completions; and refuses timelines it cannot read.
@@ -431,6 +432,92 @@ test_two_levels(void **state)
 }
 
 /*
+ * The SM2258XT-like pass of tests/known/t_cache_levels.sh at QD1, in
+ * 1024 steps: two cache levels of 171 steps each at 146 and 89 (MB/s,
+ * here GB/s), then direct writes at 26 up to three quarters of the pass,
+ * then 8; every step +-10 %. The host slow for the first 3 % of the pass
+ * (two drives starting at once on two CPUs: each step there at 0.6 of its
+ * speed) must not lower the start's speed below what the second level
+ * falls under, nor a slower spell at the second level's start (0.35)
+ * hide its end:
+ * the two levels stay two, and the direct writes after them are no
+ * level.
+ */
+static void
+sm2258xt_pass(double *bps, size_t n, const double *spell)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		bps[i] = noisy(i < 171 ? 0.146 * GBPS : i < 342 ?
+		    0.089 * GBPS : i < 768 ? 0.026 * GBPS : 0.008 * GBPS,
+		    0.10, i);
+		if (i >= spell[0] * (double)n && i < spell[1] * (double)n)
+			bps[i] *= spell[2];
+	}
+}
+
+static void
+test_slow_start(void **state)
+{
+	double			bps[1024];
+	struct slc_estimate	e;
+	double			s;
+	size_t			i, k;
+	static const double	spells[][3] = {	/* from, to, factor */
+		{ 0, 0, 1 }, { 0, 0.03, 0.6 }, { 0.01, 0.05, 0.6 },
+		{ 0.17, 0.20, 0.35 },
+	};
+
+	(void)state;
+	for (k = 0; k < sizeof(spells) / sizeof(spells[0]); k++) {
+		sm2258xt_pass(bps, 1024, spells[k]);
+		e = estimate(bps, 1024);
+		assert_true(e.knee);
+		assert_int_equal(e.levels, 2);
+		assert_int_equal(e.level_bytes[0], 171 * STEP);
+		assert_int_equal(e.cache_bytes, 342 * STEP);
+		/* the second level's rate is what its steps took, slowed
+		 * or not */
+		for (i = 171, s = 0; i < 342; i++)
+			s += 1 / bps[i];
+		assert_rel(e.level_bps[1], 171 / s, 1e-6);
+	}
+}
+
+/*
+ * The same pass (no slow start) with the host's pauses of a busy CPU (the
+ * QD1 thread kept from it for 20 ms at a time): one 25 steps long at the
+ * first level's speed 11 steps before its end, which outweighs the fast
+ * steps between it and the drop; and four in the second level, each 16
+ * steps long at its speed, together over a quarter of its time. The
+ * levels still end where the drive's speed fell, and the second is still
+ * a level: its steps between the pauses are slower than the first's, so
+ * its stalls are no fold.
+ */
+static void
+test_host_pauses(void **state)
+{
+	static const double	none[3] = { 0, 0, 1 };
+	static const size_t	at[] = { 192, 230, 270, 310 };
+	double			bps[1024];
+	struct slc_estimate	e;
+	size_t			i;
+
+	(void)state;
+	sm2258xt_pass(bps, 1024, none);
+	bps[160] /= 25;
+	for (i = 0; i < sizeof(at) / sizeof(at[0]); i++)
+		bps[at[i]] /= 16;
+	e = estimate(bps, 1024);
+	assert_true(e.knee);
+	assert_int_equal(e.levels, 2);
+	assert_int_equal(e.level_bytes[0], 171 * STEP);
+	assert_int_equal(e.cache_bytes, 342 * STEP);
+	assert_false(e.gusts);
+}
+
+/*
  * The two-level cache of test_two_levels with one slow step (a pause of
  * the host's, 0.3 GB/s) 20 steps before the end of each level: what
  * follows each is slow enough (the next level, or after the cache) to
@@ -589,6 +676,8 @@ main(void)
 		cmocka_unit_test(test_held_step),
 		cmocka_unit_test(test_gradual),
 		cmocka_unit_test(test_two_levels),
+		cmocka_unit_test(test_slow_start),
+		cmocka_unit_test(test_host_pauses),
 		cmocka_unit_test(test_pause_before),
 		cmocka_unit_test(test_gusts),
 		cmocka_unit_test(test_gusts_deep),
