@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 
 #include "drive.h"
+#include "drive_features.h"
 #include "drive_priv.h"
 #include "drive_work.h"
 #include "engine.h"
@@ -27,17 +28,8 @@
 
 #define FINDINGS_BATCH	256
 
-/* Every change of what the worker does goes through here. */
-void
-drive_work_to(struct drive *d, enum work to)
-{
-	if (!sched_work_allowed(d->work, to)) {
-		drive_log(d, LOG_WARNING, 0, "worker: move from %s to %s "
-		    "refused", work_name(d->work), work_name(to));
-		return;
-	}
-	d->work = to;
-}
+/* What the features ask of the core (drive_priv.h), defined below. */
+static const struct drive_core_ops core_ops;
 
 const char *
 drive_name(const struct drive *d)
@@ -65,6 +57,7 @@ drive_new(const struct drive_conf *c, const char *state_dir, sd_event *ev,
 	d->ev = sd_event_ref(ev);
 	d->changed = fn;
 	d->changed_arg = arg;
+	d->core = &core_ops;
 	d->tgt.fd = -1;
 	d->log.fd = -1;
 	d->emap.fd = -1;
@@ -82,7 +75,7 @@ drive_free(struct drive *d)
 	if (d->ckpt.step != CKPT_NONE)
 		checkpoint_drain();	/* a batch in flight holds its files */
 	drive_smart_stop(d);
-	drive_cut_free(d);
+	features_release(d);
 	sd_event_source_disable_unref(d->notify_src);
 	sd_event_source_disable_unref(d->idle_src);
 	if (d->work == WORK_HUNG)
@@ -93,10 +86,6 @@ drive_free(struct drive *d)
 	errmap_close(&d->emap);
 	events_close(&d->log);
 	events_close(&d->smart.log);
-	events_close(&d->results);
-	free(d->base);
-	ckpt_seen_free(d);
-	drive_long_free(d);
 	json_object_put(d->tl_figs);
 	sd_event_unref(d->ev);
 	config_drive_release(&d->conf);
@@ -163,50 +152,6 @@ stop_reached(const struct drive *d)
 	return sched_stop(&d->st, &d->conf);
 }
 
-/* Change the run state, with an event and a checkpoint. */
-void
-drive_set_run(struct drive *d, enum run_state r, const char *reason)
-{
-	json_object	*o;
-	int		 prio = r == RUN_FAILED ? LOG_CRIT : LOG_NOTICE;
-
-	if (!sched_run_allowed(d->st.run, r)) {
-		drive_log(d, LOG_WARNING, 0, "run state: move from %s to %s "
-		    "refused", run_state_name(d->st.run), run_state_name(r));
-		return;
-	}
-	if (r == RUN_STOPPED || r == RUN_FINISHED || r == RUN_FAILED)
-		drive_cut_run_ended(d, run_state_name(r));
-	d->st.run = r;
-	snprintf(d->st.reason, sizeof(d->st.reason), "%s", reason ? reason : "");
-	if (r == RUN_FAILED)
-		d->st.failed_at_tbw = d->st.host_bytes_written;
-	o = drive_ev_obj(d);
-	json_object_object_add(o, "state",
-	    json_object_new_string(run_state_name(r)));
-	if (reason != NULL)
-		json_object_object_add(o, "reason", json_object_new_string(reason));
-	events_add(&d->log, prio, run_state_name(r), o, -1,
-	    (long long)d->st.host_bytes_written, "%s%s%s (TBW %.6f TB)",
-	    run_state_name(r), reason ? ": " : "", reason ? reason : "",
-	    (double)d->st.host_bytes_written / 1e12);
-	drive_checkpoint(d);
-	drive_notify(d);
-}
-
-void
-drive_fail(struct drive *d, const char *fmt, ...)
-{
-	char	why[256];
-	va_list	ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	sd_event_source_set_enabled(d->idle_src, SD_EVENT_OFF);
-	drive_set_run(d, RUN_FAILED, why);
-}
-
 /* The worker's eventfd: findings are waiting, or the job ended. */
 static int
 on_worker(sd_event_source *s, int fd, uint32_t revents, void *arg)
@@ -247,14 +192,14 @@ drive_worker_new(struct drive *d, struct engine **e, sd_event_source **src,
 
 /* SMART fails or finishes the drive: its job stops, its state says why. */
 static void
-smart_verdict(struct drive *d, enum run_state r, const char *why)
+verdict(struct drive *d, enum run_state r, const char *why)
 {
 	drive_halt(d);
 	drive_set_run(d, r, why);
 }
 
 static uint64_t
-smart_written_now(struct drive *d)
+written_now(struct drive *d)
 {
 	uint64_t	live;
 
@@ -265,11 +210,13 @@ smart_written_now(struct drive *d)
 	    live - d->last.bytes_written : 0);
 }
 
-static const struct drive_smart_ops smart_ops = { drive_poll, smart_verdict,
-	smart_written_now };
-
-int
-drive_activate(struct drive *d, int schedule)
+/*
+ * Open the drive: its target, state and worker; `reopen` when a feature
+ * that closed it opens it again (a power cut's return: not a new run of
+ * the daemon, its errors so far still this run's).
+ */
+static int
+activate(struct drive *d, int schedule, int reopen)
 {
 	char	err[256];
 	int	owned, rc, lost;
@@ -277,7 +224,7 @@ drive_activate(struct drive *d, int schedule)
 	d->refused = 0;
 	if ((owned = drive_prepare(d)) < 0) {
 		if (owned == -2)	/* a cut under way: power on, wait */
-			drive_cut_resume(d);
+			features_bring_back(d);
 		return -1;
 	}
 	if ((rc = drive_worker_new(d, &d->eng, &d->notify_src, err,
@@ -288,15 +235,15 @@ drive_activate(struct drive *d, int schedule)
 	memset(d->rates.hist, 0, sizeof(d->rates.hist));
 	d->active = 1;
 	d->tgt.created = 0;	/* the drive's file from now on, never undone */
-	if (!d->cut.returned)	/* a power cut is not a new run of the daemon */
+	if (!reopen)
 		d->errors_at_start = drive_errors_total(d);
-	drive_smart_start(d, &smart_ops);
+	drive_smart_start(d);
 	/* before the announce: its resume may raise a finished drive's
 	 * limits, and a finished drive owes no verify */
 	lost = drive_power_activate(d, owned);
 	drive_announce(d, owned);
 	findings_target_note(d);
-	drive_cut_activated(d, lost);
+	features_activated(d, lost);
 	drive_checkpoint(d);
 	drive_mark_phase(d);
 	rates_reset(d);
@@ -305,6 +252,50 @@ drive_activate(struct drive *d, int schedule)
 	drive_notify(d);
 	return 0;
 }
+
+int
+drive_activate(struct drive *d, int schedule)
+{
+	return activate(d, schedule, 0);
+}
+
+static int
+reopen(struct drive *d)
+{
+	return activate(d, 1, 1);
+}
+
+/*
+ * A job that has ended and whose end the main loop has not handled yet
+ * (its eventfd, the tick) is handled now, so that a command acts on the
+ * drive as it is: 1 when there was one.
+ */
+int
+drive_job_end_seen(struct drive *d)
+{
+	enum job_end	end;
+	int		err;
+
+	if (d->eng == NULL)
+		return 0;
+	drive_poll(d);
+	if (!engine_job_done(d->eng, &end, &err))
+		return 0;
+	drive_poll(d);
+	drive_job_ended(d, end, err);
+	return 1;
+}
+
+static const struct drive_core_ops core_ops = {
+	.poll = drive_poll,
+	.schedule = drive_schedule,
+	.phase_done = drive_phase_done,
+	.work_to = drive_work_to,
+	.reopen = reopen,
+	.verdict = verdict,
+	.written_now = written_now,
+	.job_end_seen = drive_job_end_seen,
+};
 
 /*
  * A read or write that never completes leaves the worker stuck in the
@@ -340,9 +331,7 @@ drive_tick(struct drive *d)
 	drive_watch_stall(d);
 	t0 = d->rates.t;
 	rates_tick(d);
-	if (d->rates.t != t0)
-		drive_long_tick(d);
-	drive_cut_tick(d);
+	features_tick(d, d->rates.t != t0);
 }
 
 /* Fraction done and time left of the current phase. */
@@ -392,19 +381,19 @@ drive_status_get(const struct drive *d, struct drive_status *s)
 	s->unflushed_kept = d->st.unflushed_kept;
 	s->power_verify = d->st.power_verify;
 	s->power_cuts = d->st.power_cuts;
-	s->power_cut_state = drive_cut_state(d);
 	s->probe_bytes_written = d->st.probe_bytes_written;
 	s->rated_tbw = d->conf.rated_tbw;
 	s->created = d->st.created;
 	s->checkpoints_done = d->st.ckpt_done;
 	records_status(d, s);
+	features_status(d, s);
 }
 
 int
 drive_settled(const struct drive *d)
 {
 	/* a power cut under way ends with the drive open again, or failed */
-	if (d->cut.step != CUT_NONE)
+	if (features_holding(d) != NULL)
 		return 0;
 	/* a hung job may never end: its drive has failed all the same */
 	if (d->refused || d->work == WORK_HUNG)
@@ -413,44 +402,6 @@ drive_settled(const struct drive *d)
 		return 0;
 	return d->st.run == RUN_FINISHED || d->st.run == RUN_FAILED ||
 	    d->st.run == RUN_STOPPED;
-}
-
-/* Stop the worker's job (if any) and the idle timer; keep the position. */
-void
-drive_halt(struct drive *d)
-{
-	if (drive_job_active(d))
-		engine_stop_job(d->eng);
-	sd_event_source_set_enabled(d->idle_src, SD_EVENT_OFF);
-}
-
-/*
- * What the records (records.c) decided this second, acted on: a pause
- * halts the drive's I/O and says why; a resume is the operator's, which
- * the records no longer refuse.
- */
-void
-drives_records_tick(struct drive **dv, size_t n)
-{
-	char	why[256];
-	size_t	i;
-
-	for (i = 0; i < n; i++) {
-		if (!dv[i]->active)
-			continue;
-		switch (records_tick(dv[i], why, sizeof(why))) {
-		case RECORDS_PAUSE:
-			drive_halt(dv[i]);
-			drive_set_run(dv[i], RUN_PAUSED, why);
-			break;
-		case RECORDS_RESUME:
-			if (drive_cmd_resume(dv[i], why, sizeof(why)) == -1)
-				log_warnx("%s", why);
-			break;
-		case RECORDS_GO_ON:
-			break;
-		}
-	}
 }
 
 int
@@ -511,7 +462,7 @@ drive_shutdown_end(struct drive *d)
 	if (!d->active)
 		return;
 	drive_poll(d);
-	drive_cut_shutdown(d);	/* a cut's event still waiting for SMART */
+	features_shutdown(d);	/* a cut's event still waiting for SMART */
 	if (!drive_job_active(d)) {
 		drive_power_stopped(d);
 		events_add(&d->log, LOG_INFO, "shutdown", drive_ev_obj(d), -1,
@@ -525,7 +476,7 @@ drive_shutdown_end(struct drive *d)
 int
 drive_quiet(const struct drive *d)
 {
-	return !drive_job_active(d) && d->cut.step == CUT_NONE;
+	return !drive_job_active(d) && features_holding(d) == NULL;
 }
 
 void

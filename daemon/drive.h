@@ -91,8 +91,6 @@ void		 drive_schedule(struct drive *);
 void		 drive_tick(struct drive *);
 /* ...then the checkpoints of those that need one, synced together... */
 void		 drives_checkpoint_tick(struct drive **, size_t);
-/* ...then what each drive's records ask (a pause, a resume), done. */
-void		 drives_records_tick(struct drive **, size_t);
 /* At exit: the checkpoints' sync queue. */
 void		 checkpoint_queue_free(void);
 void		 drive_status_get(const struct drive *, struct drive_status *);
@@ -144,16 +142,6 @@ int		 drive_errors_json(struct drive *, uint64_t pass,
 /* A verify error was ever counted. */
 uint64_t	 drive_errors_total(const struct drive *);
 
-/* Commands (also used by the control socket). -1 and a message on refusal. */
-int		 drive_cmd_pause(struct drive *, char *err, size_t);
-int		 drive_cmd_resume(struct drive *, char *err, size_t);
-int		 drive_cmd_stop(struct drive *, char *err, size_t);
-int		 drive_cmd_start(struct drive *, char *err, size_t);
-int		 drive_cmd_verify(struct drive *, char *err, size_t);
-/* A performance checkpoint at the drive's next cycle boundary. */
-int		 drive_cmd_checkpoint(struct drive *, char *err, size_t);
-/* A power cut in the write pass running, or at the next one. */
-int		 drive_cmd_powercut(struct drive *, char *err, size_t);
 /* New settings from a reload; layout keys may not change. */
 int		 drive_reconfigure(struct drive *, const struct drive_conf *,
 		    char *err, size_t);

@@ -33,6 +33,7 @@
 
 #include "ckpt_line.h"
 #include "ckpt_read.h"
+#include "drive_features.h"
 #include "drive_priv.h"
 #include "probegen.h"
 
@@ -43,7 +44,8 @@
 
 #define ADD(k, v) json_object_object_add(o, k, v)
 
-void
+/* Open checkpoints.jsonl cut to `keep` bytes. */
+static void
 drive_ckpt_open(struct drive *d, uint64_t keep)
 {
 	char	path[PATH_MAX + 32];
@@ -78,13 +80,17 @@ ckpt_plan(const struct drive *d, uint64_t *probes, uint64_t *sec)
 	    sched_ckpt_long_seconds(&d->st, &d->conf, CKPT_STEP_FILL);
 }
 
-void
+/* A phase was entered: the checkpoint's, its unit, SMART then, its event. */
+static void
 drive_ckpt_started(struct drive *d)
 {
-	json_object	*o = drive_ev_obj(d);
+	json_object	*o;
 	uint64_t	 probes, sec;
 	char		 t[32];
 
+	if (d->st.prog.phase != PHASE_CHECKPOINT)
+		return;
+	o = drive_ev_obj(d);
 	d->st.prog.probe_unit = d->tgt.logical_block;
 	ckpt_seen_reset(d);
 	d->st.ckpt_pu_x100 = ckpt_smart_x100(d, 0);
@@ -172,7 +178,7 @@ base_take(json_object *line, void *arg)
 }
 
 /* The baselines of the probes, from checkpoints.jsonl as it is now. */
-void
+static void
 drive_ckpt_load(struct drive *d)
 {
 	struct ckpt_skipped	sk;
@@ -335,7 +341,11 @@ step_probe(const struct drive *d, uint64_t *len)
 	return sched_long_probe(l);
 }
 
-void
+/*
+ * Before a checkpoint step's job is handed out: probes the device cannot
+ * run passed over (recorded), `j` the job of the step that runs.
+ */
+static void
 drive_ckpt_prepare(struct drive *d, struct job *j)
 {
 	const struct probe	*p;
@@ -344,6 +354,8 @@ drive_ckpt_prepare(struct drive *d, struct job *j)
 	uint64_t		 len;
 	int			 skipped = 0;
 
+	if (d->st.prog.phase != PHASE_CHECKPOINT)
+		return;
 	if (d->st.prog.probe_unit == 0)	/* a state of an older version */
 		d->st.prog.probe_unit = j->pj.unit = d->tgt.logical_block;
 	while ((p = step_probe(d, &len)) != NULL &&
@@ -379,11 +391,18 @@ ckpt_end_event(struct drive *d)
 	    d->st.ckpt_done, minutes(sec, t, sizeof(t)), d->conf.name);
 }
 
-void
+/*
+ * A checkpoint step's job is done: its result recorded, the next step or
+ * the phase's end; 0 when the job was not a checkpoint's.
+ */
+static int
 drive_ckpt_step_done(struct drive *d, int err)
 {
 	const struct probe	*p = sched_ckpt_probe(d->st.ckpt_step);
 	struct probe_result	 r;
+
+	if (d->st.prog.phase != PHASE_CHECKPOINT)
+		return 0;
 
 	if (p != NULL)
 		probe_recorded(d, p);
@@ -394,10 +413,11 @@ drive_ckpt_step_done(struct drive *d, int err)
 	if (sched_ckpt_next(&d->st, &d->conf)) {
 		drive_checkpoint(d);
 		drive_notify(d);
-		return;
+		return 1;
 	}
 	ckpt_end_event(d);
-	drive_phase_done(d, JOB_DONE);
+	d->core->phase_done(d, JOB_DONE);
+	return 1;
 }
 
 json_object *
@@ -428,3 +448,41 @@ drive_ckpt_status(const struct drive *d)
 #undef ADD
 	return o;
 }
+
+/* The drive's state is loaded: checkpoints.jsonl cut to what the state
+ * knows of (all of it for a new run), the baselines from it. */
+static void
+ckpt_loaded(struct drive *d, int owned)
+{
+	drive_ckpt_open(d, owned ? d->st.ckpt_results_bytes : UINT64_MAX);
+	drive_ckpt_load(d);
+}
+
+/* A tick's rates are in: the series of a long test's step running. */
+static void
+ckpt_tick(struct drive *d, int rated)
+{
+	if (rated)
+		drive_long_tick(d);
+}
+
+static void
+ckpt_release(struct drive *d)
+{
+	events_close(&d->results);
+	free(d->base);
+	d->base = NULL;
+	ckpt_seen_free(d);
+	drive_long_free(d);
+}
+
+/* Performance checkpoints, their probes and long tests (drive_long.c). */
+const struct drive_feature drive_ckpt_feature = {
+	.name = "checkpoints",
+	.loaded = ckpt_loaded,
+	.phase_started = drive_ckpt_started,
+	.job_prepare = drive_ckpt_prepare,
+	.step_done = drive_ckpt_step_done,
+	.tick = ckpt_tick,
+	.release = ckpt_release,
+};

@@ -7,29 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "drive_cmd.h"
+#include "drive_features.h"
 #include "drive_priv.h"
+#include "drive_work.h"
 #include "log.h"
-
-/*
- * A job that has ended and whose end the main loop has not handled yet
- * (its eventfd, the tick) is handled now, so that a command acts on the
- * drive as it is: 1 when there was one.
- */
-static int
-job_end_seen(struct drive *d)
-{
-	enum job_end	end;
-	int		err;
-
-	if (d->eng == NULL)
-		return 0;
-	drive_poll(d);
-	if (!engine_job_done(d->eng, &end, &err))
-		return 0;
-	drive_poll(d);
-	drive_job_ended(d, end, err);
-	return 1;
-}
 
 /*
  * A start or verify after io_timeout. When the job given up has ended in
@@ -45,7 +27,7 @@ drive_unhang(struct drive *d, char *err, size_t len)
 	sd_event_source	*src;
 	int		 rc;
 
-	if (job_end_seen(d))
+	if (drive_job_end_seen(d))
 		return 0;
 	if ((rc = drive_worker_new(d, &e, &src, err, len)) == -2)
 		snprintf(err, len, "%s: cannot watch the worker", d->conf.name);
@@ -68,9 +50,9 @@ drive_unhang(struct drive *d, char *err, size_t len)
 static int
 cmd_refuse(const struct drive *d, char *err, size_t len, const char *what)
 {
-	if (drive_cut_state(d) != NULL)
+	if (features_holding(d) != NULL)
 		snprintf(err, len, "%s: cannot %s: a power cut is under way "
-		    "(%s)", d->conf.name, what, drive_cut_state(d));
+		    "(%s)", d->conf.name, what, features_holding(d));
 	else
 		snprintf(err, len, "%s: cannot %s: drive is %s%s",
 		    d->conf.name, what, state_word(d->st.run, d->refused),
@@ -123,13 +105,13 @@ drive_cmd_stop(struct drive *d, char *err, size_t len)
 int
 drive_cmd_start(struct drive *d, char *err, size_t len)
 {
-	if (drive_cut_state(d) != NULL)	/* it opens the drive at its end */
+	if (features_holding(d) != NULL) /* it opens the drive at its end */
 		return cmd_refuse(d, err, len, "start");
 	if (d->refused) {
 		safety_close(&d->tgt);
 		if (drive_activate(d, 0) == -1) {
 			/* a power cut under way powers it on: it goes on then */
-			if (drive_cut_state(d) != NULL)
+			if (features_holding(d) != NULL)
 				return 0;
 			snprintf(err, len, "%s: %s", d->conf.name, d->st.reason);
 			return -1;
@@ -152,7 +134,7 @@ drive_cmd_start(struct drive *d, char *err, size_t len)
 int
 drive_cmd_verify(struct drive *d, char *err, size_t len)
 {
-	if (drive_cut_state(d) != NULL && d->cut.step != CUT_SMART)
+	if (features_hold_verify(d))
 		return cmd_refuse(d, err, len, "verify");
 	if (!d->active) {
 		snprintf(err, len, "%s: cannot verify: drive is not open%s",
@@ -206,15 +188,45 @@ drive_cmd_powercut(struct drive *d, char *err, size_t len)
 		errno = EBUSY;
 		return -1;
 	}
-	if (!d->active || d->st.run != RUN_RUNNING || d->cut.step != CUT_NONE)
+	if (!d->active || d->st.run != RUN_RUNNING ||
+	    features_holding(d) != NULL)
 		return cmd_refuse(d, err, len, "cut the power");
 	d->st.cut_asked = 1;	/* drive_cut.c cuts in a write pass */
 	events_add(&d->log, LOG_NOTICE, "power_cut_asked", drive_ev_obj(d), -1,
 	    (long long)d->st.host_bytes_written, "power cut asked for: in "
 	    "the write pass running, or at the next one");
-	job_end_seen(d);	/* not a pass that has ended already */
-	drive_cut_asked(d);
+	drive_job_end_seen(d);	/* not a pass that has ended already */
+	features_asked(d);
 	drive_checkpoint(d);
 	drive_notify(d);
 	return 0;
+}
+
+/*
+ * What the records (records.c) decided this second, acted on: a pause
+ * halts the drive's I/O and says why; a resume is the operator's, which
+ * the records no longer refuse.
+ */
+void
+drives_records_tick(struct drive **dv, size_t n)
+{
+	char	why[256];
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (!dv[i]->active)
+			continue;
+		switch (records_tick(dv[i], why, sizeof(why))) {
+		case RECORDS_PAUSE:
+			drive_halt(dv[i]);
+			drive_set_run(dv[i], RUN_PAUSED, why);
+			break;
+		case RECORDS_RESUME:
+			if (drive_cmd_resume(dv[i], why, sizeof(why)) == -1)
+				log_warnx("%s", why);
+			break;
+		case RECORDS_GO_ON:
+			break;
+		}
+	}
 }

@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "drive_features.h"
 #include "drive_priv.h"
 
 #define CUT_POLL_US	100000		/* the waits look every 100 ms */
@@ -39,7 +40,8 @@ static const char *const step_names[] = {
 	[CUT_SMART] = "reading_smart",
 };
 
-const char *
+/* "off", "going", ...: the step of a cut under way; NULL: none. */
+static const char *
 drive_cut_state(const struct drive *d)
 {
 	return step_names[d->cut.step];
@@ -271,7 +273,7 @@ cut_abort(struct drive *d)
 	    (long long)d->st.host_bytes_written, "power cut not done: the "
 	    "state could not be saved before it");
 	cut_reset(d);
-	drive_schedule(d);
+	d->core->schedule(d);
 }
 
 /* The write job stopped unflushed: record the flushed position, cut. */
@@ -418,7 +420,7 @@ cut_returned(struct drive *d)
 	d->cut.returned = 1;
 	d->refused = 0;
 	/* or refused, with its reason (another serial, another size) */
-	if (drive_activate(d, 1) == -1 && d->refused && d->cut.gone)
+	if (d->core->reopen(d) == -1 && d->refused && d->cut.gone)
 		cut_back_refused(d, run);
 	d->cut.returned = 0;
 }
@@ -439,7 +441,9 @@ cut_found_done(struct drive *d, int lost_now)
 	cut_reset(d);
 }
 
-void
+/* drive_activate opened the drive: a cut under way ends here
+ * (lost_now: the activation saw a power loss of the host already). */
+static void
 drive_cut_activated(struct drive *d, int lost_now)
 {
 	if (!d->st.cut_pending)
@@ -498,7 +502,9 @@ cut_draw(struct drive *d)
 	st->cut_cycle = st->prog.cycle;
 }
 
-void
+/* Before a write pass's job is handed out: the item this cycle's cut
+ * stops it at (job.stop_at), drawn once per cycle power_cut_every. */
+static void
 drive_cut_prepare(struct drive *d, struct job *j)
 {
 	if (d->st.prog.phase != PHASE_WRITE || j->kind != JOB_WRITE ||
@@ -545,7 +551,9 @@ cut_stop(const struct drive *d, enum work was, enum job_end end)
 	    d->last.position >= d->st.cut_at;
 }
 
-int
+/* A job ended: 1 when it was the write job of a cut (the cut goes on),
+ * 0 when it ends as any job does (a failed one among them). */
+static int
 drive_cut_job_ended(struct drive *d, enum work was, enum job_end end)
 {
 	if (!cut_stop(d, was, end)) {
@@ -557,7 +565,7 @@ drive_cut_job_ended(struct drive *d, enum work was, enum job_end end)
 	}
 	if (was == WORK_PHASE && cut_begin(d) == -1)
 		return 0;
-	drive_work_to(d, WORK_NONE);
+	d->core->work_to(d, WORK_NONE);
 	findings_flush(d);
 	cut_drained(d);
 	return 1;
@@ -574,9 +582,29 @@ cut_drop(struct drive *d, const char *why)
 	    "power cut asked for and not done: %s", why);
 }
 
-void
-drive_cut_tick(struct drive *d)
+/* A cut asked for (ssdctl powercut) begins now if a write pass is
+ * running; else it waits for one (drive_cut_tick). */
+static void
+drive_cut_asked(struct drive *d)
 {
+	if (!d->st.cut_asked || d->cut.step != CUT_NONE ||
+	    d->conf.power_cut_command == NULL || d->work != WORK_PHASE ||
+	    d->st.run != RUN_RUNNING || d->st.prog.phase != PHASE_WRITE ||
+	    d->shutting_down || cut_begin(d) == -1)
+		return;
+	d->core->poll(d);	/* where the pass stands now, not at the tick */
+	drive_log(d, LOG_NOTICE, 0, "power cut: the write pass stops at item "
+	    "%" PRIu64 " without a flush", d->last.position);
+	d->core->work_to(d, WORK_CUT_NEXT);
+	engine_cut_job(d->eng);
+}
+
+/* Once a second: a cut asked for begins in the write pass running; the
+ * event of one whose device came back, once SMART has been read again. */
+static void
+drive_cut_tick(struct drive *d, int rated)
+{
+	(void)rated;
 	if (d->cut.step == CUT_SMART && (d->smart.readings > d->cut.readings_back ||
 	    mono_ns() - d->cut.t_back > CUT_SMART_NS))
 		cut_event(d);
@@ -588,22 +616,10 @@ drive_cut_tick(struct drive *d)
 	drive_cut_asked(d);
 }
 
-void
-drive_cut_asked(struct drive *d)
-{
-	if (!d->st.cut_asked || d->cut.step != CUT_NONE ||
-	    d->conf.power_cut_command == NULL || d->work != WORK_PHASE ||
-	    d->st.run != RUN_RUNNING || d->st.prog.phase != PHASE_WRITE ||
-	    d->shutting_down || cut_begin(d) == -1)
-		return;
-	drive_poll(d);		/* where the pass stands now, not at the tick */
-	drive_log(d, LOG_NOTICE, 0, "power cut: the write pass stops at item "
-	    "%" PRIu64 " without a flush", d->last.position);
-	drive_work_to(d, WORK_CUT_NEXT);
-	engine_cut_job(d->eng);
-}
-
-void
+/* The run ends (finished, failed, stopped) with a cut asked for and not
+ * begun, or only draining (the end stops the drain, and nothing is cut):
+ * the ask is dropped, with an event that says so. */
+static void
 drive_cut_run_ended(struct drive *d, const char *state)
 {
 	/* a drain still under way stops with the run and cuts nothing
@@ -617,14 +633,17 @@ drive_cut_run_ended(struct drive *d, const char *state)
 	cut_drop(d, why);
 }
 
-int
+/* The state loaded says a cut is under way and the device is away. */
+static int
 drive_cut_away(const struct drive *d)
 {
 	return d->st.cut_pending && d->cut.step == CUT_NONE &&
 	    !d->cut.returned && !target_present(d);
 }
 
-int
+/* drive_activate found drive_cut_away: the drive is powered on and
+ * waited for (1), or refused with why (0). */
+static int
 drive_cut_resume(struct drive *d)
 {
 	cut_reset(d);
@@ -644,14 +663,15 @@ drive_cut_resume(struct drive *d)
 	return d->cut.step == CUT_ON;
 }
 
-void
+/* The daemon stops: the event of a cut waiting for its SMART reading. */
+static void
 drive_cut_shutdown(struct drive *d)
 {
 	if (d->cut.step == CUT_SMART)
 		cut_event(d);
 }
 
-void
+static void
 drive_cut_free(struct drive *d)
 {
 	/* a relay half switched is worse than one left to finish: the
@@ -665,3 +685,35 @@ drive_cut_free(struct drive *d)
 	}
 	cut_reset(d);
 }
+
+/* A cut under way (but one only waiting for its SMART reading, the drive
+ * open again) keeps a verify pass from starting. */
+static int
+cut_holds_verify(const struct drive *d)
+{
+	return d->cut.step != CUT_NONE && d->cut.step != CUT_SMART;
+}
+
+static void
+cut_status(const struct drive *d, struct drive_status *s)
+{
+	s->power_cut_state = drive_cut_state(d);
+}
+
+/* Power cuts on purpose (power_cut_command, ssdctl powercut). */
+const struct drive_feature drive_cut_feature = {
+	.name = "power cuts",
+	.away = drive_cut_away,
+	.bring_back = drive_cut_resume,
+	.activated = drive_cut_activated,
+	.job_prepare = drive_cut_prepare,
+	.job_taken = drive_cut_job_ended,
+	.tick = drive_cut_tick,
+	.run_ended = drive_cut_run_ended,
+	.asked = drive_cut_asked,
+	.holding = drive_cut_state,
+	.holds_verify = cut_holds_verify,
+	.status = cut_status,
+	.shutdown = drive_cut_shutdown,
+	.release = drive_cut_free,
+};

@@ -13,6 +13,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 
+#include "drive_features.h"
 #include "drive_priv.h"
 #include "drive_work.h"
 #include "log.h"
@@ -73,8 +74,7 @@ phase_started(struct drive *d)
 	events_add(&d->log, LOG_INFO, "phase_start", drive_ev_obj(d), -1,
 	    (long long)d->st.host_bytes_written, "cycle %" PRIu64 ": %s",
 	    d->st.prog.cycle, phase_name(d->st.prog.phase));
-	if (d->st.prog.phase == PHASE_CHECKPOINT)
-		drive_ckpt_started(d);
+	features_phase_started(d);
 	drive_smart_poll(d);	/* a reading at every phase change */
 	drive_checkpoint(d);
 	drive_notify(d);
@@ -194,9 +194,7 @@ drive_schedule(struct drive *d)
 	}
 	if (phase_verifies(d))
 		drive_errors_resume(d);	/* its map, cut back to the checkpoint */
-	if (d->st.prog.phase == PHASE_CHECKPOINT)
-		drive_ckpt_prepare(d, &j);
-	drive_cut_prepare(d, &j);
+	features_job_prepare(d, &j);
 	if (engine_submit(d->eng, &j) == -1) {
 		drive_fail(d, "cannot hand a job to the worker: %s",
 		    strerror(errno));
@@ -331,10 +329,8 @@ phase_job_ended(struct drive *d, enum job_end end, int err)
 {
 	switch (end) {
 	case JOB_DONE:
-		if (d->st.prog.phase == PHASE_CHECKPOINT) {
-			drive_ckpt_step_done(d, err);	/* a step of it */
+		if (features_step_done(d, err))	/* a step of a phase */
 			break;
-		}
 		if (d->st.prog.phase == PHASE_TRIM && err != 0)
 			trim_unsupported(d);
 		/* FALLTHROUGH */
@@ -375,7 +371,7 @@ drive_job_ended(struct drive *d, enum job_end end, int err)
 		return;
 	case WORK_PHASE:
 	case WORK_CUT_NEXT:
-		if (drive_cut_job_ended(d, was, end))
+		if (features_job_taken(d, was, end))
 			return;
 		break;
 	default:

@@ -13,6 +13,7 @@
 #include <sys/random.h>
 #include <time.h>
 
+#include "drive_features.h"
 #include "drive_priv.h"
 #include "log.h"
 #include "statedir.h"
@@ -265,14 +266,13 @@ drive_prepare(struct drive *d)
 		return drive_refuse(d, why);
 	}
 	drive_open_events(d, owned ? d->st.events_bytes : UINT64_MAX);
-	drive_ckpt_open(d, owned ? d->st.ckpt_results_bytes : UINT64_MAX);
-	drive_ckpt_load(d);
+	features_loaded(d, owned);
 	if (drive_claimed(d, owned, why, sizeof(why)) ||
 	    (!owned && claimed_by_record(d, 0, why, sizeof(why))))
 		return drive_refuse(d, why);
 	/* a power cut under way, the device away: no refusal, it is
-	 * powered on first (drive_cut_resume) */
-	if (owned && drive_cut_away(d))
+	 * powered on first (features_bring_back) */
+	if (owned && features_away(d))
 		return -2;
 	if (safety_open(&d->conf, owned, d->st.instance, d->conf.block_size,
 	    &d->tgt, why, sizeof(why)) == -1)

@@ -1,8 +1,10 @@
 /*
- * drive_priv.h: the insides of a drive, shared by drive.c (its
- * lifecycle) and the files of its parts: drive_open.c, findings.c,
- * rates.c, drive_cmd.c, drive_archive.c, drive_errors.c, drive_smart.c,
- * drive_power.c, records.c. Nobody else includes this.
+ * drive_priv.h: the insides of a drive, shared by its core (drive.c,
+ * drive_job.c, drive_run.c, drive_cmd.c, drive_open.c) and the files of
+ * its parts: the features of the table (drive_features.h) and those the
+ * core still calls by name (findings.c, rates.c, drive_archive.c,
+ * drive_errors.c, drive_smart.c, drive_power.c, drive_timeline.c,
+ * records.c). Nobody else includes this.
  */
 #ifndef SSDT_DRIVE_PRIV_H
 #define SSDT_DRIVE_PRIV_H
@@ -49,22 +51,35 @@ struct drive_findings {
 };
 
 /*
- * What SMART asks of the lifecycle, handed in at drive_smart_start():
- * drive_smart.c calls nothing of drive.c.
+ * What a feature asks of the drive's core: the one way a feature
+ * (drive_features.h, drive_smart.c) moves the lifecycle, through d->core.
+ * The core's files define them; a feature names none of them.
  */
-struct drive_smart_ops {
-	/* Fresh counters from the worker (drive_poll). */
+struct drive_core_ops {
+	/* Fresh counters and findings from the worker. */
 	void		(*poll)(struct drive *);
-	/* The readings fail or finish the drive: halt it, set its state. */
+	/* Hand out the current phase's job, as the schedule says. */
+	void		(*schedule)(struct drive *);
+	/* The current phase ran to its end. */
+	void		(*phase_done)(struct drive *, enum job_end);
+	/* Change what the worker does (as its table allows). */
+	void		(*work_to)(struct drive *, enum work);
+	/* Open the drive again after the feature closed it (a power cut's
+	 * return): not a new run of the daemon; -1 refused. */
+	int		(*reopen)(struct drive *);
+	/* Stop the drive's job and set its run state, with why (SMART's
+	 * readings fail or finish it). */
 	void		(*verdict)(struct drive *, enum run_state, const char *);
 	/* Our host bytes written as they are now, ahead of the counters
 	 * poll folded in: the bound a reading just taken is held to. */
 	uint64_t	(*written_now)(struct drive *);
+	/* A job that ended and whose end the main loop has not handled yet,
+	 * handled now: 1 when there was one. */
+	int		(*job_end_seen)(struct drive *);
 };
 
 /* SMART of the drive (drive_smart.c). */
 struct drive_smart {
-	const struct drive_smart_ops *ops;
 	struct smart_poller *poller;
 	sd_event_source	*src;
 	sd_event_source	*timer;
@@ -169,6 +184,7 @@ struct drive {
 	drive_changed_fn changed;
 	void		*changed_arg;	/* also for `owner` */
 	drive_owner_fn	 owner;
+	const struct drive_core_ops *core;	/* for the features */
 
 	/* the lifecycle (drive.c): target, worker, state, schedule */
 	struct target	 tgt;
@@ -223,29 +239,50 @@ struct drive {
 #define drive_log(d, prio, err, ...) \
 	log_drive((prio), (d)->conf.name, (d)->log.serial, (err), __VA_ARGS__)
 
-/* drive.c, the lifecycle, for the drive's other files (not drive_smart.c) */
+/*
+ * The drive's core, for its own files: drive.c (the lifecycle), drive_job.c
+ * (the jobs of the schedule), drive_run.c (the run state's moves),
+ * drive_cmd.c (the commands), drive_open.c (the opening). The features
+ * (drive_features.h) ask the core through d->core, and use only the
+ * services of drive_core.c and checkpoint.c below.
+ */
+/* drive.c */
 /* Fresh counters and findings from the worker. */
 void		 drive_poll(struct drive *);
-json_object	*drive_ev_obj(struct drive *);
-/* Change the run state (as its table allows), with an event, a checkpoint. */
-void		 drive_set_run(struct drive *, enum run_state, const char *);
-/* Stop the worker's job (if any) and the idle timer; keep the position. */
-void		 drive_halt(struct drive *);
-/* Start the on-demand verify pass against what the drive holds now;
- * -1 (errno) when the worker would not take it. */
-int		 drive_verify_start(struct drive *);
-/* Record the start of a phase, for its phase_end figures. */
-void		 drive_mark_phase(struct drive *);
-/* Every change of what the worker does (as its table allows). */
-void		 drive_work_to(struct drive *, enum work);
-/* The worker finished its job: what comes next depends on what it was. */
-void		 drive_job_ended(struct drive *, enum job_end, int err);
+/* A job's end not handled yet, handled now: 1 when there was one. */
+int		 drive_job_end_seen(struct drive *);
 /*
  * A worker for the open target, watched by the main loop: 0, or -1 (the
  * worker did not start, `err` says why) or -2 (it cannot be watched).
  */
 int		 drive_worker_new(struct drive *, struct engine **,
 		    sd_event_source **, char *err, size_t);
+/* drive_job.c */
+/* Start the on-demand verify pass against what the drive holds now;
+ * -1 (errno) when the worker would not take it. */
+int		 drive_verify_start(struct drive *);
+/* Record the start of a phase, for its phase_end figures. */
+void		 drive_mark_phase(struct drive *);
+/* The worker finished its job: what comes next depends on what it was. */
+void		 drive_job_ended(struct drive *, enum job_end, int err);
+/* The current phase ran to its end (or the write budget). */
+void		 drive_phase_done(struct drive *, enum job_end);
+/* drive_run.c */
+/* Change the run state (as its table allows), with an event, a checkpoint. */
+void		 drive_set_run(struct drive *, enum run_state, const char *);
+/* Stop the worker's job (if any) and the idle timer; keep the position. */
+void		 drive_halt(struct drive *);
+/* Every change of what the worker does (as its table allows). */
+void		 drive_work_to(struct drive *, enum work);
+/* Fail the drive: it stays failed until an operator starts it again. */
+void		 drive_fail(struct drive *, const char *fmt, ...)
+		    __attribute__((format(printf, 2, 3)));
+
+/* The services below the core and the features. */
+/* drive_core.c: tell the daemon the drive's run state or phase changed. */
+void		 drive_notify(struct drive *);
+/* An event's object with the common fields: cycle, phase, TBW. */
+json_object	*drive_ev_obj(struct drive *);
 /* checkpoint.c: write the checkpoint now: events first (synced), then
  * the state file (a batch in flight drained first). */
 void		 drive_checkpoint(struct drive *);
@@ -253,11 +290,6 @@ void		 drive_checkpoint(struct drive *);
  * syncs waited for): before a drive's own checkpoint, its end, or a write
  * to a file a sync in flight covers. */
 void		 checkpoint_drain(void);
-/* Fail the drive: it stays failed until an operator starts it again. */
-void		 drive_fail(struct drive *, const char *fmt, ...)
-		    __attribute__((format(printf, 2, 3)));
-/* Tell the daemon the drive's run state or phase changed. */
-void		 drive_notify(struct drive *);
 
 /* drive_open.c, for drive.c */
 /* Target, layout and state: -1 refused (with a reason), -2 a power cut
@@ -334,17 +366,6 @@ enum records_act records_tick(struct drive *, char *why, size_t len);
 void		 records_status(const struct drive *, struct drive_status *);
 int		 records_refuse_resume(const struct drive *, char *, size_t);
 
-/* drive_ckpt.c, for drive.c, drive_job.c and drive_open.c */
-/* Open checkpoints.jsonl cut to `keep` bytes; the baselines from it. */
-void		 drive_ckpt_open(struct drive *, uint64_t keep);
-void		 drive_ckpt_load(struct drive *);
-/* The checkpoint phase was entered: the unit, SMART then, its event. */
-void		 drive_ckpt_started(struct drive *);
-/* Before a step's job is handed out: probes the device cannot run passed
- * over (recorded), `j` the job of the step that runs. */
-void		 drive_ckpt_prepare(struct drive *, struct job *j);
-/* A step's job is done: its result recorded, the next step or the end. */
-void		 drive_ckpt_step_done(struct drive *, int err);
 /* ckpt_seen.c: the bad units a checkpoint found, each counted once */
 /* A probe's finding: how many of its units this checkpoint found before
  * (taken off the counts; all of them: no event either). */
@@ -361,8 +382,6 @@ void		 drive_long_tick(struct drive *);
  * line, if it has one. */
 void		 drive_long_done(struct drive *, int step, int err);
 void		 drive_long_free(struct drive *);
-/* drive_job.c: the current phase ran to its end (or the write budget). */
-void		 drive_phase_done(struct drive *, enum job_end);
 /* drive_timeline.c: a write pass ended: its timeline saved, the write-cache
  * estimate's figures put in its phase_end event `ev` */
 void		 drive_timeline_end(struct drive *, json_object *ev);
@@ -394,40 +413,8 @@ void		 drive_power_cut(struct drive *, int bounded, uint64_t kept_end);
 /* The verify of a power loss owed, no loss counted (not known to be one). */
 void		 drive_power_owe(struct drive *);
 
-/* drive_cut.c: power cuts on purpose */
-/* Once a second: a cut asked for begins in the write pass running; the
- * event of one whose device came back, once SMART has been read again. */
-void		 drive_cut_tick(struct drive *);
-/* A cut asked for (ssdctl powercut) begins now if a write pass is
- * running; else it waits for one (drive_cut_tick). */
-void		 drive_cut_asked(struct drive *);
-/* The run ends (finished, failed, stopped) with a cut asked for and not
- * begun, or only draining (the end stops the drain, and nothing is cut):
- * the ask is dropped, with an event that says so. */
-void		 drive_cut_run_ended(struct drive *, const char *state);
-/* Before a write pass's job is handed out: the item this cycle's cut
- * stops it at (job.stop_at), drawn once per cycle power_cut_every. */
-void		 drive_cut_prepare(struct drive *, struct job *);
-/* A job ended: 1 when it was the write job of a cut (the cut goes on),
- * 0 when it ends as any job does (a failed one among them). */
-int		 drive_cut_job_ended(struct drive *, enum work was,
-		    enum job_end);
-/* drive_activate opened the drive: a cut under way ends here
- * (lost_now: the activation saw a power loss of the host already). */
-void		 drive_cut_activated(struct drive *, int lost_now);
-/* The state loaded says a cut is under way and the device is away. */
-int		 drive_cut_away(const struct drive *);
-/* drive_activate found drive_cut_away: the drive is powered on and
- * waited for (1), or refused with why (0). */
-int		 drive_cut_resume(struct drive *);
-/* "off", "going", ...: the step of a cut under way; NULL: none. */
-const char	*drive_cut_state(const struct drive *);
-/* The daemon stops: the event of a cut waiting for its SMART reading. */
-void		 drive_cut_shutdown(struct drive *);
-void		 drive_cut_free(struct drive *);
-
 /* drive_smart.c, for drive.c */
-void		 drive_smart_start(struct drive *, const struct drive_smart_ops *);
+void		 drive_smart_start(struct drive *);
 void		 drive_smart_stop(struct drive *);
 /* Ask for a SMART read now (phase change), unless one is in flight. */
 void		 drive_smart_poll(struct drive *);

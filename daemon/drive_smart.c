@@ -92,7 +92,7 @@ baseline_take(struct drive *d, const struct smart *s)
 
 	d->smart.baseline = *s;
 	d->smart.have_baseline = 1;
-	d->smart.baseline_host_written = d->smart.ops->written_now(d);
+	d->smart.baseline_host_written = d->core->written_now(d);
 	d->smart.baseline_host_lo = d->smart.poll_host_written;
 	d->st.sb_host_written_lo = d->smart.poll_host_written;
 	d->st.sb_have = 1;
@@ -160,7 +160,7 @@ cross_check(struct drive *d, const struct smart *s)
 	dev = s->device_bytes_written - d->smart.baseline.device_bytes_written;
 	lo = d->smart.poll_host_written > d->smart.baseline_host_written + inflight ?
 	    d->smart.poll_host_written - d->smart.baseline_host_written - inflight : 0;
-	hi = d->smart.ops->written_now(d) - d->smart.baseline_host_lo + inflight;
+	hi = d->core->written_now(d) - d->smart.baseline_host_lo + inflight;
 	tol = hi / 1000 + unit;
 	if (dev + tol >= lo && dev <= hi + tol) {
 		d->smart.mismatch_reported = 0;
@@ -198,13 +198,13 @@ health_rules(struct drive *d, const struct smart *s)
 		events_add(&d->log, LOG_CRIT, "smart_failed", o, -1,
 		    (long long)d->st.host_bytes_written, "%s at TBW %.6f TB",
 		    why, (double)d->st.host_bytes_written / 1e12);
-		d->smart.ops->verdict(d, RUN_FAILED, why);
+		d->core->verdict(d, RUN_FAILED, why);
 		return;
 	}
 	if ((why = sched_wear_stop(&d->conf, s->has_percent_used,
 	    s->percent_used)) != NULL &&
 	    (d->st.run == RUN_RUNNING || d->st.run == RUN_PAUSED)) {
-		d->smart.ops->verdict(d, RUN_FINISHED, why);
+		d->core->verdict(d, RUN_FINISHED, why);
 	}
 }
 
@@ -333,7 +333,7 @@ on_smart(sd_event_source *src, int fd, uint32_t revents, void *arg)
 	(void)revents;
 	if (!smart_poller_take(d->smart.poller, &s, &ok, err, sizeof(err)))
 		return 0;
-	d->smart.ops->poll(d);
+	d->core->poll(d);
 	if (ok) {
 		/* through a command, what it printed says what the drive is */
 		if (d->conf.smart_command != NULL)
@@ -384,7 +384,7 @@ drive_smart_poll(struct drive *d)
 {
 	if (d->smart.poller == NULL || smart_poller_busy(d->smart.poller))
 		return;
-	d->smart.ops->poll(d);
+	d->core->poll(d);
 	d->smart.poll_host_written = d->st.host_bytes_written;
 	if (d->conf.smart_command != NULL)	/* a reload may have changed it */
 		smart_poller_set_command(d->smart.poller,
@@ -410,7 +410,7 @@ on_smart_timer(sd_event_source *src, uint64_t usec, void *arg)
  * without SMART. Without the timer it is read at phase changes only.
  */
 void
-drive_smart_start(struct drive *d, const struct drive_smart_ops *ops)
+drive_smart_start(struct drive *d)
 {
 	enum smart_source	src = SMART_NONE;
 	uint64_t		now = 0;
@@ -422,7 +422,6 @@ drive_smart_start(struct drive *d, const struct drive_smart_ops *ops)
 	if (d->conf.smart_command == NULL && (!d->tgt.is_blockdev ||
 	    (src = smart_detect(d->conf.device)) == SMART_NONE))
 		return;
-	d->smart.ops = ops;
 	d->smart.nvme = src == SMART_NVME;
 	if ((d->smart.poller = smart_poller_new(d->conf.device, src,
 	    d->conf.smart_command)) == NULL) {

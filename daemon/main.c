@@ -26,6 +26,7 @@
 #include "config.h"
 #include "daemon.h"
 #include "drive.h"
+#include "drive_cmd.h"
 #include "events.h"
 #include "log.h"
 #include "plan.h"

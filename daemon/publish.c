@@ -14,6 +14,7 @@
 #include <systemd/sd-daemon.h>
 
 #include "daemon.h"
+#include "drive_cmd.h"
 #include "log.h"
 #include "metrics.h"
 #include "units.h"

@@ -242,20 +242,3 @@ records_space_check(const char *state_dir, struct drive *const *drives,
 	    days <= 0 ? "full already" : days < 1 ? "less than a day" :
 	    "a few days");
 }
-
-/* An event with the common fields: cycle, phase, TBW. */
-json_object *
-drive_ev_obj(struct drive *d)
-{
-	json_object	*o = json_object_new_object();
-
-	json_object_object_add(o, "serial", json_object_new_string(
-	    d->tgt.serial[0] ? d->tgt.serial : d->st.serial));
-	json_object_object_add(o, "cycle",
-	    json_object_new_uint64(d->st.prog.cycle));
-	json_object_object_add(o, "phase",
-	    json_object_new_string(phase_name(d->st.prog.phase)));
-	json_object_object_add(o, "host_bytes_written",
-	    json_object_new_uint64(d->st.host_bytes_written));
-	return o;
-}

@@ -12,6 +12,7 @@
 
 #include "ckpt_read.h"
 #include "daemon.h"
+#include "drive_cmd.h"
 #include "events.h"
 #include "log.h"
 

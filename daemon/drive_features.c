@@ -1,0 +1,142 @@
+/*
+ * drive_features.c: the table of a drive's features and the core's
+ * calls of their hooks (drive_features.h), each in the table's order.
+ */
+#include <stddef.h>
+
+#include "drive_features.h"
+
+extern const struct drive_feature drive_ckpt_feature;
+extern const struct drive_feature drive_cut_feature;
+
+/*
+ * The order is the order of the hooks' calls: a checkpoint's step is
+ * prepared before a cut draws where the pass stops, and a long test's
+ * second recorded before a cut's tick may stop the I/O.
+ */
+static const struct drive_feature *const features[] = {
+	&drive_ckpt_feature,
+	&drive_cut_feature,
+};
+#define NFEATURES	(sizeof(features) / sizeof(features[0]))
+
+/* Every feature's hook, where it has one. */
+#define ALL(hook, ...) do {						\
+	for (size_t i_ = 0; i_ < NFEATURES; i_++)			\
+		if (features[i_]->hook != NULL)				\
+			features[i_]->hook(__VA_ARGS__);		\
+} while (0)
+
+/* The first feature whose hook answers other than 0 or NULL: its answer
+ * (one feature takes the matter; the others are not asked). */
+#define FIRST(hook, none, ...) do {					\
+	for (size_t i_ = 0; i_ < NFEATURES; i_++)			\
+		if (features[i_]->hook != NULL) {			\
+			__typeof__(features[i_]->hook(__VA_ARGS__)) r_ = \
+			    features[i_]->hook(__VA_ARGS__);		\
+			if (r_)						\
+				return r_;				\
+		}							\
+	return none;							\
+} while (0)
+
+void
+features_loaded(struct drive *d, int owned)
+{
+	ALL(loaded, d, owned);
+}
+
+int
+features_away(const struct drive *d)
+{
+	FIRST(away, 0, d);
+}
+
+/* The opening found features_away(): the one feature that takes a
+ * device away brings it back (not asked again: it may be back by now). */
+int
+features_bring_back(struct drive *d)
+{
+	for (size_t i = 0; i < NFEATURES; i++)
+		if (features[i]->bring_back != NULL)
+			return features[i]->bring_back(d);
+	return 0;
+}
+
+void
+features_activated(struct drive *d, int lost)
+{
+	ALL(activated, d, lost);
+}
+
+void
+features_phase_started(struct drive *d)
+{
+	ALL(phase_started, d);
+}
+
+void
+features_job_prepare(struct drive *d, struct job *j)
+{
+	ALL(job_prepare, d, j);
+}
+
+int
+features_job_taken(struct drive *d, enum work was, enum job_end end)
+{
+	FIRST(job_taken, 0, d, was, end);
+}
+
+int
+features_step_done(struct drive *d, int err)
+{
+	FIRST(step_done, 0, d, err);
+}
+
+void
+features_tick(struct drive *d, int rated)
+{
+	ALL(tick, d, rated);
+}
+
+void
+features_run_ended(struct drive *d, const char *state)
+{
+	ALL(run_ended, d, state);
+}
+
+void
+features_asked(struct drive *d)
+{
+	ALL(asked, d);
+}
+
+const char *
+features_holding(const struct drive *d)
+{
+	FIRST(holding, NULL, d);
+}
+
+int
+features_hold_verify(const struct drive *d)
+{
+	FIRST(holds_verify, 0, d);
+}
+
+void
+features_status(const struct drive *d, struct drive_status *s)
+{
+	ALL(status, d, s);
+}
+
+void
+features_shutdown(struct drive *d)
+{
+	ALL(shutdown, d);
+}
+
+void
+features_release(struct drive *d)
+{
+	ALL(release, d);
+}

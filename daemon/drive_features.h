@@ -1,0 +1,80 @@
+/*
+ * drive_features.h: the drive core's one table of features. The core
+ * (drive.c, drive_run.c, drive_job.c, drive_cmd.c, drive_open.c) knows a
+ * feature only through the hooks below, called for every feature of the
+ * table in its order; a feature reaches the core only through the ops it
+ * finds in d->core (struct drive_core_ops, drive_priv.h) and the core's
+ * services below it (drive_core.c, checkpoint.c, the event log). No
+ * feature calls another feature's hooks.
+ *
+ * Every hook may be NULL. Adding a feature: its own files, its entry
+ * `const struct drive_feature drive_X_feature` in them, and one line of
+ * the table in drive_features.c.
+ */
+#ifndef SSDT_DRIVE_FEATURES_H
+#define SSDT_DRIVE_FEATURES_H
+
+#include "drive_priv.h"
+
+struct drive_feature {
+	const char	*name;
+	/* The drive's state was loaded at its opening (owned: a run on
+	 * disk, not a new one): the feature's own files opened. */
+	void		(*loaded)(struct drive *, int owned);
+	/* Still at the opening: the state says the feature took the device
+	 * away (a power cut under way) and it is not there. */
+	int		(*away)(const struct drive *);
+	/* The opening stopped there: bring the device back (1: it is
+	 * coming; 0: the drive was refused, with why). */
+	int		(*bring_back)(struct drive *);
+	/* The drive is open (lost: the activation saw a power loss). */
+	void		(*activated)(struct drive *, int lost);
+	/* A phase was entered (its phase_start written). */
+	void		(*phase_started)(struct drive *);
+	/* A phase's job is about to be handed to the worker. */
+	void		(*job_prepare)(struct drive *, struct job *);
+	/* A phase job ended (`was` what the worker did): 1 when the ending
+	 * is the feature's (it goes on with it), 0 when the core handles it. */
+	int		(*job_taken)(struct drive *, enum work was, enum job_end);
+	/* A phase job ran to its end: 1 when it was one step of the
+	 * feature's phase (the feature moves the phase on), 0 if not. */
+	int		(*step_done)(struct drive *, int err);
+	/* Once a second, after the rates (rated: a new tick of them). */
+	void		(*tick)(struct drive *, int rated);
+	/* The run ends (stopped, finished or failed; `state` its word). */
+	void		(*run_ended)(struct drive *, const char *state);
+	/* The operator asked for the feature's action (its command set the
+	 * state): begin now when it can. */
+	void		(*asked)(struct drive *);
+	/* What the feature is doing that holds the drive (a power cut under
+	 * way: its step's word); NULL when nothing. */
+	const char	*(*holding)(const struct drive *);
+	/* ... and whether that keeps a verify pass from starting now. */
+	int		(*holds_verify)(const struct drive *);
+	/* What the feature adds to Status. */
+	void		(*status)(const struct drive *, struct drive_status *);
+	/* The daemon stops. */
+	void		(*shutdown)(struct drive *);
+	/* The drive is freed. */
+	void		(*release)(struct drive *);
+};
+
+/* The core's calls of every feature's hook (drive_features.c). */
+void		 features_loaded(struct drive *, int owned);
+int		 features_away(const struct drive *);
+int		 features_bring_back(struct drive *);
+void		 features_activated(struct drive *, int lost);
+void		 features_phase_started(struct drive *);
+void		 features_job_prepare(struct drive *, struct job *);
+int		 features_job_taken(struct drive *, enum work, enum job_end);
+int		 features_step_done(struct drive *, int err);
+void		 features_tick(struct drive *, int rated);
+void		 features_run_ended(struct drive *, const char *state);
+void		 features_asked(struct drive *);
+const char	*features_holding(const struct drive *);
+int		 features_hold_verify(const struct drive *);
+void		 features_status(const struct drive *, struct drive_status *);
+void		 features_shutdown(struct drive *);
+void		 features_release(struct drive *);
+
+#endif
