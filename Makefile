@@ -67,7 +67,7 @@ DAEMON_SRC	= daemon/main.c daemon/loop.c daemon/manager.c daemon/drive.c daemon/
 		  daemon/drive_ckpt.c daemon/drive_timeline.c daemon/drive_long.c \
 		  daemon/ckpt_seen.c daemon/ckpt_line.c daemon/drive_core.c \
 		  daemon/drive_power.c daemon/drive_cut.c daemon/cutproc.c \
-		  daemon/drive_run.c daemon/drive_features.c \
+		  daemon/drive_run.c daemon/drive_features.c daemon/tl_estimate.c \
 		  daemon/archive.c daemon/mapguard.c \
 		  daemon/reserve.c daemon/view.c daemon/publish.c daemon/checkpoint.c \
 		  $(wildcard daemon/metrics.c)

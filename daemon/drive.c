@@ -86,7 +86,6 @@ drive_free(struct drive *d)
 	errmap_close(&d->emap);
 	events_close(&d->log);
 	events_close(&d->smart.log);
-	json_object_put(d->tl_figs);
 	sd_event_unref(d->ev);
 	config_drive_release(&d->conf);
 	free(d);
@@ -286,11 +285,24 @@ drive_job_end_seen(struct drive *d)
 	return 1;
 }
 
+/* Close the drive, as if it were never opened (reopen() opens it). */
+static void
+close_drive(struct drive *d)
+{
+	drive_smart_stop(d);
+	d->notify_src = sd_event_source_disable_unref(d->notify_src);
+	engine_free(d->eng);
+	d->eng = NULL;
+	safety_close(&d->tgt);
+	d->active = 0;
+}
+
 static const struct drive_core_ops core_ops = {
 	.poll = drive_poll,
 	.schedule = drive_schedule,
 	.phase_done = drive_phase_done,
 	.work_to = drive_work_to,
+	.close = close_drive,
 	.reopen = reopen,
 	.verdict = verdict,
 	.written_now = written_now,

@@ -251,18 +251,6 @@ on_cut_timer(sd_event_source *s, uint64_t usec, void *arg)
 	return 0;
 }
 
-/* Close the drive, as if it were never opened: the power goes next. */
-static void
-cut_close(struct drive *d)
-{
-	drive_smart_stop(d);
-	d->notify_src = sd_event_source_disable_unref(d->notify_src);
-	engine_free(d->eng);
-	d->eng = NULL;
-	safety_close(&d->tgt);
-	d->active = 0;
-}
-
 /* The state could not be saved: no cut; the pass goes on, the cut passed. */
 static void
 cut_abort(struct drive *d)
@@ -295,7 +283,7 @@ cut_drained(struct drive *d)
 		cut_abort(d);
 		return;
 	}
-	cut_close(d);
+	d->core->close(d);	/* the power goes next */
 	d->cut.step = CUT_OFF;
 	d->cut.t_off = mono_ns();
 	if (cut_run(d, "off", off_done) == 0)

@@ -8,6 +8,7 @@
 
 extern const struct drive_feature drive_ckpt_feature;
 extern const struct drive_feature drive_cut_feature;
+extern const struct drive_feature drive_timeline_feature;
 
 /*
  * The order is the order of the hooks' calls: a checkpoint's step is
@@ -17,6 +18,7 @@ extern const struct drive_feature drive_cut_feature;
 static const struct drive_feature *const features[] = {
 	&drive_ckpt_feature,
 	&drive_cut_feature,
+	&drive_timeline_feature,
 };
 #define NFEATURES	(sizeof(features) / sizeof(features[0]))
 
@@ -79,6 +81,12 @@ void
 features_job_prepare(struct drive *d, struct job *j)
 {
 	ALL(job_prepare, d, j);
+}
+
+void
+features_phase_ended(struct drive *d, json_object *ev)
+{
+	ALL(phase_ended, d, ev);
 }
 
 int

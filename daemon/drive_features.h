@@ -33,6 +33,8 @@ struct drive_feature {
 	void		(*phase_started)(struct drive *);
 	/* A phase's job is about to be handed to the worker. */
 	void		(*job_prepare)(struct drive *, struct job *);
+	/* A phase's phase_end event is being made: what the feature adds. */
+	void		(*phase_ended)(struct drive *, json_object *ev);
 	/* A phase job ended (`was` what the worker did): 1 when the ending
 	 * is the feature's (it goes on with it), 0 when the core handles it. */
 	int		(*job_taken)(struct drive *, enum work was, enum job_end);
@@ -66,6 +68,7 @@ int		 features_bring_back(struct drive *);
 void		 features_activated(struct drive *, int lost);
 void		 features_phase_started(struct drive *);
 void		 features_job_prepare(struct drive *, struct job *);
+void		 features_phase_ended(struct drive *, json_object *ev);
 int		 features_job_taken(struct drive *, enum work, enum job_end);
 int		 features_step_done(struct drive *, int err);
 void		 features_tick(struct drive *, int rated);

@@ -58,8 +58,7 @@ phase_end_event(struct drive *d, const char *what)
 	json_object_object_add(o, "cpu_seconds", json_object_new_double(cpu));
 	json_object_object_add(o, "errors", json_object_new_uint64(
 	    drive_errors_total(d) - d->mark.errors));
-	if (d->st.prog.phase == PHASE_WRITE || d->st.prog.phase == PHASE_STATIC)
-		drive_timeline_end(d, o);
+	features_phase_ended(d, o);
 	events_add(&d->log, LOG_INFO, "phase_end", o, -1,
 	    (long long)d->st.host_bytes_written, "%s done: %.1f MB/s, %.0f "
 	    "IOPS, %.1f s, %" PRIu64 " errors", what, (double)bytes / sec / 1e6,

@@ -33,6 +33,7 @@
 #include "drive_priv.h"
 #include "series_read.h"
 #include "statedir.h"
+#include "tl_estimate.h"
 
 /* The longest series kept: a day of seconds (degrade_duration's bound). */
 #define SERIES_MAX	(86400 + 600)
@@ -428,7 +429,7 @@ pass_done(struct drive *d)
 	    CKPT_STEP_LONG(CL_RESTORE) && (d->st.ckpt_tests &
 	    (1u << LP_CACHE)) && !(d->st.ckpt_trim_failed &
 	    (1u << CL_CACHE_TRIM))));
-	if (drive_timeline_estimate(d, line) == 0) {
+	if (tl_estimate_job(d, line) == 0) {
 		ADD("read_bytes_per_sec", json_object_new_double(0));
 		ADD("write_bytes_per_sec", json_object_new_double(
 		    json_object_get_double(json_object_object_get(line,

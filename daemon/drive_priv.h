@@ -64,6 +64,9 @@ struct drive_core_ops {
 	void		(*phase_done)(struct drive *, enum job_end);
 	/* Change what the worker does (as its table allows). */
 	void		(*work_to)(struct drive *, enum work);
+	/* Close the drive, as if it were never opened: its SMART reading
+	 * stopped, its worker freed, its target closed (a power cut's). */
+	void		(*close)(struct drive *);
 	/* Open the drive again after the feature closed it (a power cut's
 	 * return): not a new run of the daemon; -1 refused. */
 	int		(*reopen)(struct drive *);
@@ -382,12 +385,6 @@ void		 drive_long_tick(struct drive *);
  * line, if it has one. */
 void		 drive_long_done(struct drive *, int step, int err);
 void		 drive_long_free(struct drive *);
-/* drive_timeline.c: a write pass ended: its timeline saved, the write-cache
- * estimate's figures put in its phase_end event `ev` */
-void		 drive_timeline_end(struct drive *, json_object *ev);
-/* The write-cache estimate of the write job that just ended into `o`
- * (a checkpoint's clean or dirty pass); 0, or -1 when there is none. */
-int		 drive_timeline_estimate(struct drive *, json_object *o);
 
 /* drive_power.c: a power loss and the verify it owes */
 /* At activation, after the state is loaded: a loss seen owes a verify

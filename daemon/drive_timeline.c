@@ -19,11 +19,13 @@
 
 #include <json-c/json.h>
 
+#include "drive_features.h"
 #include "drive_priv.h"
 #include "engine.h"
 #include "slc.h"
 #include "statedir.h"
 #include "timeline.h"
+#include "tl_estimate.h"
 #include "tl_read.h"
 
 #define TL_KEEP_LATEST	3
@@ -116,50 +118,6 @@ tl_prune(struct drive *d, uint64_t last)
 	closedir(dp);
 }
 
-/* The cache's levels, and the gusts after it, into o. */
-static void
-slc_shape(json_object *o, const struct slc_estimate *s)
-{
-	json_object	*lv = json_object_new_array(), *l;
-	int		 i;
-
-	for (i = 0; i < s->levels; i++) {
-		l = json_object_new_object();
-		json_object_object_add(l, "bytes",
-		    json_object_new_uint64(s->level_bytes[i]));
-		json_object_object_add(l, "bytes_per_sec",
-		    json_object_new_double(s->level_bps[i]));
-		json_object_array_add(lv, l);
-	}
-	json_object_object_add(o, "slc_levels", lv);
-	json_object_object_add(o, "post_cache_gusts",
-	    json_object_new_boolean(s->gusts));
-	json_object_object_add(o, "post_cache_stalls",
-	    json_object_new_int64(s->stalls));
-	json_object_object_add(o, "post_cache_stall_seconds",
-	    json_object_new_double(s->stall_s));
-	json_object_object_add(o, "post_cache_stall_share",
-	    json_object_new_double(s->stall_share));
-}
-
-/* The estimate's figures into o (the event and the file share them). */
-static void
-slc_fields(json_object *o, const struct slc_estimate *s)
-{
-	json_object_object_add(o, "slc_knee", json_object_new_boolean(s->knee));
-	json_object_object_add(o, "pass_bytes_per_sec",
-	    json_object_new_double(s->avg_bps));
-	if (!s->knee)
-		return;
-	json_object_object_add(o, "slc_cache_bytes",
-	    json_object_new_uint64(s->cache_bytes));
-	json_object_object_add(o, "in_cache_bytes_per_sec",
-	    json_object_new_double(s->in_bps));
-	json_object_object_add(o, "post_cache_bytes_per_sec",
-	    json_object_new_double(s->post_bps));
-	slc_shape(o, s);
-}
-
 /* The file's object: the pass, its steps, their end times in us. */
 static json_object *
 tl_object(struct drive *d, const struct timeline *tl, uint64_t pass,
@@ -184,7 +142,7 @@ tl_object(struct drive *d, const struct timeline *tl, uint64_t pass,
 		    (tl->t[i] - tl->t[0]) / 1000));
 	json_object_object_add(o, "t_us", a);
 	if (s != NULL)
-		slc_fields(o, s);
+		tl_estimate_fields(o, s);
 	return o;
 }
 
@@ -242,25 +200,12 @@ drive_timelines(struct drive *d, int64_t pass, json_object *out)
 		    json_object_array_get_idx(d->tl_figs, i)));
 }
 
-int
-drive_timeline_estimate(struct drive *d, json_object *o)
-{
-	struct timeline		*tl;
-	struct slc_estimate	 s;
-	int			 rc = -1;
-
-	if (d->eng == NULL || (tl = malloc(sizeof(*tl))) == NULL)
-		return -1;
-	if (engine_timeline(d->eng, tl) && tl->started && tl_whole(tl) &&
-	    slc_estimate(tl->t, tl->n, tl->step_bytes, &s) == 0) {
-		slc_fields(o, &s);
-		rc = 0;
-	}
-	free(tl);
-	return rc;
-}
-
-void
+/*
+ * A phase's phase_end event: after a write pass (the static fill or a
+ * cycle's), its timeline saved and the write-cache estimate's figures put
+ * in the event `ev`.
+ */
+static void
 drive_timeline_end(struct drive *d, json_object *ev)
 {
 	struct timeline		*tl;
@@ -270,16 +215,32 @@ drive_timeline_end(struct drive *d, json_object *ev)
 	    d->st.prog.cycle;
 	json_object		*o;
 
+	if (d->st.prog.phase != PHASE_WRITE && d->st.prog.phase != PHASE_STATIC)
+		return;
 	if (d->eng == NULL || (tl = malloc(sizeof(*tl))) == NULL)
 		return;
 	if (engine_timeline(d->eng, tl) && tl->started) {
 		est = tl_whole(tl) &&
 		    slc_estimate(tl->t, tl->n, tl->step_bytes, &s) == 0;
 		if (est)
-			slc_fields(ev, &s);
+			tl_estimate_fields(ev, &s);
 		o = tl_object(d, tl, pass, est ? &s : NULL);
 		tl_save(d, o, pass);
 		json_object_put(o);
 	}
 	free(tl);
 }
+
+static void
+tl_release(struct drive *d)
+{
+	json_object_put(d->tl_figs);
+	d->tl_figs = NULL;
+}
+
+/* Every write pass's timeline and write-cache estimate. */
+const struct drive_feature drive_timeline_feature = {
+	.name = "write timelines",
+	.phase_ended = drive_timeline_end,
+	.release = tl_release,
+};

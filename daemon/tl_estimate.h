@@ -1,0 +1,20 @@
+/*
+ * tl_estimate.h: a write job's cache estimate as JSON fields
+ * (tl_estimate.c).
+ */
+#ifndef SSDT_TL_ESTIMATE_H
+#define SSDT_TL_ESTIMATE_H
+
+#include <json-c/json.h>
+
+#include "slc.h"
+
+struct drive;
+
+/* The estimate's figures into o (the event and the file share them). */
+void	tl_estimate_fields(json_object *o, const struct slc_estimate *);
+/* The write-cache estimate of the write job that just ended into `o`
+ * (a checkpoint's clean or dirty pass); 0, or -1 when there is none. */
+int	tl_estimate_job(struct drive *, json_object *o);
+
+#endif
