@@ -2,9 +2,9 @@
  * graph.c: ssdctl graph: draw a drive's RRD archive with librrd's graph
  * API (rrd_graph_v, argv built here; rrdtool is never run).
  *
- * The layout is common/rrd_layout.h. Each --what kind is a row of kinds[]
- * with a builder that adds its options, DEF/CDEF/VDEF and drawing
- * elements. Before drawing, the archive is fetched once (scan) to learn
+ * The layout is common/rrd_layout.h. Each --what kind is a row of kinds[],
+ * in a file of its own (graph_priv.h), with a builder that adds its
+ * options, DEF/CDEF/VDEF and drawing elements (graph_args.c). Before drawing, the archive is fetched once (scan) to learn
  * which sources have data in the period, their maxima (to choose units and
  * scales) and where the data starts (a default period starts there).
  *
@@ -31,16 +31,8 @@
 #include <rrd.h>
 
 #include "ckpt.h"
-#include "ckptgraph.h"
-#include "errgraph.h"
-#include "graph.h"
+#include "graph_priv.h"
 #include "palette.h"
-#include "rrd_layout.h"
-#include "statedir.h"
-#include "series_read.h"
-#include "tl_read.h"
-#include "tlgraph.h"
-#include "dggraph.h"
 
 /* Built with AddressSanitizer (make SANITIZE=1): gcc says so with
  * __SANITIZE_ADDRESS__, clang through __has_feature. */
@@ -55,563 +47,32 @@
 #include <sanitizer/lsan_interface.h>
 #endif
 
-#define EXIT_ERR	1
-#define EXIT_USAGE	2
-#define MAX_ARGS	120		/* per list: options, elements */
 #define MAX_SECONDS	(100L * 366 * 86400)
-#define HOT_C		70		/* typical throttling onset, deg C */
 
-
-/* Data sources in archive order (rrd_layout.h). */
-#define DS_NAME(id, name, kind)	name,
-static const char *const ds_name[] = { RRD_SOURCES(DS_NAME) };
-#undef DS_NAME
-#define BIT(ds)		(1u << (ds))
-
-struct opts {
-	const char		*drive, *since, *until, *out, *rrd, *daemon;
-	const char		*map_dir, *state_dir;
-	const char		*probes[CKPTGRAPH_PROBES_MAX];
-	size_t			 nprobes;
-	long			 passes[TLGRAPH_PASSES_MAX];
-	size_t			 npasses;
-	long			 checkpoint;	/* degradation; 0: the latest */
-	int			 figure;	/* enum ckpt_figure; -1 none */
-	const struct kind	*kind;
-	int			 width, height, svg, help;
+/* The kinds, in the order --help lists them. */
+static const struct graph_kind *const kinds[] = {
+	&graph_kind_throughput, &graph_kind_tbw, &graph_kind_wear,
+	&graph_kind_temperature, &graph_kind_latency, &graph_kind_errors,
+	&graph_kind_flush, &graph_kind_errormap, &graph_kind_checkpoints,
+	&graph_kind_timeline, &graph_kind_slc, &graph_kind_degradation,
 };
+#define NKINDS	(sizeof(kinds) / sizeof(kinds[0]))
 
-/* What the archive holds in the period (AVERAGE). */
-struct scan {
-	unsigned	have;		/* BIT(ds): some value is known */
-	time_t		first;		/* of the first known value */
-	double		max[RRD_NDS];
-};
-
-struct arglist {
-	char	*v[MAX_ARGS];
-	int	 n;
-};
-
-struct graph {
-	const struct opts	*o;
-	json_object		*drive;
-	const struct graph_src	*src;
-	const char		*file;		/* as given */
-	const char		*daemon;	/* NULL: read the file */
-	char			*efile;		/* ':' escaped, for DEF */
-	time_t			 start, end;
-	struct scan		 sc;
-	struct arglist		 opt, el;	/* options; graph elements */
-	int			 full;		/* out of room or memory */
-	int			 have_alive;
-};
-
-struct kind {
-	const char	*name;
-	const char	*title;
-	long		 span;		/* default period, seconds */
-	unsigned	 mask;		/* its sources */
-	const char	*nodata;
-	void		(*build)(struct graph *);
-	int		(*own)(struct graph *);	/* draws it all */
-	int		 svg_only;
-};
-
-static void	build_throughput(struct graph *);
-static void	build_tbw(struct graph *);
-static void	build_wear(struct graph *);
-static void	build_temperature(struct graph *);
-static void	build_latency(struct graph *);
-static void	build_errors(struct graph *);
-static void	build_flush(struct graph *);
-static int	draw_errormap(struct graph *);
-static int	draw_checkpoints(struct graph *);
-static int	draw_timeline(struct graph *);
-static int	draw_slc(struct graph *);
-static int	draw_degradation(struct graph *);
-
-static const struct kind kinds[] = {
-	{ "throughput", "throughput", 3600, BIT(DS_WBPS) | BIT(DS_RBPS),
-	    "no throughput recorded in this period", build_throughput, NULL, 0 },
-	{ "tbw", "total bytes written", 30 * 86400, BIT(DS_HOSTW),
-	    "no bytes written recorded in this period", build_tbw, NULL, 0 },
-	{ "wear", "wear", 30 * 86400, BIT(DS_PUSED) | BIT(DS_SPARE),
-	    "no SMART wear readings in this period", build_wear, NULL, 0 },
-	{ "temperature", "temperature", 86400, BIT(DS_TEMP),
-	    "no temperature readings in this period", build_temperature, NULL, 0 },
-	{ "latency", "p99 write latency", 3600, BIT(DS_LAT),
-	    "no latency recorded in this period", build_latency, NULL, 0 },
-	{ "errors", "media errors and write amplification", 30 * 86400,
-	    BIT(DS_MERR) | BIT(DS_WAF),
-	    "no SMART error readings in this period", build_errors, NULL, 0 },
-	{ "flush", "cache flush latency", 3600, BIT(DS_FLUSH),
-	    "no cache flush recorded in this period", build_flush, NULL, 0 },
-	{ "errormap", "where verify passes found bad blocks", 0, 0, NULL,
-	    NULL, draw_errormap, 1 },
-	{ "checkpoints", "performance checkpoints", 0, 0, NULL, NULL,
-	    draw_checkpoints, 0 },
-	{ "timeline", "write passes and their cache", 0, 0, NULL, NULL,
-	    draw_timeline, 0 },
-	{ "slc", "write cache estimate", 0, 0, NULL, NULL, draw_slc, 0 },
-	{ "degradation", "degradation run and recovery", 0, 0, NULL, NULL,
-	    draw_degradation, 0 },
-	{ NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
-};
-
-/* ------------------------------------------------------------ arguments */
-
-static void	add(struct graph *, struct arglist *, const char *, va_list)
-		    __attribute__((format(printf, 3, 0)));
-static void	opt(struct graph *, const char *, ...)
-		    __attribute__((format(printf, 2, 3)));
-static void	el(struct graph *, const char *, ...)
-		    __attribute__((format(printf, 2, 3)));
-static void	gp(struct graph *, int, int, const char *, ...)
-		    __attribute__((format(printf, 4, 5)));
-
-static void
-add(struct graph *g, struct arglist *l, const char *fmt, va_list ap)
-{
-	va_list	 ap2;
-	char	*s;
-	int	 len;
-
-	va_copy(ap2, ap);
-	len = vsnprintf(NULL, 0, fmt, ap2);
-	va_end(ap2);
-	if (len < 0 || l->n >= MAX_ARGS ||
-	    (s = malloc((size_t)len + 1)) == NULL) {
-		g->full = 1;
-		return;
-	}
-	vsnprintf(s, (size_t)len + 1, fmt, ap);
-	l->v[l->n++] = s;
-}
-
-/* An option of rrd_graph (before the graph elements). */
-static void
-opt(struct graph *g, const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	add(g, &g->opt, fmt, ap);
-	va_end(ap);
-}
-
-/* A graph element: DEF, CDEF, VDEF, LINE, GPRINT... */
-static void
-el(struct graph *g, const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	add(g, &g->el, fmt, ap);
-	va_end(ap);
-}
-
-/*
- * A GPRINT of a value of ds, left out when the period holds no value of
- * it (it would read "nan"); eol: the last of a legend line, which then
- * says so instead.
- */
-static void
-gp(struct graph *g, int ds, int eol, const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (!(g->sc.have & BIT(ds))) {
-		if (eol)
-			el(g, "COMMENT:  (no data)\\l");
-		return;
-	}
-	va_start(ap, fmt);
-	add(g, &g->el, fmt, ap);
-	va_end(ap);
-}
-
-static void
-arglist_free(struct arglist *l)
-{
-	while (l->n > 0)
-		free(l->v[--l->n]);
-}
-
-/* DEF:v=FILE:ds:CF */
-static void
-def(struct graph *g, const char *v, int ds, const char *cf)
-{
-	el(g, "DEF:%s=%s:%s:%s", v, g->efile, ds_name[ds], cf);
-}
-
-/*
- * A SMART source as v: held at its last reading (PREV) while the daemon
- * was recording (write_bps known), so that readings every N seconds draw
- * a line, and a stopped daemon leaves a gap.
- */
-static void
-smart_def(struct graph *g, const char *v, int ds, const char *cf)
-{
-	if (!g->have_alive) {
-		def(g, "alive", DS_WBPS, "AVERAGE");
-		g->have_alive = 1;
-	}
-	el(g, "DEF:%s_raw=%s:%s:%s", v, g->efile, ds_name[ds], cf);
-	el(g, "CDEF:%s=alive,UN,UNKN,%s_raw,UN,PREV,%s_raw,IF,IF", v, v, v);
-}
-
-/* A file name for DEF: ':' and '\' escaped. NULL without memory. */
-static char *
-escape_colons(const char *s)
-{
-	char	*e = malloc(2 * strlen(s) + 1), *p = e;
-
-	if (e == NULL)
-		return NULL;
-	for (; *s != '\0'; s++) {
-		if (*s == ':' || *s == '\\')
-			*p++ = '\\';
-		*p++ = *s;
-	}
-	*p = '\0';
-	return e;
-}
-
-/* ------------------------------------------------------------ the kinds */
-
-struct rate {
-	const char	*v, *label, *colour, *dark;
-	int		 ds;
-};
-
-static const struct rate rates[] = {
-	{ "w", "write", BLUE, DARKBLUE, DS_WBPS },
-	{ "r", "read", GREEN, DARKGREEN, DS_RBPS },
-};
-
-/* A rate in MB/s: v_mb (AVERAGE), v_lo (MIN), v_hi (MAX), v_30 (30 s). */
-static void
-rate_defs(struct graph *g, const struct rate *r)
-{
-	const char	*v = r->v;
-
-	def(g, v, r->ds, "AVERAGE");
-	el(g, "DEF:%s_min=%s:%s:MIN", v, g->efile, ds_name[r->ds]);
-	el(g, "DEF:%s_max=%s:%s:MAX", v, g->efile, ds_name[r->ds]);
-	el(g, "CDEF:%s_mb=%s,1000000,/", v, v);
-	el(g, "CDEF:%s_lo=%s_min,1000000,/", v, v);
-	el(g, "CDEF:%s_hi=%s_max,1000000,/", v, v);
-	el(g, "CDEF:%s_band=%s_hi,%s_lo,-", v, v, v);
-	el(g, "CDEF:%s_30=%s_mb,30,TRENDNAN", v, v);
-	el(g, "VDEF:%s_avg=%s_mb,AVERAGE", v, v);
-	el(g, "VDEF:%s_peak=%s_hi,MAXIMUM", v, v);
-	el(g, "VDEF:%s_last=%s_mb,LAST", v, v);
-}
-
-/* The MIN..MAX band (a pixel is several seconds over a long period). */
-static void
-rate_band(struct graph *g, const struct rate *r)
-{
-	el(g, "AREA:%s_lo", r->v);
-	el(g, "AREA:%s_band%s28::STACK", r->v, r->colour);
-}
-
-static void
-rate_line(struct graph *g, const struct rate *r)
-{
-	el(g, "LINE1:%s_mb%s90:%-6s", r->v, r->colour, r->label);
-	gp(g, r->ds, 0, "GPRINT:%s_avg:avg %%7.1lf", r->v);
-	gp(g, r->ds, 0, "GPRINT:%s_peak:max %%7.1lf", r->v);
-	gp(g, r->ds, 1, "GPRINT:%s_last:last %%7.1lf MB/s\\l", r->v);
-}
-
-/*
- * A second at 0 MB/s (MIN of both) within 30 s of I/O: a red tick. The
- * legend is an empty area's: rrdtool 1.7 drops the first character of a
- * TICK's own legend.
- */
-static void
-stalls(struct graph *g)
-{
-	el(g, "CDEF:io=w,r,+");
-	el(g, "CDEF:io30=io,30,TRENDNAN");
-	el(g, "CDEF:st0=w_min,r_min,+,0,LE,io30,0,GT,*");
-	el(g, "CDEF:stall=st0,UN,UNKN,st0,1,UNKN,IF,IF");
-	el(g, "CDEF:none=w,POP,UNKN");
-	el(g, "TICK:stall" RED ":0.08");
-	el(g, "AREA:none" RED ":stall\\: a second at 0 MB/s within 30 s of "
-	    "I/O\\l");
-}
-
-static void
-build_throughput(struct graph *g)
-{
-	size_t	i, n = sizeof(rates) / sizeof(rates[0]);
-
-	opt(g, "--vertical-label=MB/s (10^6 bytes/s)");
-	opt(g, "--lower-limit=0");
-	opt(g, "--units-exponent=0");
-	for (i = 0; i < n; i++)
-		rate_defs(g, &rates[i]);
-	for (i = 0; i < n; i++)
-		rate_band(g, &rates[i]);
-	for (i = 0; i < n; i++)
-		rate_line(g, &rates[i]);
-	for (i = 0; i < n; i++)
-		el(g, "LINE2:%s_30%s:%s, 30 s average%s", rates[i].v,
-		    rates[i].dark, rates[i].label, i + 1 == n ? "\\l" : "");
-	stalls(g);
-}
-
-struct unit {
-	double		 div;
-	const char	*name;
-};
-
-/* TB, GB or MB, whichever suits the largest value. */
-static const struct unit *
-bytes_unit(double max)
-{
-	static const struct unit units[] = {
-		{ 1e12, "TB" }, { 1e9, "GB" }, { 1e6, "MB" }
-	};
-	size_t	i;
-
-	for (i = 0; i < 2; i++)
-		if (!isnan(max) && max >= units[i].div)
-			break;
-	return &units[i];
-}
-
-/* A cumulative byte counter v (of ds) in unit u: line, first, last. */
-static void
-bytes_line(struct graph *g, const char *v, int ds, const char *colour,
-    const char *label, const char *style, const struct unit *u)
-{
-	el(g, "CDEF:%s_u=%s,%g,/", v, v, u->div);
-	el(g, "VDEF:%s_first=%s_u,FIRST", v, v);
-	el(g, "VDEF:%s_last=%s_u,LAST", v, v);
-	el(g, "LINE2:%s_u%s:%-27s%s", v, colour, label, style);
-	gp(g, ds, 0, "GPRINT:%s_first:first %%9.3lf", v);
-	gp(g, ds, 1, "GPRINT:%s_last:last %%9.3lf %s\\l", v, u->name);
-}
-
-static void
-build_tbw(struct graph *g)
-{
-	const struct scan	*sc = &g->sc;
-	const struct unit	*u;
-	double			 m = sc->max[DS_HOSTW];
-
-	if (sc->have & BIT(DS_DEVW) && !(sc->max[DS_DEVW] <= m))
-		m = sc->max[DS_DEVW];
-	u = bytes_unit(m);
-	opt(g, "--vertical-label=%s written (10^%d bytes)", u->name,
-	    (int)lround(log10(u->div)));
-	opt(g, "--lower-limit=0");
-	opt(g, "--units-exponent=0");
-	def(g, "hw", DS_HOSTW, "AVERAGE");
-	bytes_line(g, "hw", DS_HOSTW, BLUE, "host writes (ssdtorture)", "", u);
-	if (sc->have & BIT(DS_DEVW)) {
-		smart_def(g, "dw", DS_DEVW, "AVERAGE");
-		bytes_line(g, "dw", DS_DEVW, ORANGE, "host writes (drive SMART)",
-		    ":dashes", u);
-	}
-	if (sc->have & BIT(DS_NANDW)) {
-		smart_def(g, "nw", DS_NANDW, "AVERAGE");
-		bytes_line(g, "nw", DS_NANDW, PURPLE, "NAND writes (drive SMART)", "",
-		    u);
-	}
-	if (!(sc->have & (BIT(DS_DEVW) | BIT(DS_NANDW))))
-		el(g, "COMMENT:no SMART write counters in this period\\l");
-}
-
-/* A SMART percentage v: line, first and last. */
-static void
-percent_line(struct graph *g, const char *v, int ds, const char *colour,
-    const char *label)
-{
-	smart_def(g, v, ds, "AVERAGE");
-	el(g, "VDEF:%s_first=%s,FIRST", v, v);
-	el(g, "VDEF:%s_last=%s,LAST", v, v);
-	el(g, "LINE2:%s%s:%-17s", v, colour, label);
-	gp(g, ds, 0, "GPRINT:%s_first:first %%5.1lf %%%%", v);
-	gp(g, ds, 1, "GPRINT:%s_last:last %%5.1lf %%%%\\l", v);
-}
-
-static void
-build_wear(struct graph *g)
-{
-	opt(g, "--vertical-label=percent");
-	opt(g, "--lower-limit=0");
-	opt(g, "--upper-limit=100");
-	opt(g, "--units-exponent=0");
-	percent_line(g, "pu", DS_PUSED, RED, "percent used");
-	percent_line(g, "sp", DS_SPARE, GREEN, "available spare");
-	def(g, "hw", DS_HOSTW, "AVERAGE");
-	el(g, "CDEF:hw_tb=hw,1000000000000,/");
-	el(g, "VDEF:tbw=hw_tb,LAST");
-	if (!(g->sc.have & BIT(DS_HOSTW)))
-		return;
-	el(g, "VRULE:tbw#888888:host writes (TBW) at the end\\::dashes");
-	el(g, "GPRINT:tbw:%%.3lf TB\\l");
-}
-
-/* Whether the temperature reached HOT_C, from the scan. */
-static void
-throttle_comment(struct graph *g)
-{
-	double	m = g->sc.max[DS_TEMP];
-
-	if (!(g->sc.have & BIT(DS_TEMP)))
-		return;
-	if (m >= HOT_C)
-		el(g, "COMMENT:reached %.0f °C\\: the drive may have throttled "
-		    "writes (see its warning/critical temperature time in "
-		    "ssdctl smart)\\l", m);
-	else
-		el(g, "COMMENT:stayed below %d °C\\: thermal throttling is "
-		    "unlikely\\l", HOT_C);
-}
-
-static void
-build_temperature(struct graph *g)
-{
-	opt(g, "--vertical-label=°C");
-	opt(g, "--lower-limit=20");
-	opt(g, "--upper-limit=%d", HOT_C + 10);
-	opt(g, "--units-exponent=0");
-	smart_def(g, "t", DS_TEMP, "AVERAGE");
-	smart_def(g, "tx", DS_TEMP, "MAX");
-	el(g, "VDEF:t_avg=t,AVERAGE");
-	el(g, "VDEF:t_max=tx,MAXIMUM");
-	el(g, "VDEF:t_last=t,LAST");
-	el(g, "CDEF:hot=t,%d,GE,60,/", HOT_C);
-	el(g, "VDEF:hot_min=hot,TOTAL");
-	el(g, "LINE2:t" ORANGE ":temperature");
-	gp(g, DS_TEMP, 0, "GPRINT:t_avg:avg %%3.0lf °C");
-	gp(g, DS_TEMP, 0, "GPRINT:t_max:max %%3.0lf °C");
-	gp(g, DS_TEMP, 1, "GPRINT:t_last:last %%3.0lf °C\\l");
-	el(g, "HRULE:%d" RED "A0:%d °C\\: where many drives start to "
-	    "throttle:dashes", HOT_C, HOT_C);
-	gp(g, DS_TEMP, 1, "GPRINT:hot_min:(at or above it for %%.1lf min)"
-	    "\\l");
-	throttle_comment(g);
-}
-
-/*
- * A source in microseconds drawn in ms as v_ms: its average line (colour
- * and legend in `line`), and the average, the highest (from the MAX
- * archive) and the last value in the legend.
- */
-static void
-us_in_ms(struct graph *g, const char *v, int ds, const char *line)
-{
-	def(g, v, ds, "AVERAGE");
-	el(g, "DEF:%s_max=%s:%s:MAX", v, g->efile, ds_name[ds]);
-	el(g, "CDEF:%s_ms=%s,1000,/", v, v);
-	el(g, "CDEF:%s_hi=%s_max,1000,/", v, v);
-	el(g, "VDEF:%s_avg=%s_ms,AVERAGE", v, v);
-	el(g, "VDEF:%s_peak=%s_hi,MAXIMUM", v, v);
-	el(g, "VDEF:%s_last=%s_ms,LAST", v, v);
-	el(g, "LINE1:%s_ms%s", v, line);
-	gp(g, ds, 0, "GPRINT:%s_avg:avg %%8.3lf", v);
-	gp(g, ds, 0, "GPRINT:%s_peak:max %%8.3lf", v);
-	gp(g, ds, 1, "GPRINT:%s_last:last %%8.3lf ms\\l", v);
-}
-
-/* The p99 write latency of each second, and its 30 s average. */
-static void
-build_latency(struct graph *g)
-{
-	opt(g, "--vertical-label=p99 write latency (ms)");
-	opt(g, "--lower-limit=0");
-	opt(g, "--units-exponent=0");
-	us_in_ms(g, "l", DS_LAT, PURPLE "90:p99 of each second");
-	el(g, "CDEF:l_30=l_ms,30,TRENDNAN");
-	el(g, "LINE2:l_30" DARKPURPLE ":30 s average\\l");
-}
-
-/* How long the drive takes to flush its write cache (once a second). */
-static void
-build_flush(struct graph *g)
-{
-	opt(g, "--vertical-label=cache flush latency (ms)");
-	opt(g, "--lower-limit=0");
-	opt(g, "--units-exponent=0");
-	us_in_ms(g, "f", DS_FLUSH, ORANGE ":flush latency");
-}
-
-/* Left axis 0..top (media errors), 5 grid lines. */
-static double
-errors_top(const struct scan *sc)
-{
-	double	m = sc->max[DS_MERR];
-
-	if (!(sc->have & BIT(DS_MERR)) || isnan(m) || m <= 4)
-		return 5;
-	return ceil(m * 1.2 / 5) * 5;
-}
-
-/* WAF on the right axis, scaled onto the left one. */
-static void
-waf_axis(struct graph *g, double top)
-{
-	double	wtop = ceil(g->sc.max[DS_WAF] * 1.2 / 0.5) * 0.5;
-
-	if (isnan(wtop) || wtop < 2.5)
-		wtop = 2.5;
-	opt(g, "--right-axis=%g:0", wtop / top);
-	opt(g, "--right-axis-label=write amplification (WAF)");
-	opt(g, "--right-axis-format=%%.2lf");
-	smart_def(g, "waf", DS_WAF, "AVERAGE");
-	el(g, "CDEF:waf_s=waf,%g,/", wtop / top);
-	el(g, "VDEF:waf_last=waf,LAST");
-	el(g, "LINE2:waf_s" BLUE ":write amplification (right axis)");
-	gp(g, DS_WAF, 1, "GPRINT:waf_last:last %%5.2lf\\l");
-}
-
-static void
-build_errors(struct graph *g)
-{
-	double	top = errors_top(&g->sc);
-
-	opt(g, "--vertical-label=media errors");
-	opt(g, "--lower-limit=0");
-	opt(g, "--upper-limit=%g", top);
-	opt(g, "--rigid");
-	opt(g, "--y-grid=%g:1", top / 5);
-	opt(g, "--left-axis-format=%%.0lf");
-	opt(g, "--units-exponent=0");
-	smart_def(g, "me", DS_MERR, "AVERAGE");
-	el(g, "VDEF:me_first=me,FIRST");
-	el(g, "VDEF:me_last=me,LAST");
-	el(g, "LINE2:me" RED ":media errors%21s", "");
-	gp(g, DS_MERR, 0, "GPRINT:me_first:first %%6.0lf");
-	gp(g, DS_MERR, 1, "GPRINT:me_last:last %%6.0lf\\l");
-	if (g->sc.have & BIT(DS_WAF))
-		waf_axis(g, top);
-	else
-		el(g, "COMMENT:no write amplification (WAF) readings in this "
-		    "period\\l");
-}
-
-/* ------------------------------------------------------------ options */
 
 /* The synopsis; full: what every option takes. */
 static void
 usage(FILE *fp, int full)
 {
-	const struct kind	*k;
+	size_t	i;
 
 	fprintf(fp, "usage: ssdctl graph DRIVE --what KIND -o FILE.png|FILE.svg"
 	    "\n\t[--since DURATION|TIME] [--until now|DURATION|TIME]\n"
 	    "\t[--width N] [--height N] [--rrd FILE] [--daemon ADDR]\n"
 	    "\t[--map-dir DIR] [--probe ID]... [--figure iops|mbps|p99|p99.9|cache]"
 	    "\n\t[--pass N]... [--checkpoint N] [--state-dir DIR]\nKIND:");
-	for (k = kinds; k->name != NULL; k++)
-		fprintf(fp, " %s%s", k->name, k->svg_only ? " (SVG only)" : "");
+	for (i = 0; i < NKINDS; i++)
+		fprintf(fp, " %s%s", kinds[i]->name, kinds[i]->svg_only ?
+		    " (SVG only)" : "");
 	if (!full) {
 		fprintf(fp, "\n(ssdctl graph --help: more)\n");
 		return;
@@ -639,21 +100,21 @@ usage(FILE *fp, int full)
 	    CKPTGRAPH_PROBES_MAX, TLGRAPH_PASSES_MAX);
 }
 
-static const struct kind *
+static const struct graph_kind *
 find_kind(const char *name)
 {
-	const struct kind	*k;
+	size_t	i;
 
-	for (k = kinds; k->name != NULL; k++)
-		if (strcmp(k->name, name) == 0)
-			return k;
+	for (i = 0; i < NKINDS; i++)
+		if (strcmp(kinds[i]->name, name) == 0)
+			return kinds[i];
 	return NULL;
 }
 
 int
 graph_kind_from_archive(const char *kind)
 {
-	const struct kind	*k = find_kind(kind);
+	const struct graph_kind	*k = find_kind(kind);
 
 	return k != NULL && k->own == NULL;
 }
@@ -839,6 +300,7 @@ static const char *
 opts_problem(const struct opts *o)
 {
 	const char	*what = NULL;
+	unsigned	 takes = o->kind != NULL ? o->kind->takes : 0;
 
 	if (o->drive == NULL)
 		what = "one DRIVE expected";
@@ -856,17 +318,16 @@ opts_problem(const struct opts *o)
 		    "timeline the passes chosen, slc the passes kept, "
 		    "degradation a checkpoint's runs (--state-dir DIR: from a "
 		    "state directory)";
-	else if (o->kind->own != draw_errormap && o->map_dir != NULL)
+	else if (!(takes & GRAPH_TAKES_MAP_DIR) && o->map_dir != NULL)
 		what = "--map-dir is for --what errormap";
-	else if (o->kind->own != draw_checkpoints && (o->nprobes > 0 ||
+	else if (!(takes & GRAPH_TAKES_PROBES) && (o->nprobes > 0 ||
 	    o->figure != -1))
 		what = "--probe and --figure are for --what checkpoints";
-	else if (o->kind->own != draw_timeline && o->npasses > 0)
+	else if (!(takes & GRAPH_TAKES_PASSES) && o->npasses > 0)
 		what = "--pass is for --what timeline";
-	else if (o->kind->own != draw_degradation && o->checkpoint > 0)
+	else if (!(takes & GRAPH_TAKES_CHECKPOINT) && o->checkpoint > 0)
 		what = "--checkpoint is for --what degradation";
-	else if ((o->kind->own == NULL || o->kind->own == draw_errormap) &&
-	    o->state_dir != NULL)
+	else if (!(takes & GRAPH_TAKES_STATE_DIR) && o->state_dir != NULL)
 		what = "--state-dir is for --what checkpoints, timeline, slc "
 		    "and degradation";
 	return what;
@@ -1040,7 +501,7 @@ locate(struct graph *g)
 		return -1;
 	}
 	g->daemon = d != NULL && d[0] != '\0' ? d : NULL;
-	if ((g->efile = escape_colons(g->file)) == NULL) {
+	if ((g->efile = graph_escape_colons(g->file)) == NULL) {
 		fprintf(stderr, "ssdctl graph: out of memory\n");
 		return -1;
 	}
@@ -1089,7 +550,7 @@ ds_index(const char *name)
 	int	i;
 
 	for (i = 0; i < RRD_NDS; i++)
-		if (strcmp(ds_name[i], name) == 0)
+		if (strcmp(graph_ds_name[i], name) == 0)
 			return i;
 	return -1;
 }
@@ -1117,7 +578,7 @@ scan_rows(struct scan *sc, const struct fetched *f)
 			if ((sc->first == 0 ||
 			    f->start + (time_t)(r * f->step) < sc->first))
 				sc->first = f->start + (time_t)(r * f->step);
-			sc->have |= BIT(ds);
+			sc->have |= GRAPH_BIT(ds);
 		}
 	}
 }
@@ -1197,7 +658,7 @@ title(struct graph *g)
 	char	t[1024];
 
 	title_text(g, t, sizeof(t));
-	opt(g, "--title=%s", t);
+	graph_opt(g, "--title=%s", t);
 }
 
 /* Size, period, fonts and colours: the same for every kind. */
@@ -1217,17 +678,17 @@ common_opts(struct graph *g)
 	};
 	int	i;
 
-	opt(g, "graph");
-	opt(g, "%s", g->o->out);
-	opt(g, "--imgformat=%s", g->o->svg ? "SVG" : "PNG");
-	opt(g, "--width=%d", g->o->width);
-	opt(g, "--height=%d", g->o->height);
-	opt(g, "--start=%lld", (long long)g->start);
-	opt(g, "--end=%lld", (long long)g->end);
+	graph_opt(g, "graph");
+	graph_opt(g, "%s", g->o->out);
+	graph_opt(g, "--imgformat=%s", g->o->svg ? "SVG" : "PNG");
+	graph_opt(g, "--width=%d", g->o->width);
+	graph_opt(g, "--height=%d", g->o->height);
+	graph_opt(g, "--start=%lld", (long long)g->start);
+	graph_opt(g, "--end=%lld", (long long)g->end);
 	for (i = 0; look[i] != NULL; i++)
-		opt(g, "%s", look[i]);
+		graph_opt(g, "%s", look[i]);
 	if (g->daemon != NULL)
-		opt(g, "--daemon=%s", g->daemon);
+		graph_opt(g, "--daemon=%s", g->daemon);
 	title(g);
 }
 
@@ -1240,8 +701,8 @@ period_comment(struct graph *g)
 	strftime(a, sizeof(a), "%Y-%m-%d %H\\:%M\\:%S", localtime(&g->start));
 	strftime(b, sizeof(b), "%Y-%m-%d %H\\:%M\\:%S", localtime(&g->end));
 	if (!(g->sc.have & g->o->kind->mask))
-		el(g, "COMMENT:%s\\l", g->o->kind->nodata);
-	el(g, "COMMENT:%s to %s\\r", a, b);
+		graph_el(g, "COMMENT:%s\\l", g->o->kind->nodata);
+	graph_el(g, "COMMENT:%s to %s\\r", a, b);
 }
 
 static int
@@ -1287,203 +748,20 @@ draw(struct graph *g)
 	return render(g);
 }
 
-/* The error maps, from the daemon or from --map-dir: errgraph.c. */
-static int
-draw_errormap(struct graph *g)
-{
-	struct errgraph_in	in = { .out = g->o->out, .width = g->o->width,
-	    .height = g->o->height, .map_dir = g->o->map_dir };
-	char			t[1024];
 
-	title_text(g, t, sizeof(t));
-	in.title = t;
-	if (g->src != NULL) {
-		in.fetch = g->src->fetch;
-		in.arg = g->src->arg;
-	}
-	if (in.map_dir == NULL && in.fetch == NULL) {
-		fprintf(stderr, "ssdctl graph: no daemon to ask for the error "
-		    "maps\n");
-		return EXIT_ERR;
-	}
-	return errgraph_draw(&in);
-}
 
-/* The checkpoint results, from the daemon or --state-dir: ckptgraph.c. */
-static int
-draw_checkpoints(struct graph *g)
-{
-	const struct opts	*o = g->o;
-	struct ckptgraph_in	 in = { .out = o->out, .svg = o->svg,
-	    .width = o->width, .height = o->height, .figure = o->figure,
-	    .nprobes = o->nprobes };
-	char			 t[1024];
-	int			 rc;
 
-	title_text(g, t, sizeof(t));
-	in.title = t;
-	memcpy(in.probes, o->probes, sizeof(in.probes));
-	if (o->state_dir != NULL) {
-		in.lines = json_object_new_array();
-		if (ckpt_load_dir(o->state_dir, o->drive, in.lines) == -1) {
-			json_object_put(in.lines);
-			return EXIT_ERR;
-		}
-	} else if (g->src == NULL || g->src->ckpt == NULL) {
-		fprintf(stderr, "ssdctl graph: no daemon to ask for the "
-		    "checkpoint results\n");
-		return EXIT_ERR;
-	} else if ((in.lines = g->src->ckpt(g->src->arg, o->drive)) == NULL)
-		return EXIT_ERR;
-	rc = ckptgraph_draw(&in);
-	json_object_put(in.lines);
-	return rc;
-}
 
-/* From --state-dir: the passes in `want` (n; 0: all kept). */
-static json_object *
-timelines_dir(const struct opts *o, const long *want, size_t n, int whole)
-{
-	json_object	*arr = json_object_new_array();
-	char		 dir[PATH_MAX];
-	uint64_t	 p[TLGRAPH_PASSES_MAX];
-	size_t		 i;
 
-	for (i = 0; i < n; i++)
-		p[i] = (uint64_t)want[i];
-	if (statedir_drive_dir(dir, sizeof(dir), o->state_dir, o->drive) == 0 &&
-	    tl_read(dir, p, n, whole, arr) == 0)
-		return arr;
-	fprintf(stderr, "ssdctl graph: %s/%s/timelines: %s\n", o->state_dir,
-	    o->drive, strerror(errno));
-	json_object_put(arr);
-	return NULL;
-}
 
-/* From the daemon: every kept pass's figures (n 0), or each of `want`
- * whole, one call each. */
-static json_object *
-timelines_daemon(struct graph *g, const long *want, size_t n)
-{
-	const struct graph_src	*src = g->src;
-	json_object		*arr, *one;
-	size_t			 i;
 
-	if (src == NULL || src->timelines == NULL) {
-		fprintf(stderr, "ssdctl graph: no daemon to ask for the "
-		    "timelines\n");
-		return NULL;
-	}
-	if (n == 0)
-		return src->timelines(src->arg, g->o->drive, -1);
-	arr = json_object_new_array();
-	for (i = 0; i < n; i++) {
-		if ((one = src->timelines(src->arg, g->o->drive,
-		    want[i])) == NULL) {
-			json_object_put(arr);
-			return NULL;
-		}
-		if (json_object_array_length(one) > 0)
-			json_object_array_add(arr, json_object_get(
-			    json_object_array_get_idx(one, 0)));
-		json_object_put(one);
-	}
-	return arr;
-}
-
-/* The timelines of the passes in `want` (n; 0: all kept, as figures);
- * NULL after a message. */
-static json_object *
-timelines_of(struct graph *g, const long *want, size_t n)
-{
-	if (g->o->state_dir != NULL)
-		return timelines_dir(g->o, want, n, n > 0);
-	return timelines_daemon(g, want, n);
-}
-
-/* The passes drawn when none is chosen: the first of the cycles (the
- * static fill when there is none) and the latest. */
-static size_t
-default_passes(json_object *figures, long *out)
-{
-	size_t	n = json_object_array_length(figures), i, k = 0;
-	long	p, first = -1, last = -1;
-
-	for (i = 0; i < n; i++) {
-		p = (long)json_object_get_int64(json_object_object_get(
-		    json_object_array_get_idx(figures, i), "pass"));
-		if (first == -1 || (first == 0 && p > 0))
-			first = p;
-		last = p > last ? p : last;
-	}
-	if (first >= 0)
-		out[k++] = first;
-	if (last > first)
-		out[k++] = last;
-	return k;
-}
-
-/* Write passes against the GB written in them: tlgraph.c. */
-static int
-draw_timeline(struct graph *g)
-{
-	const struct opts	*o = g->o;
-	struct tlgraph_in	 in = { .out = o->out, .svg = o->svg,
-	    .width = o->width, .height = o->height };
-	long			 want[TLGRAPH_PASSES_MAX];
-	size_t			 n = o->npasses, i;
-	json_object		*figs;
-	char			 t[1024];
-	int			 rc;
-
-	title_text(g, t, sizeof(t));
-	in.title = t;
-	for (i = 0; i < n; i++)
-		want[i] = o->passes[i];
-	if (n == 0) {
-		if ((figs = timelines_of(g, NULL, 0)) == NULL)
-			return EXIT_ERR;
-		n = default_passes(figs, want);
-		json_object_put(figs);
-	}
-	if (n == 0) {
-		fprintf(stderr, "ssdctl graph: no write pass timelines yet\n");
-		return EXIT_ERR;
-	}
-	if ((in.tls = timelines_of(g, want, n)) == NULL)
-		return EXIT_ERR;
-	if (json_object_array_length(in.tls) < n)
-		fprintf(stderr, "ssdctl graph: %zu of the passes asked for "
-		    "have no timeline kept (timeline_every), or one that "
-		    "cannot be read\n", n - json_object_array_length(in.tls));
-	rc = tlgraph_draw(&in);
-	json_object_put(in.tls);
-	return rc;
-}
-
-/* The write-cache estimates of the kept passes against TBW: tlgraph.c. */
-static int
-draw_slc(struct graph *g)
-{
-	struct tlgraph_in	in = { .out = g->o->out, .svg = g->o->svg,
-	    .width = g->o->width, .height = g->o->height };
-	char			t[1024];
-	int			rc;
-
-	title_text(g, t, sizeof(t));
-	in.title = t;
-	if ((in.tls = timelines_of(g, NULL, 0)) == NULL)
-		return EXIT_ERR;
-	rc = tlgraph_draw_slc(&in);
-	json_object_put(in.tls);
-	return rc;
-}
 
 int
 graph_main(int argc, char **argv, const struct graph_src *src)
 {
 	struct opts	o;
 	struct graph	g;
+	char		t[1024];
 	int		rc;
 
 	if (parse_opts(argc, argv, &o, 0) == -1 || (!o.help &&
@@ -1499,50 +777,19 @@ graph_main(int argc, char **argv, const struct graph_src *src)
 	g.o = &o;
 	g.src = src;
 	g.drive = src != NULL ? src->drive : NULL;
-	if (o.kind->own != NULL)
-		return o.kind->own(&g);
+	if (o.kind->own != NULL) {
+		title_text(&g, t, sizeof(t));
+		return o.kind->own(&g, t);
+	}
 	if (resolve_range(&g) == -1)
 		return EXIT_USAGE;
 	if (locate(&g) == -1)
 		return EXIT_ERR;
 	if ((rc = scan_and_fit(&g)) == 0)
 		rc = draw(&g);
-	arglist_free(&g.opt);
-	arglist_free(&g.el);
+	graph_arglist_free(&g.opt);
+	graph_arglist_free(&g.el);
 	free(g.efile);
 	return rc;
 }
 
-/* A full checkpoint's degradation run and recoveries: dggraph.c. */
-static int
-draw_degradation(struct graph *g)
-{
-	const struct opts	*o = g->o;
-	struct dggraph_in	 in = { .out = o->out, .svg = o->svg,
-	    .width = o->width, .height = o->height };
-	char			 t[1024], dir[PATH_MAX];
-	int			 rc;
-
-	title_text(g, t, sizeof(t));
-	in.title = t;
-	if (o->state_dir != NULL) {
-		in.series = json_object_new_array();
-		if (statedir_drive_dir(dir, sizeof(dir), o->state_dir,
-		    o->drive) == -1 || series_read(dir, (uint64_t)o->checkpoint,
-		    in.series) == -1) {
-			fprintf(stderr, "ssdctl graph: %s/%s/series: %s\n",
-			    o->state_dir, o->drive, strerror(errno));
-			json_object_put(in.series);
-			return EXIT_ERR;
-		}
-	} else if (g->src == NULL || g->src->series == NULL) {
-		fprintf(stderr, "ssdctl graph: no daemon to ask for the "
-		    "series\n");
-		return EXIT_ERR;
-	} else if ((in.series = g->src->series(g->src->arg, o->drive,
-	    o->checkpoint)) == NULL)
-		return EXIT_ERR;
-	rc = dggraph_draw(&in);
-	json_object_put(in.series);
-	return rc;
-}
