@@ -74,7 +74,7 @@ drive_free(struct drive *d)
 		return;
 	if (d->ckpt.step != CKPT_NONE)
 		checkpoint_drain();	/* a batch in flight holds its files */
-	drive_smart_stop(d);
+	features_closing(d);
 	features_release(d);
 	sd_event_source_disable_unref(d->notify_src);
 	sd_event_source_disable_unref(d->idle_src);
@@ -236,7 +236,7 @@ activate(struct drive *d, int schedule, int reopen)
 	d->tgt.created = 0;	/* the drive's file from now on, never undone */
 	if (!reopen)
 		d->errors_at_start = drive_errors_total(d);
-	drive_smart_start(d);
+	features_opening(d);
 	/* before the announce: its resume may raise a finished drive's
 	 * limits, and a finished drive owes no verify */
 	lost = drive_power_activate(d, owned);
@@ -289,7 +289,7 @@ drive_job_end_seen(struct drive *d)
 static void
 close_drive(struct drive *d)
 {
-	drive_smart_stop(d);
+	features_closing(d);
 	d->notify_src = sd_event_source_disable_unref(d->notify_src);
 	engine_free(d->eng);
 	d->eng = NULL;

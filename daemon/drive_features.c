@@ -9,16 +9,19 @@
 extern const struct drive_feature drive_ckpt_feature;
 extern const struct drive_feature drive_cut_feature;
 extern const struct drive_feature drive_timeline_feature;
+extern const struct drive_feature drive_smart_feature;
 
 /*
  * The order is the order of the hooks' calls: a checkpoint's step is
- * prepared before a cut draws where the pass stops, and a long test's
- * second recorded before a cut's tick may stop the I/O.
+ * prepared before a cut draws where the pass stops, a long test's second
+ * recorded before a cut's tick may stop the I/O, and a checkpoint's start
+ * takes SMART's figures before the phase's new reading is asked for.
  */
 static const struct drive_feature *const features[] = {
 	&drive_ckpt_feature,
 	&drive_cut_feature,
 	&drive_timeline_feature,
+	&drive_smart_feature,
 };
 #define NFEATURES	(sizeof(features) / sizeof(features[0]))
 
@@ -63,6 +66,18 @@ features_bring_back(struct drive *d)
 		if (features[i]->bring_back != NULL)
 			return features[i]->bring_back(d);
 	return 0;
+}
+
+void
+features_opening(struct drive *d)
+{
+	ALL(opening, d);
+}
+
+void
+features_closing(struct drive *d)
+{
+	ALL(closing, d);
 }
 
 void

@@ -27,6 +27,12 @@ struct drive_feature {
 	/* The opening stopped there: bring the device back (1: it is
 	 * coming; 0: the drive was refused, with why). */
 	int		(*bring_back)(struct drive *);
+	/* The target and the worker are up; the activation's event is not
+	 * written yet. */
+	void		(*opening)(struct drive *);
+	/* The drive closes (a power cut takes the device away, or the drive
+	 * is freed): what reads the device stops. */
+	void		(*closing)(struct drive *);
 	/* The drive is open (lost: the activation saw a power loss). */
 	void		(*activated)(struct drive *, int lost);
 	/* A phase was entered (its phase_start written). */
@@ -65,6 +71,8 @@ struct drive_feature {
 void		 features_loaded(struct drive *, int owned);
 int		 features_away(const struct drive *);
 int		 features_bring_back(struct drive *);
+void		 features_opening(struct drive *);
+void		 features_closing(struct drive *);
 void		 features_activated(struct drive *, int lost);
 void		 features_phase_started(struct drive *);
 void		 features_job_prepare(struct drive *, struct job *);

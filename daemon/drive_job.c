@@ -73,8 +73,7 @@ phase_started(struct drive *d)
 	events_add(&d->log, LOG_INFO, "phase_start", drive_ev_obj(d), -1,
 	    (long long)d->st.host_bytes_written, "cycle %" PRIu64 ": %s",
 	    d->st.prog.cycle, phase_name(d->st.prog.phase));
-	features_phase_started(d);
-	drive_smart_poll(d);	/* a reading at every phase change */
+	features_phase_started(d);	/* SMART's: a reading at each */
 	drive_checkpoint(d);
 	drive_notify(d);
 }

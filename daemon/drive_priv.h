@@ -410,11 +410,7 @@ void		 drive_power_cut(struct drive *, int bounded, uint64_t kept_end);
 /* The verify of a power loss owed, no loss counted (not known to be one). */
 void		 drive_power_owe(struct drive *);
 
-/* drive_smart.c, for drive.c */
-void		 drive_smart_start(struct drive *);
-void		 drive_smart_stop(struct drive *);
-/* Ask for a SMART read now (phase change), unless one is in flight. */
-void		 drive_smart_poll(struct drive *);
+/* drive_smart.c (a feature of the table), for the files that read it */
 json_object	*drive_smart_delta(const struct drive *);
 /* Write amplification since the baseline (smart_waf), -1 when unknown. */
 double		 drive_waf(const struct drive *);

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "drive_features.h"
 #include "drive_priv.h"
 #include "log.h"
 #include "statedir.h"
@@ -379,7 +380,7 @@ timer_arm(struct drive *d)
 	sd_event_source_set_enabled(d->smart.timer, SD_EVENT_ONESHOT);
 }
 
-void
+static void
 drive_smart_poll(struct drive *d)
 {
 	if (d->smart.poller == NULL || smart_poller_busy(d->smart.poller))
@@ -405,11 +406,21 @@ on_smart_timer(sd_event_source *src, uint64_t usec, void *arg)
 	return 0;
 }
 
+/* No more readings: the poller, its results source and timer gone. */
+static void
+drive_smart_stop(struct drive *d)
+{
+	d->smart.src = sd_event_source_disable_unref(d->smart.src);
+	d->smart.timer = sd_event_source_disable_unref(d->smart.timer);
+	smart_poller_free(d->smart.poller);
+	d->smart.poller = NULL;
+}
+
 /*
  * Without its results source the poller is no use: the drive goes on
  * without SMART. Without the timer it is read at phase changes only.
  */
-void
+static void
 drive_smart_start(struct drive *d)
 {
 	enum smart_source	src = SMART_NONE;
@@ -446,15 +457,6 @@ drive_smart_start(struct drive *d)
 		    "reading only at phase changes",
 		    strerror(-rc));
 	drive_smart_poll(d);
-}
-
-void
-drive_smart_stop(struct drive *d)
-{
-	d->smart.src = sd_event_source_disable_unref(d->smart.src);
-	d->smart.timer = sd_event_source_disable_unref(d->smart.timer);
-	smart_poller_free(d->smart.poller);
-	d->smart.poller = NULL;
 }
 
 void
@@ -516,3 +518,18 @@ drive_smart_detail(const struct drive *d, json_object *out)
 	json_object_object_add(out, "delta", drive_smart_delta(d));
 	return 0;
 }
+
+/* A reading at every phase change. */
+static void
+smart_phase_started(struct drive *d)
+{
+	drive_smart_poll(d);
+}
+
+/* SMART: the poller, its readings, baseline, snapshots and health rules. */
+const struct drive_feature drive_smart_feature = {
+	.name = "SMART",
+	.opening = drive_smart_start,
+	.closing = drive_smart_stop,
+	.phase_started = smart_phase_started,
+};
