@@ -307,6 +307,10 @@ static const struct drive_core_ops core_ops = {
 	.verdict = verdict,
 	.written_now = written_now,
 	.job_end_seen = drive_job_end_seen,
+	.power_lost = drive_power_cut,
+	.power_owed = drive_power_owe,
+	.flush_findings = findings_flush,
+	.records_on_disk = records_current,
 };
 
 /*

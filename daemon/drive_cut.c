@@ -279,7 +279,7 @@ cut_drained(struct drive *d)
 	d->st.cut_asked = 0;
 	d->st.cut_at = 0;
 	drive_checkpoint(d);
-	if (!records_current(d)) {
+	if (!d->core->records_on_disk(d)) {
 		cut_abort(d);
 		return;
 	}
@@ -425,7 +425,7 @@ cut_found_done(struct drive *d, int lost_now)
 	    "way and the device is there: the verify of a power loss first "
 	    "(whether the power went is not known: no cut counted)");
 	if (!lost_now)	/* the host's own loss owes it already */
-		drive_power_owe(d);
+		d->core->power_owed(d);
 	cut_reset(d);
 }
 
@@ -441,7 +441,7 @@ drive_cut_activated(struct drive *d, int lost_now)
 	if (d->st.cut_refused) {	/* seen whole, counted at its return */
 		d->st.cut_refused = 0;
 		if (!lost_now)
-			drive_power_cut(d, 1, d->st.cut_position);
+			d->core->power_lost(d, 1, d->st.cut_position);
 		drive_log(d, LOG_NOTICE, 0, "the power cut %" PRIu64 " whose "
 		    "device was refused on its return: its verify now",
 		    d->st.power_cuts);
@@ -461,7 +461,7 @@ drive_cut_activated(struct drive *d, int lost_now)
 	}
 	d->st.power_cuts++;
 	if (!lost_now)	/* where the pass stood: an exact kept count */
-		drive_power_cut(d, !d->cut.resumed, d->cut.position);
+		d->core->power_lost(d, !d->cut.resumed, d->cut.position);
 	d->cut.readings_back = d->smart.readings;
 	d->cut.t_back = mono_ns();
 	d->cut.step = CUT_SMART;
@@ -554,7 +554,7 @@ drive_cut_job_ended(struct drive *d, enum work was, enum job_end end)
 	if (was == WORK_PHASE && cut_begin(d) == -1)
 		return 0;
 	d->core->work_to(d, WORK_NONE);
-	findings_flush(d);
+	d->core->flush_findings(d);
 	cut_drained(d);
 	return 1;
 }

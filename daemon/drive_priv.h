@@ -79,6 +79,17 @@ struct drive_core_ops {
 	/* A job that ended and whose end the main loop has not handled yet,
 	 * handled now: 1 when there was one. */
 	int		(*job_end_seen)(struct drive *);
+	/* The device lost its power (a cut the feature made, seen gone and
+	 * back): the verify of a power loss is owed, the loss counted; writes
+	 * count as kept only below the pass's item kept_end when bounded. */
+	void		(*power_lost)(struct drive *, int bounded, uint64_t kept_end);
+	/* The verify of a power loss owed, no loss counted (not known to be
+	 * one: a cut under way found at a start with its device there). */
+	void		(*power_owed)(struct drive *);
+	/* The worker's findings held for merging written as their event. */
+	void		(*flush_findings)(struct drive *);
+	/* Are the drive's records on disk (no checkpoint failing)? */
+	int		(*records_on_disk)(const struct drive *);
 };
 
 /* SMART of the drive (drive_smart.c). */
