@@ -19,7 +19,9 @@ PKG_LIBS	:= $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # headers of the error map), json-c, librrd (graphs)
 CTL_PKGS	= libsystemd libxxhash json-c librrd
 CTL_LIBS	:= $(shell pkg-config --libs $(CTL_PKGS) 2>/dev/null) -lm -pthread
-CPPFLAGS	+= -D_GNU_SOURCE -Icommon -Idaemon -Ictl
+DAEMON_DIRS	= daemon daemon/core daemon/features daemon/engine daemon/schedule \
+		  daemon/smart daemon/records daemon/target daemon/control
+CPPFLAGS	+= -D_GNU_SOURCE -Icommon $(DAEMON_DIRS:%=-I%) -Ictl
 CFLAGS		+= -std=c11 $(OPT) $(WARN) $(PKG_CFLAGS) -pthread
 LDLIBS		+= $(PKG_LIBS) -pthread -lm
 
@@ -48,29 +50,29 @@ endif
 COMMON_SRC	= common/units.c common/log.c common/proto.c common/lathist.c \
 		  common/timeline.c common/slc.c common/steady.c common/degrade.c
 # leaves: no threads, no sd-event; unit-tested on their own
-CORE_SRC	= daemon/block.c daemon/perm.c daemon/layout.c daemon/state.c \
-		  daemon/config.c daemon/conf_keys.c daemon/smart_nvme.c daemon/smart_ata.c \
-		  daemon/smart_json.c daemon/smart_nvmejson.c daemon/cmdline.c \
-		  daemon/wear_units.c daemon/smart_rules.c daemon/smart_run.c \
-		  daemon/dioalign.c daemon/statedir.c daemon/errmap.c daemon/syncq.c \
-		  daemon/errmap_again.c \
-		  daemon/schedule.c daemon/probes.c daemon/probegen.c \
-		  daemon/ckpt_read.c daemon/tl_read.c daemon/series_read.c \
-		  $(wildcard daemon/phase_*.c)
-DAEMON_SRC	= daemon/main.c daemon/loop.c daemon/manager.c daemon/drive.c daemon/engine.c \
-		  daemon/engine_ring.c daemon/engine_probe.c \
-		  daemon/safety.c daemon/events.c daemon/plan.c daemon/control.c \
-		  daemon/methods.c daemon/varlink.c daemon/smart.c \
-		  daemon/drive_smart.c daemon/drive_errors.c daemon/records.c \
-		  daemon/findings.c daemon/rates.c daemon/drive_cmd.c \
-		  daemon/drive_archive.c daemon/drive_open.c daemon/drive_job.c \
-		  daemon/drive_ckpt.c daemon/drive_timeline.c daemon/drive_long.c \
-		  daemon/ckpt_seen.c daemon/ckpt_line.c daemon/drive_core.c \
-		  daemon/drive_power.c daemon/drive_cut.c daemon/cutproc.c \
-		  daemon/drive_run.c daemon/drive_features.c daemon/tl_estimate.c \
-		  daemon/archive.c daemon/mapguard.c \
-		  daemon/reserve.c daemon/view.c daemon/publish.c daemon/checkpoint.c \
-		  $(wildcard daemon/metrics.c)
+CORE_SRC	= daemon/engine/block.c daemon/engine/perm.c daemon/engine/layout.c daemon/records/state.c \
+		  daemon/config.c daemon/conf_keys.c daemon/smart/smart_nvme.c daemon/smart/smart_ata.c \
+		  daemon/smart/smart_json.c daemon/smart/smart_nvmejson.c daemon/cmdline.c \
+		  daemon/smart/wear_units.c daemon/smart/smart_rules.c daemon/smart/smart_run.c \
+		  daemon/target/dioalign.c daemon/records/statedir.c daemon/records/errmap.c daemon/records/syncq.c \
+		  daemon/records/errmap_again.c \
+		  daemon/schedule/schedule.c daemon/engine/probes.c daemon/engine/probegen.c \
+		  daemon/records/ckpt_read.c daemon/records/tl_read.c daemon/records/series_read.c \
+		  $(wildcard daemon/schedule/phase_*.c)
+DAEMON_SRC	= daemon/main.c daemon/loop.c daemon/manager.c daemon/core/drive.c daemon/engine/engine.c \
+		  daemon/engine/engine_ring.c daemon/engine/engine_probe.c \
+		  daemon/target/safety.c daemon/records/events.c daemon/schedule/plan.c daemon/control/control.c \
+		  daemon/control/methods.c daemon/control/varlink.c daemon/smart/smart.c \
+		  daemon/features/drive_smart.c daemon/core/drive_errors.c daemon/core/records.c \
+		  daemon/core/findings.c daemon/core/rates.c daemon/core/drive_cmd.c \
+		  daemon/core/drive_archive.c daemon/core/drive_open.c daemon/core/drive_job.c \
+		  daemon/features/drive_ckpt.c daemon/features/drive_timeline.c daemon/features/drive_long.c \
+		  daemon/features/ckpt_seen.c daemon/features/ckpt_line.c daemon/core/drive_core.c \
+		  daemon/core/drive_power.c daemon/features/drive_cut.c daemon/features/cutproc.c \
+		  daemon/core/drive_run.c daemon/core/drive_features.c daemon/features/tl_estimate.c \
+		  daemon/records/archive.c daemon/engine/mapguard.c \
+		  daemon/target/reserve.c daemon/control/view.c daemon/control/publish.c daemon/core/checkpoint.c \
+		  $(wildcard daemon/control/metrics.c)
 COMMON_OBJ	= $(COMMON_SRC:%.c=$(O)%.o)
 CORE_OBJ	= $(CORE_SRC:%.c=$(O)%.o)
 DAEMON_OBJ	= $(DAEMON_SRC:%.c=$(O)%.o)
@@ -84,9 +86,9 @@ CTL_SRC		= ctl/ssdctl.c ctl/client.c ctl/output.c ctl/graph.c \
 # the error map reader and the block classes, for graph --what errormap;
 # the checkpoint results reader and the probe table, for checkpoints,
 # probes and graph --what checkpoints
-CTL_CORE_SRC	= daemon/errmap.c daemon/statedir.c daemon/block.c \
-		  daemon/ckpt_read.c daemon/tl_read.c daemon/series_read.c \
-		  daemon/probes.c
+CTL_CORE_SRC	= daemon/records/errmap.c daemon/records/statedir.c daemon/engine/block.c \
+		  daemon/records/ckpt_read.c daemon/records/tl_read.c daemon/records/series_read.c \
+		  daemon/engine/probes.c
 CTL_OBJ		= $(CTL_SRC:%.c=$(O)%.o)
 CTL_CORE_OBJ	= $(CTL_CORE_SRC:%.c=$(O)%.o)
 DAEMON_BIN	= $(O)daemon/ssdtortured
@@ -99,17 +101,17 @@ BENCH_BINS	= $(O)bench/genbench $(O)bench/probebench
 # libFuzzer targets: tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/corpus/NAME/,
 # linked with FUZZ_SRC_NAME (the code under test and what it calls).
 FUZZ_TARGETS	= control conn config state smart_ata smart_nvme smart_json
-FUZZ_SRC_control = daemon/varlink.c daemon/methods.c common/proto.c
-FUZZ_SRC_conn	= daemon/control.c daemon/varlink.c daemon/methods.c \
-		  daemon/statedir.c common/proto.c common/log.c
-FUZZ_SRC_config	= daemon/config.c daemon/conf_keys.c daemon/probes.c common/units.c \
+FUZZ_SRC_control = daemon/control/varlink.c daemon/control/methods.c common/proto.c
+FUZZ_SRC_conn	= daemon/control/control.c daemon/control/varlink.c daemon/control/methods.c \
+		  daemon/records/statedir.c common/proto.c common/log.c
+FUZZ_SRC_config	= daemon/config.c daemon/conf_keys.c daemon/engine/probes.c common/units.c \
 		  daemon/cmdline.c
-FUZZ_SRC_state	= daemon/state.c daemon/statedir.c daemon/layout.c \
-		  daemon/perm.c daemon/block.c common/proto.c
-FUZZ_SRC_smart_ata = daemon/smart_ata.c daemon/smart_json.c daemon/wear_units.c
-FUZZ_SRC_smart_nvme = daemon/smart_nvme.c
-FUZZ_SRC_smart_json = daemon/smart_nvmejson.c daemon/smart_json.c \
-		  daemon/smart_ata.c daemon/wear_units.c
+FUZZ_SRC_state	= daemon/records/state.c daemon/records/statedir.c daemon/engine/layout.c \
+		  daemon/engine/perm.c daemon/engine/block.c common/proto.c
+FUZZ_SRC_smart_ata = daemon/smart/smart_ata.c daemon/smart/smart_json.c daemon/smart/wear_units.c
+FUZZ_SRC_smart_nvme = daemon/smart/smart_nvme.c
+FUZZ_SRC_smart_json = daemon/smart/smart_nvmejson.c daemon/smart/smart_json.c \
+		  daemon/smart/smart_ata.c daemon/smart/wear_units.c
 FUZZ_BINS	= $(FUZZ_TARGETS:%=tests/fuzz/fuzz_%)
 FUZZ_PKGS	= json-c inih libnvme libxxhash libsystemd
 FUZZ_SMOKE_TIME	?= 10
@@ -162,7 +164,7 @@ $(O)tests/unit/test_%: tests/unit/test_%.c $(CORE_OBJ) $(COMMON_OBJ)
 # The event log is built into its test with UBSan (a NULL handed to memcpy
 # aborts it) and with the test's own ftruncate() to make a cut fail.
 UBSAN		= -fsanitize=undefined -fno-sanitize-recover=undefined
-$(O)tests/unit/test_events: tests/unit/test_events.c daemon/events.c \
+$(O)tests/unit/test_events: tests/unit/test_events.c daemon/records/events.c \
     $(COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(UBSAN) -o $@ $^ $(LDLIBS) -lcmocka
@@ -191,21 +193,21 @@ $(O)tests/unit/test_palette: tests/unit/test_palette.c ctl/palette.h
 # its latencies, seen through its clock_gettime, into the per-tick p99.
 ENGINE_WRAP	= -Wl,--wrap=io_uring_submit,--wrap=io_uring_submit_and_wait \
 		  -Wl,--wrap=clock_gettime
-$(O)tests/unit/test_engine: tests/unit/test_engine.c $(O)daemon/engine.o \
-    $(O)daemon/engine_ring.o $(O)daemon/engine_probe.o $(O)daemon/rates.o $(CORE_OBJ) $(COMMON_OBJ)
+$(O)tests/unit/test_engine: tests/unit/test_engine.c $(O)daemon/engine/engine.o \
+    $(O)daemon/engine/engine_ring.o $(O)daemon/engine/engine_probe.o $(O)daemon/core/rates.o $(CORE_OBJ) $(COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(ENGINE_WRAP) $(LDLIBS) -lcmocka
 
 # The probe jobs on a real file, through the engine (no wrapping).
 $(O)tests/unit/test_engine_probe: tests/unit/test_engine_probe.c \
-    $(O)daemon/engine.o $(O)daemon/engine_ring.o $(O)daemon/engine_probe.o \
+    $(O)daemon/engine/engine.o $(O)daemon/engine/engine_ring.o $(O)daemon/engine/engine_probe.o \
     $(CORE_OBJ) $(COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
 # The SIGBUS guard on a mapping whose file was cut short.
 $(O)tests/unit/test_mapguard: tests/unit/test_mapguard.c \
-    $(O)daemon/mapguard.o $(CORE_OBJ) $(COMMON_OBJ)
+    $(O)daemon/engine/mapguard.o $(CORE_OBJ) $(COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
@@ -238,18 +240,18 @@ sim-model-clean:
 $(SSDSIM_BIN): $(SSDSIM_FE_OBJ) $(SIM_MODEL_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(SSDSIM_LIBS) $(SIM_MODEL_LIBS)
 
-$(O)bench/genbench: bench/genbench.c $(O)daemon/block.o
+$(O)bench/genbench: bench/genbench.c $(O)daemon/engine/block.o
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-$(O)bench/probebench: bench/probebench.c $(O)daemon/engine.o \
-    $(O)daemon/engine_ring.o $(O)daemon/engine_probe.o $(CORE_OBJ) $(COMMON_OBJ)
+$(O)bench/probebench: bench/probebench.c $(O)daemon/engine/engine.o \
+    $(O)daemon/engine/engine_ring.o $(O)daemon/engine/engine_probe.o $(CORE_OBJ) $(COMMON_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 define FUZZ_RULE
 tests/fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c $$(FUZZ_SRC_$(1)) \
-    $$(wildcard common/*.h daemon/*.h tests/fuzz/*.h)
+    $$(wildcard common/*.h $(DAEMON_DIRS:%=%/*.h) tests/fuzz/*.h)
 	clang $$(CPPFLAGS) -std=c11 -g -O1 $$(WARN) \
 	    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	    $$(shell pkg-config --cflags $$(FUZZ_PKGS)) -o $$@ $$< \
@@ -384,7 +386,7 @@ uninstall:
 
 clean:
 	rm -rf $(SAN_DIR)
-	rm -f common/*.o daemon/*.o ctl/*.o common/*.d daemon/*.d ctl/*.d \
+	rm -f common/*.o $(DAEMON_DIRS:%=%/*.o) ctl/*.o common/*.d $(DAEMON_DIRS:%=%/*.d) ctl/*.d \
 	    $(DAEMON_BIN) $(CTL_BIN) $(SSDSIM_BIN) \
 	    $(UNIT_TESTS) $(FUZZ_BINS) \
 	    $(BENCH_BINS)

@@ -6,7 +6,7 @@
 #
 # Target: a loop device of 512-byte sectors with direct I/O over a file in
 # /dev/shm (tmpfs), filled once before anything is measured (as
-# bench/bench.sh sets it up). Rows, each a probe of daemon/probes.h:
+# bench/bench.sh sets it up). Rows, each a probe of daemon/engine/probes.h:
 #   rand-read-4k-qd1  rand-write-4k-qd1  rand-read-4k-qd32
 #   rand-write-4k-qd32  seq-read-128k-qd32  seq-write-128k-qd32
 #   bs-sweep-rand-read-512 (QD4)  desktop (the mix: 4 workers at QD1)
@@ -255,7 +255,7 @@ FIOOPTS=$("$SSDCTL" probes --fio) || die "ssdctl probes --fio failed"
 
 # fio_batch OPTS: with --batch, the batch options for a row's --iodepth:
 # the probe engine waits for a quarter of what it has in flight at a time
-# (BATCH_DIV in daemon/engine_priv.h) once it has 8 or more, and submits
+# (BATCH_DIV in daemon/engine/engine_priv.h) once it has 8 or more, and submits
 # what it has refilled in one call
 fio_batch() {
 	local qd

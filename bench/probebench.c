@@ -35,7 +35,7 @@
  *
  * -p makes the probes poll for their completions (probe_wait = poll).
  *
- * -R A,B measures the probes named (ids of daemon/probes.h, at most 8)
+ * -R A,B measures the probes named (ids of daemon/engine/probes.h, at most 8)
  * instead of the two rows above; the region is filled again after each
  * row's pair, since fio's writes are no units.
  *

@@ -247,9 +247,11 @@ main(int argc, char **argv)
 	return 0;
 }
 EOF
-SRC="$ROOT/daemon/metrics.c $ROOT/daemon/block.c $ROOT/daemon/layout.c $ROOT/daemon/state.c $ROOT/daemon/statedir.c $ROOT/daemon/perm.c $ROOT/common/proto.c $ROOT/daemon/smart_rules.c"
+SRC="$ROOT/daemon/control/metrics.c $ROOT/daemon/engine/block.c $ROOT/daemon/engine/layout.c $ROOT/daemon/records/state.c $ROOT/daemon/records/statedir.c $ROOT/daemon/engine/perm.c $ROOT/common/proto.c $ROOT/daemon/smart/smart_rules.c"
+INC_M=(-I"$ROOT/common")
+for d in "$ROOT"/daemon "$ROOT"/daemon/*/; do INC_M+=(-I"$d"); done
 # shellcheck disable=SC2086
-if ! cc -D_GNU_SOURCE -I"$ROOT/common" -I"$ROOT/daemon" -std=c11 -Wall -Wextra \
+if ! cc -D_GNU_SOURCE "${INC_M[@]}" -std=c11 -Wall -Wextra \
     -Werror -Wshadow $CFLAGS_M -o "$T/drv" "$T/drv.c" $SRC $LIBS_M -lm \
     >"$T/cc.log" 2>&1; then
 	fail "the synthetic driver does not build"
