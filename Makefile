@@ -69,7 +69,7 @@ DAEMON_SRC	= daemon/main.c daemon/loop.c daemon/manager.c daemon/core/drive.c da
 		  daemon/features/drive_ckpt.c daemon/features/drive_timeline.c daemon/features/drive_long.c \
 		  daemon/features/ckpt_seen.c daemon/features/ckpt_line.c daemon/core/drive_core.c \
 		  daemon/core/drive_power.c daemon/features/drive_cut.c daemon/features/cutproc.c \
-		  daemon/core/drive_run.c daemon/core/drive_features.c daemon/features/tl_estimate.c \
+		  daemon/core/drive_run.c daemon/core/drive_features.c daemon/core/tl_estimate.c \
 		  daemon/records/archive.c daemon/engine/mapguard.c \
 		  daemon/target/reserve.c daemon/control/view.c daemon/control/publish.c daemon/core/checkpoint.c \
 		  $(wildcard daemon/control/metrics.c)

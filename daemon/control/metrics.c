@@ -20,6 +20,7 @@
 
 #include "block.h"
 #include "layout.h"
+#include "drive_smart.h"
 #include "metrics.h"
 #include "proto.h"
 #include "smart.h"

@@ -12,7 +12,11 @@
 
 #include "ckpt_read.h"
 #include "daemon.h"
+#include "drive_ckpt.h"
 #include "drive_cmd.h"
+#include "drive_long.h"
+#include "drive_smart.h"
+#include "drive_timeline.h"
 #include "events.h"
 #include "log.h"
 
@@ -234,7 +238,7 @@ op_series(void *arg, const char *name, uint64_t ckpt, json_object *out)
 
 	if ((d = daemon_find(arg, name)) == NULL)
 		return -ENOENT;
-	drive_series(d, ckpt, out);
+	drive_long_series(d, ckpt, out);
 	return 0;
 }
 

@@ -63,7 +63,7 @@ drive_new(const struct drive_conf *c, const char *state_dir, sd_event *ev,
 	d->emap.fd = -1;
 	d->smart.log.fd = -1;
 	d->results.fd = -1;
-	cutproc_init(&d->cut.proc);
+	features_made(d);
 	return d;
 }
 
@@ -126,6 +126,15 @@ drive_account(struct drive *d, const struct engine_stats *s)
 	d->last = *s;
 }
 
+/* A checkpoint's probe found only units a feature counted and told
+ * already: not a finding again. */
+static int
+told_before(struct drive *d, const struct finding *f)
+{
+	return d->st.prog.phase == PHASE_CHECKPOINT && d->work != WORK_VERIFY &&
+	    features_seen_before(d, f) == f->nblocks;
+}
+
 /* Take the worker's counters and findings; consistent when it returns. */
 void
 drive_poll(struct drive *d)
@@ -139,7 +148,8 @@ drive_poll(struct drive *d)
 	do {
 		n = engine_poll(d->eng, &s, f, FINDINGS_BATCH);
 		for (i = 0; i < n; i++)
-			findings_add(d, &f[i]);
+			if (!told_before(d, &f[i]))
+				findings_add(d, &f[i]);
 		drive_account(d, &s);
 	} while (n == FINDINGS_BATCH);
 }

@@ -99,25 +99,6 @@ const char	*drive_name(const struct drive *);
 void		 drive_events_path(const struct drive *, char *, size_t);
 /* Terminal for --oneshot: finished, failed, stopped or refused, and idle. */
 int		 drive_settled(const struct drive *);
-/* SMART of the drive: its summary (known 0 before the first read) ... */
-void		 drive_smart_summary(const struct drive *,
-		    struct smart_summary *);
-/* ... as the Status object, NULL before the first read. */
-json_object	*drive_smart_status(const struct drive *);
-/*
- * The kept timelines of the drive's write passes (drive_timeline.c), for
- * the Timelines method: pass `pass` whole, or with pass < 0 every one's
- * figures, from a list kept in memory once read (the files are read once,
- * not at every call).
- */
-void		 drive_timelines(struct drive *, int64_t pass, json_object *out);
-/* The long tests' series of checkpoint `ckpt` (0: the latest), for the
- * Series method (series_read.h). */
-void		 drive_series(struct drive *, uint64_t ckpt, json_object *out);
-/* Performance checkpoints: the Status object (drive_ckpt.c). */
-json_object	*drive_ckpt_status(const struct drive *);
-/* Baseline, latest and their difference; -1 before the first read. */
-int		 drive_smart_detail(const struct drive *, json_object *out);
 /* One RRD update line "TIME:values..." (see rrd_layout.h); -1 when the
  * drive is not open. */
 int		 drive_archive_values(const struct drive *, time_t now,

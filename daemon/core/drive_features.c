@@ -46,6 +46,12 @@ static const struct drive_feature *const features[] = {
 } while (0)
 
 void
+features_made(struct drive *d)
+{
+	ALL(made, d);
+}
+
+void
 features_loaded(struct drive *d, int owned)
 {
 	ALL(loaded, d, owned);
@@ -150,6 +156,18 @@ void
 features_status(const struct drive *d, struct drive_status *s)
 {
 	ALL(status, d, s);
+}
+
+void
+features_archive(const struct drive *d, struct archive_val *v)
+{
+	ALL(archive, d, v);
+}
+
+uint64_t
+features_seen_before(struct drive *d, const struct finding *f)
+{
+	FIRST(seen_before, 0, d, f);
 }
 
 void

@@ -16,8 +16,17 @@
 
 #include "drive_priv.h"
 
+/* One source's value of an archive line; unknown is RRD's "U". */
+struct archive_val {
+	int	known;
+	double	v;
+	int	decimals;
+};
+
 struct drive_feature {
 	const char	*name;
+	/* The drive is made (nothing open yet). */
+	void		(*made)(struct drive *);
 	/* The drive's state was loaded at its opening (owned: a run on
 	 * disk, not a new one): the feature's own files opened. */
 	void		(*loaded)(struct drive *, int owned);
@@ -59,8 +68,13 @@ struct drive_feature {
 	const char	*(*holding)(const struct drive *);
 	/* ... and whether that keeps a verify pass from starting now. */
 	int		(*holds_verify)(const struct drive *);
-	/* What the feature adds to Status. */
+	/* What the feature adds to Status ... */
 	void		(*status)(const struct drive *, struct drive_status *);
+	/* ... and to the archive's line (v: its sources, rrd_layout.h). */
+	void		(*archive)(const struct drive *, struct archive_val *v);
+	/* A finding of the worker: how many of its units the feature has
+	 * counted already (a checkpoint's probe reading one again). */
+	uint64_t	(*seen_before)(struct drive *, const struct finding *);
 	/* The daemon stops. */
 	void		(*shutdown)(struct drive *);
 	/* The drive is freed. */
@@ -68,6 +82,7 @@ struct drive_feature {
 };
 
 /* The core's calls of every feature's hook (drive_features.c). */
+void		 features_made(struct drive *);
 void		 features_loaded(struct drive *, int owned);
 int		 features_away(const struct drive *);
 int		 features_bring_back(struct drive *);
@@ -85,6 +100,8 @@ void		 features_asked(struct drive *);
 const char	*features_holding(const struct drive *);
 int		 features_hold_verify(const struct drive *);
 void		 features_status(const struct drive *, struct drive_status *);
+void		 features_archive(const struct drive *, struct archive_val *);
+uint64_t	 features_seen_before(struct drive *, const struct finding *);
 void		 features_shutdown(struct drive *);
 void		 features_release(struct drive *);
 

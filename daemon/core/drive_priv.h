@@ -380,23 +380,6 @@ enum records_act records_tick(struct drive *, char *why, size_t len);
 void		 records_status(const struct drive *, struct drive_status *);
 int		 records_refuse_resume(const struct drive *, char *, size_t);
 
-/* ckpt_seen.c: the bad units a checkpoint found, each counted once */
-/* A probe's finding: how many of its units this checkpoint found before
- * (taken off the counts; all of them: no event either). */
-uint64_t	 drive_ckpt_found_before(struct drive *, const struct finding *);
-/* A checkpoint begins: none found yet. */
-void		 ckpt_seen_reset(struct drive *);
-void		 ckpt_seen_free(struct drive *);
-/* drive_long.c: the long tests of a full checkpoint */
-/* A long step's job is handed out (its series begins). */
-void		 drive_long_prepare(struct drive *, int step);
-/* A tick's rates are in: the series of the running step. */
-void		 drive_long_tick(struct drive *);
-/* A long step's job is done (err: a TRIM the target cannot do): its
- * line, if it has one. */
-void		 drive_long_done(struct drive *, int step, int err);
-void		 drive_long_free(struct drive *);
-
 /* drive_power.c: a power loss and the verify it owes */
 /* At activation, after the state is loaded: a loss seen owes a verify
  * (1 then). */
@@ -421,9 +404,5 @@ void		 drive_power_cut(struct drive *, int bounded, uint64_t kept_end);
 /* The verify of a power loss owed, no loss counted (not known to be one). */
 void		 drive_power_owe(struct drive *);
 
-/* drive_smart.c (a feature of the table), for the files that read it */
-json_object	*drive_smart_delta(const struct drive *);
-/* Write amplification since the baseline (smart_waf), -1 when unknown. */
-double		 drive_waf(const struct drive *);
 
 #endif

@@ -186,9 +186,6 @@ findings_flush(struct drive *d)
 void
 findings_add(struct drive *d, const struct finding *f)
 {
-	if (d->st.prog.phase == PHASE_CHECKPOINT && d->work != WORK_VERIFY &&
-	    drive_ckpt_found_before(d, f) == f->nblocks)
-		return;		/* counted and told already */
 	drive_errors_map(d, f);
 	drive_power_finding(d, f);
 	if (d->find.has_pend &&

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ckpt_seen.h"
 #include "drive_priv.h"
 
 /*

@@ -33,7 +33,10 @@
 
 #include "ckpt_line.h"
 #include "ckpt_read.h"
+#include "ckpt_seen.h"
+#include "drive_ckpt.h"
 #include "drive_features.h"
+#include "drive_long.h"
 #include "drive_priv.h"
 #include "probegen.h"
 
@@ -483,6 +486,7 @@ const struct drive_feature drive_ckpt_feature = {
 	.phase_started = drive_ckpt_started,
 	.job_prepare = drive_ckpt_prepare,
 	.step_done = drive_ckpt_step_done,
+	.seen_before = drive_ckpt_found_before,
 	.tick = ckpt_tick,
 	.release = ckpt_release,
 };

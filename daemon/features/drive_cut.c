@@ -688,9 +688,17 @@ cut_status(const struct drive *d, struct drive_status *s)
 	s->power_cut_state = drive_cut_state(d);
 }
 
+/* No command running yet. */
+static void
+cut_made(struct drive *d)
+{
+	cutproc_init(&d->cut.proc);
+}
+
 /* Power cuts on purpose (power_cut_command, ssdctl powercut). */
 const struct drive_feature drive_cut_feature = {
 	.name = "power cuts",
+	.made = cut_made,
 	.away = drive_cut_away,
 	.bring_back = drive_cut_resume,
 	.activated = drive_cut_activated,

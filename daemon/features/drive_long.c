@@ -30,6 +30,7 @@
 #include "clock.h"
 #include "degrade.h"
 #include "ckpt_line.h"
+#include "drive_long.h"
 #include "drive_priv.h"
 #include "series_read.h"
 #include "statedir.h"
@@ -183,7 +184,7 @@ series_second(struct drive *d, struct drive_series *s, const double *rate)
 }
 
 void
-drive_series(struct drive *d, uint64_t ckpt, json_object *out)
+drive_long_series(struct drive *d, uint64_t ckpt, json_object *out)
 {
 	if (series_read(d->dir, ckpt, out) == -1)
 		drive_log(d, LOG_WARNING, errno, "cannot read its series");

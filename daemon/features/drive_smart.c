@@ -19,6 +19,8 @@
 
 #include "drive_features.h"
 #include "drive_priv.h"
+#include "drive_smart.h"
+#include "rrd_layout.h"
 #include "log.h"
 #include "statedir.h"
 
@@ -45,7 +47,8 @@ append_line(struct drive *d, json_object *o)
 	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 }
 
-double
+/* Write amplification since the baseline (smart_waf), -1 when unknown. */
+static double
 drive_waf(const struct drive *d)
 {
 	return smart_waf(d->smart.have_baseline ? &d->smart.baseline : NULL,
@@ -476,7 +479,7 @@ drive_smart_status(const struct drive *d)
 }
 
 /* What changed since the baseline: the wear the run has caused. */
-json_object *
+static json_object *
 drive_smart_delta(const struct drive *d)
 {
 	const struct smart *b = &d->smart.baseline, *l = &d->smart.latest;
@@ -519,6 +522,29 @@ drive_smart_detail(const struct drive *d, json_object *out)
 	return 0;
 }
 
+/* The SMART sources, from the summary: unknown before the first reading. */
+static void
+smart_archive(const struct drive *d, struct archive_val *v)
+{
+	static const struct {
+		int			ds;
+		enum smart_fig	fig;
+		int			decimals;
+	} map[] = {
+		{ DS_PUSED, FIG_PERCENT_USED, 1 }, { DS_SPARE, FIG_SPARE, 0 },
+		{ DS_TEMP, FIG_TEMPERATURE, 0 }, { DS_MERR, FIG_MEDIA_ERRORS, 0 },
+		{ DS_DEVW, FIG_DEVICE_WRITTEN, 0 },
+		{ DS_NANDW, FIG_NAND_WRITTEN, 0 }, { DS_WAF, FIG_WAF, 4 },
+	};
+	struct smart_summary	m;
+	size_t			i;
+
+	drive_smart_summary(d, &m);
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		v[map[i].ds] = (struct archive_val){ m.v[map[i].fig].has,
+		    smart_summary_double(&m, map[i].fig), map[i].decimals };
+}
+
 /* A reading at every phase change. */
 static void
 smart_phase_started(struct drive *d)
@@ -532,4 +558,5 @@ const struct drive_feature drive_smart_feature = {
 	.opening = drive_smart_start,
 	.closing = drive_smart_stop,
 	.phase_started = smart_phase_started,
+	.archive = smart_archive,
 };

@@ -21,6 +21,7 @@
 
 #include "drive_features.h"
 #include "drive_priv.h"
+#include "drive_timeline.h"
 #include "engine.h"
 #include "slc.h"
 #include "statedir.h"
