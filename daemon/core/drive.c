@@ -161,23 +161,38 @@ stop_reached(const struct drive *d)
 	return sched_stop(&d->st, &d->conf);
 }
 
+/*
+ * A job that has ended and whose end the main loop has not handled yet
+ * (its eventfd, the tick) is handled now, so that a command acts on the
+ * drive as it is: 1 when there was one.
+ */
+int
+drive_job_end_seen(struct drive *d)
+{
+	enum job_end	end;
+	int		err;
+
+	if (d->eng == NULL)
+		return 0;
+	drive_poll(d);
+	if (!engine_job_done(d->eng, &end, &err))
+		return 0;
+	drive_poll(d);
+	drive_job_ended(d, end, err);
+	return 1;
+}
+
 /* The worker's eventfd: findings are waiting, or the job ended. */
 static int
 on_worker(sd_event_source *s, int fd, uint32_t revents, void *arg)
 {
 	struct drive	*d = arg;
-	enum job_end	 end;
-	int		 err;
 
 	(void)s;
 	(void)fd;
 	(void)revents;
 	engine_ack(d->eng);	/* before looking: a later notice wakes us again */
-	drive_poll(d);
-	if (engine_job_done(d->eng, &end, &err)) {
-		drive_poll(d);
-		drive_job_ended(d, end, err);
-	}
+	drive_job_end_seen(d);
 	return 0;
 }
 
@@ -272,27 +287,6 @@ static int
 reopen(struct drive *d)
 {
 	return activate(d, 1, 1);
-}
-
-/*
- * A job that has ended and whose end the main loop has not handled yet
- * (its eventfd, the tick) is handled now, so that a command acts on the
- * drive as it is: 1 when there was one.
- */
-int
-drive_job_end_seen(struct drive *d)
-{
-	enum job_end	end;
-	int		err;
-
-	if (d->eng == NULL)
-		return 0;
-	drive_poll(d);
-	if (!engine_job_done(d->eng, &end, &err))
-		return 0;
-	drive_poll(d);
-	drive_job_ended(d, end, err);
-	return 1;
 }
 
 /* Close the drive, as if it were never opened (reopen() opens it). */
@@ -469,16 +463,9 @@ drive_shutdown_begin(struct drive *d)
 int
 drive_busy(struct drive *d)
 {
-	enum job_end	end;
-	int		err;
-
 	if (!d->active || !drive_job_watched(d))
 		return 0;	/* nothing to wait for, or nothing that will end */
-	drive_poll(d);
-	if (engine_job_done(d->eng, &end, &err)) {
-		drive_poll(d);
-		drive_job_ended(d, end, err);
-	}
+	drive_job_end_seen(d);
 	return drive_job_active(d);
 }
 

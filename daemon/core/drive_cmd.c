@@ -1,7 +1,8 @@
 /*
  * drive_cmd.c: the operator's commands on a drive (also the control
  * socket's): pause, resume, stop, start, verify, checkpoint, powercut.
- * Each is refused, with a message, in a state it does not apply to.
+ * Each is refused, with a message, in a state it does not apply to. The
+ * records' pause and resume (records.c decides) are done here too.
  */
 #include <errno.h>
 #include <stdio.h>
