@@ -59,6 +59,16 @@ tl_estimate_fields(json_object *o, const struct slc_estimate *s)
 }
 
 int
+tl_estimate_of(const struct timeline *tl, struct slc_estimate *s,
+    json_object *o)
+{
+	if (!tl_whole(tl) || slc_estimate(tl->t, tl->n, tl->step_bytes, s) != 0)
+		return 0;
+	tl_estimate_fields(o, s);
+	return 1;
+}
+
+int
 tl_estimate_job(struct drive *d, json_object *o)
 {
 	struct timeline		*tl;
@@ -67,11 +77,9 @@ tl_estimate_job(struct drive *d, json_object *o)
 
 	if (d->eng == NULL || (tl = malloc(sizeof(*tl))) == NULL)
 		return -1;
-	if (engine_timeline(d->eng, tl) && tl->started && tl_whole(tl) &&
-	    slc_estimate(tl->t, tl->n, tl->step_bytes, &s) == 0) {
-		tl_estimate_fields(o, &s);
+	if (engine_timeline(d->eng, tl) && tl->started &&
+	    tl_estimate_of(tl, &s, o))
 		rc = 0;
-	}
 	free(tl);
 	return rc;
 }

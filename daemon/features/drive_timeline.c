@@ -221,10 +221,7 @@ drive_timeline_end(struct drive *d, json_object *ev)
 	if (d->eng == NULL || (tl = malloc(sizeof(*tl))) == NULL)
 		return;
 	if (engine_timeline(d->eng, tl) && tl->started) {
-		est = tl_whole(tl) &&
-		    slc_estimate(tl->t, tl->n, tl->step_bytes, &s) == 0;
-		if (est)
-			tl_estimate_fields(ev, &s);
+		est = tl_estimate_of(tl, &s, ev);
 		o = tl_object(d, tl, pass, est ? &s : NULL);
 		tl_save(d, o, pass);
 		json_object_put(o);
