@@ -63,7 +63,7 @@ DAEMON_SRC	= daemon/main.c daemon/loop.c daemon/manager.c daemon/core/drive.c da
 		  daemon/engine/engine_ring.c daemon/engine/engine_probe.c \
 		  daemon/target/safety.c daemon/records/events.c daemon/schedule/plan.c daemon/control/control.c \
 		  daemon/control/methods.c daemon/control/varlink.c daemon/smart/smart.c \
-		  daemon/features/drive_smart.c daemon/core/drive_errors.c daemon/core/records.c \
+		  daemon/features/drive_smart.c daemon/features/drive_errors.c daemon/core/records.c \
 		  daemon/core/findings.c daemon/core/rates.c daemon/core/drive_cmd.c \
 		  daemon/core/drive_archive.c daemon/core/drive_open.c daemon/core/drive_job.c \
 		  daemon/features/drive_ckpt.c daemon/features/drive_timeline.c daemon/features/drive_long.c \

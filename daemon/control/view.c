@@ -14,6 +14,7 @@
 #include "daemon.h"
 #include "drive_ckpt.h"
 #include "drive_cmd.h"
+#include "drive_errors.h"
 #include "drive_long.h"
 #include "drive_smart.h"
 #include "drive_timeline.h"

@@ -26,7 +26,7 @@
 #include <sys/epoll.h>
 #include <time.h>
 
-#include "drive_priv.h"
+#include "drive_features.h"
 #include "drive_work.h"
 #include "syncq.h"
 
@@ -66,9 +66,7 @@ ckpt_stage(struct drive *d, struct syncq *q)
 	c->log_fd = c->smart_fd = c->map_fd = c->res_fd = -1;
 	c->step = CKPT_STAGED;
 	findings_flush(d);
-	if (drive_errors_checkpoint_begin(d, &c->map_fd) == -1)
-		c->err = d->emap.err;
-	else
+	if ((c->err = features_sync_begin(d, &c->map_fd)) == 0)
 		c->map_begun = 1;
 	if (d->smart.log.path != NULL &&
 	    events_sync_begin(&d->smart.log, &c->smart_fd) == -1)
@@ -105,10 +103,11 @@ static void
 ckpt_commit(struct drive *d, struct syncq *q)
 {
 	struct drive_ckpt	*c = &d->ckpt;
+	int			 err;
 
 	c->step = CKPT_COMMITTED;
-	if (c->map_begun && drive_errors_checkpoint_end(d, c->map_res) == -1)
-		c->err = d->emap.err;
+	if (c->map_begun && (err = features_sync_end(d, c->map_res)) != 0)
+		c->err = err;
 	if (c->smart_fd >= 0 &&
 	    events_sync_end(&d->smart.log, c->smart_res) == -1)
 		c->err = errno;

@@ -60,7 +60,6 @@ drive_new(const struct drive_conf *c, const char *state_dir, sd_event *ev,
 	d->core = &core_ops;
 	d->tgt.fd = -1;
 	d->log.fd = -1;
-	d->emap.fd = -1;
 	d->smart.log.fd = -1;
 	d->results.fd = -1;
 	features_made(d);
@@ -83,7 +82,6 @@ drive_free(struct drive *d)
 	else
 		engine_free(d->eng);
 	safety_close(&d->tgt);
-	errmap_close(&d->emap);
 	events_close(&d->log);
 	events_close(&d->smart.log);
 	sd_event_unref(d->ev);
@@ -315,6 +313,7 @@ static const struct drive_core_ops core_ops = {
 	.power_owed = drive_power_owe,
 	.flush_findings = findings_flush,
 	.records_on_disk = records_current,
+	.checkpoint = drive_checkpoint,
 };
 
 /*

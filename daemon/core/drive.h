@@ -111,15 +111,6 @@ uint64_t	 drive_smart_interval(const struct drive *);
 void		 drive_hold(struct drive *, int);
 /* No job running or queued (the worker is idle). */
 int		 drive_quiet(const struct drive *);
-/*
- * The error map of verify pass `pass` (0: the latest) as the ErrorMap
- * method replies it, extents of one class closer than 1/resolution of the
- * span listed as one (0: every extent as it is), with `again` only the
- * blocks an earlier pass found bad too; -1 when there is no such pass or
- * its map cannot be read.
- */
-int		 drive_errors_json(struct drive *, uint64_t pass,
-		    uint32_t resolution, int again, json_object *out);
 /* A verify error was ever counted. */
 uint64_t	 drive_errors_total(const struct drive *);
 

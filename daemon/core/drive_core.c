@@ -39,3 +39,16 @@ drive_ev_obj(struct drive *d)
 	    json_object_new_uint64(d->st.host_bytes_written));
 	return o;
 }
+
+/* The blocks found bad, torn ones aside (counted apart). */
+uint64_t
+drive_errors_total(const struct drive *d)
+{
+	uint64_t	s = 0;
+	int		i;
+
+	for (i = 1; i < BLK_NCLASS; i++)
+		if (blk_class_is_error(i))	/* torn: counted apart */
+			s += d->st.errors[i];
+	return s;
+}

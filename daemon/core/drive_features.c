@@ -6,6 +6,7 @@
 
 #include "drive_features.h"
 
+extern const struct drive_feature drive_errors_feature;
 extern const struct drive_feature drive_ckpt_feature;
 extern const struct drive_feature drive_cut_feature;
 extern const struct drive_feature drive_timeline_feature;
@@ -16,8 +17,11 @@ extern const struct drive_feature drive_smart_feature;
  * prepared before a cut draws where the pass stops, a long test's second
  * recorded before a cut's tick may stop the I/O, and a checkpoint's start
  * takes SMART's figures before the phase's new reading is asked for.
+ * The error records come first: a phase's errors_summary is written
+ * before what the others add to its phase_end.
  */
 static const struct drive_feature *const features[] = {
+	&drive_errors_feature,
 	&drive_ckpt_feature,
 	&drive_cut_feature,
 	&drive_timeline_feature,
@@ -93,6 +97,12 @@ features_activated(struct drive *d, int lost)
 }
 
 void
+features_mark(struct drive *d)
+{
+	ALL(mark, d);
+}
+
+void
 features_phase_started(struct drive *d)
 {
 	ALL(phase_started, d);
@@ -162,6 +172,71 @@ void
 features_archive(const struct drive *d, struct archive_val *v)
 {
 	ALL(archive, d, v);
+}
+
+void
+features_verify_begin(struct drive *d, int on_demand)
+{
+	ALL(verify_begin, d, on_demand);
+}
+
+void
+features_verify_resume(struct drive *d)
+{
+	ALL(verify_resume, d);
+}
+
+/* Every feature's end of the pass is written; the first that fails the
+ * drive says why. */
+int
+features_verify_end(struct drive *d, int whole, char *why, size_t len)
+{
+	char	later[256];
+	int	bad = 0;
+
+	for (size_t i = 0; i < NFEATURES; i++)
+		if (features[i]->verify_end != NULL &&
+		    features[i]->verify_end(d, whole, bad ? later : why,
+		    bad ? sizeof(later) : len))
+			bad = 1;
+	return bad;
+}
+
+void
+features_found(struct drive *d, const struct finding *f)
+{
+	ALL(found, d, f);
+}
+
+int
+features_told(struct drive *d, const struct finding *f)
+{
+	FIRST(told, 0, d, f);
+}
+
+/* The one file that rides with a checkpoint (drive_features.h). */
+int
+features_sync_begin(struct drive *d, int *fd)
+{
+	int	f, err;
+
+	*fd = -1;
+	for (size_t i = 0; i < NFEATURES; i++) {
+		if (features[i]->sync_begin == NULL)
+			continue;
+		f = -1;
+		if ((err = features[i]->sync_begin(d, &f)) != 0)
+			return err;
+		if (*fd < 0)
+			*fd = f;
+	}
+	return 0;
+}
+
+int
+features_sync_end(struct drive *d, int res)
+{
+	FIRST(sync_end, 0, d, res);
 }
 
 uint64_t

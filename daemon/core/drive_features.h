@@ -4,7 +4,7 @@
  * feature only through the hooks below, called for every feature of the
  * table in its order; a feature reaches the core only through the ops it
  * finds in d->core (struct drive_core_ops, drive_priv.h) and the core's
- * services below it (drive_core.c, checkpoint.c, the event log). No
+ * services below it (drive_core.c, tl_estimate.c, the event log). No
  * feature calls another feature's hooks.
  *
  * Every hook may be NULL. Adding a feature: its own files, its entry
@@ -44,6 +44,9 @@ struct drive_feature {
 	void		(*closing)(struct drive *);
 	/* The drive is open (lost: the activation saw a power loss). */
 	void		(*activated)(struct drive *, int lost);
+	/* The figures of a phase count from here (a phase entered, the
+	 * drive opened, an on-demand verify begun). */
+	void		(*mark)(struct drive *);
 	/* A phase was entered (its phase_start written). */
 	void		(*phase_started)(struct drive *);
 	/* A phase's job is about to be handed to the worker. */
@@ -72,6 +75,29 @@ struct drive_feature {
 	void		(*status)(const struct drive *, struct drive_status *);
 	/* ... and to the archive's line (v: its sources, rrd_layout.h). */
 	void		(*archive)(const struct drive *, struct archive_val *v);
+	/* A verify pass begins (on_demand: the on-demand one or the verify
+	 * after a power loss, 0: the cycle's scheduled pass) ... */
+	void		(*verify_begin)(struct drive *, int on_demand);
+	/* ... the scheduled pass's job is handed to the worker again (at a
+	 * start or a resume): its records go on from the last checkpoint ... */
+	void		(*verify_resume)(struct drive *);
+	/* ... it ended (whole: every block was read): 1 and why when what it
+	 * found fails the drive. */
+	int		(*verify_end)(struct drive *, int whole, char *why,
+			    size_t len);
+	/* A finding of the worker, run by run as it comes ... */
+	void		(*found)(struct drive *, const struct finding *);
+	/* ... and how the run it is part of is told when written: 0 an event
+	 * and a journal line, 1 an event only, 2 not at all (the feature
+	 * counted it and sums it up later). */
+	int		(*told)(struct drive *, const struct finding *);
+	/* A checkpoint stages the state: the feature's records written, fd
+	 * (or -1) what to fdatasync before the state may be renamed; 0 or
+	 * the errno that keeps the state from being saved ... */
+	int		(*sync_begin)(struct drive *, int *fd);
+	/* ... and the sync's result (0 or -errno): 0 or that errno. At most
+	 * one feature's file rides with a checkpoint (the error map's). */
+	int		(*sync_end)(struct drive *, int res);
 	/* A finding of the worker: how many of its units the feature has
 	 * counted already (a checkpoint's probe reading one again). */
 	uint64_t	(*seen_before)(struct drive *, const struct finding *);
@@ -89,6 +115,7 @@ int		 features_bring_back(struct drive *);
 void		 features_opening(struct drive *);
 void		 features_closing(struct drive *);
 void		 features_activated(struct drive *, int lost);
+void		 features_mark(struct drive *);
 void		 features_phase_started(struct drive *);
 void		 features_job_prepare(struct drive *, struct job *);
 void		 features_phase_ended(struct drive *, json_object *ev);
@@ -101,6 +128,14 @@ const char	*features_holding(const struct drive *);
 int		 features_hold_verify(const struct drive *);
 void		 features_status(const struct drive *, struct drive_status *);
 void		 features_archive(const struct drive *, struct archive_val *);
+void		 features_verify_begin(struct drive *, int on_demand);
+void		 features_verify_resume(struct drive *);
+int		 features_verify_end(struct drive *, int whole, char *why,
+		    size_t len);
+void		 features_found(struct drive *, const struct finding *);
+int		 features_told(struct drive *, const struct finding *);
+int		 features_sync_begin(struct drive *, int *fd);
+int		 features_sync_end(struct drive *, int res);
 uint64_t	 features_seen_before(struct drive *, const struct finding *);
 void		 features_shutdown(struct drive *);
 void		 features_release(struct drive *);

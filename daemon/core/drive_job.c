@@ -30,7 +30,7 @@ drive_mark_phase(struct drive *d)
 	d->mark.ops = d->st.write_ops + d->st.read_ops;
 	d->mark.cpu_ns = d->last.cpu_ns;
 	d->mark.errors = drive_errors_total(d);
-	drive_errors_phase_start(d);
+	features_mark(d);
 }
 
 /* The phase_end event: bytes, time, throughput, CPU of the worker. */
@@ -47,7 +47,6 @@ phase_end_event(struct drive *d, const char *what)
 	if (sec <= 0)
 		sec = 1e-9;
 	findings_flush(d);	/* the phase's last run, then its summary */
-	drive_errors_phase_end(d, what);
 	json_object_object_add(o, "what", json_object_new_string(what));
 	json_object_object_add(o, "bytes", json_object_new_uint64(bytes));
 	json_object_object_add(o, "ops", json_object_new_uint64(ops));
@@ -103,7 +102,7 @@ sched_apply(struct drive *d, const struct sched_step *s)
 	switch (s->move) {
 	case MOVE_ENTER:
 		if (phase_verifies(d))
-			drive_errors_begin(d, 0);
+			features_verify_begin(d, 0);
 		phase_started(d);
 		break;
 	case MOVE_CYCLE_END:
@@ -191,7 +190,7 @@ drive_schedule(struct drive *d)
 		return;
 	}
 	if (phase_verifies(d))
-		drive_errors_resume(d);	/* its map, cut back to the checkpoint */
+		features_verify_resume(d);	/* back to the checkpoint */
 	features_job_prepare(d, &j);
 	if (engine_submit(d->eng, &j) == -1) {
 		drive_fail(d, "cannot hand a job to the worker: %s",
@@ -211,7 +210,7 @@ drive_phase_done(struct drive *d, enum job_end end)
 
 	if (phase_verifies(d)) {
 		findings_flush(d);	/* its last run counts in the pass */
-		bad = drive_errors_end(d, 1, why, sizeof(why));
+		bad = features_verify_end(d, 1, why, sizeof(why));
 	}
 	if (sched_reported(&d->st, &d->conf))
 		phase_end_event(d, phase_name(d->st.prog.phase));
@@ -240,8 +239,8 @@ extra_verify_done(struct drive *d, enum job_end end, int err)
 
 	findings_flush(d);	/* while its events still say on_demand */
 	/* a power-loss verify that went on from an earlier run: not whole */
-	bad = drive_errors_end(d, end == JOB_DONE && !d->power_resumed, why,
-	    sizeof(why));
+	bad = features_verify_end(d, end == JOB_DONE && !d->power_resumed,
+	    why, sizeof(why));
 	drive_work_to(d, WORK_NONE);
 	if (end == JOB_FAILED) {
 		drive_fail(d, "I/O error during verify: %s", strerror(err));
@@ -272,7 +271,7 @@ drive_verify_start(struct drive *d)
 	sched_verify_job(&d->st, &d->conf, &j);
 	drive_power_begin(d, &j);
 	drive_mark_phase(d);
-	drive_errors_begin(d, 1);
+	features_verify_begin(d, 1);
 	events_add(&d->log, LOG_NOTICE, "verify_now", drive_ev_obj(d), -1,
 	    (long long)d->st.host_bytes_written, "verify pass %s (read only)",
 	    j.power_lost ? "after a power loss" : "on demand");

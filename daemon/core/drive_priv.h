@@ -3,8 +3,7 @@
  * drive_job.c, drive_run.c, drive_cmd.c, drive_open.c) and the files of
  * its parts: the features of the table (drive_features.h) and those the
  * core still calls by name (findings.c, rates.c, drive_archive.c,
- * drive_errors.c, drive_smart.c, drive_power.c, drive_timeline.c,
- * records.c). Nobody else includes this.
+ * drive_power.c, records.c, checkpoint.c). Nobody else includes this.
  */
 #ifndef SSDT_DRIVE_PRIV_H
 #define SSDT_DRIVE_PRIV_H
@@ -90,6 +89,9 @@ struct drive_core_ops {
 	void		(*flush_findings)(struct drive *);
 	/* Are the drive's records on disk (no checkpoint failing)? */
 	int		(*records_on_disk)(const struct drive *);
+	/* Save the drive's state with its logs (checkpoint.c): now, or as
+	 * soon as the one in flight is on disk. */
+	void		(*checkpoint)(struct drive *);
 };
 
 /* SMART of the drive (drive_smart.c). */
@@ -335,36 +337,6 @@ void		 rates_tick(struct drive *);
  * starting, or waiting for us) is never the device's fault.
  */
 int		 rates_stalled(const struct drive *, char *why, size_t);
-
-/* drive_errors.c, for drive.c */
-/* A verify pass starts: a new pass number and its map. */
-void		 drive_errors_begin(struct drive *, int on_demand);
-/* The scheduled verify pass goes on: its map, cut back to the checkpoint. */
-void		 drive_errors_resume(struct drive *);
-/* Every finding goes into the map of the pass. */
-void		 drive_errors_map(struct drive *, const struct finding *);
-/*
- * May the next verify_error run be an event? 0: no (over max_error_events,
- * only mapped and counted), 1: yes, 2: yes but not in the journal.
- */
-int		 drive_errors_detail(struct drive *, const struct finding *);
-/* A phase starts; it ended: findings beyond the bound outside a verify
- * pass, summed up. */
-void		 drive_errors_phase_start(struct drive *);
-void		 drive_errors_phase_end(struct drive *, const char *what);
-/*
- * Before the state is saved: the map written and its length recorded in
- * the state; fd the descriptor to fdatasync (-1: none). -1 when the map
- * cannot be written (its err set): no state may be saved then. End takes
- * the sync's result (0 or -errno): -1 when the map is not on disk.
- */
-int		 drive_errors_checkpoint_begin(struct drive *, int *fd);
-int		 drive_errors_checkpoint_end(struct drive *, int res);
-/*
- * The pass ended (`whole`: every block was verified): summary events,
- * map closed. 1 and the reason when the bad blocks pass max_bad_fraction.
- */
-int		 drive_errors_end(struct drive *, int whole, char *why, size_t);
 
 /* records.c, for drive.c */
 void		 records_failed(struct drive *, int err);

@@ -14,7 +14,7 @@
 
 #include <json-c/json.h>
 
-#include "drive_priv.h"
+#include "drive_features.h"
 
 /* Describe a finding in words for the journal. */
 static void
@@ -136,9 +136,9 @@ finding_write(struct drive *d, const struct finding *f)
 {
 	json_object	*o;
 	char		 text[512];
-	int		 detail = drive_errors_detail(d, f);
+	int		 told = features_told(d, f);
 
-	if (detail == 0)
+	if (told == 2)
 		return;		/* counted and mapped; summarized at pass end */
 	o = drive_ev_obj(d);
 	json_object_object_add(o, "class",
@@ -164,7 +164,7 @@ finding_write(struct drive *d, const struct finding *f)
 		json_object_object_add(o, "on_demand",
 		    json_object_new_boolean(1));
 	finding_text(d, f, text, sizeof(text));
-	d->log.quiet = detail == 2;
+	d->log.quiet = told == 1;
 	events_add(&d->log, LOG_ERR, "verify_error", o, (long long)f->offset,
 	    (long long)d->st.host_bytes_written, "%s", text);
 	d->log.quiet = 0;
@@ -186,7 +186,7 @@ findings_flush(struct drive *d)
 void
 findings_add(struct drive *d, const struct finding *f)
 {
-	drive_errors_map(d, f);
+	features_found(d, f);
 	drive_power_finding(d, f);
 	if (d->find.has_pend &&
 	    finding_continues(&d->find.pend, f, d->st.lay.block_size)) {

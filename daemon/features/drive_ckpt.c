@@ -373,7 +373,7 @@ drive_ckpt_prepare(struct drive *d, struct job *j)
 	if (j->kind == JOB_PROBE_RUN && sched_ckpt_long(d->st.ckpt_step) < 0)
 		j->pj.reruns = PROBE_RERUNS;	/* the suite's: short, alike */
 	if (skipped)	/* the step the job is of, on disk before it runs */
-		drive_checkpoint(d);
+		d->core->checkpoint(d);
 	drive_long_prepare(d, sched_ckpt_long(d->st.ckpt_step));
 }
 
@@ -414,7 +414,7 @@ drive_ckpt_step_done(struct drive *d, int err)
 	else
 		(void)engine_probe_result(d->eng, &r);	/* none to keep */
 	if (sched_ckpt_next(&d->st, &d->conf)) {
-		drive_checkpoint(d);
+		d->core->checkpoint(d);
 		drive_notify(d);
 		return 1;
 	}

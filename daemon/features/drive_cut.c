@@ -278,7 +278,7 @@ cut_drained(struct drive *d)
 	d->st.cut_pending = 1;
 	d->st.cut_asked = 0;
 	d->st.cut_at = 0;
-	drive_checkpoint(d);
+	d->core->checkpoint(d);
 	if (!d->core->records_on_disk(d)) {
 		cut_abort(d);
 		return;
@@ -354,7 +354,7 @@ cut_event(struct drive *d)
 {
 	cut_event_add(d);
 	cut_reset(d);
-	drive_checkpoint(d);
+	d->core->checkpoint(d);
 	drive_notify(d);
 }
 
@@ -367,7 +367,7 @@ static void
 cut_save_refused(struct drive *d)
 {
 	d->active = 1;
-	drive_checkpoint(d);
+	d->core->checkpoint(d);
 	d->active = 0;
 }
 

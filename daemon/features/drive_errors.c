@@ -15,7 +15,8 @@
 
 #include <json-c/json.h>
 
-#include "drive_priv.h"
+#include "drive_errors.h"
+#include "drive_features.h"
 #include "errmap.h"
 #include "errmap_again.h"
 #include "log.h"
@@ -39,6 +40,37 @@ map_open(struct drive *d, uint64_t pass, uint64_t keep, int on_demand)
 		    " (bad blocks are counted, not mapped)", pass);
 }
 
+/*
+ * Before the state is saved: the map written and its length recorded in
+ * the state; fd the descriptor to fdatasync (-1: none). -1 when the map
+ * cannot be written (its err set): no state may be saved then. End takes
+ * the sync's result (0 or -errno): -1 when the map is not on disk.
+ */
+static int
+drive_errors_checkpoint_begin(struct drive *d, int *fd)
+{
+	*fd = -1;
+	if (!errmap_has_file(&d->emap))
+		return 0;
+	if (errmap_flush_begin(&d->emap, fd) == -1)
+		return -1;
+	/* what the sync is to make durable (a retired map: its pass ended) */
+	if (!d->em_on_demand && !d->emap.retired) {
+		d->st.err_map_bytes = d->emap.size;
+		d->st.err_runs = d->em_runs;
+	}
+	return 0;
+}
+
+static int
+drive_errors_checkpoint_end(struct drive *d, int res)
+{
+	if (!errmap_has_file(&d->emap))
+		return 0;
+	errmap_flush_end(&d->emap, res);
+	return d->emap.err != 0 ? -1 : 0;
+}
+
 /* The map of the pass running written and synced now. */
 static void
 map_sync(struct drive *d)
@@ -50,7 +82,7 @@ map_sync(struct drive *d)
 		    fdatasync(fd) == -1 ? -errno : 0);
 }
 
-void
+static void
 drive_errors_begin(struct drive *d, int on_demand)
 {
 	map_sync(d);	/* a scheduled pass stopped under it */
@@ -64,7 +96,7 @@ drive_errors_begin(struct drive *d, int on_demand)
 	}
 }
 
-void
+static void
 drive_errors_resume(struct drive *d)
 {
 	if (d->st.err_verify_pass == 0) {	/* a state from before maps */
@@ -78,7 +110,7 @@ drive_errors_resume(struct drive *d)
 	d->em_runs = d->st.err_runs;
 }
 
-void
+static void
 drive_errors_map(struct drive *d, const struct finding *f)
 {
 	uint32_t	bs = d->st.lay.block_size;
@@ -128,13 +160,13 @@ phase_detail(struct drive *d, const struct finding *f)
 	return 0;
 }
 
-void
+static void
 drive_errors_phase_start(struct drive *d)
 {
 	d->ph_runs = d->ph_quiet_runs = d->ph_quiet_blocks = 0;
 }
 
-void
+static void
 drive_errors_phase_end(struct drive *d, const char *what)
 {
 	json_object	*o;
@@ -154,7 +186,7 @@ drive_errors_phase_end(struct drive *d, const char *what)
 	drive_errors_phase_start(d);
 }
 
-int
+static int
 drive_errors_detail(struct drive *d, const struct finding *f)
 {
 	uint64_t	n;
@@ -167,31 +199,6 @@ drive_errors_detail(struct drive *d, const struct finding *f)
 	if (n >= d->conf.max_error_events)
 		return 0;
 	return n < JOURNAL_DETAIL ? 1 : 2;
-}
-
-int
-drive_errors_checkpoint_begin(struct drive *d, int *fd)
-{
-	*fd = -1;
-	if (!errmap_has_file(&d->emap))
-		return 0;
-	if (errmap_flush_begin(&d->emap, fd) == -1)
-		return -1;
-	/* what the sync is to make durable (a retired map: its pass ended) */
-	if (!d->em_on_demand && !d->emap.retired) {
-		d->st.err_map_bytes = d->emap.size;
-		d->st.err_runs = d->em_runs;
-	}
-	return 0;
-}
-
-int
-drive_errors_checkpoint_end(struct drive *d, int res)
-{
-	if (!errmap_has_file(&d->emap))
-		return 0;
-	errmap_flush_end(&d->emap, res);
-	return d->emap.err != 0 ? -1 : 0;
 }
 
 struct listed {
@@ -289,7 +296,7 @@ too_many_bad(struct drive *d, char *why, size_t len)
 	return 1;
 }
 
-int
+static int
 drive_errors_end(struct drive *d, int whole, char *why, size_t len)
 {
 	int	fail = 0;
@@ -436,15 +443,63 @@ drive_errors_json(struct drive *d, uint64_t pass, uint32_t resolution,
 	return 0;
 }
 
-/* The blocks found bad, torn ones aside (counted apart). */
-uint64_t
-drive_errors_total(const struct drive *d)
+/* The hooks (drive_features.h). */
+static void
+errors_made(struct drive *d)
 {
-	uint64_t	s = 0;
-	int		i;
-
-	for (i = 1; i < BLK_NCLASS; i++)
-		if (blk_class_is_error(i))	/* torn: counted apart */
-			s += d->st.errors[i];
-	return s;
+	d->emap.fd = -1;
 }
+
+static void
+errors_release(struct drive *d)
+{
+	errmap_close(&d->emap);
+}
+
+static void
+errors_phase_ended(struct drive *d, json_object *ev)
+{
+	json_object	*what;
+
+	if (json_object_object_get_ex(ev, "what", &what))
+		drive_errors_phase_end(d, json_object_get_string(what));
+}
+
+/* drive_errors_detail()'s 1 (an event and a journal line), 2 (an event)
+ * and 0 (nothing) as the hook tells them. */
+static int
+errors_told(struct drive *d, const struct finding *f)
+{
+	static const int told[] = { 2, 0, 1 };
+
+	return told[drive_errors_detail(d, f)];
+}
+
+static int
+errors_sync_begin(struct drive *d, int *fd)
+{
+	return drive_errors_checkpoint_begin(d, fd) == -1 ?
+	    (d->emap.err != 0 ? d->emap.err : EIO) : 0;
+}
+
+static int
+errors_sync_end(struct drive *d, int res)
+{
+	return drive_errors_checkpoint_end(d, res) == -1 ?
+	    (d->emap.err != 0 ? d->emap.err : EIO) : 0;
+}
+
+const struct drive_feature drive_errors_feature = {
+	.name = "errors",
+	.made = errors_made,
+	.mark = drive_errors_phase_start,
+	.phase_ended = errors_phase_ended,
+	.verify_begin = drive_errors_begin,
+	.verify_resume = drive_errors_resume,
+	.verify_end = drive_errors_end,
+	.found = drive_errors_map,
+	.told = errors_told,
+	.sync_begin = errors_sync_begin,
+	.sync_end = errors_sync_end,
+	.release = errors_release,
+};
