@@ -339,8 +339,7 @@ step_probe(const struct drive *d, uint64_t *len)
 	*len = d->st.prog.probe_len;
 	if (l < 0)
 		return sched_ckpt_probe(d->st.ckpt_step);
-	if (l == CL_F90_RAND || l == CL_F90_SEQ)
-		sched_f90_region(&d->st, &off, len);
+	sched_long_region(&d->st, l, &off, len);
 	return sched_long_probe(l);
 }
 

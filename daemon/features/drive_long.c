@@ -1,6 +1,7 @@
 /*
  * drive_long.c: what the lifecycle does around the long tests of a full
- * checkpoint (the steps are phase_checkpoint.c's CL_*): the per-second
+ * checkpoint (the steps are the rows of phase_checkpoint.c's table; each
+ * row's `record` names the handler below that records its end): the per-second
  * series of the degradation run and of the recovery runs, each kept in
  * STATE_DIR/NAME/series/ckpt-N-STEP.json, and their lines in
  * checkpoints.jsonl with the figures of degrade.h; the write-cache
@@ -39,13 +40,22 @@
 /* The longest series kept: a day of seconds (degrade_duration's bound). */
 #define SERIES_MAX	(86400 + 600)
 
+/* What a step's end records (its row's `record`). */
+static enum long_record
+step_record(int step)
+{
+	const struct long_step	*ls = sched_long_step(step);
+
+	return ls != NULL ? ls->record : LREC_NONE;
+}
+
 /* Does the step record a series? */
 static int
 series_step(int step)
 {
-	return step == CL_DEGRADE || step == CL_GC_RECOVER ||
-	    step == CL_TRIM_RECOVER || step == CL_THERMAL_WRITE ||
-	    step == CL_THERMAL_READ;
+	enum long_record	r = step_record(step);
+
+	return r == LREC_DEGRADE || r == LREC_RECOVERY || r == LREC_THERMAL;
 }
 
 /* Aged data falls behind fresh: throughput under this share of it ... */
@@ -56,7 +66,23 @@ series_step(int step)
 static int
 read_step(int step)
 {
-	return step == CL_FRESH_READ || step == CL_AGED_READ;
+	enum long_record	r = step_record(step);
+
+	return r == LREC_FRESH || r == LREC_AGED;
+}
+
+/* Was the TRIM the step's line speaks of (its row's after_trim) run in
+ * this checkpoint, and done? */
+static int
+trim_done(const struct drive *d, int step)
+{
+	const struct long_step	*ls = sched_long_step(step), *t;
+
+	if (ls == NULL || ls->after_trim == 0)
+		return 0;
+	t = sched_long_step(__builtin_ctz(ls->after_trim));
+	return t != NULL && (d->st.ckpt_tests & t->parts) == t->parts &&
+	    !(d->st.ckpt_trim_failed & ls->after_trim);
 }
 
 void
@@ -309,10 +335,9 @@ recovery_line(struct drive *d, json_object *line)
 	ADD("first_share", share(f.first_share));
 	ADD("all_share", share(f.all_share));
 	ADD("idle_seconds", json_object_new_uint64(
-	    d->series.step == CL_GC_RECOVER ? d->conf.gc_idle : 0));
-	if (d->series.step == CL_TRIM_RECOVER)
-		ADD("trimmed", json_object_new_boolean(
-		    !(d->st.ckpt_trim_failed & (1u << CL_TRIM))));
+	    sched_long_step(s->step)->idle_before ? d->conf.gc_idle : 0));
+	if (sched_long_step(s->step)->after_trim != 0)
+		ADD("trimmed", json_object_new_boolean(trim_done(d, s->step)));
 }
 
 /* A write probe on the drive 90 % full ended: its line. */
@@ -326,10 +351,9 @@ f90_done(struct drive *d, int step)
 	    sched_ckpt_word(d->st.ckpt_step));
 	if (line == NULL)
 		return;
-	sched_f90_region(&d->st, &off, &len);
+	sched_long_region(&d->st, step, &off, &len);
 	ADD("family", json_object_new_string("full90"));
-	ADD("trimmed", json_object_new_boolean(
-	    !(d->st.ckpt_trim_failed & (1u << CL_F90_TRIM))));
+	ADD("trimmed", json_object_new_boolean(trim_done(d, step)));
 	ADD("region_offset", json_object_new_uint64(off));
 	ADD("region_bytes", json_object_new_uint64(len));
 	drive_ckpt_append(d, line);
@@ -364,6 +388,13 @@ thermal_line(struct drive *d, json_object *line)
 	ADD("throttled_bytes_per_sec", json_object_new_double(f.after_bps));
 }
 
+/* The figures of a run with a series, by what it records. */
+static void (*const series_line[LREC_COUNT])(struct drive *, json_object *) = {
+	[LREC_DEGRADE] = degrade_line,
+	[LREC_RECOVERY] = recovery_line,
+	[LREC_THERMAL] = thermal_line,
+};
+
 /* A run with a series ended: its line and series. */
 static void
 series_done(struct drive *d, int step)
@@ -375,12 +406,7 @@ series_done(struct drive *d, int step)
 	if (line == NULL)
 		return;
 	ADD("family", json_object_new_string("long"));
-	if (step == CL_DEGRADE)
-		degrade_line(d, line);
-	else if (step == CL_THERMAL_WRITE || step == CL_THERMAL_READ)
-		thermal_line(d, line);
-	else
-		recovery_line(d, line);
+	series_line[step_record(step)](d, line);
 	series_save(d, line);
 	drive_ckpt_append(d, line);
 }
@@ -416,20 +442,15 @@ block_workload(struct drive *d, json_object *line, int reads)
 
 /* The clean or the dirty pass ended: the write cache it showed. */
 static void
-pass_done(struct drive *d)
+pass_done(struct drive *d, int step)
 {
-	json_object	*line = long_identity(d, d->st.ckpt_step ==
-	    CKPT_STEP_LONG(CL_DIRTY) ? "sequential pass, no TRIM before" :
-	    "sequential pass");
+	json_object	*line = long_identity(d, sched_long_step(step)->title);
 
 	block_workload(d, line, 0);
 	ADD("region_bytes", json_object_new_uint64(d->st.prog.probe_len != 0 ?
 	    d->st.prog.probe_len : layout_dynamic_blocks(&d->st.lay) *
 	    d->st.lay.block_size));
-	ADD("after_trim", json_object_new_boolean(d->st.ckpt_step ==
-	    CKPT_STEP_LONG(CL_RESTORE) && (d->st.ckpt_tests &
-	    (1u << LP_CACHE)) && !(d->st.ckpt_trim_failed &
-	    (1u << CL_CACHE_TRIM))));
+	ADD("after_trim", json_object_new_boolean(trim_done(d, step)));
 	if (tl_estimate_job(d, line) == 0) {
 		ADD("read_bytes_per_sec", json_object_new_double(0));
 		ADD("write_bytes_per_sec", json_object_new_double(
@@ -508,9 +529,7 @@ read_done(struct drive *d, int step)
 		return;
 	bps = (double)(d->last.bytes_read - s->rd_bytes0) / sec;
 	p999 = lathist_percentile(&lat, 99.9);
-	line = long_identity(d, step == CL_AGED_READ ? "aged data: the "
-	    "static area's start, written first" : "fresh data: the dynamic "
-	    "area's start, written last");
+	line = long_identity(d, sched_long_step(step)->title);
 	ADD("family", json_object_new_string("aged"));
 	block_workload(d, line, 1);
 	ADD("region_bytes", json_object_new_uint64(sched_ckpt_aged_blocks(
@@ -522,7 +541,7 @@ read_done(struct drive *d, int step)
 	ADD("write_bytes_per_sec", json_object_new_double(0));
 	ADD("read_lat_us", drive_ckpt_lat(&lat));
 	ADD("errors", json_object_new_uint64(bad_blocks(d) - s->rd_errors0));
-	if (step == CL_FRESH_READ) {
+	if (step_record(step) == LREC_FRESH) {
 		d->st.fresh_bps = (uint64_t)llround(bps);
 		d->st.fresh_p999_ns = p999;
 	} else
@@ -548,26 +567,33 @@ trim_failed(struct drive *d, int step, int err)
 	    sched_ckpt_word(d->st.ckpt_step), strerror(err));
 }
 
+/* What each kind of step records at its end (NULL: its figures are
+ * dropped). */
+static void (*const record_done[LREC_COUNT])(struct drive *, int step) = {
+	[LREC_DEGRADE] = series_done,
+	[LREC_RECOVERY] = series_done,
+	[LREC_THERMAL] = series_done,
+	[LREC_FULL90] = f90_done,
+	[LREC_PASS] = pass_done,
+	[LREC_FRESH] = read_done,
+	[LREC_AGED] = read_done,
+};
+
 void
 drive_long_done(struct drive *d, int step, int err)
 {
 	struct probe_result	r;
 
-	if (step == CL_TRIM || step == CL_F90_TRIM || step == CL_CACHE_TRIM) {
+	if (sched_long_step(step) != NULL &&
+	    sched_long_step(step)->kind == JOB_TRIM) {
 		if (err != 0)
 			trim_failed(d, step, err);
 		else
 			d->st.ckpt_trim_failed &= ~(1u << step);
 	}
 
-	if (series_step(step))
-		series_done(d, step);
-	else if (step == CL_RESTORE || step == CL_DIRTY)
-		pass_done(d);
-	else if (read_step(step))
-		read_done(d, step);
-	else if (step == CL_F90_RAND || step == CL_F90_SEQ)
-		f90_done(d, step);
+	if (record_done[step_record(step)] != NULL)
+		record_done[step_record(step)](d, step);
 	else
 		(void)engine_probe_result(d->eng, &r);	/* none to keep */
 	drive_long_free(d);

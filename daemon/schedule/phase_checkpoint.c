@@ -25,6 +25,7 @@
  * says any unit may read blank. The write-back is the clean pass whose
  * timeline shows the write cache; the dirty pass writes the same again.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "perm.h"
@@ -32,55 +33,80 @@
 
 #define B(part)		(1u << (part))
 
-/* Which checkpoints run a long step. */
-enum { LS_FULL, LS_ALL };
+#define F90_TRIM	(1u << CL_F90_TRIM)
 
 /*
- * The long tests: the parts that must all be on for a step to run (0:
- * the write-back, which runs whenever the long tests do), or with `any`
- * one of those; whether it may leave units or discarded blocks in the
- * area (`area`: the state says so from its start).
+ * The long tests, step by step in the order they run: a step's row says
+ * when it runs, what its job is and what its end records. A step writes
+ * its units over the whole dynamic area unless full90.
  */
-static const struct long_step {
-	const char	*word;
-	unsigned	 parts;
-	enum job_kind	 kind;
-	int		 area, runs, any;
-} long_steps[CL_COUNT] = {
+static const struct long_step long_steps[CL_COUNT] = {
 	/* whatever writes units over the area needs it in units first */
 	[CL_FILL] = { "long-fill", B(LP_DEGRADE) | B(LP_THERMAL) | B(LP_TRIM) |
-	    B(LP_FULL90), JOB_PROBE_FILL, 1, LS_FULL, 1 },
+	    B(LP_FULL90), JOB_PROBE_FILL, .area = 1, .any = 1 },
 	[CL_THERMAL_WRITE] = { "thermal-write", B(LP_THERMAL), JOB_PROBE_RUN,
-	    1, LS_FULL, 0 },
+	    .area = 1, .probe = "seq-write-128k-qd32", .time = LT_THERMAL,
+	    .record = LREC_THERMAL },
 	[CL_THERMAL_READ] = { "thermal-read", B(LP_THERMAL), JOB_PROBE_RUN,
-	    1, LS_FULL, 0 },
-	[CL_DEGRADE] = { "degrade", B(LP_DEGRADE), JOB_PROBE_RUN, 1, LS_FULL, 0 },
+	    .area = 1, .probe = "seq-read-128k-qd32", .time = LT_THERMAL,
+	    .record = LREC_THERMAL },
+	[CL_DEGRADE] = { "degrade", B(LP_DEGRADE), JOB_PROBE_RUN, .area = 1,
+	    .probe = "degrade", .time = LT_DEGRADE, .record = LREC_DEGRADE },
 	[CL_GC_IDLE] = { "gc-idle", B(LP_DEGRADE) | B(LP_RECOVERY),
-	    JOB_PROBE_IDLE, 1, LS_FULL, 0 },
+	    JOB_PROBE_IDLE, .area = 1, .time = LT_GC_IDLE },
 	[CL_GC_RECOVER] = { "recover-idle", B(LP_DEGRADE) | B(LP_RECOVERY),
-	    JOB_PROBE_RUN, 1, LS_FULL, 0 },
+	    JOB_PROBE_RUN, .area = 1, .probe = "degrade", .time = LT_RECOVERY,
+	    .idle_before = 1, .record = LREC_RECOVERY },
 	[CL_CHECK] = { "long-check", B(LP_DEGRADE) | B(LP_THERMAL),
-	    JOB_PROBE_CHECK, 1, LS_FULL, 1 },
-	[CL_TRIM] = { "trim", B(LP_TRIM), JOB_TRIM, 1, LS_FULL, 0 },
-	[CL_TRIM_RECOVER] = { "recover-trim", B(LP_TRIM), JOB_PROBE_RUN, 1,
-	    LS_FULL, 0 },
-	[CL_TRIM_CHECK] = { "trim-check", B(LP_TRIM), JOB_PROBE_CHECK, 1,
-	    LS_FULL, 0 },
-	[CL_F90_TRIM] = { "full90-trim", B(LP_FULL90), JOB_TRIM, 1, LS_FULL, 0 },
+	    JOB_PROBE_CHECK, .area = 1, .any = 1 },
+	[CL_TRIM] = { "trim", B(LP_TRIM), JOB_TRIM, .area = 1 },
+	[CL_TRIM_RECOVER] = { "recover-trim", B(LP_TRIM), JOB_PROBE_RUN,
+	    .area = 1, .probe = "degrade", .time = LT_RECOVERY,
+	    .after_trim = 1u << CL_TRIM, .record = LREC_RECOVERY },
+	[CL_TRIM_CHECK] = { "trim-check", B(LP_TRIM), JOB_PROBE_CHECK,
+	    .area = 1 },
+	[CL_F90_TRIM] = { "full90-trim", B(LP_FULL90), JOB_TRIM, .area = 1,
+	    .full90 = 1 },
 	[CL_F90_RAND] = { "full90-rand-write-4k-qd32", B(LP_FULL90),
-	    JOB_PROBE_RUN, 1, LS_FULL, 0 },
+	    JOB_PROBE_RUN, .area = 1, .probe = "degrade", .time = LT_PROBE,
+	    .full90 = 1, .after_trim = F90_TRIM, .record = LREC_FULL90 },
 	[CL_F90_SEQ] = { "full90-seq-write-128k-qd32", B(LP_FULL90),
-	    JOB_PROBE_RUN, 1, LS_FULL, 0 },
-	[CL_F90_CHECK] = { "full90-check", B(LP_FULL90), JOB_PROBE_CHECK, 1,
-	    LS_FULL, 0 },
-	[CL_CACHE_TRIM] = { "cache-trim", B(LP_CACHE), JOB_TRIM, 1, LS_FULL, 0 },
-	[CL_CACHE_IDLE] = { "cache-idle", B(LP_CACHE), JOB_PROBE_IDLE, 1,
-	    LS_FULL, 0 },
-	[CL_RESTORE] = { "clean-pass", 0, JOB_WRITE, 1, LS_FULL, 0 },
-	[CL_DIRTY] = { "dirty-pass", B(LP_CACHE), JOB_WRITE, 0, LS_FULL, 0 },
-	[CL_FRESH_READ] = { "fresh-read", 0, JOB_VERIFY, 0, LS_ALL, 0 },
-	[CL_AGED_READ] = { "aged-read", 0, JOB_VERIFY, 0, LS_ALL, 0 },
+	    JOB_PROBE_RUN, .area = 1, .probe = "seq-write-128k-qd32",
+	    .time = LT_PROBE, .full90 = 1, .after_trim = F90_TRIM,
+	    .record = LREC_FULL90 },
+	[CL_F90_CHECK] = { "full90-check", B(LP_FULL90), JOB_PROBE_CHECK,
+	    .area = 1, .full90 = 1 },
+	[CL_CACHE_TRIM] = { "cache-trim", B(LP_CACHE), JOB_TRIM, .area = 1 },
+	[CL_CACHE_IDLE] = { "cache-idle", B(LP_CACHE), JOB_PROBE_IDLE,
+	    .area = 1, .time = LT_GC_IDLE },
+	/* the write-back; after cache-trim and cache-idle, the clean pass */
+	[CL_RESTORE] = { "clean-pass", 0, JOB_WRITE, .area = 1,
+	    .after_trim = 1u << CL_CACHE_TRIM, .record = LREC_PASS,
+	    .title = "sequential pass" },
+	[CL_DIRTY] = { "dirty-pass", B(LP_CACHE), JOB_WRITE, .record = LREC_PASS,
+	    .title = "sequential pass, no TRIM before" },
+	[CL_FRESH_READ] = { "fresh-read", 0, JOB_VERIFY, .every = 1,
+	    .record = LREC_FRESH, .title = "fresh data: the dynamic area's "
+	    "start, written last" },
+	[CL_AGED_READ] = { "aged-read", 0, JOB_VERIFY, .every = 1, .aged = 1,
+	    .record = LREC_AGED, .title = "aged data: the static area's "
+	    "start, written first" },
 };
+
+/* The key of each long_time, in seconds. */
+static const size_t long_time_key[LT_COUNT] = {
+	[LT_DEGRADE] = offsetof(struct drive_conf, degrade_duration),
+	[LT_RECOVERY] = offsetof(struct drive_conf, recovery_duration),
+	[LT_PROBE] = offsetof(struct drive_conf, probe_seconds),
+	[LT_THERMAL] = offsetof(struct drive_conf, thermal_duration),
+	[LT_GC_IDLE] = offsetof(struct drive_conf, gc_idle),
+};
+
+const struct long_step *
+sched_long_step(int l)
+{
+	return l >= 0 && l < CL_COUNT ? &long_steps[l] : NULL;
+}
 
 const struct probe ckpt_degrade_probe = {
 	.id = "degrade",
@@ -97,20 +123,26 @@ const struct probe ckpt_degrade_probe = {
 const struct probe *
 sched_long_probe(int step)
 {
-	switch (step) {
-	case CL_DEGRADE:
-	case CL_GC_RECOVER:
-	case CL_TRIM_RECOVER:
-	case CL_F90_RAND:
-		return &ckpt_degrade_probe;
-	case CL_F90_SEQ:
-	case CL_THERMAL_WRITE:
-		return probe_find("seq-write-128k-qd32");
-	case CL_THERMAL_READ:
-		return probe_find("seq-read-128k-qd32");
-	default:
+	const struct long_step	*ls = sched_long_step(step);
+
+	if (ls == NULL || ls->probe == NULL)
 		return NULL;
+	return strcmp(ls->probe, ckpt_degrade_probe.id) == 0 ?
+	    &ckpt_degrade_probe : probe_find(ls->probe);
+}
+
+void
+sched_long_region(const struct dstate *st, int step, uint64_t *off,
+    uint64_t *len)
+{
+	const struct long_step	*ls = sched_long_step(step);
+
+	if (ls != NULL && ls->full90) {
+		sched_f90_region(st, off, len);
+		return;
 	}
+	*off = st->prog.probe_off;
+	*len = st->prog.probe_len;
 }
 
 void
@@ -237,9 +269,9 @@ step_runs(const struct dstate *st, const struct drive_conf *c, uint64_t step)
 	unsigned		 want, tests = st->prog.phase == PHASE_CHECKPOINT ?
 	    st->ckpt_tests : c->full_checkpoint_tests;
 
-	if (l >= 0 && long_steps[l].runs == LS_ALL)
+	if (l >= 0 && long_steps[l].every)
 		return sched_ckpt_aged_blocks(st, c) > 0;
-	if (l >= CL_F90_TRIM && l <= CL_F90_CHECK && !f90_fits(st))
+	if (l >= 0 && long_steps[l].full90 && !f90_fits(st))
 		return 0;	/* a span of under ten blocks has no tenth */
 	if (l >= 0) {
 		want = long_steps[l].parts;
@@ -263,28 +295,23 @@ sched_ckpt_probes_from(const struct drive_conf *c, uint64_t step)
 	return n;
 }
 
+/* A timed long step's run (or idle), measured: its ramp apart. */
+static uint64_t
+long_run_seconds(const struct drive_conf *c, int l)
+{
+	enum long_time	t = long_steps[l].time;
+
+	return t == LT_NONE ? 0 :
+	    *(const uint64_t *)((const char *)c + long_time_key[t]);
+}
+
 /* A timed long step's seconds (0: its length is the drive's to tell). */
 static uint64_t
 long_seconds(const struct drive_conf *c, int l)
 {
-	switch (l) {
-	case CL_DEGRADE:
-		return c->degrade_duration;
-	case CL_GC_RECOVER:
-	case CL_TRIM_RECOVER:
-		return c->recovery_duration;
-	case CL_F90_RAND:
-	case CL_F90_SEQ:
-		return c->probe_seconds + c->probe_ramp;
-	case CL_THERMAL_WRITE:
-	case CL_THERMAL_READ:
-		return c->thermal_duration;
-	case CL_GC_IDLE:
-	case CL_CACHE_IDLE:
-		return c->gc_idle;
-	default:
-		return 0;
-	}
+	return long_run_seconds(c, l) +
+	    (long_steps[l].full90 && long_steps[l].time != LT_NONE ?
+	    c->probe_ramp : 0);
 }
 
 uint64_t
@@ -422,14 +449,6 @@ restore_job(const struct dstate *st, struct job *j)
 	return 0;
 }
 
-/* A long step's run: measured this long (its ramp apart). */
-static uint64_t
-long_run_seconds(const struct drive_conf *c, int l)
-{
-	return l == CL_F90_RAND || l == CL_F90_SEQ ? c->probe_seconds :
-	    long_seconds(c, l);
-}
-
 /*
  * The clean pass and the dirty pass: the cycle's blocks over the area, in
  * order. The clean pass after a crash goes on where it was (it is the
@@ -454,7 +473,8 @@ long_job(const struct dstate *st, const struct drive_conf *c, int l,
     struct job *j)
 {
 	struct probe_job	*pj = &j->pj;
-	int			 f90 = l >= CL_F90_TRIM && l <= CL_F90_CHECK;
+	int			 f90 = l >= 0 && l < CL_COUNT &&
+	    long_steps[l].full90;
 
 	if (l < 0 || l >= CL_COUNT)
 		return -1;
@@ -473,7 +493,7 @@ long_job(const struct dstate *st, const struct drive_conf *c, int l,
 		}
 		return 0;
 	case JOB_PROBE_IDLE:
-		pj->duration_ns = c->gc_idle * 1000000000ULL;
+		pj->duration_ns = long_run_seconds(c, l) * 1000000000ULL;
 		return 0;
 	case JOB_PROBE_RUN:
 		if ((pj->probe = sched_long_probe(l)) == NULL)
@@ -488,7 +508,7 @@ long_job(const struct dstate *st, const struct drive_conf *c, int l,
 		return 0;
 	case JOB_VERIFY:
 		/* the start of the static area, or as much of the dynamic */
-		j->base = l == CL_AGED_READ ? 0 : st->lay.static_blocks;
+		j->base = long_steps[l].aged ? 0 : st->lay.static_blocks;
 		j->count = sched_ckpt_aged_blocks(st, c);
 		return 0;
 	default:

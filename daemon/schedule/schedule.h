@@ -135,10 +135,60 @@ enum ckpt_long {
 #define CKPT_STEP_LONG(i)	(CKPT_STEP_RESTORE + 1 + (uint64_t)(i))
 #define CKPT_STEP_LAST		CKPT_STEP_LONG(CL_COUNT - 1)
 
+/* What a long step's end records (the long tests' feature, one handler
+ * each: features/drive_long.c). */
+enum long_record {
+	LREC_NONE,	/* nothing of its own */
+	LREC_DEGRADE,	/* the degradation run: its series and figures */
+	LREC_RECOVERY,	/* a recovery run: its series and shares */
+	LREC_THERMAL,	/* a thermal run: its series and throttling */
+	LREC_FULL90,	/* a write probe on the drive 90 % full */
+	LREC_PASS,	/* a sequential pass: its write cache */
+	LREC_FRESH,	/* the read of fresh data */
+	LREC_AGED,	/* the read of aged data, against the fresh */
+	LREC_COUNT
+};
+
+/* The key of the configuration that times a long step. */
+enum long_time { LT_NONE, LT_DEGRADE, LT_RECOVERY, LT_PROBE, LT_THERMAL,
+    LT_GC_IDLE, LT_COUNT };
+
+/*
+ * A step of the long tests: one row of the table in phase_checkpoint.c,
+ * everything the schedule and the long tests' feature know of it.
+ */
+struct long_step {
+	const char	*word;		/* its id in checkpoints.jsonl */
+	unsigned	 parts;		/* LP_* bits that must all be on (0:
+					 * the write-back: whenever long tests
+					 * run), or with `any` one of them */
+	enum job_kind	 kind;
+	int		 area;		/* may leave units or discarded blocks
+					 * in the area (the state says so) */
+	int		 every;		/* every checkpoint's, not only full */
+	int		 any;
+	const char	*probe;		/* the probe it runs ("degrade": the
+					 * degradation workload), or NULL */
+	enum long_time	 time;		/* how long it runs (or idles) */
+	int		 full90;	/* over the last tenth of the span,
+					 * after a ramp of probe_ramp */
+	int		 aged;		/* reads the static area's data */
+	int		 idle_before;	/* comes after an idle of gc_idle */
+	unsigned	 after_trim;	/* 1 << the CL_* TRIM its line says was
+					 * done (or not), 0: none */
+	enum long_record record;
+	const char	*title;		/* its line's title, where its own */
+};
+
+/* The row of long step `l` (CL_*), NULL past them. */
+const struct long_step *sched_long_step(int l);
 /* The workload of the degradation run and its recovery runs. */
 extern const struct probe ckpt_degrade_probe;
 /* The probe of a long step that runs one (CL_DEGRADE...), or NULL. */
 const struct probe *sched_long_probe(int step);
+/* A long step's bytes: the area's, or the 90 %-full region's. */
+void		 sched_long_region(const struct dstate *, int step,
+		    uint64_t *off, uint64_t *len);
 /* The region of the 90 %-full steps: offset and length in bytes. */
 void		 sched_f90_region(const struct dstate *, uint64_t *off,
 		    uint64_t *len);
