@@ -119,7 +119,7 @@ FUZZ_TIME	?= 300
 
 .PHONY: all deps check check-fast check-build unit integration demo bench \
 	bench-scale bench-ckptfio \
-	fuzz fuzz-smoke control known vm man install-test stress sanitize \
+	fuzz fuzz-smoke control known vm man install-test deb package-test stress sanitize \
 	sanitize-run sanitize-build \
 	clean install uninstall
 
@@ -321,7 +321,11 @@ $(SAN_CANARY): tests/sanitize/canary.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $<
 
+# the guest's t_package installs build/deb's package (make package-test
+# builds it; here only when there is none)
 vm: all
+	@ls build/deb/ssdtorture_*.deb >/dev/null 2>&1 || \
+	    tests/package/build.sh >/dev/null || true
 	@tests/vm/run.sh
 
 man: all
@@ -329,6 +333,15 @@ man: all
 
 install-test: all
 	@tests/install/check.sh
+
+# The Debian package (debian/), built in a copy of the tree under
+# build/deb/, and looked at: lintian, its files, conffiles, maintainer
+# scripts (tests/vm/guest/t_package.sh installs, upgrades and purges it)
+deb: deps
+	@tests/package/build.sh
+
+package-test: deps
+	@tests/package/check.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory all

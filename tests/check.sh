@@ -1,6 +1,6 @@
 #!/bin/bash
 # make check: unit, integration, control, known-answer (simulated drives),
-# VM, man page, install and fuzz
+# Debian package, VM, man page, install and fuzz
 # tests, and the unit, integration and control suites on a sanitized build
 # (make sanitize); one total line at the end.
 # Each stage prints "NAME: N passed, M failed" as its last line.
@@ -61,7 +61,8 @@ tally sanitize "$san_out"
 rm -rf "$san_out" "$JOBS_SHARED"
 unset JOBS_SHARED JOBS_SHARED_MAX
 # the known answers measure speeds: alone, after the suites beside them
-stage known vm man install-test fuzz-smoke
+# package-test builds the package the guest's t_package installs
+stage known package-test vm man install-test fuzz-smoke
 [ ! -s "$fails" ] || { echo "failed:"; sed 's/^/  /' "$fails"; }
 echo "check: $total_pass passed, $total_fail failed"
 exit $status

@@ -9,7 +9,8 @@ libblkid-dev libxxhash-dev libjson-c-dev libcmocka-dev libnvme-dev \
 smartmontools nvme-cli librrd-dev rrdtool rrdcached prometheus fonts-dejavu-core gnuplot-nox fio e2fsprogs \
 util-linux fdisk mandoc systemd socat clang libclang-rt-14-dev \
 golang-go golang-github-varlink-go-dev varlink-go python3-fuse libfuse3-dev fuse3 \
-chromium tidy python3-websocket"
+chromium tidy python3-websocket \
+dpkg-dev debhelper lintian"
 [ $# -gt 0 ] && PKGS="$*"
 
 missing=""

@@ -49,6 +49,18 @@ py_check() {
 	[ "$n" -gt 0 ] || fail "comparison script printed nothing"
 }
 
+# wait_for SECONDS COMMAND...: poll every 0.5 s until COMMAND succeeds
+wait_for() {
+	local n=$(($1 * 2))
+	shift
+	while [ "$n" -gt 0 ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.5
+		n=$((n - 1))
+	done
+	return 1
+}
+
 # ---------------------------------------------------------------- temp, daemon
 
 T=$(mktemp -d /tmp/vmt.XXXXXX) || die "mktemp failed"

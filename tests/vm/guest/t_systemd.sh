@@ -26,17 +26,6 @@ secs_since() { awk -v ns="$(($(now_ns) - $1))" 'BEGIN { printf "%.1f", ns / 1e9 
 prop() { systemctl show -p "$2" --value "$1"; }
 # journal of the unit since the test began (this boot only)
 ujournal() { journalctl -b -u "$UNIT" --no-pager -o cat "$@" 2>/dev/null; }
-# wait_for SECONDS COMMAND...: poll every 0.5 s until COMMAND succeeds
-wait_for() {
-	local n=$(($1 * 2))
-	shift
-	while [ "$n" -gt 0 ]; do
-		"$@" >/dev/null 2>&1 && return 0
-		sleep 0.5
-		n=$((n - 1))
-	done
-	return 1
-}
 status_has_drives() { prop "$UNIT" StatusText | grep -q 'drives:'; }
 journal_has() { ujournal | grep -qF -- "$1"; }
 drive_entries() { [ "$(journalctl -b -u "$UNIT" DRIVE=scratch --no-pager -o cat | wc -l)" -gt 0 ]; }

@@ -1,0 +1,123 @@
+#!/bin/bash
+# vm-mode: systemd
+# The Debian package (tests/package/build.sh builds it on the host into
+# build/deb/) with systemd as PID 1: dpkg -i installs it, the ssdtorture
+# group made, the service and its socket neither enabled nor started; the
+# conffile's scratch file drive moved onto a file system of its own, the
+# service started, ssdctl status
+# (the packaged one, through the packaged socket) answers with the drive
+# running; dpkg -i of the same package over it keeps the edited conffile
+# and leaves the service answering; apt-get purge leaves no file of the
+# package, no configuration, no state directory and no unit behind.
+# shellcheck source=tests/vm/guest/lib.sh disable=SC2317
+. "$(dirname "$0")/lib.sh"
+
+UNIT=ssdtortured
+CONF=/etc/ssdtorture/ssdtortured.conf
+STATE=/var/lib/ssdtorture
+DISK=$STATE/disk
+# shellcheck disable=SC2012
+DEB=$(ls -1 "$ROOT"/build/deb/ssdtorture_*.deb 2>/dev/null | head -n 1)
+
+# the packaged ssdctl sees drive scratch running
+scratch_runs() {
+	timeout 10 /usr/sbin/ssdctl --json status scratch 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+d = d["drives"][0] if "drives" in d else d
+sys.exit(0 if d.get("name") == "scratch" and d.get("state") == "running" else 1)'
+}
+
+# what ssdctl and the unit's journal say, in a file (shown on a failure)
+why() {
+	{ timeout 10 /usr/sbin/ssdctl status; journalctl -b -u $UNIT \
+	    --no-pager | tail -n 20; } >"$T/why" 2>&1
+	echo "$T/why"
+}
+
+assert_eq "PID 1" systemd "$(cat /proc/1/comm)"
+[ -n "$DEB" ] || die "no build/deb/ssdtorture_*.deb (tests/package/build.sh)"
+note "package: $DEB"
+
+# man-db's trigger would index every manual page again at each dpkg run
+# (minutes under TCG): the guest's copy of the host root need not
+rm -f /var/lib/man-db/auto-update
+T0=$(date +%s)
+took() { note "$1 after $(($(date +%s) - T0)) s"; }
+
+# ------------------------------------------------------------ install
+dpkg -i "$DEB" >"$T/install.out" 2>&1
+assert_rc "dpkg -i $(basename "$DEB")" 0 $? "$T/install.out"
+assert_eq "installed" "install ok installed" \
+    "$(dpkg-query -W -f='${Status}' ssdtorture)"
+took "installed"
+dpkg -L ssdtorture | sort >"$T/files"
+assert_contains "ssdtorture group (sysusers)" "$(getent group ssdtorture)" "ssdtorture:"
+for u in $UNIT.service $UNIT.socket; do
+	assert_eq "$u not enabled" disabled "$(systemctl is-enabled "$u" 2>&1)"
+	assert_eq "$u not started" inactive "$(systemctl is-active "$u" 2>&1)"
+done
+assert_eq "the unit runs the packaged daemon" \
+    "/usr/sbin/ssdtortured -c $CONF" \
+    "$(systemctl show -p ExecStart --value $UNIT | sed -n 's/.*argv\[\]=\([^;]*\) ;.*/\1/p')"
+
+# ------------------------------------------------------------ a file drive
+# the drive's file needs O_DIRECT, which the guest's root (a tmpfs upper
+# layer) refuses: ext4 on a loop device, inside the state directory so
+# that the unit's ProtectSystem=strict lets the daemon write it
+mkdir -p "$DISK"
+truncate -s 160M /var/tmp/disk.img
+LOOP=$(losetup -f --show /var/tmp/disk.img) &&
+    mkfs.ext4 -q -F -E nodiscard "$LOOP" >"$T/mkfs.out" 2>&1 &&
+    mount -t ext4 "$LOOP" "$DISK" >>"$T/mkfs.out" 2>&1
+assert_rc "ext4 on $LOOP at $DISK" 0 $? "$T/mkfs.out"
+# the conffile's own drive, as an admin would edit it
+sed -i -e "s|^device = $STATE/scratch.img\$|device = $DISK/scratch.img|" \
+    -e 's|^size = 1G$|size = 64M|' "$CONF"
+assert_file_contains "the conffile edited" "$CONF" "device = $DISK/scratch.img"
+cp "$CONF" "$T/conf.edited"
+systemctl start $UNIT >"$T/start.out" 2>&1
+rc=$?
+journalctl -b -u $UNIT --no-pager | tail -n 20 >>"$T/start.out"
+assert_rc "systemctl start $UNIT" 0 $rc "$T/start.out"
+[ "$rc" -eq 0 ] || die "the service did not start"
+wait_for 60 scratch_runs
+assert_rc "ssdctl status: drive scratch running" 0 $? "$(why)"
+timeout 10 /usr/sbin/ssdctl status >"$T/status.out" 2>&1
+assert_rc "ssdctl status (packaged, over the packaged socket)" 0 $? "$T/status.out"
+
+took "running"
+# ------------------------------------------------------------ upgrade over itself
+dpkg -i "$DEB" >"$T/upgrade.out" 2>&1
+assert_rc "dpkg -i over the installed package" 0 $? "$T/upgrade.out"
+if cmp -s "$CONF" "$T/conf.edited"; then
+	pass_check "the edited conffile kept"
+else
+	fail "the conffile changed by the upgrade: $(diff "$T/conf.edited" "$CONF" | head -5)"
+fi
+systemctl is-active --quiet $UNIT || systemctl start $UNIT
+wait_for 60 scratch_runs
+assert_rc "after the upgrade, ssdctl status: drive scratch running" 0 $? \
+    "$(why)"
+
+took "upgraded"
+# ------------------------------------------------------------ purge
+systemctl stop $UNIT
+umount "$DISK" && losetup -d "$LOOP"
+apt-get purge -y ssdtorture >"$T/purge.out" 2>&1
+assert_rc "apt-get purge -y ssdtorture" 0 $? "$T/purge.out"
+took "purged"
+assert_eq "not installed" "" "$(dpkg-query -W -f='${Status}' ssdtorture 2>/dev/null |
+    grep -v 'not-installed')"
+left=$(while read -r f; do
+	[ -d "$f" ] && continue		# /lib, /usr: not the package's own
+	if [ -e "$f" ] || [ -L "$f" ]; then echo "$f"; fi
+done <"$T/files")
+assert_eq "no file of the package left" "" "$left"
+for p in /etc/ssdtorture "$STATE" /run/ssdtorture; do
+	if [ -e "$p" ]; then fail "$p left after purge"; else pass_check "$p gone"; fi
+done
+systemctl daemon-reload
+assert_eq "no $UNIT unit left" not-found \
+    "$(systemctl show -p LoadState --value $UNIT.service)"
+finish
