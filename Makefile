@@ -8,6 +8,8 @@ SYSCONFDIR	?= /etc
 UNITDIR		?= /lib/systemd/system
 SYSUSERSDIR	?= /usr/lib/sysusers.d
 COMPLETIONDIR	?= $(PREFIX)/share/bash-completion/completions
+# the alerting rules and the Grafana dashboard, for a lab's own servers
+DATADIR		?= $(PREFIX)/share/ssdtorture
 
 PKGS		= libsystemd liburing inih blkid libxxhash json-c libnvme librrd
 CC		?= cc
@@ -380,6 +382,10 @@ install: all
 	    $(DESTDIR)$(SYSUSERSDIR)/ssdtorture.conf
 	install -D -m 0644 ctl/ssdctl.bash \
 	    $(DESTDIR)$(COMPLETIONDIR)/ssdctl
+	install -D -m 0644 -t $(DESTDIR)$(DATADIR)/prometheus \
+	    prometheus/ssdtorture.rules.yml prometheus/ssdtorture.rules.test.yml
+	install -D -m 0644 -t $(DESTDIR)$(DATADIR)/grafana \
+	    grafana/ssdtorture.json grafana/provisioning.yaml
 	# an existing configuration is never overwritten
 	test -e $(DESTDIR)$(SYSCONFDIR)/ssdtorture/ssdtortured.conf || \
 	    install -D -m 0644 conf/ssdtortured.conf \
@@ -395,7 +401,13 @@ uninstall:
 	    $(DESTDIR)$(UNITDIR)/ssdtortured.service \
 	    $(DESTDIR)$(UNITDIR)/ssdtortured.socket \
 	    $(DESTDIR)$(SYSUSERSDIR)/ssdtorture.conf \
-	    $(DESTDIR)$(COMPLETIONDIR)/ssdctl
+	    $(DESTDIR)$(COMPLETIONDIR)/ssdctl \
+	    $(DESTDIR)$(DATADIR)/prometheus/ssdtorture.rules.yml \
+	    $(DESTDIR)$(DATADIR)/prometheus/ssdtorture.rules.test.yml \
+	    $(DESTDIR)$(DATADIR)/grafana/ssdtorture.json \
+	    $(DESTDIR)$(DATADIR)/grafana/provisioning.yaml
+	-rmdir $(DESTDIR)$(DATADIR)/prometheus $(DESTDIR)$(DATADIR)/grafana \
+	    $(DESTDIR)$(DATADIR) 2>/dev/null
 
 clean:
 	rm -rf $(SAN_DIR)

@@ -10,7 +10,7 @@ smartmontools nvme-cli librrd-dev rrdtool rrdcached prometheus fonts-dejavu-core
 util-linux fdisk mandoc systemd socat clang libclang-rt-14-dev \
 golang-go golang-github-varlink-go-dev varlink-go python3-fuse libfuse3-dev fuse3 \
 chromium tidy python3-websocket \
-dpkg-dev debhelper lintian"
+dpkg-dev debhelper lintian python3-yaml"
 [ $# -gt 0 ] && PKGS="$*"
 
 missing=""

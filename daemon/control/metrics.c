@@ -185,6 +185,40 @@ get_smart(const struct family *f, const struct view *v, int x,
 	return 0;
 }
 
+/* A figure of the status that is unknown while 0 (rated_tbw not given). */
+static int
+get_u64_known(const struct family *f, const struct view *v, int x,
+    struct num *n)
+{
+	get_u64(f, v, x, n);
+	return n->u != 0 ? 0 : -1;
+}
+
+/* The NVMe thermal management counters of level x + 1 (TMT1, TMT2): no
+ * sample where the drive reports none. */
+static int
+get_thermal(const struct family *f, const struct view *v, int x,
+    struct num *n)
+{
+	const uint32_t	*c = f->off == 0 ? v->smart.thermal_transitions :
+	    v->smart.thermal_seconds;
+
+	if (!v->smart.known || !v->smart.has_thermal)
+		return -1;
+	n->kind = NUM_U64;
+	n->u = c[x];
+	return 0;
+}
+
+static const char *
+level_label(const struct view *v, int x)
+{
+	static const char *const levels[] = { "1", "2" };
+
+	(void)v;
+	return levels[x];
+}
+
 /* ---------------------------------------------------------------- table */
 
 #define STATUS(n, t, g, field, h) { .name = (n), .type = (t), .help = (h), \
@@ -243,6 +277,9 @@ static const struct family families[] = {
 	    "Capacity of the target."),
 	STATUS("ssdtorture_span_bytes", G, get_u64, span_bytes,
 	    "Bytes of the target under test."),
+	STATUS("ssdtorture_rated_written_bytes", G, get_u64_known, rated_tbw,
+	    "The maker's rated endurance in bytes written (rated_tbw; no "
+	    "sample when not given)."),
 	STATUS("ssdtorture_records_behind_seconds", G, get_u64,
 	    records_behind_sec, "How long the drive's state or events could "
 	    "not be written to the state directory (0 = current)."),
@@ -269,6 +306,16 @@ static const struct family families[] = {
 	    "NAND bytes per device-counted byte written since the baseline."),
 	SMART("ssdtorture_smart_reallocated_sectors_total", C, FIG_REALLOCATED, 0,
 	    "SMART reallocated sectors (or blocks)."),
+	{ .name = "ssdtorture_smart_thermal_transitions_total", .type = C,
+	  .help = "Times the NVMe drive entered thermal management level 1 "
+	  "or 2 (light or heavy throttling), as the drive counts them.",
+	  .get = get_thermal, .off = 0, .xlabel = "level", .nx = 2,
+	  .xval = level_label },
+	{ .name = "ssdtorture_smart_thermal_seconds_total", .type = C,
+	  .help = "Seconds the NVMe drive spent in thermal management level 1 "
+	  "or 2, as the drive counts them.",
+	  .get = get_thermal, .off = 1, .xlabel = "level", .nx = 2,
+	  .xval = level_label },
 };
 
 #undef STATUS

@@ -196,6 +196,10 @@ struct smart_sum_val {
 struct smart_summary {
 	int			known;	/* there was a reading */
 	struct smart_sum_val	v[SMART_FIG_N];	/* those of smart_sum_figs */
+	/* NVMe thermal management (TMT1, TMT2) as the reading has them */
+	int			has_thermal;
+	uint32_t		thermal_transitions[2];
+	uint32_t		thermal_seconds[2];
 };
 /* The summary of reading s (NULL: none yet), waf < 0 when unknown. */
 void	smart_summary_fill(struct smart_summary *, const struct smart *s,

@@ -222,6 +222,11 @@ smart_summary_fill(struct smart_summary *m, const struct smart *s, double waf)
 	    s->nand_bytes_written);
 	sum_real(m, FIG_WAF, waf >= 0, waf);
 	sum_count(m, FIG_REALLOCATED, s->has_reallocated, s->reallocated);
+	m->has_thermal = s->has_thermal;
+	memcpy(m->thermal_transitions, s->thermal_transitions,
+	    sizeof(m->thermal_transitions));
+	memcpy(m->thermal_seconds, s->thermal_seconds,
+	    sizeof(m->thermal_seconds));
 }
 
 double

@@ -54,6 +54,15 @@ eq("null reallocated", "ssdtorture_smart_reallocated_sectors_total" in fams, Fal
 eq("no SMART of b", [f for f in fams if "smart" in f and any(
     l["drive"] == "b" for _, l, _ in fams[f].samples)], [])
 eq("capacity", val("capacity_bytes", "a"), 2**40)
+eq("rated", val("rated_written_bytes", "a"), 6e14)
+eq("no rated of c (not given)", [l for _, l, _ in
+    fams["ssdtorture_rated_written_bytes"].samples if l["drive"] == "c"], [])
+eq("TMT1 transitions", val("smart_thermal_transitions_total", "a", level="1"), 3)
+eq("TMT2 transitions", val("smart_thermal_transitions_total", "a", level="2"), 0)
+eq("TMT1 seconds", val("smart_thermal_seconds_total", "a", level="1"), 120)
+eq("TMT2 seconds", val("smart_thermal_seconds_total", "a", level="2"), 2**32 - 1)
+eq("no thermal of c (not reported)", [l for _, l, _ in
+    fams["ssdtorture_smart_thermal_seconds_total"].samples if l["drive"] == "c"], [])
 for fam, want in (("main_loop_turns_total", 1000), ("main_loop_slow_turns_total", 2),
                   ("main_loop_longest_turn_seconds", 0.123456789)):
     f = fams.get("ssdtorture_" + fam)

@@ -224,6 +224,12 @@ main(int argc, char **argv)
 	SI(&a.smart, FIG_CRITICAL_WARNING, 4);
 	SC(&a.smart, FIG_DEVICE_WRITTEN, 1000);
 	SR(&a.smart, FIG_WAF, 1.0000000000000002);
+	a.smart.has_thermal = 1;
+	a.smart.thermal_transitions[0] = 3;
+	a.smart.thermal_transitions[1] = 0;
+	a.smart.thermal_seconds[0] = 120;
+	a.smart.thermal_seconds[1] = UINT32_MAX;
+	a.st.rated_tbw = 600000000000000ULL;
 	b.st.name = "b";
 	b.st.refused = 1;
 	b.st.run = RUN_STOPPED;
