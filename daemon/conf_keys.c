@@ -4,6 +4,7 @@
  * the parser of each value, the defaults, -n, --list-keys and the checks
  * of a reload.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -267,6 +268,26 @@ p_text(struct parse *p, const struct conf_key *k, void *base, const char *v)
 {
 	if (v[0] == '\0') {
 		conf_err(p, p->line, "%s: empty (%s)", k->name, k->note);
+		return -1;
+	}
+	return put_str(p, k, base, v);
+}
+
+/*
+ * A device type as smartctl's -d takes it (sat, megaraid,N, cciss,N,
+ * sntjmicron, sat+megaraid,N...): lower-case letters, digits and , + _ -,
+ * so that it is one argument and never an option.
+ */
+static int
+p_devtype(struct parse *p, const struct conf_key *k, void *base,
+    const char *v)
+{
+	size_t	n = strlen(v);
+
+	if (n == 0 || n > 32 || strspn(v, "abcdefghijklmnopqrstuvwxyz"
+	    "0123456789,+_-") != n || !isalnum((unsigned char)v[0])) {
+		conf_err(p, p->line, "%s: '%s': expected a smartctl device "
+		    "type (%s)", k->name, v, k->note);
 		return -1;
 	}
 	return put_str(p, k, base, v);
@@ -675,6 +696,7 @@ show_set(const struct conf_key *k, const void *base, char *b, size_t n)
 static const struct conf_kind
 	kind_path = { p_path, show_str, cmp_str, 1 },
 	kind_command = { p_command, show_str, cmp_str, 1 },
+	kind_devtype = { p_devtype, show_str, cmp_str, 1 },
 	kind_probes = { p_probes, show_str, cmp_str, 1 },
 	kind_text = { p_text, show_str, cmp_str, 1 },
 	kind_group = { p_group, show_str, cmp_str, 1 },
@@ -768,6 +790,9 @@ const struct conf_key conf_keys[] = {
 	{ DRIVE(smart_command, smart_command), .kind = &kind_command,
 	    .note = "PROGRAM ARGS... printing smartctl's JSON",
 	    .reload = CONF_LIVE },
+	{ DRIVE(smart_device_type, smart_device_type), .kind = &kind_devtype,
+	    .note = "e.g. sat, megaraid,N, cciss,N, sntjmicron",
+	    .reload = CONF_RESTART },
 	{ DRIVE(smart_interval, smart_interval), .kind = &kind_duration,
 	    .def = "1m", .min = 5, .reload = CONF_LIVE },
 	{ DRIVE(thermal_interval, thermal_interval), .kind = &kind_duration,

@@ -39,6 +39,7 @@ struct drive_conf {
 	int		 autostart;
 	int		 smart;		/* read SMART (auto) or not (off) */
 	char		*smart_command;	/* SMART from this; NULL: the device */
+	char		*smart_device_type; /* smartctl -d TYPE; NULL: none */
 	uint64_t	 smart_interval; /* seconds */
 	uint64_t	 thermal_interval; /* seconds, NVMe under load */
 	uint64_t	 snapshot_every; /* bytes written between snapshots */

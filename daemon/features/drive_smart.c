@@ -340,7 +340,8 @@ on_smart(sd_event_source *src, int fd, uint32_t revents, void *arg)
 	d->core->poll(d);
 	if (ok) {
 		/* through a command, what it printed says what the drive is */
-		if (d->conf.smart_command != NULL)
+		if (d->conf.smart_command != NULL ||
+		    d->conf.smart_device_type != NULL)
 			d->smart.nvme = s.source == SMART_NVME;
 		smart_result(d, &s);
 		return 0;
@@ -432,13 +433,15 @@ drive_smart_start(struct drive *d)
 
 	if (d->smart.poller != NULL || !d->conf.smart)
 		return;
-	/* a command reads any target, files included; else the device */
+	/* a command reads any target, files included; smartctl -d TYPE any
+	 * block device (behind a controller or bridge); else the device */
 	if (d->conf.smart_command == NULL && (!d->tgt.is_blockdev ||
-	    (src = smart_detect(d->conf.device)) == SMART_NONE))
+	    ((src = smart_detect(d->conf.device)) == SMART_NONE &&
+	    d->conf.smart_device_type == NULL)))
 		return;
 	d->smart.nvme = src == SMART_NVME;
 	if ((d->smart.poller = smart_poller_new(d->conf.device, src,
-	    d->conf.smart_command)) == NULL) {
+	    d->conf.smart_command, d->conf.smart_device_type)) == NULL) {
 		drive_log(d, LOG_WARNING, errno, "SMART poller");
 		return;
 	}

@@ -53,6 +53,39 @@ smart_read_ata(const char *dev, struct smart *s, char *err, size_t errlen)
 	return rc;
 }
 
+/* Does smartctl's device type `type` reach an NVMe drive (a USB bridge's
+ * sntjmicron, sntasmedia, sntrealtek; nvme)? It has no ATA logs. */
+static int
+type_is_nvme(const char *type)
+{
+	return strncmp(type, "snt", 3) == 0 || strncmp(type, "nvme", 4) == 0;
+}
+
+int
+smart_read_typed(const char *dev, const char *type, struct smart *s,
+    char *err, size_t errlen)
+{
+	char	*argv[] = { "smartctl", "--json", "-a", "-l", "devstat", "-d",
+		    (char *)type, (char *)dev, NULL };
+	char	*out, **av = argv;
+	size_t	 len;
+	int	 rc;
+
+	if (type_is_nvme(type)) {	/* no -l devstat */
+		argv[3] = "-d";
+		argv[4] = (char *)type;
+		argv[5] = (char *)dev;
+		argv[6] = NULL;
+	}
+	if ((out = smart_run(av, SMARTCTL_TIMEOUT_SEC, &len, err,
+	    errlen)) == NULL)
+		return -1;
+	rc = smart_from_json(out, len, s, err, errlen);
+	free(out);
+	snprintf(s->read_with, sizeof(s->read_with), "smartctl -d %s", type);
+	return rc;
+}
+
 int
 smart_read_command(const char *cmd, struct smart *s, char *err,
     size_t errlen)
@@ -84,6 +117,7 @@ smart_read_command(const char *cmd, struct smart *s, char *err,
 struct smart_poller {
 	char		*dev;
 	char		*cmd;		/* smart_command, NULL: read dev */
+	char		*type;		/* smartctl -d TYPE, NULL: none */
 	enum smart_source source;
 	int		 efd;
 	pthread_t	 thr;
@@ -110,7 +144,9 @@ poller_read(struct smart_poller *p)
 		snprintf(err, sizeof(err), "smart_command: out of memory");
 	pthread_mutex_unlock(&p->mu);
 	rc = cmd != NULL ? smart_read_command(cmd, &s, err, sizeof(err)) :
-	    p->cmd != NULL ? -1 : p->source == SMART_NVME ?
+	    p->cmd != NULL ? -1 : p->type != NULL ?
+	    smart_read_typed(p->dev, p->type, &s, err, sizeof(err)) :
+	    p->source == SMART_NVME ?
 	    smart_read_nvme(p->dev, &s, err, sizeof(err)) :
 	    smart_read_ata(p->dev, &s, err, sizeof(err));
 	free(cmd);
@@ -147,7 +183,8 @@ poller_main(void *arg)
 }
 
 struct smart_poller *
-smart_poller_new(const char *dev, enum smart_source source, const char *cmd)
+smart_poller_new(const char *dev, enum smart_source source, const char *cmd,
+    const char *type)
 {
 	struct smart_poller	*p;
 	sigset_t		 all, old;
@@ -155,8 +192,10 @@ smart_poller_new(const char *dev, enum smart_source source, const char *cmd)
 	if ((p = calloc(1, sizeof(*p))) == NULL)
 		return NULL;
 	p->dev = strdup(dev);
-	if (cmd != NULL && (p->cmd = strdup(cmd)) == NULL) {
+	if ((cmd != NULL && (p->cmd = strdup(cmd)) == NULL) ||
+	    (type != NULL && (p->type = strdup(type)) == NULL)) {
 		free(p->dev);
+		free(p->cmd);
 		free(p);
 		return NULL;
 	}
@@ -173,6 +212,7 @@ smart_poller_new(const char *dev, enum smart_source source, const char *cmd)
 			close(p->efd);
 		free(p->dev);
 		free(p->cmd);
+		free(p->type);
 		free(p);
 		return NULL;
 	}
@@ -193,6 +233,7 @@ smart_poller_free(struct smart_poller *p)
 	close(p->efd);
 	free(p->dev);
 	free(p->cmd);
+	free(p->type);
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->cv);
 	free(p);

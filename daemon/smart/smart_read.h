@@ -23,6 +23,13 @@ char	*smart_run(char *const argv[], int timeout_sec, size_t *len,
 /* Runs `smartctl --json -a DEV` and decodes it. */
 int	smart_read_ata(const char *dev, struct smart *, char *err, size_t);
 /*
+ * Runs `smartctl --json -a -l devstat -d TYPE DEV` (no -l devstat for the
+ * NVMe bridge types snt* and nvme: no ATA logs there) and decodes it as
+ * smart_command's output (ATA or NVMe).
+ */
+int	smart_read_typed(const char *dev, const char *type, struct smart *,
+	    char *err, size_t);
+/*
  * Runs a smart_command (a program and its arguments, cmdline.h), with
  * smartctl's deadline and output bound, and decodes its output as
  * smartctl's JSON (smart_from_json).
@@ -32,9 +39,10 @@ int	smart_read_command(const char *cmd, struct smart *, char *err, size_t);
 struct smart_poller;
 
 /* A thread that reads one device on request (with `cmd`, a smart_command,
- * when not NULL); results via an eventfd. */
+ * when not NULL; else with smartctl -d `type` when not NULL); results via
+ * an eventfd. */
 struct smart_poller *smart_poller_new(const char *dev, enum smart_source,
-	    const char *cmd);
+	    const char *cmd, const char *type);
 void	smart_poller_free(struct smart_poller *);
 int	smart_poller_fd(struct smart_poller *);
 /* Ask for a read; 0 when started, -1 when one is already in flight. */
