@@ -82,7 +82,7 @@ DAEMON_OBJ	= $(DAEMON_SRC:%.c=$(O)%.o)
 CTL_SRC		= ctl/ssdctl.c ctl/client.c ctl/output.c ctl/graph.c \
 		  $(wildcard ctl/graph_*.c) \
 		  ctl/errgraph.c ctl/ckpt.c ctl/ckptgraph.c ctl/gnuplot.c \
-		  ctl/tlgraph.c ctl/dggraph.c ctl/report.c ctl/report_dir.c \
+		  ctl/tlgraph.c ctl/dggraph.c ctl/report.c ctl/report_dir.c ctl/report_hosts.c \
 		  ctl/report_model.c ctl/report_html.c ctl/report_tables.c \
 		  ctl/report_fig.c ctl/report_gp.c
 # the error map reader and the block classes, for graph --what errormap;

@@ -26,7 +26,9 @@
 struct ropts {
 	const char	*drives[REPORT_DRIVES_MAX];
 	size_t		 ndrives;
-	const char	*out, *state_dir, *at;
+	const char	*state_dirs[REPORT_HOSTS_MAX];
+	size_t		 nstate_dirs;
+	const char	*out, *at;
 	int		 json, help;
 };
 
@@ -34,12 +36,14 @@ static void
 usage(FILE *fp)
 {
 	fprintf(fp, "usage: ssdctl report DRIVE... -o FILE.html [--state-dir "
-	    "DIR] [--at 0|latest|SIZE]\n       ssdctl report DRIVE... --json "
-	    "[-o FILE.json] [--state-dir DIR] [--at ...]\n"
+	    "DIR]... [--at 0|latest|SIZE]\n       ssdctl report DRIVE... --json "
+	    "[-o FILE.json] [--state-dir DIR]... [--at ...]\n"
 	    "  -o FILE         the page (one self-contained HTML file), or "
 	    "with --json the data\n"
 	    "  --state-dir DIR read a copy of the state directory instead of "
-	    "asking the daemon\n"
+	    "asking the daemon;\n                  several: one host's each "
+	    "(HOST=DIR, else HOST is DIR's\n                  last part), "
+	    "drives DRIVE or HOST/DRIVE, shown HOST/DRIVE\n"
 	    "  --at MILESTONE  several drives: compare the probes at the first "
 	    "checkpoint (0),\n                  the latest (default) or the "
 	    "first at or after SIZE written (100TB)\n"
@@ -66,7 +70,15 @@ parse(int argc, char **argv, struct ropts *o, int json, int quiet)
 	while ((ch = getopt_long(argc, argv, "o:jh", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'o': o->out = optarg; break;
-		case 'd': o->state_dir = optarg; break;
+		case 'd':
+			if (o->nstate_dirs == REPORT_HOSTS_MAX) {
+				fprintf(stderr, "ssdctl report: at most %d "
+				    "state directories\n", REPORT_HOSTS_MAX);
+				opterr = saved;
+				return -1;
+			}
+			o->state_dirs[o->nstate_dirs++] = optarg;
+			break;
 		case 'a': o->at = optarg; break;
 		case 'j': o->json = 1; break;
 		case 'h': o->help = 1; break;
@@ -107,7 +119,7 @@ report_needs_daemon(int argc, char **argv)
 	struct ropts	o;
 
 	/* a usage error is said by report_main, before any call */
-	return parse(argc, argv, &o, 0, 1) == 0 && o.state_dir == NULL;
+	return parse(argc, argv, &o, 0, 1) == 0 && o.nstate_dirs == 0;
 }
 
 /* A list of the drive's records; NULL when it cannot be read, and why
@@ -199,9 +211,34 @@ write_json(const char *out, json_object *r)
 	return 0;
 }
 
+/* Several state directories: each drive named HOST/DRIVE from now on. */
+static int
+hosts_src(struct ropts *o, struct report_hosts *hs, struct report_src *s)
+{
+	char	err[512];
+	size_t	i;
+
+	memset(hs, 0, sizeof(*hs));
+	for (i = 0; i < o->nstate_dirs; i++)
+		if (report_hosts_add(hs, o->state_dirs[i], err,
+		    sizeof(err)) == -1) {
+			fprintf(stderr, "ssdctl report: --state-dir %s\n", err);
+			return -1;
+		}
+	for (i = 0; i < o->ndrives; i++)
+		if ((o->drives[i] = report_hosts_drive(hs, o->drives[i], err,
+		    sizeof(err))) == NULL) {
+			fprintf(stderr, "ssdctl report: %s\n", err);
+			return -1;
+		}
+	report_hosts_src(s, hs);
+	return 0;
+}
+
 int
 report_main(int argc, char **argv, const struct report_src *daemon, int json)
 {
+	static struct report_hosts hosts;	/* the source's, to the end */
 	struct ropts		 o;
 	struct report_src	 dir;
 	struct report_at	 at;
@@ -219,8 +256,12 @@ report_main(int argc, char **argv, const struct report_src *daemon, int json)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (o.state_dir != NULL) {
-		report_dir_src(&dir, o.state_dir);
+	if (o.nstate_dirs == 1) {
+		report_dir_src(&dir, o.state_dirs[0]);
+		s = &dir;
+	} else if (o.nstate_dirs > 1) {
+		if (hosts_src(&o, &hosts, &dir) == -1)
+			return EXIT_ERR;
 		s = &dir;
 	}
 	if (s == NULL || (r = build(&o, s, &at)) == NULL)

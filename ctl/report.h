@@ -61,6 +61,36 @@ struct report_src {
 /* The offline source: state directory `dir` (report_dir.c). */
 void	report_dir_src(struct report_src *, const char *dir);
 
+/* State directories of several hosts (report_hosts.c). */
+#define REPORT_HOSTS_MAX	16
+struct report_host {
+	char			 name[64];	/* HOST */
+	const char		*dir;
+	struct report_src	 src;		/* its directory's */
+};
+struct report_hdrive {
+	char			 shown[160];	/* HOST/DRIVE */
+	const char		*drive;		/* in the host's directory */
+	size_t			 host;
+};
+struct report_hosts {
+	struct report_host	 h[REPORT_HOSTS_MAX];
+	size_t			 n;
+	struct report_hdrive	 d[REPORT_DRIVES_MAX];
+	size_t			 nd;
+	char			 what[1024];
+};
+/* One more host: DIR (named by its last component) or HOST=DIR; -1 and
+ * why when it cannot be (too many, a name twice). */
+int	report_hosts_add(struct report_hosts *, const char *arg, char *err,
+	    size_t len);
+/* A drive of the report, DRIVE (held by one directory only) or
+ * HOST/DRIVE: its name in the report (HOST/DRIVE), or NULL and why. */
+const char *report_hosts_drive(struct report_hosts *, const char *arg,
+	    char *err, size_t len);
+/* The source that hands each drive's calls to its host's directory. */
+void	report_hosts_src(struct report_src *, struct report_hosts *);
+
 /*
  * ssdctl report: argv[0] is "report", then the drives and options.
  * `daemon` is the daemon's source, or NULL when --state-dir is given

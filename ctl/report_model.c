@@ -231,6 +231,8 @@ summary(json_object *m, json_object *status, json_object *snaps,
 
 	for (i = 0; from_status[i] != NULL; i++)
 		ADD(m, from_status[i], copy(status, from_status[i]));
+	if (rj_get(status, "host") != NULL)	/* a report across hosts */
+		ADD(m, "host", copy(status, "host"));
 	st_smart = rj_get(status, "smart");
 	for (i = 0; from_smart[i] != NULL; i++)
 		ADD(m, from_smart[i], copy(rj_get(st_smart, from_smart[i]) ?

@@ -366,4 +366,47 @@ n=$(tail -n 10000 "$T/big/s/events.jsonl" | grep -c '"event": "\(throttle\|verif
 assert_gt "a year: notable events among the last 10000" "$n" 100
 assert_eq "a year (offline): the rating the snapshots kept, 3000 of 3600 TB written; the latest wear; every snapshot; the notable events of the last 10000 (200 at most listed)" \
     "3600000000000000 83.333333 70 301 $((n < 200 ? n : 200)) $((n > 200 ? n - 200 : 0))" "$(cat "$T/big.check")"
+# ---------------------------------------------------------------- hosts
+# state directories copied from two hosts (the same drives a and c on
+# both, b on lab1 only): HOST/DRIVE names them, a name on one host alone
+# needs none, a colliding one is refused with the hosts; HOST=DIR names a
+# host; the page and the data show every drive as HOST/DRIVE
+mkdir -p "$T/hosts"
+cp -a "$ST" "$T/hosts/lab1"
+cp -a "$ST" "$T/hosts/lab2"
+rm -rf "$T/hosts/lab2/b"
+H=(--state-dir "$T/hosts/lab1" --state-dir "$T/hosts/lab2/")
+"$CTL" report lab1/a lab2/a b "${H[@]}" --json >"$T/hosts.json" 2>"$T/hosts.err"
+assert_rc "report lab1/a lab2/a b from two hosts' state directories" 0 $? "$T/hosts.err"
+assert_eq "hosts: the drives as HOST/DRIVE, each with its host" \
+    "lab1/a lab1 lab2/a lab2 lab1/b lab1" "$(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(" ".join("%s %s" % (d["name"], d.get("host")) for d in r["drives"]))' "$T/hosts.json")"
+assert_eq "hosts: lab2/a is lab2's copy of a (same records)" ok "$(python3 -c '
+import json, sys
+a, b = (json.load(open(f))["drives"][0] for f in sys.argv[1:])
+h = json.load(open(sys.argv[1]))["drives"][1]
+print("ok" if h["host_bytes_written"] == b["host_bytes_written"] and
+      h.get("probes") == b.get("probes") else "differ")' "$T/hosts.json" "$T/a.json")"
+"$CTL" report a "${H[@]}" --json >/dev/null 2>"$T/collide.err"
+assert_rc "hosts: a name on both hosts refused" 1 $? "$T/collide.err"
+assert_file_contains "  with the hosts and what to write" "$T/collide.err" \
+    "drive a is in 2 state directories (lab1, lab2): name it HOST/DRIVE"
+"$CTL" report lab3/a "${H[@]}" --json >/dev/null 2>"$T/nohost.err"
+assert_rc "hosts: an unknown host refused" 1 $? "$T/nohost.err"
+assert_file_contains "  with the reason" "$T/nohost.err" "no state directory of host lab3"
+"$CTL" report lab1/a --state-dir "$T/hosts/lab1" --state-dir "$T/hosts/lab2/../lab1" \
+    --json >/dev/null 2>"$T/twice.err"
+assert_rc "hosts: two directories of one host name refused" 1 $? "$T/twice.err"
+assert_file_contains "  with the reason" "$T/twice.err" "two state directories of host lab1"
+"$CTL" report east/c west/c --state-dir east="$T/hosts/lab1" \
+    --state-dir west="$T/hosts/lab2" -o "$T/hosts.html" >"$T/hosts.out" 2>&1
+assert_rc "hosts: HOST=DIR, a page of east/c and west/c" 0 $? "$T/hosts.out"
+tidy -q -e "$T/hosts.html" >"$T/hosts.tidy" 2>&1
+assert_rc "hosts page: tidy finds nothing" 0 "$?" "$T/hosts.tidy"
+assert_file_contains "hosts page: east/c named" "$T/hosts.html" "east/c"
+assert_file_contains "hosts page: west/c named" "$T/hosts.html" "west/c"
+assert_gt "hosts page: figures drawn" "$(grep -o '<svg' "$T/hosts.html" | wc -l)" 3
+
 finish
