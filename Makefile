@@ -63,7 +63,7 @@ CORE_SRC	= daemon/engine/block.c daemon/engine/perm.c daemon/engine/layout.c dae
 		  $(wildcard daemon/schedule/phase_*.c)
 DAEMON_SRC	= daemon/main.c daemon/loop.c daemon/manager.c daemon/core/drive.c daemon/engine/engine.c \
 		  daemon/engine/engine_ring.c daemon/engine/engine_probe.c \
-		  daemon/target/safety.c daemon/records/events.c daemon/schedule/plan.c daemon/control/control.c \
+		  daemon/target/safety.c daemon/target/discard.c daemon/records/events.c daemon/schedule/plan.c daemon/control/control.c \
 		  daemon/control/methods.c daemon/control/varlink.c daemon/smart/smart.c \
 		  daemon/features/drive_smart.c daemon/features/drive_errors.c daemon/core/records.c \
 		  daemon/core/findings.c daemon/core/rates.c daemon/core/drive_cmd.c \

@@ -369,7 +369,8 @@ const char *const proto_state_names[PROTO_NSTATES] = {
 };
 
 const char *const proto_phase_names[PROTO_NPHASES] = {
-	"static", "write", "verify", "trim", "idle", "checkpoint", "none"
+	"static", "write", "verify", "trim", "idle", "checkpoint", "prepare",
+	"none"
 };
 
 int

@@ -28,7 +28,8 @@ enum proto_state {
 	PROTO_FAILED, PROTO_REFUSED, PROTO_NSTATES
 };
 extern const char *const proto_state_names[PROTO_NSTATES];
-#define PROTO_NPHASES	7	/* static write verify trim idle checkpoint none */
+#define PROTO_NPHASES	8	/* static write verify trim idle checkpoint
+				   prepare none */
 extern const char *const proto_phase_names[PROTO_NPHASES];
 /* The index of a word in names[n], -1 when it is none of them. */
 int	proto_word(const char *const *names, int n, const char *word);

@@ -142,6 +142,27 @@ failure(json_object *events)
 	return NULL;
 }
 
+/* How the run began, from its created event (prepare); NULL when the
+ * log no longer holds it. */
+static json_object *
+began(json_object *events)
+{
+	size_t		 i, n = rj_len(events);
+	json_object	*e;
+	const char	*p;
+
+	for (i = 0; i < n; i++) {
+		e = json_object_array_get_idx(events, i);
+		if (strcmp(event_name(e), "created") != 0)
+			continue;
+		p = json_object_get_string(rj_get(e, "prepare"));
+		return json_object_new_string(p != NULL && strcmp(p, "trim") ==
+		    0 ? "the whole span discarded first (prepare = trim)" :
+		    "as the drive was found (prepare = none)");
+	}
+	return NULL;
+}
+
 /* The time of the first event (ISO 8601, UTC) in seconds; 0 for none. */
 static long long
 first_event_time(json_object *events)
@@ -244,6 +265,7 @@ summary(json_object *m, json_object *status, json_object *snaps,
 	ADD(m, "projected_endurance_bytes", projected(snaps));
 	rated(m, status, snaps);
 	ADD(m, "failure", failure(events));
+	ADD(m, "began", began(events));
 	ADD(m, "created", json_object_get_int64(rj_get(status, "created")) > 0 ?
 	    copy(status, "created") :
 	    first_event_time(events) > 0 ? json_object_new_int64(

@@ -30,6 +30,7 @@ static const struct field summary_fields[] = {
 	{ "Device", "device", F_STR },
 	{ "Capacity", "capacity", F_BYTES },
 	{ "Span tested", "span_bytes", F_BYTES },
+	{ "The run began", "began", F_STR },
 	{ "Written by the host (TBW)", "host_bytes_written", F_BYTES },
 	{ "of it by checkpoint probes", "probe_bytes_written", F_BYTES },
 	{ "Rated endurance (rated_tbw)", "rated_tbw_bytes", F_BYTES },

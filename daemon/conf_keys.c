@@ -47,6 +47,14 @@ static const char *const bool_words[] = { "no", "yes", NULL };
 static const char *const checkpoint_words[] = { "off", "quick", "full",
     NULL };
 static const char *const wait_words[] = { "sleep", "poll", NULL };
+static const char *const prepare_words[] = { "none", "trim", NULL };
+
+const char *
+config_prepare_name(int prepare)
+{
+	return prepare >= 0 && prepare <= PREPARE_TRIM ?
+	    prepare_words[prepare] : "unknown";
+}
 static const char *const part_words[] = { "degrade", "recovery", "trim",
     "cache", "full90", "thermal", NULL };
 
@@ -753,6 +761,10 @@ const struct conf_key conf_keys[] = {
 	    .reload = CONF_FIXED },
 	{ DRIVE(span, span), .kind = &kind_span, .def = "100%",
 	    .reload = CONF_FIXED },
+	{ DRIVE(prepare, prepare), .kind = &kind_choice,
+	    .words = prepare_words, .def = "none",
+	    .note = "trim: the whole span discarded before a fresh run",
+	    .reload = CONF_LIVE },
 	{ DRIVE(order, order_random), .kind = &kind_choice,
 	    .words = order_words, .def = "sequential", .reload = CONF_LIVE },
 	{ DRIVE(block_size, block_size), .kind = &kind_block, .def = "128K",
@@ -792,7 +804,7 @@ const struct conf_key conf_keys[] = {
 	    .reload = CONF_LIVE },
 	{ DRIVE(smart_device_type, smart_device_type), .kind = &kind_devtype,
 	    .note = "e.g. sat, megaraid,N, cciss,N, sntjmicron",
-	    .reload = CONF_RESTART },
+	    .reload = CONF_LIVE },
 	{ DRIVE(smart_interval, smart_interval), .kind = &kind_duration,
 	    .def = "1m", .min = 5, .reload = CONF_LIVE },
 	{ DRIVE(thermal_interval, thermal_interval), .kind = &kind_duration,

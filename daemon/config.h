@@ -59,6 +59,7 @@ struct drive_conf {
 	uint64_t	 probe_seconds;	/* measured, each probe */
 	uint64_t	 probe_ramp;	/* seconds before, not counted */
 	int		 probe_wait;	/* PROBE_SLEEP, PROBE_POLL */
+	int		 prepare;	/* PREPARE_* */
 	char		*checkpoint_probes; /* a selection (probes.h) */
 	/* the long tests of a full checkpoint (schedule.h: CL_*) */
 	uint64_t	 full_checkpoint_every; /* host bytes between two */
@@ -74,6 +75,8 @@ struct drive_conf {
 enum { CKPT_OFF, CKPT_QUICK, CKPT_FULL };
 /* How a probe waits for its completions: the words of probe_wait. */
 enum { PROBE_SLEEP, PROBE_POLL };
+/* How a fresh run begins (phase_prepare.c). */
+enum { PREPARE_NONE, PREPARE_TRIM };
 /*
  * The parts of a full checkpoint's long tests (full_checkpoint_tests:
  * the words of the key, bit i the i-th): the degradation run, the idle
@@ -190,5 +193,7 @@ const char *config_daemon_reload(struct config *run, struct config *next,
 
 /* The span in bytes on a target of `capacity` bytes (before block rounding). */
 uint64_t config_span_bytes(const struct drive_conf *, uint64_t capacity);
+/* A prepare value's word (conf_keys.c: "none", "trim"). */
+const char *config_prepare_name(int prepare);
 
 #endif

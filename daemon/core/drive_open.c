@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "drive_features.h"
+#include "discard.h"
 #include "drive_priv.h"
 #include "log.h"
 #include "statedir.h"
@@ -246,6 +247,21 @@ cut_resized(struct drive *d)
 	return -1;
 }
 
+/* A fresh run can begin as prepare asks (phase_prepare.c): 1, or 0 and
+ * why, before anything is written. */
+static int
+prepared(const struct drive *d, char *why, size_t len)
+{
+	char	r[512];
+
+	if (d->conf.prepare != PREPARE_TRIM)
+		return 1;
+	if (target_discard_check(&d->tgt, r, sizeof(r)) == 0)
+		return 1;
+	snprintf(why, len, "prepare = trim: %s", r);
+	return 0;
+}
+
 /* Target, layout and state: refuse with a reason (-1), or be ready to run;
  * -2: a power cut under way left the device away (nothing said yet). */
 int
@@ -295,6 +311,8 @@ drive_prepare(struct drive *d)
 	if (d->conf.reservation && safety_reserve(&d->tgt, d->conf.name, why,
 	    sizeof(why)) == -1)
 		return drive_refuse(d, why);
+	if (!owned && !prepared(d, why, sizeof(why)))
+		return drive_refuse(d, why);
 	if (!owned && state_init(d, &l) == -1)
 		return drive_refuse(d, "cannot make an instance id");
 	return owned;
@@ -329,9 +347,13 @@ announce_new(struct drive *d)
 	    json_object_new_uint64(d->tgt.capacity));
 	json_object_object_add(o, "span_bytes",
 	    json_object_new_uint64(d->st.lay.span_bytes));
+	/* how the run begins: as the drive was found, or discarded first */
+	json_object_object_add(o, "prepare", json_object_new_string(
+	    config_prepare_name(d->conf.prepare)));
 	events_add(&d->log, LOG_NOTICE, "created", o, -1, 0, "new run on %s "
-	    "(%s span, instance %s)", d->conf.device,
-	    units_fmt_bin(d->st.lay.span_bytes, a, sizeof(a)), hex);
+	    "(%s span, instance %s, prepare %s)", d->conf.device,
+	    units_fmt_bin(d->st.lay.span_bytes, a, sizeof(a)), hex,
+	    config_prepare_name(d->conf.prepare));
 }
 
 void

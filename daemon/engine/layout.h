@@ -17,6 +17,7 @@ enum phase {
 	PHASE_TRIM,		/* discard the dynamic area */
 	PHASE_IDLE,		/* rest */
 	PHASE_CHECKPOINT,	/* a performance checkpoint (phase_checkpoint.c) */
+	PHASE_PREPARE,		/* fresh run: the span brought to a known state */
 	PHASE_NONE
 };
 

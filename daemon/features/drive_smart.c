@@ -391,9 +391,13 @@ drive_smart_poll(struct drive *d)
 		return;
 	d->core->poll(d);
 	d->smart.poll_host_written = d->st.host_bytes_written;
-	if (d->conf.smart_command != NULL)	/* a reload may have changed it */
+	/* a reload may have changed them */
+	if (d->conf.smart_command != NULL)
 		smart_poller_set_command(d->smart.poller,
 		    d->conf.smart_command);
+	if (d->conf.smart_device_type != NULL)
+		smart_poller_set_type(d->smart.poller,
+		    d->conf.smart_device_type);
 	smart_poller_request(d->smart.poller);
 	timer_arm(d);	/* at a phase change: the new phase's interval */
 }

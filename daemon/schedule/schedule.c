@@ -13,6 +13,7 @@
  * A new kind of phase is one line here (in its place in the order).
  */
 static const struct phase_kind *const kinds[] = {
+	&phase_prepare,
 	&phase_static,
 	&phase_write,
 	&phase_verify,
@@ -49,6 +50,14 @@ wanted(const struct phase_kind *k, const struct dstate *st,
 	return k->wanted == NULL || k->wanted(st, c);
 }
 
+/* Does PK_ONCE kind i run at the start of this run? */
+static int
+once_runs(size_t i, const struct dstate *st, const struct drive_conf *c)
+{
+	return (kinds[i]->items == NULL || kinds[i]->items(&st->lay) > 0) &&
+	    wanted(kinds[i], st, c);
+}
+
 void
 sched_init(struct dstate *st, const struct drive_conf *c)
 {
@@ -57,8 +66,7 @@ sched_init(struct dstate *st, const struct drive_conf *c)
 	st->run = c->autostart ? RUN_RUNNING : RUN_STOPPED;
 	st->prog.pass_random = c->order_random;
 	for (i = 0; i < NKINDS; i++)
-		if (!(kinds[i]->flags & PK_ONCE) || kinds[i]->items == NULL ||
-		    kinds[i]->items(&st->lay) > 0)
+		if (!(kinds[i]->flags & PK_ONCE) || once_runs(i, st, c))
 			break;
 	st->prog.phase = kinds[i]->phase;
 	if (kinds[i]->flags & PK_ONCE)
@@ -192,6 +200,13 @@ sched_phase_done(struct dstate *st, const struct drive_conf *c,
 		return;
 	if (kinds[i]->done != NULL && kinds[i]->done(st, c, end, s))
 		return;
+	/* after a phase of the run's start, the next one that runs */
+	for (n = i + 1; (kinds[i]->flags & PK_ONCE) && n < NKINDS &&
+	    (kinds[n]->flags & PK_ONCE); n++)
+		if (once_runs(n, st, c)) {
+			enter(st, c, n, now_ms, s);
+			return;
+		}
 	/* the next phase of the run that is wanted; after the last, a cycle */
 	for (n = (i + 1) % NKINDS; ; n = (n + 1) % NKINDS)
 		if (!(kinds[n]->flags & PK_ONCE) &&

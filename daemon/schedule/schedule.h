@@ -86,8 +86,8 @@ struct phase_kind {
  * -1 when none are left (phase_write.c). */
 int		 phase_write_budget(const struct dstate *,
 		    const struct drive_conf *, uint64_t *budget);
-extern const struct phase_kind phase_static, phase_write, phase_verify,
-    phase_checkpoint, phase_trim, phase_idle;
+extern const struct phase_kind phase_prepare, phase_static, phase_write,
+    phase_verify, phase_checkpoint, phase_trim, phase_idle;
 
 /*
  * A performance checkpoint (phase_checkpoint.c) is steps, one job each:

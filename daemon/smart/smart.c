@@ -137,19 +137,22 @@ poller_read(struct smart_poller *p)
 	char		err[256] = "";
 	int		rc;
 	uint64_t	one = 1;
-	char		*cmd = NULL;
+	char		*cmd = NULL, *type = NULL;
 
-	pthread_mutex_lock(&p->mu);	/* the command may change between reads */
-	if (p->cmd != NULL && (cmd = strdup(p->cmd)) == NULL)
-		snprintf(err, sizeof(err), "smart_command: out of memory");
+	/* the command and the type may change between reads */
+	pthread_mutex_lock(&p->mu);
+	if ((p->cmd != NULL && (cmd = strdup(p->cmd)) == NULL) ||
+	    (p->type != NULL && (type = strdup(p->type)) == NULL))
+		snprintf(err, sizeof(err), "SMART: out of memory");
 	pthread_mutex_unlock(&p->mu);
 	rc = cmd != NULL ? smart_read_command(cmd, &s, err, sizeof(err)) :
-	    p->cmd != NULL ? -1 : p->type != NULL ?
-	    smart_read_typed(p->dev, p->type, &s, err, sizeof(err)) :
-	    p->source == SMART_NVME ?
+	    p->cmd != NULL ? -1 : type != NULL ?
+	    smart_read_typed(p->dev, type, &s, err, sizeof(err)) :
+	    p->type != NULL ? -1 : p->source == SMART_NVME ?
 	    smart_read_nvme(p->dev, &s, err, sizeof(err)) :
 	    smart_read_ata(p->dev, &s, err, sizeof(err));
 	free(cmd);
+	free(type);
 	pthread_mutex_lock(&p->mu);
 	p->ok = rc == 0;
 	if (rc == 0)
@@ -273,6 +276,23 @@ smart_poller_set_command(struct smart_poller *p, const char *cmd)
 	}
 	free(p->cmd);
 	p->cmd = c;
+	pthread_mutex_unlock(&p->mu);
+	return 0;
+}
+
+int
+smart_poller_set_type(struct smart_poller *p, const char *type)
+{
+	char	*t;
+
+	pthread_mutex_lock(&p->mu);
+	if (p->type == NULL || strcmp(p->type, type) == 0 ||
+	    (t = strdup(type)) == NULL) {
+		pthread_mutex_unlock(&p->mu);
+		return -1;
+	}
+	free(p->type);
+	p->type = t;
 	pthread_mutex_unlock(&p->mu);
 	return 0;
 }

@@ -51,6 +51,8 @@ int	smart_poller_busy(struct smart_poller *);
 /* The smart_command of a poller made with one, for its next reads; -1
  * when it has none or it is the same. */
 int	smart_poller_set_command(struct smart_poller *, const char *cmd);
+/* The same for the smartctl -d type of a poller made with one. */
+int	smart_poller_set_type(struct smart_poller *, const char *type);
 /* Take a finished read: 1 with *s or an error text, 0 when none is ready. */
 int	smart_poller_take(struct smart_poller *, struct smart *, int *ok,
 	    char *err, size_t errlen);

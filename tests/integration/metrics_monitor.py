@@ -36,7 +36,8 @@ EXTRA = {P + "verify_errors_total": "class", P + "phase_info": "phase",
 CLASSES = ["corrupt", "misdirected", "stale", "foreign", "unwritten", "io_error",
            "lost_flush"]
 STATES = ["running", "paused", "stopped", "finished", "failed", "refused"]
-PHASES = ["static", "write", "verify", "trim", "idle", "checkpoint", "none"]
+PHASES = ["static", "write", "verify", "trim", "idle", "checkpoint", "prepare",
+          "none"]
 SMART = {"percentage_used_ratio": "percent_used",
          "available_spare_ratio": "available_spare",
          "temperature_celsius": "temperature_c",

@@ -75,7 +75,8 @@ def check(where, key, section, default, said):
             return 0
         print("%s: %s states no default; the daemon's is %s" % (key, where, default))
     elif said == "none":
-        if default == "-":
+        # no default, or the word none is the default (prepare = none)
+        if default in ("-", "none"):
             return 0
         print("%s: %s says none; the daemon's default is %s" % (key, where, default))
     elif default == "-":

@@ -213,6 +213,46 @@ test_no_static(void **state)
 	assert_string_equal(m.log, " verify1 trim1 | finish(cycles reached)");
 }
 
+/* prepare = trim: the whole span discarded first, once, then the static
+ * area (or, without one, the first cycle); never again at a resume */
+static void
+test_prepare_trim(void **state)
+{
+	struct sim	m;
+	struct job	j;
+	struct sched_step s;
+	int		with_static;
+
+	(void)state;
+	for (with_static = 1; with_static >= 0; with_static--) {
+		sim_init(&m, with_static ? 0.25 : 0);
+		m.c.prepare = PREPARE_TRIM;
+		m.c.cycles = 1;
+		memset(&m.st.prog, 0, sizeof(m.st.prog));	/* a fresh state */
+		sched_init(&m.st, &m.c);
+		assert_int_equal(m.st.prog.phase, PHASE_PREPARE);
+		assert_int_equal(m.st.prog.cycle, 0);
+		assert_false(m.st.prog.static_done);
+		sched_next(&m.st, &m.c, &j, &s);
+		assert_int_equal(s.move, MOVE_RUN);
+		assert_int_equal(j.kind, JOB_TRIM);
+		assert_int_equal(j.base, 0);	/* the whole span */
+		assert_int_equal(j.count * j.trim_chunk,
+		    (m.st.lay.span_bytes + TRIM_CHUNK - 1) / TRIM_CHUNK *
+		    TRIM_CHUNK);
+		run_all(&m);
+		assert_string_equal(m.log, with_static ?
+		    " static0 write1 verify1 trim1 | finish(cycles reached)" :
+		    " write1 verify1 trim1 | finish(cycles reached)");
+		assert_true(m.st.prog.static_done);
+		/* the static area and a pass over the dynamic one */
+		assert_int_equal(m.st.host_bytes_written, NBLK * BS);
+	}
+	/* prepare = none: the run begins as it always did */
+	sim_init(&m, 0.25);
+	assert_int_equal(m.st.prog.phase, PHASE_STATIC);
+}
+
 static void
 test_no_trim_no_idle(void **state)
 {
@@ -1024,6 +1064,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_static_then_cycles),
 		cmocka_unit_test(test_no_static),
+		cmocka_unit_test(test_prepare_trim),
 		cmocka_unit_test(test_no_trim_no_idle),
 		cmocka_unit_test(test_trim_only_or_idle_only),
 		cmocka_unit_test(test_trim_accounting),
