@@ -283,8 +283,9 @@ p_text(struct parse *p, const struct conf_key *k, void *base, const char *v)
 
 /*
  * A device type as smartctl's -d takes it (sat, megaraid,N, cciss,N,
- * sntjmicron, sat+megaraid,N...): lower-case letters, digits and , + _ -,
- * so that it is one argument and never an option.
+ * sntjmicron, sat+megaraid,N, areca,N/E...): lower-case letters, digits
+ * and , + _ - /, beginning with a letter or a digit, so that it is one
+ * argument and never an option.
  */
 static int
 p_devtype(struct parse *p, const struct conf_key *k, void *base,
@@ -293,7 +294,7 @@ p_devtype(struct parse *p, const struct conf_key *k, void *base,
 	size_t	n = strlen(v);
 
 	if (n == 0 || n > 32 || strspn(v, "abcdefghijklmnopqrstuvwxyz"
-	    "0123456789,+_-") != n || !isalnum((unsigned char)v[0])) {
+	    "0123456789,+_-/") != n || !isalnum((unsigned char)v[0])) {
 		conf_err(p, p->line, "%s: '%s': expected a smartctl device "
 		    "type (%s)", k->name, v, k->note);
 		return -1;

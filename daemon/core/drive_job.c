@@ -330,6 +330,12 @@ phase_job_ended(struct drive *d, enum job_end end, int err)
 			break;
 		if (d->st.prog.phase == PHASE_TRIM && err != 0)
 			trim_unsupported(d);
+		/* the run was to begin discarded: it does not, then */
+		if (d->st.prog.phase == PHASE_PREPARE && err != 0) {
+			drive_fail(d, "prepare = trim: the device refused a "
+			    "discard (%s)", strerror(err));
+			break;
+		}
 		/* FALLTHROUGH */
 	case JOB_BUDGET:
 		drive_phase_done(d, end);

@@ -138,17 +138,21 @@ poller_read(struct smart_poller *p)
 	int		rc;
 	uint64_t	one = 1;
 	char		*cmd = NULL, *type = NULL;
+	int		 has_cmd, has_type;
 
-	/* the command and the type may change between reads */
+	/* the command and the type may change between reads: copies, and
+	 * whether there are any, taken under the lock */
 	pthread_mutex_lock(&p->mu);
-	if ((p->cmd != NULL && (cmd = strdup(p->cmd)) == NULL) ||
-	    (p->type != NULL && (type = strdup(p->type)) == NULL))
+	has_cmd = p->cmd != NULL;
+	has_type = p->type != NULL;
+	if ((has_cmd && (cmd = strdup(p->cmd)) == NULL) ||
+	    (has_type && (type = strdup(p->type)) == NULL))
 		snprintf(err, sizeof(err), "SMART: out of memory");
 	pthread_mutex_unlock(&p->mu);
 	rc = cmd != NULL ? smart_read_command(cmd, &s, err, sizeof(err)) :
-	    p->cmd != NULL ? -1 : type != NULL ?
+	    has_cmd ? -1 : type != NULL ?
 	    smart_read_typed(p->dev, type, &s, err, sizeof(err)) :
-	    p->type != NULL ? -1 : p->source == SMART_NVME ?
+	    has_type ? -1 : p->source == SMART_NVME ?
 	    smart_read_nvme(p->dev, &s, err, sizeof(err)) :
 	    smart_read_ata(p->dev, &s, err, sizeof(err));
 	free(cmd);

@@ -86,6 +86,12 @@ if grep -q 'deb-systemd-invoke try-restart ssdtortured.service' "$T/ctl/postinst
 else
 	bad "postinst does not restart a running service at an upgrade"
 fi
+if grep -q 'deb-systemd-invoke stop ssdtortured.service ssdtortured.socket' \
+    "$T/ctl/prerm" 2>/dev/null && grep -q '"$1" = "remove"' "$T/ctl/prerm"; then
+	ok "prerm stops the service and its socket at a remove"
+else
+	bad "prerm does not stop the service at a remove"
+fi
 if grep -q 'systemd-sysusers' "$T/ctl/postinst" 2>/dev/null; then
 	ok "postinst makes the ssdtorture group (systemd-sysusers)"
 else

@@ -214,7 +214,8 @@ test_no_static(void **state)
 }
 
 /* prepare = trim: the whole span discarded first, once, then the static
- * area (or, without one, the first cycle); never again at a resume */
+ * area (or, without one, the first cycle); the run's first phase only
+ * (tests/integration/t_prepare.sh: not again at a resume) */
 static void
 test_prepare_trim(void **state)
 {

@@ -7,8 +7,10 @@
 # service started, ssdctl status
 # (the packaged one, through the packaged socket) answers with the drive
 # running; dpkg -i of the same package over it keeps the edited conffile
-# and leaves the service answering; apt-get purge leaves no file of the
-# package, no configuration, no state directory and no unit behind.
+# and restarts the service on the new binary (another main PID);
+# apt-get remove with the service running stops it and its socket and
+# keeps the records; apt-get purge leaves no file of the package, no
+# configuration, no state directory and no unit behind.
 # shellcheck source=tests/vm/guest/lib.sh disable=SC2317
 . "$(dirname "$0")/lib.sh"
 
@@ -88,21 +90,34 @@ assert_rc "ssdctl status (packaged, over the packaged socket)" 0 $? "$T/status.o
 
 took "running"
 # ------------------------------------------------------------ upgrade over itself
+pid0=$(systemctl show -p MainPID --value $UNIT)
 dpkg -i "$DEB" >"$T/upgrade.out" 2>&1
 assert_rc "dpkg -i over the installed package" 0 $? "$T/upgrade.out"
+assert_eq "the service runs on after the upgrade" active \
+    "$(systemctl is-active $UNIT)"
+assert_ne "  restarted on the new binary (try-restart: another main PID)" \
+    "$pid0" "$(systemctl show -p MainPID --value $UNIT)"
 if cmp -s "$CONF" "$T/conf.edited"; then
 	pass_check "the edited conffile kept"
 else
 	fail "the conffile changed by the upgrade: $(diff "$T/conf.edited" "$CONF" | head -5)"
 fi
-systemctl is-active --quiet $UNIT || systemctl start $UNIT
 wait_for 60 scratch_runs
 assert_rc "after the upgrade, ssdctl status: drive scratch running" 0 $? \
     "$(why)"
 
 took "upgraded"
-# ------------------------------------------------------------ purge
-systemctl stop $UNIT
+# ------------------------------------------------------------ remove, purge
+# a remove stops the service and its socket (prerm): nothing runs from a
+# deleted binary; the records stay
+apt-get remove -y ssdtorture >"$T/remove.out" 2>&1
+assert_rc "apt-get remove -y ssdtorture, the service running" 0 $? "$T/remove.out"
+for u in $UNIT.service $UNIT.socket; do
+	assert_eq "$u stopped by the remove" inactive "$(systemctl is-active "$u" 2>&1)"
+done
+assert_eq "no ssdtortured process left" "" "$(pgrep -x ssdtortured)"
+if [ -e "$STATE/scratch/state" ]; then pass_check "remove keeps the records"
+else fail "remove took the records"; fi
 umount "$DISK" && losetup -d "$LOOP"
 apt-get purge -y ssdtorture >"$T/purge.out" 2>&1
 assert_rc "apt-get purge -y ssdtorture" 0 $? "$T/purge.out"
