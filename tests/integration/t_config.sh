@@ -105,6 +105,7 @@ device = $T/full.img
 size = 64M
 serial = SER-123
 span = 50%
+prepare = trim
 order = random
 block_size = 8K
 queue_depth = 4
@@ -122,6 +123,7 @@ autostart = no
 smart = off
 smart_interval = 2h
 smart_command = /usr/sbin/smartctl -d sat --json -a /dev/sdz
+smart_device_type = areca,3/1
 thermal_interval = 1m30s
 snapshot_every = 500GB
 rated_tbw = 1200TB
@@ -192,6 +194,8 @@ LINES=(
 	"!power_cut_timeout = 0s"
 	"!idle = soon"
 	"!probe_wait = spin"
+	"!prepare = format"
+	"!smart_device_type = -d"
 	"!block_size = 8k"
 	"!this line has no equals sign"
 	"!autostart = perhaps"
@@ -232,11 +236,13 @@ for pair in \
     "4|unknown key 'bogus_daemon_key'" \
     "12|unknown key 'colour'" \
     "23|'spin': expected sleep or poll" \
-    "24|duplicate key 'block_size'" \
-    "29|unknown section [frobnicate]" \
-    "32|'device' is required" \
-    "35|not a multiple of block_size" \
-    "39|already defined at line 6"; do
+    "24|'format': expected none or trim" \
+    "25|'-d': expected a smartctl device type" \
+    "26|duplicate key 'block_size'" \
+    "31|unknown section [frobnicate]" \
+    "34|'device' is required" \
+    "37|not a multiple of block_size" \
+    "41|already defined at line 6"; do
 	ln=${pair%%|*} msg=${pair#*|}
 	assert_contains "message of line $ln" \
 	    "$(grep "^$T/bad.conf:$ln: " "$T/bad.out")" "$msg"
