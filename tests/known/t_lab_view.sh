@@ -1,4 +1,5 @@
 #!/bin/bash
+# run: heavy
 # The lab-wide view (prometheus/, grafana/) against a live daemon: the
 # alerting rules pass `promtool check rules` and `promtool test rules`
 # (their series, firing and not firing, in prometheus/), and every metric
@@ -6,6 +7,8 @@
 # textfile of a running daemon exports (tests/known/lab_names.py): the
 # daemon writes SMART (the 600p-like drive's, through smart_command), its
 # thermal counters and a rated_tbw, as a lab's drives would have them.
+# Heavy: its drive writes at full speed through FUSE, so it never runs
+# beside a test that measures speeds (tests/lib/jobs.sh).
 . "$(dirname "$0")/lib.sh"
 need_root
 
