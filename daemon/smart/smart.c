@@ -267,38 +267,35 @@ smart_poller_request(struct smart_poller *p)
 	return rc;
 }
 
-int
-smart_poller_set_command(struct smart_poller *p, const char *cmd)
+/* Replace *field (one the poller was made with) by a copy of v, under the
+ * lock: -1 when it has none, it is the same, or memory is short. */
+static int
+poller_set(struct smart_poller *p, char **field, const char *v)
 {
 	char	*c;
 
 	pthread_mutex_lock(&p->mu);
-	if (p->cmd == NULL || strcmp(p->cmd, cmd) == 0 ||
-	    (c = strdup(cmd)) == NULL) {
+	if (*field == NULL || strcmp(*field, v) == 0 ||
+	    (c = strdup(v)) == NULL) {
 		pthread_mutex_unlock(&p->mu);
 		return -1;
 	}
-	free(p->cmd);
-	p->cmd = c;
+	free(*field);
+	*field = c;
 	pthread_mutex_unlock(&p->mu);
 	return 0;
 }
 
 int
+smart_poller_set_command(struct smart_poller *p, const char *cmd)
+{
+	return poller_set(p, &p->cmd, cmd);
+}
+
+int
 smart_poller_set_type(struct smart_poller *p, const char *type)
 {
-	char	*t;
-
-	pthread_mutex_lock(&p->mu);
-	if (p->type == NULL || strcmp(p->type, type) == 0 ||
-	    (t = strdup(type)) == NULL) {
-		pthread_mutex_unlock(&p->mu);
-		return -1;
-	}
-	free(p->type);
-	p->type = t;
-	pthread_mutex_unlock(&p->mu);
-	return 0;
+	return poller_set(p, &p->type, type);
 }
 
 int
