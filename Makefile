@@ -56,7 +56,8 @@ CORE_SRC	= daemon/engine/block.c daemon/engine/perm.c daemon/engine/layout.c dae
 		  daemon/config.c daemon/conf_keys.c daemon/smart/smart_nvme.c daemon/smart/smart_ata.c \
 		  daemon/smart/smart_json.c daemon/smart/smart_nvmejson.c daemon/cmdline.c \
 		  daemon/smart/wear_units.c daemon/smart/smart_rules.c daemon/smart/smart_run.c \
-		  daemon/target/dioalign.c daemon/records/statedir.c daemon/records/errmap.c daemon/records/syncq.c \
+		  daemon/target/dioalign.c daemon/target/purge.c daemon/target/purge_ata.c \
+		  daemon/records/statedir.c daemon/records/errmap.c daemon/records/syncq.c \
 		  daemon/records/errmap_again.c \
 		  daemon/schedule/schedule.c daemon/engine/probes.c daemon/engine/probegen.c \
 		  daemon/records/ckpt_read.c daemon/records/tl_read.c daemon/records/series_read.c \

@@ -142,23 +142,31 @@ failure(json_object *events)
 	return NULL;
 }
 
-/* How the run began, from its created event (prepare); NULL when the
- * log no longer holds it. */
+/* How the run began, from its created event (prepare, and prepare_by:
+ * the drive's own command); NULL when the log no longer holds it. */
 static json_object *
 began(json_object *events)
 {
 	size_t		 i, n = rj_len(events);
 	json_object	*e;
-	const char	*p;
+	const char	*p, *by;
+	char		 buf[160];
 
 	for (i = 0; i < n; i++) {
 		e = json_object_array_get_idx(events, i);
 		if (strcmp(event_name(e), "created") != 0)
 			continue;
 		p = json_object_get_string(rj_get(e, "prepare"));
-		return json_object_new_string(p != NULL && strcmp(p, "trim") ==
-		    0 ? "the whole span discarded first (prepare = trim)" :
-		    "as the drive was found (prepare = none)");
+		by = json_object_get_string(rj_get(e, "prepare_by"));
+		if (p == NULL || strcmp(p, "none") == 0)
+			return json_object_new_string("as the drive was found "
+			    "(prepare = none)");
+		if (strcmp(p, "trim") == 0)
+			return json_object_new_string("the whole span "
+			    "discarded first (prepare = trim)");
+		snprintf(buf, sizeof(buf), "the whole drive erased first by "
+		    "%s (prepare = %s)", by != NULL ? by : "its own command", p);
+		return json_object_new_string(buf);
 	}
 	return NULL;
 }

@@ -47,12 +47,13 @@ static const char *const bool_words[] = { "no", "yes", NULL };
 static const char *const checkpoint_words[] = { "off", "quick", "full",
     NULL };
 static const char *const wait_words[] = { "sleep", "poll", NULL };
-static const char *const prepare_words[] = { "none", "trim", NULL };
+static const char *const prepare_words[] = { "none", "trim", "format",
+    "sanitize", NULL };
 
 const char *
 config_prepare_name(int prepare)
 {
-	return prepare >= 0 && prepare <= PREPARE_TRIM ?
+	return prepare >= 0 && prepare <= PREPARE_SANITIZE ?
 	    prepare_words[prepare] : "unknown";
 }
 static const char *const part_words[] = { "degrade", "recovery", "trim",
@@ -764,7 +765,8 @@ const struct conf_key conf_keys[] = {
 	    .reload = CONF_FIXED },
 	{ DRIVE(prepare, prepare), .kind = &kind_choice,
 	    .words = prepare_words, .def = "none",
-	    .note = "trim: the whole span discarded before a fresh run",
+	    .note = "before a fresh run: the span discarded (trim), the "
+	    "namespace formatted (format) or the drive sanitized",
 	    .reload = CONF_LIVE },
 	{ DRIVE(order, order_random), .kind = &kind_choice,
 	    .words = order_words, .def = "sequential", .reload = CONF_LIVE },

@@ -76,7 +76,7 @@ enum { CKPT_OFF, CKPT_QUICK, CKPT_FULL };
 /* How a probe waits for its completions: the words of probe_wait. */
 enum { PROBE_SLEEP, PROBE_POLL };
 /* How a fresh run begins (phase_prepare.c). */
-enum { PREPARE_NONE, PREPARE_TRIM };
+enum { PREPARE_NONE, PREPARE_TRIM, PREPARE_FORMAT, PREPARE_SANITIZE };
 /*
  * The parts of a full checkpoint's long tests (full_checkpoint_tests:
  * the words of the key, bit i the i-th): the degradation run, the idle
@@ -193,7 +193,7 @@ const char *config_daemon_reload(struct config *run, struct config *next,
 
 /* The span in bytes on a target of `capacity` bytes (before block rounding). */
 uint64_t config_span_bytes(const struct drive_conf *, uint64_t capacity);
-/* A prepare value's word (conf_keys.c: "none", "trim"). */
+/* A prepare value's word (conf_keys.c: "none", "trim", "format", ...). */
 const char *config_prepare_name(int prepare);
 
 #endif

@@ -192,6 +192,8 @@ drive_schedule(struct drive *d)
 	if (phase_verifies(d))
 		features_verify_resume(d);	/* back to the checkpoint */
 	features_job_prepare(d, &j);
+	if (j.kind == JOB_PURGE)
+		j.purge = d->purge;
 	if (engine_submit(d->eng, &j) == -1) {
 		drive_fail(d, "cannot hand a job to the worker: %s",
 		    strerror(errno));
@@ -320,6 +322,19 @@ hung_job_ended(struct drive *d, enum job_end end)
 	drive_notify(d);
 }
 
+/* The drive failed to erase itself (prepare = format | sanitize): the
+ * run does not begin. */
+static void
+purge_failed(struct drive *d, int err)
+{
+	char	why[256];
+
+	purge_strerror(err, why, sizeof(why));
+	drive_fail(d, "prepare = %s: %s failed: %s",
+	    config_prepare_name(d->conf.prepare), purge_name(d->purge.how),
+	    why);
+}
+
 /* The phase job ended (done, cut, stopped or failed). */
 static void
 phase_job_ended(struct drive *d, enum job_end end, int err)
@@ -345,7 +360,10 @@ phase_job_ended(struct drive *d, enum job_end end, int err)
 		drive_notify(d);
 		break;
 	case JOB_FAILED:
-		if (err == RESERVE_CONFLICT_ERRNO)
+		if (d->st.prog.phase == PHASE_PREPARE &&
+		    d->purge.how != PURGE_NONE)
+			purge_failed(d, err);
+		else if (err == RESERVE_CONFLICT_ERRNO)
 			drive_fail(d, "%s", RESERVE_CONFLICT_REASON);
 		else if (err == ENODEV || err == ENXIO || device_gone(d))
 			drive_fail(d, "device vanished (%s)", strerror(err));

@@ -15,6 +15,7 @@
 
 #include "drive_features.h"
 #include "discard.h"
+#include "purge.h"
 #include "drive_priv.h"
 #include "log.h"
 #include "statedir.h"
@@ -248,17 +249,26 @@ cut_resized(struct drive *d)
 }
 
 /* A fresh run can begin as prepare asks (phase_prepare.c): 1, or 0 and
- * why, before anything is written. */
+ * why, before anything is written. A run that stopped during its
+ * format or sanitize asks again: the drive does it again (or waits for
+ * the sanitize it is still doing). */
 static int
-prepared(const struct drive *d, char *why, size_t len)
+prepared(struct drive *d, uint64_t span, char *why, size_t len)
 {
 	char	r[512];
+	int	rc;
 
-	if (d->conf.prepare != PREPARE_TRIM)
+	memset(&d->purge, 0, sizeof(d->purge));
+	if (d->conf.prepare == PREPARE_NONE)
 		return 1;
-	if (target_discard_check(&d->tgt, r, sizeof(r)) == 0)
+	rc = d->conf.prepare == PREPARE_TRIM ?
+	    target_discard_check(&d->tgt, r, sizeof(r)) :
+	    target_purge_check(&d->tgt, d->conf.prepare, span, &d->purge, r,
+	    sizeof(r));
+	if (rc == 0)
 		return 1;
-	snprintf(why, len, "prepare = trim: %s", r);
+	snprintf(why, len, "prepare = %s: %s",
+	    config_prepare_name(d->conf.prepare), r);
 	return 0;
 }
 
@@ -311,7 +321,8 @@ drive_prepare(struct drive *d)
 	if (d->conf.reservation && safety_reserve(&d->tgt, d->conf.name, why,
 	    sizeof(why)) == -1)
 		return drive_refuse(d, why);
-	if (!owned && !prepared(d, why, sizeof(why)))
+	if ((!owned || d->st.prog.phase == PHASE_PREPARE) &&
+	    !prepared(d, l.span_bytes, why, sizeof(why)))
 		return drive_refuse(d, why);
 	if (!owned && state_init(d, &l) == -1)
 		return drive_refuse(d, "cannot make an instance id");
@@ -340,6 +351,7 @@ announce_new(struct drive *d)
 {
 	json_object	*o = drive_ev_obj(d);
 	char		 hex[20], a[32];
+	int		 by = d->purge.how != PURGE_NONE;
 
 	snprintf(hex, sizeof(hex), "%016" PRIx64, d->st.instance);
 	json_object_object_add(o, "instance", json_object_new_string(hex));
@@ -347,13 +359,18 @@ announce_new(struct drive *d)
 	    json_object_new_uint64(d->tgt.capacity));
 	json_object_object_add(o, "span_bytes",
 	    json_object_new_uint64(d->st.lay.span_bytes));
-	/* how the run begins: as the drive was found, or discarded first */
+	/* how the run begins: as the drive was found, discarded, or erased
+	 * by the drive's own command (which one) */
 	json_object_object_add(o, "prepare", json_object_new_string(
 	    config_prepare_name(d->conf.prepare)));
+	if (by)
+		json_object_object_add(o, "prepare_by", json_object_new_string(
+		    purge_name(d->purge.how)));
 	events_add(&d->log, LOG_NOTICE, "created", o, -1, 0, "new run on %s "
-	    "(%s span, instance %s, prepare %s)", d->conf.device,
+	    "(%s span, instance %s, prepare %s%s%s)", d->conf.device,
 	    units_fmt_bin(d->st.lay.span_bytes, a, sizeof(a)), hex,
-	    config_prepare_name(d->conf.prepare));
+	    config_prepare_name(d->conf.prepare), by ? " by " : "",
+	    by ? purge_name(d->purge.how) : "");
 }
 
 void

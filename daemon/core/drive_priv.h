@@ -204,6 +204,8 @@ struct drive {
 
 	/* the lifecycle (drive.c): target, worker, state, schedule */
 	struct target	 tgt;
+	/* prepare = format | sanitize: how (drive_open.c finds it) */
+	struct purge	 purge;
 	struct engine	*eng;
 	sd_event_source	*notify_src;
 	sd_event_source	*idle_src;

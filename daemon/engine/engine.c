@@ -567,6 +567,43 @@ run_idle(struct engine *e)
 	    JOB_STOPPED : JOB_DONE;
 }
 
+/*
+ * The purge job: the drive erases itself (purge.c); its progress is
+ * asked for every PURGE_POLL_NS. A stop leaves a sanitize running in the
+ * drive, and the next start waits for it; Format NVM cannot be stopped.
+ */
+#define PURGE_POLL_NS	1000000000ULL
+
+static enum job_end
+purge_failed(struct engine *e, int err)
+{
+	e->fail_err = err;
+	engine_publish(e);
+	return JOB_FAILED;
+}
+
+static enum job_end
+run_purge(struct engine *e)
+{
+	uint32_t	done = 0;
+	int		rc;
+
+	if ((rc = purge_start(e->fd, &e->job.purge)) != 0)
+		return purge_failed(e, rc);
+	while ((rc = purge_poll(e->fd, &e->job.purge, &done)) == 0) {
+		e->loc.position = e->loc.durable = done;
+		engine_publish(e);
+		if (mono_sleep_until(mono_ns() + PURGE_POLL_NS, IDLE_POLL_NS,
+		    &e->stop_req) < 0)
+			return JOB_STOPPED;
+	}
+	if (rc < 0)
+		return purge_failed(e, -rc);
+	e->loc.position = e->loc.durable = PURGE_STEPS;
+	engine_publish(e);
+	return JOB_DONE;
+}
+
 /* Run one job from its start item; publishes the final snapshot. */
 static void
 run_job(struct engine *e)
@@ -594,6 +631,9 @@ run_job(struct engine *e)
 		break;
 	case JOB_PROBE_IDLE:
 		end = run_idle(e);
+		break;
+	case JOB_PURGE:
+		end = run_purge(e);
 		break;
 	case JOB_PROBE_FILL:
 	case JOB_PROBE_RUN:

@@ -13,6 +13,7 @@
 #include "lathist.h"
 #include "layout.h"
 #include "probes.h"
+#include "purge.h"
 #include "state.h"
 
 enum job_kind {
@@ -23,7 +24,10 @@ enum job_kind {
 	JOB_PROBE_FILL,	/* write the probe region once, sequentially, untimed */
 	JOB_PROBE_RUN,	/* one probe over the region: ramp, then measured */
 	JOB_PROBE_CHECK, /* read the probe region sequentially, check every unit */
-	JOB_PROBE_IDLE	/* no I/O for duration_ns: the drive's idle time */
+	JOB_PROBE_IDLE,	/* no I/O for duration_ns: the drive's idle time */
+	/* the drive's own erase (prepare = format | sanitize), items of
+	 * PURGE_STEPS */
+	JOB_PURGE
 };
 
 /*
@@ -93,6 +97,7 @@ struct job {
 	struct lost_list lost;
 	uint32_t	queue_depth;
 	struct probe_job pj;		/* the probe jobs' */
+	struct purge	purge;		/* purge: what to send (purge.h) */
 };
 
 enum job_end {

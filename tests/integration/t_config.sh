@@ -194,7 +194,7 @@ LINES=(
 	"!power_cut_timeout = 0s"
 	"!idle = soon"
 	"!probe_wait = spin"
-	"!prepare = format"
+	"!prepare = erase"
 	"!smart_device_type = -d"
 	"!block_size = 8k"
 	"!this line has no equals sign"
@@ -236,7 +236,7 @@ for pair in \
     "4|unknown key 'bogus_daemon_key'" \
     "12|unknown key 'colour'" \
     "23|'spin': expected sleep or poll" \
-    "24|'format': expected none or trim" \
+    "24|'erase': expected none, trim, format or sanitize" \
     "25|'-d': expected a smartctl device type" \
     "26|duplicate key 'block_size'" \
     "31|unknown section [frobnicate]" \

@@ -11,6 +11,10 @@
 #    without fallocate) is refused with the reason before anything is
 #    written: its bytes unchanged;
 #  - the report says how the run began;
+#  - prepare = format and sanitize, the drive's own erase commands, are
+#    refused with the reason before anything is written where they
+#    cannot be done: a loop device (neither NVMe nor ATA), a span short
+#    of the device, a file;
 #  - -n shows the key; a word it does not know is refused.
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -93,10 +97,49 @@ assert_file_contains "the reason" "$T/fst/f/events.jsonl" \
     "prepare = trim: the file's file system cannot punch holes"
 assert_eq "the file's bytes unchanged" "$h0" "$(hash_backing "$T/f.back")"
 
+# refuse LABEL KEY REASON [SPAN]: prepare = KEY on the loop device in a
+# fresh state directory: refused with REASON, not a byte changed
+refuse() {
+	local h0 dir=$T/r_$2_${4:-all}
+	h0=$(hash_backing "$T/lo.img")
+	write_conf "$T/r.conf" "$dir" <<EOF
+[drive:r]
+device = $LOOPDEV
+serial = none
+span = ${4:-100%}
+block_size = 64k
+checkpoint = off
+prepare = $2
+EOF
+	run_ssdt "$dir.log" -c "$T/r.conf" --oneshot
+	assert_ne "$1: refused" 0 "$RC"
+	assert_file_contains "$1: the reason" "$dir/r/events.jsonl" "$3"
+	assert_eq "$1: the device's bytes unchanged" "$h0" \
+	    "$(hash_backing "$T/lo.img")"
+}
+refuse "format on a loop device" format \
+    "prepare = format: the device is not an NVMe namespace"
+refuse "sanitize on a loop device" sanitize \
+    "prepare = sanitize: the device is neither an NVMe namespace nor an ATA drive"
+refuse "format with span = 50%" format \
+    "the span (16777216 bytes) is less than the device (33554432 bytes)" 50%
+write_conf "$T/fs.conf" "$T/fsst" <<EOF
+[drive:f]
+device = $T/sanitize.img
+size = 8M
+block_size = 64k
+checkpoint = off
+prepare = sanitize
+EOF
+run_ssdt "$T/fs.log" -c "$T/fs.conf" --oneshot
+assert_ne "sanitize on a file: refused" 0 "$RC"
+assert_file_contains "  the reason" "$T/fsst/f/events.jsonl" \
+    "prepare = sanitize: a file has no drive to ask"
+
 run_ssdt "$T/n.log" -c "$T/c.conf" -n
 assert_eq "-n shows prepare" "trim" "$(sed -n 's/^ *prepare *= //p' "$T/n.log")"
-sed -i 's/^prepare = trim$/prepare = format/' "$T/c.conf"
+sed -i 's/^prepare = trim$/prepare = erase/' "$T/c.conf"
 run_ssdt "$T/n2.log" -c "$T/c.conf" -n
-assert_rc "-n: prepare = format is not a word it knows" 1 "$RC" "$T/n2.log"
+assert_rc "-n: prepare = erase is not a word it knows" 1 "$RC" "$T/n2.log"
 assert_file_contains "  with the words" "$T/n2.log" "prepare"
 finish
