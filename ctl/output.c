@@ -337,6 +337,70 @@ detail_rated(FILE *fp, json_object *d)
 	    "  %-15s %s, written %s over\n", "rated:", a, b);
 }
 
+/* The OCP C0h log's current throttling status byte, in words. */
+static const char *
+throttle_text(json_object *v, char *buf, size_t len)
+{
+	int64_t	st = json_object_get_int64(v);
+
+	if (st == 0)
+		snprintf(buf, len, "unthrottled");
+	else if (st >= 1 && st <= 3)
+		snprintf(buf, len, "throttling, level %d", (int)st);
+	else
+		snprintf(buf, len, "status 0x%02x", (unsigned)st);
+	return buf;
+}
+
+/*
+ * One line of the status' smart object: `what` (its figure, "-" when
+ * unknown), then an NVMe drive's two OCP figures k1 and k2 as fmt puts
+ * them and their source, or `none` and "unknown (why)" when the drive
+ * has no OCP log ("ocp_source" says which).
+ */
+static void
+smart_pair(FILE *fp, const char *label, const char *what, json_object *s,
+    const char *k1, const char *k2, const char *fmt, const char *none)
+{
+	json_object	*v1, *v2;
+	char		 b[160], t[40];
+
+	b[0] = '\0';
+	if (json_object_object_get_ex(s, k1, &v1) && v1 != NULL &&
+	    json_object_object_get_ex(s, k2, &v2) && v2 != NULL) {
+		snprintf(b, sizeof(b), fmt, json_object_get_string(v1),
+		    strcmp(k2, "ocp_throttle_status") == 0 ?
+		    throttle_text(v2, t, sizeof(t)) :
+		    json_object_get_string(v2));
+		fprintf(fp, "  %-15s %s%s  [%s]\n", label, what, b,
+		    str(s, "ocp_source"));
+	} else if (json_object_object_get_ex(s, "ocp_source", &v1))
+		fprintf(fp, "  %-15s %s; %s %s\n", label, what, none,
+		    json_object_get_string(v1));
+	else
+		fprintf(fp, "  %-15s %s\n", label, what);
+}
+
+/* Wear and temperature (when the drive has SMART), with an NVMe drive's
+ * OCP erase counts beside percentage used and its throttling beside the
+ * temperature. */
+static void
+detail_smart(FILE *fp, json_object *d)
+{
+	json_object	*s;
+	char		 w[16], t[16];
+
+	if (!json_object_object_get_ex(d, "smart", &s) || s == NULL)
+		return;
+	wear_temp(d, w, sizeof(w), t, sizeof(t));
+	smart_pair(fp, "wear:", w, s, "ocp_erase_count_max",
+	    "ocp_erase_count_min", "; erase counts max %s, min %s",
+	    "erase counts");
+	smart_pair(fp, "temperature:", t, s, "ocp_throttle_events",
+	    "ocp_throttle_status", "; throttling events %s, now %s",
+	    "throttling");
+}
+
 void
 output_status_detail(FILE *fp, json_object *d)
 {
@@ -377,6 +441,7 @@ output_status_detail(FILE *fp, json_object *d)
 	fprintf(fp, "  %-15s write %s, read %s\n", "throughput:",
 	    rate(dbl(d, "write_bytes_per_sec"), a, sizeof(a)),
 	    rate(dbl(d, "read_bytes_per_sec"), b, sizeof(b)));
+	detail_smart(fp, d);
 	detail_flushes(fp, d);
 	detail_power(fp, d);
 	detail_errors(fp, d);
@@ -434,6 +499,46 @@ smart_line(FILE *fp, const char *label, json_object *latest,
 	    src != NULL ? src : "", src != NULL ? "]" : "");
 }
 
+/*
+ * The rest of an NVMe drive's OCP C0h log: its figures when it has one,
+ * else the one line that says why not (from the sources; nothing for a
+ * reading without OCP figures: SATA, SAS).
+ */
+static void
+smart_ocp(FILE *fp, json_object *l, json_object *d)
+{
+	json_object	*v, *srcs;
+
+	if (!json_object_object_get_ex(l, "ocp_log_version", &v))
+		return;
+	if (v == NULL) {
+		if (json_object_object_get_ex(l, "sources", &srcs) &&
+		    json_object_object_get_ex(srcs, "ocp_log_version", &v))
+			fprintf(fp, "  %-22s %s\n", "OCP C0h log:",
+			    json_object_get_string(v));
+		return;
+	}
+	fprintf(fp, "  %-22s version %s, GUID %s\n", "OCP C0h log:",
+	    json_object_get_string(v), str(l, "ocp_guid"));
+	smart_line(fp, "media read:", l, d, "ocp_media_bytes_read", 1);
+	smart_line(fp, "bad user blocks:", l, d, "ocp_bad_user_blocks", 0);
+	smart_line(fp, "  normalized:", l, NULL,
+	    "ocp_bad_user_blocks_normalized", 0);
+	smart_line(fp, "bad system blocks:", l, d, "ocp_bad_system_blocks", 0);
+	smart_line(fp, "  normalized:", l, NULL,
+	    "ocp_bad_system_blocks_normalized", 0);
+	smart_line(fp, "XOR recoveries:", l, d, "ocp_xor_recoveries", 0);
+	smart_line(fp, "uncorrectable reads:", l, d, "ocp_uncorrectable_reads",
+	    0);
+	smart_line(fp, "soft ECC errors:", l, d, "ocp_soft_ecc_errors", 0);
+	smart_line(fp, "end-to-end detected:", l, d, "ocp_e2e_detected_errors",
+	    0);
+	smart_line(fp, "end-to-end corrected:", l, d,
+	    "ocp_e2e_corrected_errors", 0);
+	smart_line(fp, "system data used (%):", l, NULL,
+	    "ocp_system_percent_used", 0);
+}
+
 void
 output_smart(FILE *fp, const char *drive, json_object *r)
 {
@@ -449,6 +554,8 @@ output_smart(FILE *fp, const char *drive, json_object *r)
 	    str(l, "source"), *str(l, "read_with") != '\0' ? ", read with " :
 	    "", str(l, "read_with"));
 	smart_line(fp, "percent used:", l, d, "percent_used", 0);
+	smart_line(fp, "erase count (max):", l, d, "ocp_erase_count_max", 0);
+	smart_line(fp, "erase count (min):", l, d, "ocp_erase_count_min", 0);
 	smart_line(fp, "available spare:", l, NULL, "available_spare", 0);
 	smart_line(fp, "spare threshold:", l, NULL, "spare_threshold", 0);
 	smart_line(fp, "temperature (C):", l, NULL, "temperature_c", 0);
@@ -472,5 +579,8 @@ output_smart(FILE *fp, const char *drive, json_object *r)
 	smart_line(fp, "warning temp (min):", l, NULL, "warning_temp_minutes", 0);
 	smart_line(fp, "critical temp (min):", l, NULL, "critical_temp_minutes",
 	    0);
+	smart_line(fp, "throttling events:", l, NULL, "ocp_throttle_events", 0);
+	smart_line(fp, "throttling status:", l, NULL, "ocp_throttle_status", 0);
 	smart_line(fp, "health passed:", l, NULL, "health_passed", 0);
+	smart_ocp(fp, l, d);
 }

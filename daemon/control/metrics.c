@@ -53,9 +53,10 @@ struct family {
 	const char	*type;		/* "counter" or "gauge" */
 	const char	*help;
 	getter_fn	 get;
-	size_t		 off;		/* status getters: field offset */
+	size_t		 off;		/* status getters: field offset;
+					 * get_ocp: the ocp_fig */
 	enum smart_fig fig;		/* get_smart: figure of the summary */
-	double		 div;		/* get_smart: divisor; 0 = as is */
+	double		 div;		/* get_smart, get_ocp: divisor; 0 = as is */
 	const char	*xlabel;	/* extra label, or NULL */
 	int		 nx;		/* variants of the extra label */
 	label_fn	 xval;
@@ -210,6 +211,24 @@ get_thermal(const struct family *f, const struct view *v, int x,
 	return 0;
 }
 
+/* A counter of the OCP C0h log (f->off: its ocp_fig), divided by f->div
+ * when given; no sample where the drive has no such log. */
+static int
+get_ocp(const struct family *f, const struct view *v, int x, struct num *n)
+{
+	(void)x;
+	if (!v->smart.known || !v->smart.has_ocp)
+		return -1;
+	if (f->div != 0) {
+		n->kind = NUM_DBL;
+		n->d = (double)v->smart.ocp[f->off] / f->div;
+	} else {
+		n->kind = NUM_U64;
+		n->u = v->smart.ocp[f->off];
+	}
+	return 0;
+}
+
 static const char *
 level_label(const struct view *v, int x)
 {
@@ -225,6 +244,8 @@ level_label(const struct view *v, int x)
 	.get = (g), .off = offsetof(struct drive_status, field) }
 #define SMART(n, t, k, dv, h) { .name = (n), .type = (t), .help = (h), \
 	.get = get_smart, .fig = (k), .div = (dv) }
+#define OCP(n, t, k, dv, h) { .name = (n), .type = (t), .help = (h), \
+	.get = get_ocp, .off = (k), .div = (dv) }
 #define C	"counter"
 #define G	"gauge"
 
@@ -316,10 +337,49 @@ static const struct family families[] = {
 	  "or 2, as the drive counts them.",
 	  .get = get_thermal, .off = 1, .xlabel = "level", .nx = 2,
 	  .xval = level_label },
+	/* the OCP C0h log's figures (its media bytes written are the NAND
+	 * bytes above); none where the drive has no such log */
+	OCP("ssdtorture_smart_ocp_media_read_bytes_total", C, OCP_MEDIA_READ,
+	    0, "Bytes read from the NAND (OCP C0h Physical Media Units Read)."),
+	OCP("ssdtorture_smart_ocp_bad_user_blocks", G, OCP_BAD_USER, 0,
+	    "Bad user NAND blocks, raw count (OCP C0h)."),
+	OCP("ssdtorture_smart_ocp_bad_user_blocks_normalized", G,
+	    OCP_BAD_USER_NORM, 0,
+	    "Bad user NAND blocks, normalized value (100 on a new drive)."),
+	OCP("ssdtorture_smart_ocp_bad_system_blocks", G, OCP_BAD_SYSTEM, 0,
+	    "Bad system NAND blocks, raw count (OCP C0h)."),
+	OCP("ssdtorture_smart_ocp_bad_system_blocks_normalized", G,
+	    OCP_BAD_SYSTEM_NORM, 0,
+	    "Bad system NAND blocks, normalized value (100 on a new drive)."),
+	OCP("ssdtorture_smart_ocp_xor_recoveries_total", C, OCP_XOR_RECOVERY,
+	    0, "Times the drive recovered data from its parity across dies."),
+	OCP("ssdtorture_smart_ocp_uncorrectable_reads_total", C,
+	    OCP_UNCORRECTABLE_READ, 0, "Uncorrectable read errors (OCP C0h)."),
+	OCP("ssdtorture_smart_ocp_soft_ecc_errors_total", C, OCP_SOFT_ECC, 0,
+	    "Errors corrected by soft-decision ECC (OCP C0h)."),
+	OCP("ssdtorture_smart_ocp_e2e_detected_errors_total", C,
+	    OCP_E2E_DETECTED, 0, "End-to-end errors detected (OCP C0h)."),
+	OCP("ssdtorture_smart_ocp_e2e_corrected_errors_total", C,
+	    OCP_E2E_CORRECTED, 0, "End-to-end errors corrected (OCP C0h)."),
+	OCP("ssdtorture_smart_ocp_system_data_used_ratio", G, OCP_SYSTEM_USED,
+	    100, "Endurance of the drive's own metadata area consumed, as a "
+	    "ratio (OCP C0h System Data % Used)."),
+	OCP("ssdtorture_smart_ocp_erase_count_max", G, OCP_ERASE_MAX, 0,
+	    "Highest erase count of the user data blocks (OCP C0h)."),
+	OCP("ssdtorture_smart_ocp_erase_count_min", G, OCP_ERASE_MIN, 0,
+	    "Lowest erase count of the user data blocks (OCP C0h)."),
+	OCP("ssdtorture_smart_ocp_throttling_events", G, OCP_THROTTLE_EVENTS,
+	    0, "Thermal throttling events as the drive counts them (OCP C0h; "
+	    "one byte)."),
+	OCP("ssdtorture_smart_ocp_throttling_status", G, OCP_THROTTLE_STATUS,
+	    0, "Current thermal throttling: 0 none, 1 to 3 the level (OCP C0h)."),
+	OCP("ssdtorture_smart_ocp_log_version", G, OCP_LOG_VERSION, 0,
+	    "Version of the drive's OCP C0h log; no sample without one."),
 };
 
 #undef STATUS
 #undef SMART
+#undef OCP
 #undef C
 #undef G
 

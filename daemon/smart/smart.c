@@ -388,6 +388,7 @@ nvme_json(json_object *o, const struct smart *s)
 		    s->temp_sensors_c[i]));
 	ADD("temperature_sensors_c", t);
 #undef ADD
+	smart_ocp_json(o, s);
 }
 
 json_object *

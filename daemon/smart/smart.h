@@ -44,6 +44,24 @@ extern const enum smart_fig smart_src_figs[SMART_NSRC_FIGS];
 extern const enum smart_fig smart_sum_figs[SMART_NSUM_FIGS];
 #define SMART_SRC_LEN		64
 
+/*
+ * The figures of the OCP Datacenter NVMe SSD extended log C0h; its layout
+ * and their JSON keys are smart_ocp.h's table. The GUID is the last: the
+ * figures before it are counters.
+ */
+enum ocp_fig {
+	OCP_MEDIA_WRITTEN, OCP_MEDIA_READ, OCP_BAD_USER, OCP_BAD_USER_NORM,
+	OCP_BAD_SYSTEM, OCP_BAD_SYSTEM_NORM, OCP_XOR_RECOVERY,
+	OCP_UNCORRECTABLE_READ, OCP_SOFT_ECC, OCP_E2E_DETECTED,
+	OCP_E2E_CORRECTED, OCP_SYSTEM_USED, OCP_ERASE_MAX, OCP_ERASE_MIN,
+	OCP_THROTTLE_EVENTS, OCP_THROTTLE_STATUS, OCP_LOG_VERSION, OCP_GUID,
+	OCP_FIG_N
+};
+#define OCP_NCOUNT	OCP_GUID
+#define OCP_GUID_LEN	35	/* "0x" and 32 hex digits */
+/* Where the OCP figures come from, as their sources say it. */
+#define OCP_SOURCE	"OCP extended SMART log C0h"
+
 /* One ATA SMART attribute as smartctl prints it. */
 struct smart_attr {
 	int		id;
@@ -111,13 +129,20 @@ struct smart {
 	char		src[SMART_FIG_N][SMART_SRC_LEN];
 	/* why the figures not reported are unknown, "" when no reason */
 	char		unknown_why[SMART_SRC_LEN];
+	/* NVMe: the OCP C0h log when the drive has it (has_ocp), its
+	 * counters and GUID; else why not ("no OCP C0h log: ...") */
+	int		has_ocp;
+	uint64_t	ocp[OCP_NCOUNT];
+	char		ocp_guid[OCP_GUID_LEN + 1];
+	char		ocp_why[SMART_SRC_LEN];
 	/* what read it: "libnvme", "smartctl", "smart_command PROGRAM" */
 	char		read_with[SMART_SRC_LEN];
 };
 
 /* NVMe: decode the SMART / Health log (512 bytes), the Identify Controller
  * data (4096 bytes, may be NULL) and the OCP extended log C0h (512 bytes,
- * may be NULL; recognised by its GUID). */
+ * may be NULL: not read; recognised by its GUID, else its figures are
+ * unknown and ocp_why says why). */
 int	smart_from_nvme(const void *smart_log, const void *id_ctrl,
 	    const void *ocp_c0, struct smart *);
 /*
@@ -200,6 +225,10 @@ struct smart_summary {
 	int			has_thermal;
 	uint32_t		thermal_transitions[2];
 	uint32_t		thermal_seconds[2];
+	/* the OCP C0h counters (an NVMe reading: nvme), or why unknown */
+	int			nvme, has_ocp;
+	uint64_t		ocp[OCP_NCOUNT];
+	char			ocp_why[SMART_SRC_LEN];
 };
 /* The summary of reading s (NULL: none yet), waf < 0 when unknown. */
 void	smart_summary_fill(struct smart_summary *, const struct smart *s,
@@ -210,10 +239,15 @@ double	smart_summary_double(const struct smart_summary *, enum smart_fig);
 json_object *smart_summary_json(const struct smart_summary *);
 /* Everything known, for status, snapshots and ssdctl smart. */
 json_object *smart_to_json(const struct smart *);
+/* The OCP C0h figures of an NVMe reading into o, each null when unknown
+ * (smart_to_json's part; the reasons are in the sources). */
+void	smart_ocp_json(json_object *o, const struct smart *);
 /*
  * Provenance: figure key -> where it came from, or "unknown (why)" for a
  * figure not reported when a reason is known. NVMe figures without a
- * recorded source come from the SMART / Health log.
+ * recorded source come from the SMART / Health log; an NVMe reading's
+ * OCP figures name the C0h log and their bytes in it, or why there is
+ * no such log.
  */
 json_object *smart_sources_json(const struct smart *);
 

@@ -13,10 +13,11 @@
 #include <libnvme.h>
 
 #include "smart.h"
+#include "smart_ocp.h"
 #include "smart_read.h"
 
 #define OCP_C0_LID	0xc0
-#define OCP_GUID_OFF	496
+#define OCP_C0_LEN	512
 
 /* GUID of the OCP C0h log (AFD514C97C6F4F9C A4F2BFEA2810AFC5), as stored. */
 static const uint8_t ocp_c0_guid[16] = {
@@ -37,6 +38,17 @@ le128(const uint8_t *p)
 	for (i = 7; i >= 0; i--)
 		lo = lo << 8 | p[i];
 	return lo;
+}
+
+/* An n-byte little-endian counter, n at most 8. */
+static uint64_t
+le_n(const uint8_t *p, unsigned n)
+{
+	uint64_t	v = 0;
+
+	while (n-- > 0)
+		v = v << 8 | p[n];
+	return v;
 }
 
 static uint32_t
@@ -122,6 +134,38 @@ decode_counters(const struct nvme_smart_log *l, struct smart *s)
 	s->thermal_seconds[1] = le32(&l->thm_temp2_total_time);
 }
 
+/* The OCP C0h log by its table, when its GUID says it is one. */
+static void
+decode_ocp(const uint8_t *c0, struct smart *s)
+{
+	const uint8_t	*g;
+	int		 i;
+
+	if (c0 == NULL) {
+		snprintf(s->ocp_why, sizeof(s->ocp_why),
+		    "no OCP C0h log: not read");
+		return;
+	}
+	if (memcmp(c0 + ocp_fields[OCP_GUID].off, ocp_c0_guid,
+	    sizeof(ocp_c0_guid)) != 0) {
+		snprintf(s->ocp_why, sizeof(s->ocp_why),
+		    "no OCP C0h log: GUID does not match");
+		return;
+	}
+	s->has_ocp = 1;
+	for (i = 0; i < OCP_NCOUNT; i++)
+		s->ocp[i] = ocp_fields[i].width == 16 ?
+		    le128(c0 + ocp_fields[i].off) :
+		    le_n(c0 + ocp_fields[i].off, ocp_fields[i].width);
+	/* as nvme-cli prints it: a 128-bit little-endian number */
+	g = c0 + ocp_fields[OCP_GUID].off;
+	snprintf(s->ocp_guid, sizeof(s->ocp_guid), "0x");
+	for (i = 15; i >= 0; i--)
+		snprintf(s->ocp_guid + 2 + 2 * (15 - i), 3, "%02x", g[i]);
+	s->has_nand_written = 1;
+	s->nand_bytes_written = s->ocp[OCP_MEDIA_WRITTEN];
+}
+
 int
 smart_from_nvme(const void *smart_log, const void *id_ctrl,
     const void *ocp_c0, struct smart *s)
@@ -151,30 +195,39 @@ smart_from_nvme(const void *smart_log, const void *id_ctrl,
 			s->temp_limit_c = (int)le16(&id->wctemp) - 273;
 		}
 	}
-	if (c0 != NULL &&
-	    memcmp(c0 + OCP_GUID_OFF, ocp_c0_guid, sizeof(ocp_c0_guid)) == 0) {
-		s->has_nand_written = 1;
-		s->nand_bytes_written = le128(c0);	/* physical media units written, bytes */
-	}
+	decode_ocp(c0, s);
 	return 0;
 }
 
-/* The OCP C0h log, when the drive has it. */
+/*
+ * The OCP C0h log, when the drive has it: 0, else -1 and why not. A drive
+ * without it refuses the command with an NVMe status (Invalid Log Page,
+ * most of them); an errno is the read itself failing.
+ */
 static int
-read_ocp_c0(int fd, uint8_t *buf)
+read_ocp_c0(int fd, uint8_t *buf, char *why, size_t whylen)
 {
 	struct nvme_get_log_args args;
+	int			 rc;
 
 	memset(&args, 0, sizeof(args));
 	args.args_size = sizeof(args);
 	args.fd = fd;
 	args.timeout = NVME_DEFAULT_IOCTL_TIMEOUT;
 	args.lid = OCP_C0_LID;
-	args.len = 512;
+	args.len = OCP_C0_LEN;
 	args.log = buf;
 	args.nsid = NVME_NSID_ALL;
 	args.csi = NVME_CSI_NVM;
-	return nvme_get_log(&args) == 0 ? 0 : -1;
+	if ((rc = nvme_get_log(&args)) == 0)
+		return 0;
+	if (rc > 0)
+		snprintf(why, whylen, "no OCP C0h log: the log page is not "
+		    "supported");
+	else
+		snprintf(why, whylen, "no OCP C0h log: read failed: %s",
+		    strerror(errno));
+	return -1;
 }
 
 int
@@ -182,7 +235,8 @@ smart_read_nvme(const char *dev, struct smart *s, char *err, size_t errlen)
 {
 	struct nvme_smart_log	log;
 	struct nvme_id_ctrl	id;
-	uint8_t			c0[512];
+	uint8_t			c0[OCP_C0_LEN];
+	char			why[SMART_SRC_LEN] = "";
 	int			fd, rc, have_id, have_c0;
 
 	if ((fd = open(dev, O_RDONLY | O_CLOEXEC)) == -1) {
@@ -197,10 +251,12 @@ smart_read_nvme(const char *dev, struct smart *s, char *err, size_t errlen)
 		close(fd);
 		return -1;
 	}
-	have_c0 = read_ocp_c0(fd, c0) == 0;
+	have_c0 = read_ocp_c0(fd, c0, why, sizeof(why)) == 0;
 	close(fd);
 	rc = smart_from_nvme(&log, have_id ? &id : NULL, have_c0 ? c0 : NULL,
 	    s);
+	if (!have_c0)
+		snprintf(s->ocp_why, sizeof(s->ocp_why), "%s", why);
 	snprintf(s->read_with, sizeof(s->read_with), "libnvme");
 	return rc;
 }

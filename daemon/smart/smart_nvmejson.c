@@ -182,6 +182,9 @@ nvme_decode(json_object *root, struct smart *s, char *err, size_t errlen)
 		s->percent_used = used;
 	decode_temps(root, l, s);
 	decode_counters(l, s);
+	/* smartctl reads the standard logs only */
+	snprintf(s->ocp_why, sizeof(s->ocp_why),
+	    "no OCP C0h log: smartctl's output has none");
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "smart.h"
+#include "smart_ocp.h"
 
 /* The JSON keys of the figures, as smart_to_json names them. */
 const char *const smart_fig_key[SMART_FIG_N] = {
@@ -63,6 +64,48 @@ nvme_source(enum smart_fig f)
 	    "NVMe SMART / Health log";
 }
 
+/*
+ * The OCP figures' sources: the log and the bytes of each, or why there
+ * is no log (nothing when no reason is known: a baseline restored from
+ * the state keeps none).
+ */
+static void
+ocp_sources(json_object *o, const struct smart *s)
+{
+	char	buf[2 * SMART_SRC_LEN];
+	int	i;
+
+	if (s->source != SMART_NVME || (!s->has_ocp && s->ocp_why[0] == '\0'))
+		return;
+	for (i = 0; i < OCP_FIG_N; i++) {
+		if (s->has_ocp && ocp_fields[i].width == 1)
+			snprintf(buf, sizeof(buf), "%s, byte %u", OCP_SOURCE,
+			    ocp_fields[i].off);
+		else if (s->has_ocp)
+			snprintf(buf, sizeof(buf), "%s, bytes %u-%u",
+			    OCP_SOURCE, ocp_fields[i].off, ocp_fields[i].off +
+			    ocp_fields[i].width - 1);
+		else
+			snprintf(buf, sizeof(buf), "unknown (%s)", s->ocp_why);
+		json_object_object_add(o, ocp_fields[i].key,
+		    json_object_new_string(buf));
+	}
+}
+
+void
+smart_ocp_json(json_object *o, const struct smart *s)
+{
+	int	i;
+
+	if (s->source != SMART_NVME)
+		return;
+	for (i = 0; i < OCP_NCOUNT; i++)
+		json_object_object_add(o, ocp_fields[i].key, s->has_ocp ?
+		    json_object_new_uint64(s->ocp[i]) : NULL);
+	json_object_object_add(o, ocp_fields[OCP_GUID].key, s->has_ocp ?
+	    json_object_new_string(s->ocp_guid) : NULL);
+}
+
 json_object *
 smart_sources_json(const struct smart *s)
 {
@@ -87,6 +130,7 @@ smart_sources_json(const struct smart *s)
 		json_object_object_add(o, smart_fig_key[f],
 		    json_object_new_string(buf));
 	}
+	ocp_sources(o, s);
 	return o;
 }
 
@@ -227,6 +271,10 @@ smart_summary_fill(struct smart_summary *m, const struct smart *s, double waf)
 	    sizeof(m->thermal_transitions));
 	memcpy(m->thermal_seconds, s->thermal_seconds,
 	    sizeof(m->thermal_seconds));
+	m->nvme = s->source == SMART_NVME;
+	m->has_ocp = s->has_ocp;
+	memcpy(m->ocp, s->ocp, sizeof(m->ocp));
+	memcpy(m->ocp_why, s->ocp_why, sizeof(m->ocp_why));
 }
 
 double
@@ -238,6 +286,27 @@ smart_summary_double(const struct smart_summary *m, enum smart_fig f)
 		return 0;
 	return v->kind == SUM_INT ? (double)v->i : v->kind == SUM_COUNT ?
 	    (double)v->u : v->d;
+}
+
+/* An NVMe reading's OCP counters, null when unknown, and their source
+ * or why they are unknown. */
+static void
+summary_ocp_json(json_object *o, const struct smart_summary *m)
+{
+	char	buf[2 * SMART_SRC_LEN];
+	int	i;
+
+	if (!m->nvme)
+		return;
+	for (i = 0; i < OCP_NCOUNT; i++)
+		json_object_object_add(o, ocp_fields[i].key, m->has_ocp ?
+		    json_object_new_uint64(m->ocp[i]) : NULL);
+	if (m->has_ocp)
+		snprintf(buf, sizeof(buf), "%s", OCP_SOURCE);
+	else
+		snprintf(buf, sizeof(buf), "unknown (%s)", m->ocp_why[0] ?
+		    m->ocp_why : "no OCP C0h log");
+	json_object_object_add(o, "ocp_source", json_object_new_string(buf));
 }
 
 json_object *
@@ -258,5 +327,6 @@ smart_summary_json(const struct smart_summary *m)
 		    v->kind == SUM_COUNT ? json_object_new_uint64(v->u) :
 		    json_object_new_double(v->d));
 	}
+	summary_ocp_json(o, m);
 	return o;
 }

@@ -15,6 +15,7 @@
 #include <libnvme.h>
 
 #include "smart.h"
+#include "smart_ocp.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -81,6 +82,34 @@ check_smart(const struct smart *s, const struct nvme_smart_log *l,
 		check(s->model[0] == '\0' && s->serial[0] == '\0');
 }
 
+/*
+ * The OCP C0h figures: all or none, by the GUID; none with a reason;
+ * each within what its field can hold (smart_ocp.h's widths); the NAND
+ * bytes written are its media bytes written.
+ */
+static void
+check_ocp(const struct smart *s, const uint8_t *c0)
+{
+	int	i;
+
+	check(s->has_ocp == (c0 != NULL &&
+	    memcmp(c0 + ocp_fields[OCP_GUID].off, "\xc5\xaf\x10\x28\xea\xbf"
+	    "\xf2\xa4\x9c\x4f\x6f\x7c\xc9\x14\xd5\xaf", 16) == 0));
+	check(s->has_nand_written == s->has_ocp);
+	if (!s->has_ocp) {
+		check(s->ocp_why[0] != '\0' && s->ocp_guid[0] == '\0');
+		for (i = 0; i < OCP_NCOUNT; i++)
+			check(s->ocp[i] == 0);
+		return;
+	}
+	check(s->ocp_why[0] == '\0');
+	check(s->nand_bytes_written == s->ocp[OCP_MEDIA_WRITTEN]);
+	for (i = 0; i < OCP_NCOUNT; i++)
+		check(ocp_fields[i].width >= 8 ||
+		    s->ocp[i] < 1ULL << (8 * ocp_fields[i].width));
+	check(strcmp(s->ocp_guid, "0xafd514c97c6f4f9ca4f2bfea2810afc5") == 0);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -93,8 +122,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	c0 = page(&data, &size, 512, 0);
 	check(smart_from_nvme(log, id, c0, &s) == 0);
 	check_smart(&s, log, id != NULL);
-	if (c0 == NULL)
-		check(!s.has_nand_written);
+	check_ocp(&s, c0);
 	free(log);
 	free(id);
 	free(c0);
