@@ -134,6 +134,15 @@ decode_counters(const struct nvme_smart_log *l, struct smart *s)
 	s->thermal_seconds[1] = le32(&l->thm_temp2_total_time);
 }
 
+/* No OCP log: why, for its figures and the NAND bytes written. */
+static void
+ocp_unknown(struct smart *s, const char *why)
+{
+	snprintf(s->ocp_why, sizeof(s->ocp_why), "%s", why);
+	snprintf(s->src[FIG_NAND_WRITTEN], sizeof(s->src[FIG_NAND_WRITTEN]),
+	    "%s", why);
+}
+
 /* The OCP C0h log by its table, when its GUID says it is one. */
 static void
 decode_ocp(const uint8_t *c0, struct smart *s)
@@ -142,14 +151,12 @@ decode_ocp(const uint8_t *c0, struct smart *s)
 	int		 i;
 
 	if (c0 == NULL) {
-		snprintf(s->ocp_why, sizeof(s->ocp_why),
-		    "no OCP C0h log: not read");
+		ocp_unknown(s, "no OCP C0h log: not read");
 		return;
 	}
 	if (memcmp(c0 + ocp_fields[OCP_GUID].off, ocp_c0_guid,
 	    sizeof(ocp_c0_guid)) != 0) {
-		snprintf(s->ocp_why, sizeof(s->ocp_why),
-		    "no OCP C0h log: GUID does not match");
+		ocp_unknown(s, "no OCP C0h log: GUID does not match");
 		return;
 	}
 	s->has_ocp = 1;
@@ -256,7 +263,7 @@ smart_read_nvme(const char *dev, struct smart *s, char *err, size_t errlen)
 	rc = smart_from_nvme(&log, have_id ? &id : NULL, have_c0 ? c0 : NULL,
 	    s);
 	if (!have_c0)
-		snprintf(s->ocp_why, sizeof(s->ocp_why), "%s", why);
+		ocp_unknown(s, why);
 	snprintf(s->read_with, sizeof(s->read_with), "libnvme");
 	return rc;
 }

@@ -182,9 +182,11 @@ nvme_decode(json_object *root, struct smart *s, char *err, size_t errlen)
 		s->percent_used = used;
 	decode_temps(root, l, s);
 	decode_counters(l, s);
-	/* smartctl reads the standard logs only */
+	/* smartctl reads the standard logs only (a simulated drive's NAND
+	 * bytes, decode_sim, replace the reason) */
 	snprintf(s->ocp_why, sizeof(s->ocp_why),
 	    "no OCP C0h log: smartctl's output has none");
+	snprintf(s->src[FIG_NAND_WRITTEN], SMART_SRC_LEN, "%s", s->ocp_why);
 	return 0;
 }
 

@@ -309,6 +309,8 @@ test_ocp_guid_mismatch(void **state)
 	assert_string_equal(s.ocp_why, "no OCP C0h log: GUID does not match");
 	assert_string_equal(source_of(&s, "ocp_erase_count_min"),
 	    "unknown (no OCP C0h log: GUID does not match)");
+	assert_string_equal(source_of(&s, "nand_bytes_written"),
+	    "unknown (no OCP C0h log: GUID does not match)");
 	/* the Status summary: null, with the reason beside */
 	smart_summary_fill(&m, &s, -1);
 	o = smart_summary_json(&m);

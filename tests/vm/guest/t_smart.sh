@@ -93,6 +93,38 @@ s = json.load(sys.stdin)["drives"][0]["smart"]
 assert s is not None and s["temperature_c"] == 50 and s["critical_warning"] == 0, s
 ' >"$T/st.log" 2>&1
 assert_rc "Status carries smart for nv" 0 $? "$T/st.log"
+
+log "no OCP C0h log on QEMU's NVMe: its figures unknown, and why"
+OCP_WHY="unknown (no OCP C0h log: the log page is not supported)"
+$CTL --json status nv sata | python3 -c '
+import json, sys
+why = sys.argv[1]
+d = {x["name"]: x["smart"] for x in json.load(sys.stdin)["drives"]}
+nv, sata = d["nv"], d["sata"]
+assert nv["ocp_source"] == why, nv
+for k in ("ocp_erase_count_max", "ocp_erase_count_min", "ocp_throttle_events",
+          "ocp_throttle_status", "ocp_media_bytes_read", "ocp_log_version"):
+    assert k in nv and nv[k] is None, (k, nv)
+assert not [k for k in sata if k.startswith("ocp_")], sata
+' "$OCP_WHY" >"$T/ocp.log" 2>&1
+assert_rc "Status: nv OCP figures null with ocp_source, none for sata" 0 $? "$T/ocp.log"
+$CTL status nv >"$T/nv-status.txt" 2>&1
+show_file "$T/nv-status.txt"
+assert_contains "status nv: erase counts beside wear, unknown and why" \
+    "$(grep 'wear:' "$T/nv-status.txt")" "0%; erase counts $OCP_WHY"
+assert_contains "status nv: throttling beside temperature, unknown and why" \
+    "$(grep 'temperature:' "$T/nv-status.txt")" "50C; throttling $OCP_WHY"
+assert_contains "smart nv: erase count unknown and why" \
+    "$(grep 'erase count (max):' "$T/nv.txt")" "$OCP_WHY"
+assert_contains "smart nv: one line for the missing log" \
+    "$(grep 'OCP C0h log:' "$T/nv.txt")" "$OCP_WHY"
+assert_contains "smart nv: NAND written unknown, and why" \
+    "$(grep 'NAND written:' "$T/nv.txt")" "$OCP_WHY"
+assert_eq "smart.jsonl baseline: OCP figures null, and why" "None $OCP_WHY" \
+    "$(grep '"why":"baseline"' "$S/nv/smart.jsonl" | python3 -c '
+import json, sys
+s = json.loads(sys.stdin.readline())["smart"]
+print(s["ocp_erase_count_max"], s["sources"]["ocp_erase_count_max"])')"
 kill -TERM "$SSDT_PID"
 wait_pid "$SSDT_PID" 10
 assert_rc "SIGTERM" 0 "$RC" "$T/d.log"
