@@ -69,7 +69,7 @@ DAEMON_SRC	= daemon/main.c daemon/loop.c daemon/manager.c daemon/core/drive.c da
 		  daemon/features/drive_smart.c daemon/features/drive_errors.c daemon/core/records.c \
 		  daemon/core/findings.c daemon/core/rates.c daemon/core/drive_cmd.c \
 		  daemon/core/drive_archive.c daemon/core/drive_open.c daemon/core/drive_job.c \
-		  daemon/features/drive_ckpt.c daemon/features/drive_timeline.c daemon/features/drive_long.c \
+		  daemon/features/drive_ckpt.c daemon/features/drive_timeline.c daemon/features/ckpt_long.c \
 		  daemon/features/ckpt_seen.c daemon/features/ckpt_line.c daemon/core/drive_core.c \
 		  daemon/core/drive_power.c daemon/features/drive_cut.c daemon/features/cutproc.c \
 		  daemon/core/drive_run.c daemon/core/drive_features.c daemon/core/tl_estimate.c \

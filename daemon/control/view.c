@@ -15,7 +15,7 @@
 #include "drive_ckpt.h"
 #include "drive_cmd.h"
 #include "drive_errors.h"
-#include "drive_long.h"
+#include "ckpt_long.h"
 #include "drive_smart.h"
 #include "drive_timeline.h"
 #include "events.h"
@@ -239,7 +239,7 @@ op_series(void *arg, const char *name, uint64_t ckpt, json_object *out)
 
 	if ((d = daemon_find(arg, name)) == NULL)
 		return -ENOENT;
-	drive_long_series(d, ckpt, out);
+	ckpt_long_series(d, ckpt, out);
 	return 0;
 }
 

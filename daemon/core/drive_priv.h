@@ -140,7 +140,7 @@ struct drive_ckpt {
 };
 
 /*
- * The per-second figures of a long test's run (drive_long.c): IOPS, bytes
+ * The per-second figures of a long test's run (ckpt_long.c): IOPS, bytes
  * a second and p99 latency (us; -1: none) of each second in the step,
  * from the step's start (the rates since the last second at each tick,
  * the first from the counters when its job was handed out).

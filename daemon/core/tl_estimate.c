@@ -2,7 +2,7 @@
  * tl_estimate.c: the write-cache estimate (slc.h) of a write job's
  * timeline as the fields of a JSON object: shared, below both, by the
  * write timelines (drive_timeline.c: a pass's phase_end event and file)
- * and the long tests (drive_long.c: a checkpoint's clean and dirty
+ * and the long tests (ckpt_long.c: a checkpoint's clean and dirty
  * passes).
  */
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /*
  * ckpt_line.c: the lines of checkpoints.jsonl, as every probe writes one
  * (the checkpoints' own probes, drive_ckpt.c, and the long tests',
- * drive_long.c): which checkpoint and probe, the workload as fio would
+ * ckpt_long.c): which checkpoint and probe, the workload as fio would
  * be told it, the figures and latencies the worker measured, what it
  * found bad, its windows; and the appending of a line.
  */

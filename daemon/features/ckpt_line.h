@@ -1,6 +1,6 @@
 /*
  * ckpt_line.h: the lines of checkpoints.jsonl (ckpt_line.c), for the
- * checkpoints (drive_ckpt.c) and the long tests (drive_long.c).
+ * checkpoints (drive_ckpt.c) and the long tests (ckpt_long.c).
  */
 #ifndef SSDT_CKPT_LINE_H
 #define SSDT_CKPT_LINE_H

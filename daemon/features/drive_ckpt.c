@@ -36,7 +36,7 @@
 #include "ckpt_seen.h"
 #include "drive_ckpt.h"
 #include "drive_features.h"
-#include "drive_long.h"
+#include "ckpt_long.h"
 #include "drive_priv.h"
 #include "probegen.h"
 
@@ -373,7 +373,7 @@ drive_ckpt_prepare(struct drive *d, struct job *j)
 		j->pj.reruns = PROBE_RERUNS;	/* the suite's: short, alike */
 	if (skipped)	/* the step the job is of, on disk before it runs */
 		d->core->checkpoint(d);
-	drive_long_prepare(d, sched_ckpt_long(d->st.ckpt_step));
+	ckpt_long_prepare(d, sched_ckpt_long(d->st.ckpt_step));
 }
 
 /* The checkpoint is complete. */
@@ -409,7 +409,7 @@ drive_ckpt_step_done(struct drive *d, int err)
 	if (p != NULL)
 		probe_recorded(d, p);
 	else if (sched_ckpt_long(d->st.ckpt_step) >= 0)
-		drive_long_done(d, sched_ckpt_long(d->st.ckpt_step), err);
+		ckpt_long_done(d, sched_ckpt_long(d->st.ckpt_step), err);
 	else
 		(void)engine_probe_result(d->eng, &r);	/* none to keep */
 	if (sched_ckpt_next(&d->st, &d->conf)) {
@@ -465,7 +465,7 @@ static void
 ckpt_tick(struct drive *d, int rated)
 {
 	if (rated)
-		drive_long_tick(d);
+		ckpt_long_tick(d);
 }
 
 static void
@@ -475,10 +475,10 @@ ckpt_release(struct drive *d)
 	free(d->base);
 	d->base = NULL;
 	ckpt_seen_free(d);
-	drive_long_free(d);
+	ckpt_long_free(d);
 }
 
-/* Performance checkpoints, their probes and long tests (drive_long.c). */
+/* Performance checkpoints, their probes and long tests (ckpt_long.c). */
 const struct drive_feature drive_ckpt_feature = {
 	.name = "checkpoints",
 	.loaded = ckpt_loaded,

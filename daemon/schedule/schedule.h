@@ -136,7 +136,7 @@ enum ckpt_long {
 #define CKPT_STEP_LAST		CKPT_STEP_LONG(CL_COUNT - 1)
 
 /* What a long step's end records (the long tests' feature, one handler
- * each: features/drive_long.c). */
+ * each: features/ckpt_long.c). */
 enum long_record {
 	LREC_NONE,	/* nothing of its own */
 	LREC_DEGRADE,	/* the degradation run: its series and figures */

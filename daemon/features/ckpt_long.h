@@ -1,9 +1,9 @@
 /*
- * drive_long.h: the long tests of a full checkpoint (drive_long.c, part of
+ * ckpt_long.h: the long tests of a full checkpoint (ckpt_long.c, part of
  * the checkpoints' feature), for drive_ckpt.c and the control socket.
  */
-#ifndef SSDT_DRIVE_LONG_H
-#define SSDT_DRIVE_LONG_H
+#ifndef SSDT_CKPT_LONG_H
+#define SSDT_CKPT_LONG_H
 
 #include <stdint.h>
 
@@ -12,15 +12,15 @@
 struct drive;
 
 /* A long step's job is handed out (its series begins). */
-void		 drive_long_prepare(struct drive *, int step);
+void		 ckpt_long_prepare(struct drive *, int step);
 /* A tick's rates are in: the series of the running step. */
-void		 drive_long_tick(struct drive *);
+void		 ckpt_long_tick(struct drive *);
 /* A long step's job is done (err: a TRIM the target cannot do): its
  * line, if it has one. */
-void		 drive_long_done(struct drive *, int step, int err);
-void		 drive_long_free(struct drive *);
+void		 ckpt_long_done(struct drive *, int step, int err);
+void		 ckpt_long_free(struct drive *);
 /* The long tests' series of checkpoint `ckpt` (0: the latest), for the
  * Series method (series_read.h). */
-void		 drive_long_series(struct drive *, uint64_t ckpt, json_object *out);
+void		 ckpt_long_series(struct drive *, uint64_t ckpt, json_object *out);
 
 #endif

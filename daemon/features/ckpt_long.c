@@ -1,5 +1,5 @@
 /*
- * drive_long.c: what the lifecycle does around the long tests of a full
+ * ckpt_long.c: what the lifecycle does around the long tests of a full
  * checkpoint (the steps are the rows of phase_checkpoint.c's table; each
  * row's `record` names the handler below that records its end): the per-second
  * series of the degradation run and of the recovery runs, each kept in
@@ -31,7 +31,7 @@
 #include "clock.h"
 #include "degrade.h"
 #include "ckpt_line.h"
-#include "drive_long.h"
+#include "ckpt_long.h"
 #include "drive_priv.h"
 #include "series_read.h"
 #include "statedir.h"
@@ -86,7 +86,7 @@ trim_done(const struct drive *d, int step)
 }
 
 void
-drive_long_free(struct drive *d)
+ckpt_long_free(struct drive *d)
 {
 	struct drive_series	*s = &d->series;
 
@@ -122,12 +122,12 @@ series_counts(const struct drive *d, double *cnt)
 }
 
 void
-drive_long_prepare(struct drive *d, int step)
+ckpt_long_prepare(struct drive *d, int step)
 {
 	struct drive_series	*s = &d->series;
 	double			 cnt[SERIES_NCOUNT];
 
-	drive_long_free(d);
+	ckpt_long_free(d);
 	if (!series_step(step) && !read_step(step))
 		return;
 	s->step = step;
@@ -169,7 +169,7 @@ static int	series_second(struct drive *, struct drive_series *,
 		    const double *);
 
 void
-drive_long_tick(struct drive *d)
+ckpt_long_tick(struct drive *d)
 {
 	struct drive_series	*s = &d->series;
 	double			 cnt[SERIES_NCOUNT], rate[SERIES_NCOUNT];
@@ -210,7 +210,7 @@ series_second(struct drive *d, struct drive_series *s, const double *rate)
 }
 
 void
-drive_long_series(struct drive *d, uint64_t ckpt, json_object *out)
+ckpt_long_series(struct drive *d, uint64_t ckpt, json_object *out)
 {
 	if (series_read(d->dir, ckpt, out) == -1)
 		drive_log(d, LOG_WARNING, errno, "cannot read its series");
@@ -580,7 +580,7 @@ static void (*const record_done[LREC_COUNT])(struct drive *, int step) = {
 };
 
 void
-drive_long_done(struct drive *d, int step, int err)
+ckpt_long_done(struct drive *d, int step, int err)
 {
 	struct probe_result	r;
 
@@ -596,5 +596,5 @@ drive_long_done(struct drive *d, int step, int err)
 		record_done[step_record(step)](d, step);
 	else
 		(void)engine_probe_result(d->eng, &r);	/* none to keep */
-	drive_long_free(d);
+	ckpt_long_free(d);
 }
