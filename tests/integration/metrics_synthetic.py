@@ -50,6 +50,21 @@ eq("media errors", val("smart_media_errors_total", "a"), float(2**64 - 1))
 eq("critical warning", val("smart_critical_warning", "a"), 4)
 eq("waf", val("smart_write_amplification", "a"), 1.0000000000000002)
 eq("null nand", "ssdtorture_smart_nand_written_bytes_total" in fams, False)
+# the OCP C0h figures of a (1000 + the figure's index in smart.h's
+# enum ocp_fig), none of the drives without the log
+for k, fam in ((1, "media_read_bytes_total"), (2, "bad_user_blocks"),
+               (3, "bad_user_blocks_normalized"), (4, "bad_system_blocks"),
+               (5, "bad_system_blocks_normalized"),
+               (6, "xor_recoveries_total"), (7, "uncorrectable_reads_total"),
+               (8, "soft_ecc_errors_total"), (9, "e2e_detected_errors_total"),
+               (10, "e2e_corrected_errors_total"),
+               (12, "erase_count_max"), (13, "erase_count_min"),
+               (14, "throttling_events"), (15, "throttling_status"),
+               (16, "log_version")):
+    want = float(2**64 - 1) if k == 1 else 1000 + k
+    eq("ocp " + fam, val("smart_ocp_" + fam, "a"), want)
+    eq("ocp %s of c: none" % fam, val("smart_ocp_" + fam, "c"), "0 samples")
+eq("ocp system data used", val("smart_ocp_system_data_used_ratio", "a"), 0.37)
 eq("null reallocated", "ssdtorture_smart_reallocated_sectors_total" in fams, False)
 eq("no SMART of b", [f for f in fams if "smart" in f and any(
     l["drive"] == "b" for _, l, _ in fams[f].samples)], [])

@@ -229,6 +229,12 @@ main(int argc, char **argv)
 	a.smart.thermal_transitions[1] = 0;
 	a.smart.thermal_seconds[0] = 120;
 	a.smart.thermal_seconds[1] = UINT32_MAX;
+	/* the OCP C0h log: each figure its own value */
+	a.smart.nvme = a.smart.has_ocp = 1;
+	for (int k = 0; k < OCP_NCOUNT; k++)
+		a.smart.ocp[k] = 1000 + (uint64_t)k;
+	a.smart.ocp[OCP_MEDIA_READ] = UINT64_MAX;
+	a.smart.ocp[OCP_SYSTEM_USED] = 37;
 	a.st.rated_tbw = 600000000000000ULL;
 	b.st.name = "b";
 	b.st.refused = 1;
