@@ -436,9 +436,13 @@ test_read_results(void **st)
 /*
  * The ramp's completions are not counted: without a ramp, the job's
  * reads are the window's but for the drain (at most the slots in
- * flight); with one as long as the window, about half are left out.
- * Windows of a second each: a stall of the host of a tenth of a second,
- * common on a busy 2-core machine, must not tip the halves.
+ * flight); with one as long as the window, those of the ramp are left
+ * out. The ramp's first half is a rest without I/O (engine_probe.c), so
+ * its reads take half a second against the window's second: a third of
+ * all at an even pace. The bounds hold while the two paces differ by up
+ * to four times either way (a busy 2-core machine, a sanitized build
+ * beside other suites): a tenth of all at least left out, a quarter at
+ * least counted; counting the ramp would leave out none.
  */
 static void
 test_ramp(void **st)
@@ -461,7 +465,7 @@ test_ramp(void **st)
 	    (unsigned long long)out.res.ops[LAT_READ],
 	    (unsigned long long)all);
 	assert_true(out.res.ops[LAT_READ] > all / 4);
-	assert_true(out.res.ops[LAT_READ] < all * 3 / 4);
+	assert_true(all - out.res.ops[LAT_READ] >= all / 10);
 	assert_int_equal(out.res.lat[LAT_READ].count, out.res.ops[LAT_READ]);
 	assert_true(llabs((long long)out.res.window_ns - 1000 * (long long)MS) <
 	    20 * (long long)MS);
