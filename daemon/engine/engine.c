@@ -569,8 +569,9 @@ run_idle(struct engine *e)
 
 /*
  * The purge job: the drive erases itself (purge.c); its progress is
- * asked for every PURGE_POLL_NS. A stop leaves a sanitize running in the
- * drive, and the next start waits for it; Format NVM cannot be stopped.
+ * asked for every PURGE_POLL_NS. A pause or stop leaves a sanitize
+ * running in the drive: the job given again after a pause waits for it
+ * (purge_start); Format NVM cannot be stopped.
  */
 #define PURGE_POLL_NS	1000000000ULL
 
