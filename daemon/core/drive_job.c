@@ -164,6 +164,27 @@ idle_arm(struct drive *d, uint64_t until_ms)
 		drive_log(d, LOG_WARNING, 0, "idle timer: %s", strerror(-rc));
 }
 
+/*
+ * A purge job gets what the drive's open found (d->purge): 1; 0 when
+ * prepare was changed by a reload since (its checks were made for
+ * another command, or none), and the drive fails. A job given again
+ * (after a pause) knows that its sanitize was started.
+ */
+static int
+purge_job(struct drive *d, struct job *j)
+{
+	if (d->purge.how == PURGE_NONE || d->purge.prepare != d->conf.prepare) {
+		drive_fail(d, "prepare = %s: set by a reload during the prepare "
+		    "phase, whose checks were made for prepare = %s; start "
+		    "the drive again", config_prepare_name(d->conf.prepare),
+		    config_prepare_name(d->purge.prepare));
+		return 0;
+	}
+	j->purge = d->purge;
+	d->purge.again = 1;
+	return 1;
+}
+
 /* Hand the worker the job of the current phase, if the drive runs. */
 void
 drive_schedule(struct drive *d)
@@ -192,8 +213,8 @@ drive_schedule(struct drive *d)
 	if (phase_verifies(d))
 		features_verify_resume(d);	/* back to the checkpoint */
 	features_job_prepare(d, &j);
-	if (j.kind == JOB_PURGE)
-		j.purge = d->purge;
+	if (j.kind == JOB_PURGE && !purge_job(d, &j))
+		return;
 	if (engine_submit(d->eng, &j) == -1) {
 		drive_fail(d, "cannot hand a job to the worker: %s",
 		    strerror(errno));

@@ -321,8 +321,10 @@ drive_prepare(struct drive *d)
 	if (d->conf.reservation && safety_reserve(&d->tgt, d->conf.name, why,
 	    sizeof(why)) == -1)
 		return drive_refuse(d, why);
+	/* the span as configured: a tail short of a block is the run's too */
 	if ((!owned || d->st.prog.phase == PHASE_PREPARE) &&
-	    !prepared(d, l.span_bytes, why, sizeof(why)))
+	    !prepared(d, config_span_bytes(&d->conf, d->tgt.capacity), why,
+	    sizeof(why)))
 		return drive_refuse(d, why);
 	if (!owned && state_init(d, &l) == -1)
 		return drive_refuse(d, "cannot make an instance id");

@@ -3,6 +3,7 @@
  * kinds of drive share: the refusals before anything is written, the
  * names, the errors. The ATA side is purge_ata.c.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -41,6 +42,9 @@ purge_strerror(int err, char *buf, size_t len)
 {
 	if (err == PURGE_ERR_FAILED)
 		snprintf(buf, len, "the drive reports that it failed");
+	else if (err == PURGE_ERR_NOSTATUS)
+		snprintf(buf, len, "the drive's answer holds no sanitize status "
+		    "(no ATA Status Return in its sense data)");
 	else if (err == PURGE_ERR_FROZEN)
 		snprintf(buf, len, "the drive's sanitize is frozen (SANITIZE "
 		    "FREEZE LOCK); a power cycle thaws it");
@@ -76,18 +80,120 @@ is_partition(dev_t rdev)
 	return stat(path, &sb) == 0;
 }
 
-/* Another active namespace on the controller besides nsid: its id, or 0. */
-static uint32_t
-other_namespace(int fd, uint32_t nsid)
+/*
+ * Is it stacked over other block devices (device-mapper, md: its sysfs
+ * slaves)? Their ioctls reach the drive below, whose command would erase
+ * all of it, not the part the mapping shows. The first one's name in
+ * `below`.
+ */
+static int
+is_stacked(dev_t rdev, char *below, size_t len)
+{
+	char		 path[96];
+	DIR		*dir;
+	struct dirent	*de;
+	int		 found = 0;
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/slaves",
+	    major(rdev), minor(rdev));
+	if ((dir = opendir(path)) == NULL)
+		return 0;
+	while (!found && (de = readdir(dir)) != NULL)
+		if (de->d_name[0] != '.') {
+			snprintf(below, len, "%.*s", (int)len - 1, de->d_name);
+			found = 1;
+		}
+	closedir(dir);
+	return found;
+}
+
+/*
+ * Any namespace of the NVM subsystem besides nsid: its id in *other (0:
+ * none); -1 when the list cannot be read (refused: nothing is known).
+ * All the subsystem's namespaces where the controller manages them
+ * (OACS bit 3: the allocated list), else those attached.
+ */
+static int
+other_namespace(int fd, const struct nvme_id_ctrl *id, uint32_t nsid,
+    uint32_t *other)
 {
 	struct nvme_ns_list	list;
 	size_t			i;
+	int			rc;
 
-	if (nvme_identify_active_ns_list(fd, 0, &list) != 0)
-		return 0;
+	*other = 0;
+	rc = (le16toh(id->oacs) & NVME_CTRL_OACS_NS_MGMT) ?
+	    nvme_identify_allocated_ns_list(fd, 0, &list) :
+	    nvme_identify_active_ns_list(fd, 0, &list);
+	if (rc != 0)
+		return -1;
 	for (i = 0; i < NVME_ID_NS_LIST_MAX && list.ns[i] != 0; i++)
-		if (le32toh(list.ns[i]) != nsid)
-			return le32toh(list.ns[i]);
+		if (le32toh(list.ns[i]) != nsid) {
+			*other = le32toh(list.ns[i]);
+			break;
+		}
+	return 0;
+}
+
+/* What a command over the whole subsystem (WHAT) would also erase: 0 when
+ * nothing, else -1 and why. */
+static int
+subsystem_alone(int fd, const struct nvme_id_ctrl *id, uint32_t nsid,
+    const char *what, char *why, size_t len)
+{
+	uint32_t	other;
+
+	if (id->cmic & NVME_CTRL_CMIC_MULTI_CTRL) {
+		snprintf(why, len, "%s the whole NVM subsystem, which may have "
+		    "other controllers and their namespaces (Identify "
+		    "Controller CMIC bit 1)", what);
+		return -1;
+	}
+	if (other_namespace(fd, id, nsid, &other) == -1) {
+		snprintf(why, len, "%s the whole NVM subsystem, and its list "
+		    "of namespaces cannot be read", what);
+		return -1;
+	}
+	if (other != 0) {
+		snprintf(why, len, "%s the whole NVM subsystem, and namespace "
+		    "%" PRIu32 " is there besides this one", what, other);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The namespace as its Identify says it is: its format kept by Format
+ * NVM, its size the target's (else the drive would erase what the
+ * target does not show).
+ */
+static int
+namespace_read(int fd, const struct target *t, struct purge *p, char *why,
+    size_t len)
+{
+	struct nvme_id_ns	ns;
+	unsigned		idx;
+	uint64_t		bytes;
+
+	if (nvme_identify_ns(fd, p->nsid, &ns) != 0) {
+		snprintf(why, len, "cannot read Identify Namespace %" PRIu32,
+		    p->nsid);
+		return -1;
+	}
+	p->lbaf = ns.flbas & 0x0f;
+	p->lbafu = (ns.flbas >> 5) & 0x03;
+	p->mset = (ns.flbas >> 4) & 0x01;
+	p->pi = ns.dps & 0x07;
+	p->pil = (ns.dps >> 3) & 0x01;
+	idx = (unsigned)p->lbafu << 4 | p->lbaf;
+	bytes = ns.lbaf[idx].ds < 32 ? le64toh(ns.nsze) << ns.lbaf[idx].ds : 0;
+	if (bytes != t->capacity) {
+		snprintf(why, len, "namespace %" PRIu32 " holds %" PRIu64
+		    " bytes (Identify Namespace NSZE), the device %" PRIu64
+		    ": the drive would erase what the device does not show",
+		    p->nsid, bytes, t->capacity);
+		return -1;
+	}
 	return 0;
 }
 
@@ -95,9 +201,6 @@ static int
 check_format(int fd, const struct nvme_id_ctrl *id, struct purge *p,
     char *why, size_t len)
 {
-	struct nvme_id_ns	ns;
-	uint32_t		other;
-
 	if (!(le16toh(id->oacs) & NVME_CTRL_OACS_FORMAT)) {
 		snprintf(why, len, "the controller does not support Format "
 		    "NVM (Identify Controller OACS bit 1)");
@@ -105,23 +208,10 @@ check_format(int fd, const struct nvme_id_ctrl *id, struct purge *p,
 	}
 	if ((id->fna & (NVME_CTRL_FNA_FMT_ALL_NAMESPACES |
 	    NVME_CTRL_FNA_SEC_ALL_NAMESPACES)) &&
-	    (other = other_namespace(fd, p->nsid)) != 0) {
-		snprintf(why, len, "the controller formats all its namespaces "
-		    "at once (FNA 0x%x) and namespace %" PRIu32 " is active "
-		    "besides this one", id->fna, other);
+	    subsystem_alone(fd, id, p->nsid, "Format NVM with user data "
+	    "erase covers (FNA bits 0-1)", why, len) == -1)
 		return -1;
-	}
-	if (nvme_identify_ns(fd, p->nsid, &ns) != 0) {
-		snprintf(why, len, "cannot read Identify Namespace %" PRIu32
-		    " (to keep its format)", p->nsid);
-		return -1;
-	}
 	p->how = PURGE_NVME_FORMAT;
-	p->lbaf = ns.flbas & 0x0f;
-	p->lbafu = (ns.flbas >> 5) & 0x03;
-	p->mset = (ns.flbas >> 4) & 0x01;
-	p->pi = ns.dps & 0x07;
-	p->pil = (ns.dps >> 3) & 0x01;
 	return 0;
 }
 
@@ -129,7 +219,7 @@ static int
 check_sanitize(int fd, const struct nvme_id_ctrl *id, struct purge *p,
     char *why, size_t len)
 {
-	uint32_t	cap = le32toh(id->sanicap), other;
+	uint32_t	cap = le32toh(id->sanicap);
 
 	if (cap & NVME_CTRL_SANICAP_BES)
 		p->how = PURGE_NVME_BLOCK;
@@ -141,21 +231,16 @@ check_sanitize(int fd, const struct nvme_id_ctrl *id, struct purge *p,
 		    "SANICAP 0x%" PRIx32 ")", cap);
 		return -1;
 	}
-	if ((other = other_namespace(fd, p->nsid)) != 0) {
-		snprintf(why, len, "Sanitize erases the whole NVM subsystem "
-		    "and namespace %" PRIu32 " is active besides this one",
-		    other);
-		return -1;
-	}
-	return 0;
+	return subsystem_alone(fd, id, p->nsid, "Sanitize erases", why, len);
 }
 
 /* The NVMe side: 1 (not an NVMe namespace), 0 (*p), -1 (why). */
 static int
-purge_nvme_check(int fd, int prepare, struct purge *p, char *why,
-    size_t len)
+purge_nvme_check(const struct target *t, int prepare, struct purge *p,
+    char *why, size_t len)
 {
 	struct nvme_id_ctrl	id;
+	int			fd = t->fd;
 
 	if (nvme_get_nsid(fd, &p->nsid) != 0)
 		return 1;
@@ -164,8 +249,36 @@ purge_nvme_check(int fd, int prepare, struct purge *p, char *why,
 		    strerror(errno));
 		return -1;
 	}
-	return prepare == PREPARE_FORMAT ? check_format(fd, &id, p, why, len) :
-	    check_sanitize(fd, &id, p, why, len);
+	if ((prepare == PREPARE_FORMAT ? check_format(fd, &id, p, why, len) :
+	    check_sanitize(fd, &id, p, why, len)) == -1)
+		return -1;
+	return namespace_read(fd, t, p, why, len);
+}
+
+/* What a block device must be for its drive to erase all of it: 0, or -1
+ * and why. */
+static int
+whole_drive(const struct target *t, uint64_t span, char *why, size_t len)
+{
+	char	below[64];
+
+	if (is_partition(t->rdev)) {
+		snprintf(why, len, "the device is a partition, and the drive "
+		    "would erase all of its disk");
+		return -1;
+	}
+	if (is_stacked(t->rdev, below, sizeof(below))) {
+		snprintf(why, len, "the device is mapped over %s (device-mapper "
+		    "or md), and the drive below would erase all of it", below);
+		return -1;
+	}
+	if (span < t->capacity) {
+		snprintf(why, len, "the span (%" PRIu64 " bytes) is less than "
+		    "the device (%" PRIu64 " bytes), all of which the drive "
+		    "would erase", span, t->capacity);
+		return -1;
+	}
+	return 0;
 }
 
 int
@@ -175,30 +288,22 @@ target_purge_check(const struct target *t, int prepare, uint64_t span,
 	int	rc;
 
 	memset(p, 0, sizeof(*p));
+	p->prepare = prepare;
 	if (!t->is_blockdev) {
 		snprintf(why, len, "a file has no drive to ask; only a block "
 		    "device can be formatted or sanitized");
 		return -1;
 	}
-	if (is_partition(t->rdev)) {
-		snprintf(why, len, "the device is a partition, and the drive "
-		    "would erase all of its disk");
+	if (whole_drive(t, span, why, len) == -1)
 		return -1;
-	}
-	if (span < t->capacity) {
-		snprintf(why, len, "the span (%" PRIu64 " bytes) is less than "
-		    "the device (%" PRIu64 " bytes), all of which the drive "
-		    "would erase", span, t->capacity);
-		return -1;
-	}
-	if ((rc = purge_nvme_check(t->fd, prepare, p, why, len)) <= 0)
+	if ((rc = purge_nvme_check(t, prepare, p, why, len)) <= 0)
 		return rc;
 	if (prepare == PREPARE_FORMAT) {
 		snprintf(why, len, "the device is not an NVMe namespace (Format "
 		    "NVM is an NVMe command; a SATA drive can be sanitized)");
 		return -1;
 	}
-	return purge_ata_check(t->fd, p, why, len);
+	return purge_ata_check(t->fd, t->capacity, p, why, len);
 }
 
 /* The Sanitize Status log: SSTAT's status and SPROG. */
@@ -244,7 +349,10 @@ nvme_sanitize(int fd, const struct purge *p)
 
 	if ((rc = nvme_sanitize_log(fd, &status, &done)) != 0)
 		return rc;
-	if (status == NVME_SANITIZE_SSTAT_STATUS_IN_PROGESS)
+	/* under way; or ended since this daemon started it (a pause) */
+	if (status == NVME_SANITIZE_SSTAT_STATUS_IN_PROGESS || (p->again &&
+	    (status == NVME_SANITIZE_SSTAT_STATUS_COMPLETE_SUCCESS ||
+	    status == NVME_SANITIZE_SSTAT_STATUS_ND_COMPLETE_SUCCESS)))
 		return 0;
 	memset(&a, 0, sizeof(a));
 	a.args_size = sizeof(a);

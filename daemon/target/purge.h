@@ -27,6 +27,10 @@ enum purge_how {
 /* How to purge one target: what target_purge_check found. */
 struct purge {
 	enum purge_how	how;
+	int		prepare;	/* the PREPARE_* it was found for */
+	/* a sanitize this daemon has started already (a job given again
+	 * after a pause): one the drive reports ended is that one */
+	int		again;
 	uint32_t	nsid;		/* NVMe: the namespace */
 	/* Format NVM: the namespace's current format, kept as it is */
 	uint8_t		lbaf, lbafu, mset, pi, pil;
@@ -43,13 +47,16 @@ struct purge {
 #define PURGE_ERR_ATA(st, er)	(0x200000 | ((st) & 0xff) << 8 | ((er) & 0xff))
 #define PURGE_ERR_FAILED	0x300000	/* the drive reports it failed */
 #define PURGE_ERR_FROZEN	0x300001	/* ATA: sanitize frozen */
+#define PURGE_ERR_NOSTATUS	0x300002	/* ATA: no registers returned */
 
 /*
  * Can prepare (PREPARE_FORMAT or PREPARE_SANITIZE) be done on target t,
  * whose run covers span bytes? 0 and *p filled, or -1 and why. Refused:
- * a file, a partition, a span short of the device (the commands erase all
- * of it), a drive that lacks the command, an NVMe command that would also
- * erase other namespaces.
+ * a file, a partition, a device mapped over others (device-mapper, md), a
+ * span short of the device (the commands erase all of it), a drive whose
+ * own size is not the device's, a drive that lacks the command, an NVMe
+ * command that would also erase other namespaces or may reach other
+ * controllers'.
  */
 int	target_purge_check(const struct target *t, int prepare, uint64_t span,
 	    struct purge *p, char *why, size_t len);
@@ -65,14 +72,24 @@ void	purge_strerror(int err, char *buf, size_t len);
 /* ATA (purge_ata.c), pure: decoded for tests */
 /* IDENTIFY DEVICE word 59: the SANITIZE commands the drive has. */
 enum purge_how	ata_sanitize_how(const uint16_t id[256]);
+/* IDENTIFY DEVICE: the drive's bytes (48-bit max LBA, words 100-103,
+ * times the logical sector, words 106 and 117-118). */
+uint64_t	ata_capacity(const uint16_t id[256]);
+/* The ATA PASS-THROUGH (16) CDB of a command: PIO data-in of COUNT
+ * sectors (data_in), else non-data 48-bit with CK_COND. */
+void	ata_cdb(uint8_t cdb[16], uint8_t cmd, uint16_t feature,
+	    uint16_t count, uint64_t lba, int data_in);
 /*
- * The registers an ATA PASS-THROUGH with CK_COND returned, from the
- * sense data's ATA Status Return descriptor: 0, or -1 (no descriptor).
+ * The registers an ATA PASS-THROUGH returned, from its sense data: the
+ * ATA Status Return descriptor (descriptor format: all of them, full),
+ * or the fixed format's (status, error, device, COUNT 7:0, LBA 23:0:
+ * not full). 0, or -1 (neither).
  */
 struct ata_regs {
 	uint8_t		status, error, device;
 	uint16_t	count;
 	uint64_t	lba;
+	int		full;
 };
 int	ata_regs_from_sense(const uint8_t *sense, size_t len,
 	    struct ata_regs *r);
@@ -80,7 +97,8 @@ int	ata_regs_from_sense(const uint8_t *sense, size_t len,
 int	ata_sanitize_status(const struct ata_regs *r, uint32_t *done);
 
 /* The ATA side of target_purge_check, purge_start and purge_poll. */
-int	purge_ata_check(int fd, struct purge *p, char *why, size_t len);
+int	purge_ata_check(int fd, uint64_t capacity, struct purge *p,
+	    char *why, size_t len);
 int	purge_ata_start(int fd, const struct purge *p);
 int	purge_ata_poll(int fd, uint32_t *done);
 

@@ -11,7 +11,8 @@
 #    sanitize on the emulated NVMe controller, which has no Sanitize
 #    (SANICAP 0); format on the SATA disk (not NVMe); sanitize on the
 #    SATA disk, whose IDENTIFY DEVICE (read through SG_IO) names no
-#    SANITIZE command.
+#    SANITIZE command; format on a device-mapper device over half the
+#    namespace (the drive would erase all of it).
 . "$(dirname "$0")/lib.sh"
 
 NV=/dev/nvme0n1
@@ -112,4 +113,14 @@ refused "format on the SATA disk" $SATA SSDTSATA0001 format \
     "prepare = format: the device is not an NVMe namespace"
 refused "sanitize on the SATA disk" $SATA SSDTSATA0001 sanitize \
     "prepare = sanitize: the drive supports neither BLOCK ERASE nor CRYPTO SCRAMBLE"
+# a mapping over half the namespace: its ioctls would reach the drive,
+# whose Format NVM erases the whole namespace
+dm_create half "0 $(($(blockdev --getsz $NV) / 2)) linear $NV 0"
+h_last=$(last_sha $NV)
+refused "format on a device-mapper device over the namespace" \
+    /dev/mapper/half none format \
+    "prepare = format: the device is mapped over nvme0n1 (device-mapper or md)"
+assert_eq "  the namespace's last block (outside the mapping) unchanged" \
+    "$h_last" "$(last_sha $NV)"
+dmsetup remove half
 finish
