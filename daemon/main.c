@@ -27,6 +27,7 @@
 #include "daemon.h"
 #include "drive.h"
 #include "drive_cmd.h"
+#include "engine.h"
 #include "events.h"
 #include "log.h"
 #include "plan.h"
@@ -412,7 +413,7 @@ stop_all(struct daemon *dm)
  * alone step down: the loop still comes first, at some cost in
  * throughput when the CPUs are saturated.
  */
-#define MAIN_BOOST	5
+#define MAIN_BOOST	ENGINE_WORKER_NICE
 
 static void
 boost_main_thread(void)

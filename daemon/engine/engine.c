@@ -685,14 +685,7 @@ worker_init(struct engine *e)
 	return 0;
 }
 
-/*
- * Workers run below the main loop: on a host whose CPUs the drives' I/O
- * keeps busy (many fast drives), the loop still answers ssdctl and
- * checkpoints on time, and it needs little CPU. Linux keeps a nice value
- * per thread; the ring's kernel workers inherit it.
- */
-#define WORKER_NICE	5
-
+/* engine.h says why; the ring's kernel workers inherit the nice value */
 static void
 worker_nice(void)
 {
@@ -701,7 +694,7 @@ worker_nice(void)
 	errno = 0;
 	n = getpriority(PRIO_PROCESS, (id_t)gettid());
 	if (n != -1 || errno == 0)
-		(void)setpriority(PRIO_PROCESS, (id_t)gettid(), n + WORKER_NICE);
+		(void)setpriority(PRIO_PROCESS, (id_t)gettid(), n + ENGINE_WORKER_NICE);
 }
 
 static void *

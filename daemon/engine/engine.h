@@ -16,6 +16,16 @@
 #include "purge.h"
 #include "state.h"
 
+/*
+ * Worker threads run this many nice steps above the thread that starts
+ * them: on a host whose CPUs the drives' I/O keeps busy (many fast
+ * drives), the main loop still answers ssdctl and checkpoints on time,
+ * and it needs little CPU. A main thread allowed to (main.c) runs as far
+ * below its own start, so that the workers compete for CPU at the nice a
+ * tool like fio runs its jobs at.
+ */
+#define ENGINE_WORKER_NICE	5
+
 enum job_kind {
 	JOB_WRITE,	/* write blocks [base + map(seq)] with `generation` */
 	JOB_VERIFY,	/* read blocks base + seq and classify them */
