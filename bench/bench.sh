@@ -230,7 +230,7 @@ ssdt_run() {
 		wait_s=$(python3 -B "$UTIL" excl-wait "$LOOP" 30) ||
 		    die "$LOOP stays busy"
 		run_child "$out" python3 -B "$UTIL" run "$WORK/rusage" -- \
-		    "$DAEMON" -c "$WORK/$cfg.conf" --oneshot ||
+		    "${AS_SERVICE[@]}" "$DAEMON" -c "$WORK/$cfg.conf" --oneshot ||
 		    die "cannot run the daemon"
 		read -r rc utime stime _ < "$WORK/rusage"
 		[ "$rc" = 0 ] && break
@@ -283,7 +283,7 @@ msg "warm-up: one run of the 128 KiB configuration makes the drive's archive"
 rm -rf "$WORK/state"
 python3 -B "$UTIL" excl-wait "$LOOP" 30 >/dev/null || die "$LOOP stays busy"
 wipefs -a -q "$LOOP" 2>/dev/null
-run_child "$WORK/warmup.log" "$DAEMON" -c "$WORK/128k.conf" --oneshot ||
+run_child "$WORK/warmup.log" "${AS_SERVICE[@]}" "$DAEMON" -c "$WORK/128k.conf" --oneshot ||
     { cat "$WORK/warmup.log" >&2; die "the warm-up run failed"; }
 [ -f "$WORK/state/bench/bench.rrd" ] || die "the warm-up made no archive"
 msg "$REPS repetition(s); spans $SPAN4K (4 KiB) and $SPAN128 (128 KiB)"
@@ -322,7 +322,7 @@ order = sequential
 queue_depth = 32
 cycles = 0
 EOF
-	"$DAEMON" -c "$conf" >"$RSSDIR/daemon-$size.log" 2>&1 &
+	"${AS_SERVICE[@]}" "$DAEMON" -c "$conf" >"$RSSDIR/daemon-$size.log" 2>&1 &
 	RSS_PID=$!
 	sleep "$RSS_SECS"
 	if ! kill -0 "$RSS_PID" 2>/dev/null; then

@@ -51,6 +51,11 @@
 # Usage: bench/ckptfio.sh [-r N] [--quick] [--batch] [--pin CPU] [--seconds S]
 #                         [--rows A,B] [--fio-verify] [--fio-thread] [--poll]
 #                         [--load N] [--json[=FILE]]
+# Each ssdtortured runs in a session of its own, as systemd runs a service
+# and as fio runs each job (AS_SERVICE, bench/lib/common.sh): with the
+# scheduler's autogroups a session is one entity on the CPUs, and a
+# daemon left in this script's session shared one with the other: under
+# two other drives' load that alone made the 4 KiB rows 0.62-0.79 of fio.
 # --load N measures both tools on a host that N other drives keep busy, as
 # bench/scale.sh runs them: one more ssdtortured, of its own state dir and
 # socket, writing and verifying N loop devices (256 MiB each over
@@ -413,7 +418,8 @@ ssdt_rep() {
 		"${RT[@]}" python3 -B "$WORK/poll.py" "$ck" \
 		    "/sys/block/${LOOP#/dev/}/stat" "$poll" &
 		POLLER=$!
-		run_child "$out" "${TASKSET[@]}" "$DAEMON" -c "$WORK/ckpt.conf" --oneshot
+		run_child "$out" "${AS_SERVICE[@]}" "${TASKSET[@]}" "$DAEMON" \
+		    -c "$WORK/ckpt.conf" --oneshot
 		rc=$?
 		stop_pid "$POLLER"
 		POLLER=
@@ -503,7 +509,7 @@ load_start() {
 		printf 'serial = none\nblock_size = 128k\norder = sequential\n' >> "$conf"
 		printf 'queue_depth = 8\nstatic_fraction = 0\ntrim = no\n' >> "$conf"
 	done
-	"$DAEMON" -c "$conf" >"$WORK/load.log" 2>&1 &
+	"${AS_SERVICE[@]}" "$DAEMON" -c "$conf" >"$WORK/load.log" 2>&1 &
 	LOADPID=$!
 	for _ in $(seq 100); do
 		n=$("$SSDCTL" -s "$WORK/load.sock" --json status 2>/dev/null |

@@ -101,7 +101,7 @@ gc_idle = 30s
 recovery_duration = 60s
 EOF
 msg "ssdtortured: a cycle, then a degradation run of $DUR s over $((LEN >> 20)) MiB"
-"$DAEMON" -c "$WORK/c.conf" --oneshot >"$WORK/d.log" 2>&1 ||
+"${AS_SERVICE[@]}" "$DAEMON" -c "$WORK/c.conf" --oneshot >"$WORK/d.log" 2>&1 ||
     die "ssdtortured failed: $(tail -3 "$WORK/d.log")"
 msg "fio: the same workload for $DUR s"
 fio --name=degrade --filename="$LOOP" --offset="$OFF" --size="$LEN" \

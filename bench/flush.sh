@@ -24,6 +24,8 @@
 set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DAEMON=$ROOT/daemon/ssdtortured
+# shellcheck source=bench/lib/common.sh
+. "$ROOT/bench/lib/common.sh"	# AS_SERVICE
 REPS=3 DIR=/var/tmp SPAN=1G BASE=
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -78,7 +80,7 @@ fio_mbs() {	# EXTRA_ARGS...: MB/s of one fio run
 
 ssdt_mbs() {	# DAEMON: MB/s of the write pass (its state stays for a look)
 	rm -rf "$WORK/state"
-	"$1" -c "$WORK/c.conf" --oneshot >"$WORK/d.log" 2>&1 || {
+	"${AS_SERVICE[@]}" "$1" -c "$WORK/c.conf" --oneshot >"$WORK/d.log" 2>&1 || {
 		cat "$WORK/d.log" >&2; exit 1; }
 	python3 - "$WORK/state/f/events.jsonl" <<'EOF'
 import json, sys

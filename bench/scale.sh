@@ -203,7 +203,7 @@ ssdt_run() {
 	fresh_state "$n" 1
 	run_child "$log" env SSDTORTURE_LOG=stderr python3 -B \
 	    "$ROOT/bench/lib/bench_util.py" run "$WORK/rusage" -- \
-	    "$DAEMON" -c "$WORK/run.conf" --oneshot ||
+	    "${AS_SERVICE[@]}" "$DAEMON" -c "$WORK/run.conf" --oneshot ||
 	    die "cannot run the daemon"
 	if ! line=$(python3 -B "$UTIL" daemon "$n" "$rep" "$WORK/rusage" \
 	    "$STATE/run" $(seq -f 'd%g' 0 $((n - 1)))); then
@@ -220,7 +220,7 @@ live_run() {
 	write_conf "$WORK/live.conf" "$n" 0
 	fresh_state "$n" 0
 	line=$(python3 -B "$UTIL" live "$n" "$rep" "$WORK/live.conf" \
-	    "$WORK/ctl.sock" "$log" "$CALLS" -- "$DAEMON") ||
+	    "$WORK/ctl.sock" "$log" "$CALLS" -- "${AS_SERVICE[@]}" "$DAEMON") ||
 	    { tail -20 "$log" >&2; die "the live run of $n drives failed"; }
 	printf '%s\n' "$line" >> "$RES"
 	printf '%s\n' "$line" | awk -F'\t' '{ printf "scale:   %2d drives running: started in %.2f s (archives %.2f s), status p50 %.1f ms p99 %.1f ms, VmRSS %d KiB\n", $2, $5, $6, $8, $9, $12 }' >&2

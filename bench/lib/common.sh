@@ -62,6 +62,17 @@ stop_pid() {
 # run_child LOG CMD...: run CMD (stdout and stderr to LOG) in the
 # background and wait for it, so that a signal to the script is handled
 # at once (its trap then stops the command, whose pid is in CHILD).
+# AS_SERVICE: the prefix that runs a daemon in a session of its own, as
+# systemd starts a service (and as fio starts each job: it calls setsid).
+# With the scheduler's autogroups (CONFIG_SCHED_AUTOGROUP, on by default),
+# a session is one entity that the kernel's workers (a loop device's)
+# and other sessions share the CPUs with: a daemon left in this script's
+# session would share one entity's CPU with the script, its pollers and
+# any other daemon started here, where fio's jobs have one each. -w:
+# where setsid must fork (a process group leader), it waits, so the
+# caller's wait still sees the daemon end.
+AS_SERVICE=(setsid -w)
+
 run_child() {
 	local log=$1
 	shift
