@@ -66,12 +66,12 @@ DAEMON_SRC	= daemon/main.c daemon/loop.c daemon/manager.c daemon/core/drive.c da
 		  daemon/engine/engine_ring.c daemon/engine/engine_probe.c \
 		  daemon/target/safety.c daemon/target/discard.c daemon/records/events.c daemon/schedule/plan.c daemon/control/control.c \
 		  daemon/control/methods.c daemon/control/varlink.c daemon/smart/smart.c \
-		  daemon/features/drive_smart.c daemon/features/drive_errors.c daemon/core/records.c \
-		  daemon/core/findings.c daemon/core/rates.c daemon/core/drive_cmd.c \
+		  daemon/features/drive_smart.c daemon/features/drive_errors.c daemon/features/records.c \
+		  daemon/core/records_space.c daemon/features/findings.c daemon/core/rates.c daemon/core/drive_cmd.c \
 		  daemon/core/drive_archive.c daemon/core/drive_open.c daemon/core/drive_job.c \
 		  daemon/features/drive_ckpt.c daemon/features/drive_timeline.c daemon/features/ckpt_long.c \
 		  daemon/features/ckpt_seen.c daemon/features/ckpt_line.c daemon/core/drive_core.c \
-		  daemon/core/drive_power.c daemon/features/drive_cut.c daemon/features/cutproc.c \
+		  daemon/features/drive_power.c daemon/features/drive_cut.c daemon/features/cutproc.c \
 		  daemon/core/drive_run.c daemon/core/drive_features.c daemon/core/tl_estimate.c \
 		  daemon/records/archive.c daemon/engine/mapguard.c \
 		  daemon/target/reserve.c daemon/control/view.c daemon/control/publish.c daemon/core/checkpoint.c \
@@ -211,6 +211,13 @@ $(O)tests/unit/test_engine_probe: tests/unit/test_engine_probe.c \
 # The SIGBUS guard on a mapping whose file was cut short.
 $(O)tests/unit/test_mapguard: tests/unit/test_mapguard.c \
     $(O)daemon/engine/mapguard.o $(CORE_OBJ) $(COMMON_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+
+# The drive core's calls of its features' hooks (drive_features.c), the
+# features the test's own.
+$(O)tests/unit/test_features: tests/unit/test_features.c \
+    $(O)daemon/core/drive_features.o
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 

@@ -65,7 +65,7 @@ ckpt_stage(struct drive *d, struct syncq *q)
 	memset(c, 0, sizeof(*c));
 	c->log_fd = c->smart_fd = c->map_fd = c->res_fd = -1;
 	c->step = CKPT_STAGED;
-	findings_flush(d);
+	features_flush(d);
 	if ((c->err = features_sync_begin(d, &c->map_fd)) == 0)
 		c->map_begun = 1;
 	if (d->smart.log.path != NULL &&
@@ -139,22 +139,7 @@ ckpt_finish(struct drive *d)
 	if (c->staged && statedir_finish(&c->state) == -1)
 		c->state_err = errno;
 	c->spare_ok = c->staged && c->state_err == 0;
-	if (c->err != 0) {
-		records_failed(d, c->err);
-		return;
-	}
-	if (c->state_err != 0) {
-		records_failed(d, c->state_err);
-		if (!d->rec.save_warned)
-			drive_log(d, LOG_WARNING, c->state_err,
-			    "cannot save state %s (will retry)", d->state_path);
-		d->rec.save_warned = 1;
-		return;
-	}
-	if (d->rec.save_warned)
-		drive_log(d, LOG_INFO, 0, "state saved again");
-	d->rec.save_warned = 0;
-	records_saved(d);
+	features_checkpointed(d, c->err, c->state_err);	/* the records' */
 }
 
 
@@ -180,7 +165,7 @@ ckpt_one(struct drive *d)
 static int
 ckpt_due(const struct drive *d)
 {
-	return d->active && (drive_job_active(d) || !records_current(d) ||
+	return d->active && (drive_job_active(d) || features_behind(d) ||
 	    d->log.fd >= 0 || d->smart.log.fd >= 0 || d->results.fd >= 0);
 }
 

@@ -112,7 +112,7 @@ drive_account(struct drive *d, const struct engine_stats *s)
 	d->st.flushes += s->flushes - o->flushes;
 	d->st.unflushed_kept += s->unflushed_kept - o->unflushed_kept;
 	if (d->work == WORK_VERIFY)
-		drive_power_progress(d, s->position);
+		features_verify_progress(d, s->position);
 	if (d->work == WORK_PHASE || d->work == WORK_VERIFY_NEXT ||
 	    d->work == WORK_CUT_NEXT) {
 		/* a checkpoint's writes, the probes' and the region's rewrite */
@@ -147,7 +147,7 @@ drive_poll(struct drive *d)
 		n = engine_poll(d->eng, &s, f, FINDINGS_BATCH);
 		for (i = 0; i < n; i++)
 			if (!told_before(d, &f[i]))
-				findings_add(d, &f[i]);
+				features_found(d, &f[i]);
 		drive_account(d, &s);
 	} while (n == FINDINGS_BATCH);
 }
@@ -262,10 +262,9 @@ activate(struct drive *d, int schedule, int reopen)
 	features_opening(d);
 	/* before the announce: its resume may raise a finished drive's
 	 * limits, and a finished drive owes no verify */
-	lost = drive_power_activate(d, owned);
+	lost = features_power_check(d, owned);
 	drive_announce(d, owned);
-	findings_target_note(d);
-	features_activated(d, lost);
+	features_activated(d, lost);	/* the findings' note first */
 	drive_checkpoint(d);
 	drive_mark_phase(d);
 	rates_reset(d);
@@ -299,6 +298,27 @@ close_drive(struct drive *d)
 	d->active = 0;
 }
 
+/* A feature saw the device's power lost (a cut): the features that keep
+ * the verify it owes are told, the loss counted ... */
+static void
+power_lost(struct drive *d, int bounded, uint64_t kept_end)
+{
+	features_power_lost(d, 1, bounded, kept_end);
+}
+
+/* ... or not counted (not known to be one). */
+static void
+power_owed(struct drive *d)
+{
+	features_power_lost(d, 0, 0, 0);
+}
+
+static int
+records_on_disk(const struct drive *d)
+{
+	return !features_behind(d);
+}
+
 static const struct drive_core_ops core_ops = {
 	.poll = drive_poll,
 	.schedule = drive_schedule,
@@ -309,10 +329,11 @@ static const struct drive_core_ops core_ops = {
 	.verdict = verdict,
 	.written_now = written_now,
 	.job_end_seen = drive_job_end_seen,
-	.power_lost = drive_power_cut,
-	.power_owed = drive_power_owe,
-	.flush_findings = findings_flush,
-	.records_on_disk = records_current,
+	.power_lost = power_lost,
+	.power_owed = power_owed,
+	.flush_findings = features_flush,
+	.told = features_told,
+	.records_on_disk = records_on_disk,
 	.checkpoint = drive_checkpoint,
 };
 
@@ -404,8 +425,7 @@ drive_status_get(const struct drive *d, struct drive_status *s)
 	s->rated_tbw = d->conf.rated_tbw;
 	s->created = d->st.created;
 	s->checkpoints_done = d->st.ckpt_done;
-	records_status(d, s);
-	features_status(d, s);
+	features_status(d, s);	/* the records' health first */
 }
 
 int
@@ -476,7 +496,7 @@ drive_shutdown_end(struct drive *d)
 	drive_poll(d);
 	features_shutdown(d);	/* a cut's event still waiting for SMART */
 	if (!drive_job_active(d)) {
-		drive_power_stopped(d);
+		features_stopped(d);
 		events_add(&d->log, LOG_INFO, "shutdown", drive_ev_obj(d), -1,
 		    (long long)d->st.host_bytes_written, "state saved at %s "
 		    "item %" PRIu64, phase_name(d->st.prog.phase),

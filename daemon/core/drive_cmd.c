@@ -2,7 +2,8 @@
  * drive_cmd.c: the operator's commands on a drive (also the control
  * socket's): pause, resume, stop, start, verify, checkpoint, powercut.
  * Each is refused, with a message, in a state it does not apply to. The
- * records' pause and resume (records.c decides) are done here too.
+ * pause and resume a feature asks for (the records', records.c decides)
+ * are done here too.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -34,7 +35,7 @@ drive_unhang(struct drive *d, char *err, size_t len)
 		snprintf(err, len, "%s: cannot watch the worker", d->conf.name);
 	if (rc < 0)
 		return -1;
-	findings_flush(d);
+	features_flush(d);
 	sd_event_source_disable_unref(d->notify_src);
 	engine_abandon(d->eng);
 	drive_log(d, LOG_WARNING, 0,
@@ -87,7 +88,7 @@ drive_cmd_resume(struct drive *d, char *err, size_t len)
 {
 	if (!d->active || d->st.run != RUN_PAUSED)
 		return cmd_refuse(d, err, len, "resume");
-	if (records_refuse_resume(d, err, len) == -1)
+	if (features_refuse_resume(d, err, len) == -1)
 		return -1;
 	return cmd_run(d);
 }
@@ -204,9 +205,9 @@ drive_cmd_powercut(struct drive *d, char *err, size_t len)
 }
 
 /*
- * What the records (records.c) decided this second, acted on: a pause
- * halts the drive's I/O and says why; a resume is the operator's, which
- * the records no longer refuse.
+ * What the features (the records', records.c) decided this second, acted
+ * on: a pause halts the drive's I/O and says why; a resume is the
+ * operator's, which the feature no longer refuses.
  */
 void
 drives_records_tick(struct drive **dv, size_t n)
@@ -217,16 +218,16 @@ drives_records_tick(struct drive **dv, size_t n)
 	for (i = 0; i < n; i++) {
 		if (!dv[i]->active)
 			continue;
-		switch (records_tick(dv[i], why, sizeof(why))) {
-		case RECORDS_PAUSE:
+		switch (features_run_check(dv[i], why, sizeof(why))) {
+		case ASK_PAUSE:
 			drive_halt(dv[i]);
 			drive_set_run(dv[i], RUN_PAUSED, why);
 			break;
-		case RECORDS_RESUME:
+		case ASK_RESUME:
 			if (drive_cmd_resume(dv[i], why, sizeof(why)) == -1)
 				log_warnx("%s", why);
 			break;
-		case RECORDS_GO_ON:
+		case ASK_GO_ON:
 			break;
 		}
 	}

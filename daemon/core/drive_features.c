@@ -7,6 +7,9 @@
 #include "drive_features.h"
 
 extern const struct drive_feature drive_errors_feature;
+extern const struct drive_feature drive_power_feature;
+extern const struct drive_feature findings_feature;
+extern const struct drive_feature records_feature;
 extern const struct drive_feature drive_ckpt_feature;
 extern const struct drive_feature drive_cut_feature;
 extern const struct drive_feature drive_timeline_feature;
@@ -18,10 +21,17 @@ extern const struct drive_feature drive_smart_feature;
  * recorded before a cut's tick may stop the I/O, and a checkpoint's start
  * takes SMART's figures before the phase's new reading is asked for.
  * The error records come first: a phase's errors_summary is written
- * before what the others add to its phase_end.
+ * before what the others add to its phase_end. A finding is mapped and
+ * a lost block listed (power) before the findings merge it into the
+ * run they hold; the findings' dio_emulated note is the first event
+ * after the activation's, before a cut's; the records' health is in
+ * Status before the others' parts.
  */
 static const struct drive_feature *const features[] = {
 	&drive_errors_feature,
+	&drive_power_feature,
+	&findings_feature,
+	&records_feature,
 	&drive_ckpt_feature,
 	&drive_cut_feature,
 	&drive_timeline_feature,
@@ -47,6 +57,20 @@ static const struct drive_feature *const features[] = {
 				return r_;				\
 		}							\
 	return none;							\
+} while (0)
+
+/* Every feature's hook that may fail the drive is called (each records
+ * what it must); the first that fails it says why in why/len. */
+#define VERDICT(hook, d, flag, why, len) do {				\
+	char	later_[256];						\
+	int	bad_ = 0;						\
+									\
+	for (size_t i_ = 0; i_ < NFEATURES; i_++)			\
+		if (features[i_]->hook != NULL &&			\
+		    features[i_]->hook((d), (flag), bad_ ? later_ : (why), \
+		    bad_ ? sizeof(later_) : (len)))			\
+			bad_ = 1;					\
+	return bad_;							\
 } while (0)
 
 void
@@ -88,6 +112,20 @@ void
 features_closing(struct drive *d)
 {
 	ALL(closing, d);
+}
+
+/* Every feature looks (each may record what it saw): 1 when one saw a
+ * loss. */
+int
+features_power_check(struct drive *d, int owned)
+{
+	int	lost = 0;
+
+	for (size_t i = 0; i < NFEATURES; i++)
+		if (features[i]->power_check != NULL &&
+		    features[i]->power_check(d, owned))
+			lost = 1;
+	return lost;
 }
 
 void
@@ -191,15 +229,32 @@ features_verify_resume(struct drive *d)
 int
 features_verify_end(struct drive *d, int whole, char *why, size_t len)
 {
-	char	later[256];
-	int	bad = 0;
+	VERDICT(verify_end, d, whole, why, len);
+}
 
-	for (size_t i = 0; i < NFEATURES; i++)
-		if (features[i]->verify_end != NULL &&
-		    features[i]->verify_end(d, whole, bad ? later : why,
-		    bad ? sizeof(later) : len))
-			bad = 1;
-	return bad;
+void
+features_verify_job(struct drive *d, struct job *j)
+{
+	ALL(verify_job, d, j);
+}
+
+void
+features_verify_progress(struct drive *d, uint64_t position)
+{
+	ALL(verify_progress, d, position);
+}
+
+int
+features_verify_closed(struct drive *d, int done, char *why, size_t len)
+{
+	VERDICT(verify_closed, d, done, why, len);
+}
+
+void
+features_power_lost(struct drive *d, int counted, int bounded,
+    uint64_t kept_end)
+{
+	ALL(power_lost, d, counted, bounded, kept_end);
 }
 
 void
@@ -214,7 +269,27 @@ features_told(struct drive *d, const struct finding *f)
 	FIRST(told, 0, d, f);
 }
 
-/* The one file that rides with a checkpoint (drive_features.h). */
+void
+features_flush(struct drive *d)
+{
+	ALL(flush, d);
+}
+
+/* The features before the n-th, begun, are ended in reverse order, told
+ * -err: their files were not synced (an end takes back what its begin
+ * left in flight, such as the error map's sync_busy). */
+static void
+sync_unwind(struct drive *d, size_t n, int err)
+{
+	while (n-- > 0)
+		if (features[n]->sync_begin != NULL &&
+		    features[n]->sync_end != NULL)
+			(void)features[n]->sync_end(d, -err);
+}
+
+/* The one file that rides with a checkpoint (drive_features.h); when a
+ * feature cannot begin, those begun before it are ended, and there is
+ * nothing to sync. */
 int
 features_sync_begin(struct drive *d, int *fd)
 {
@@ -225,18 +300,55 @@ features_sync_begin(struct drive *d, int *fd)
 		if (features[i]->sync_begin == NULL)
 			continue;
 		f = -1;
-		if ((err = features[i]->sync_begin(d, &f)) != 0)
+		if ((err = features[i]->sync_begin(d, &f)) != 0) {
+			sync_unwind(d, i, err);
+			*fd = -1;
 			return err;
+		}
 		if (*fd < 0)
 			*fd = f;
 	}
 	return 0;
 }
 
+/* Every feature begun is ended, whatever an earlier one's end said: the
+ * first errno is the answer. */
 int
 features_sync_end(struct drive *d, int res)
 {
-	FIRST(sync_end, 0, d, res);
+	int	err, first = 0;
+
+	for (size_t i = 0; i < NFEATURES; i++)
+		if (features[i]->sync_end != NULL &&
+		    (err = features[i]->sync_end(d, res)) != 0 && first == 0)
+			first = err;
+	return first;
+}
+
+void
+features_checkpointed(struct drive *d, int err, int state_err)
+{
+	ALL(checkpointed, d, err, state_err);
+}
+
+int
+features_behind(const struct drive *d)
+{
+	FIRST(behind, 0, d);
+}
+
+/* The first feature that asks something of the run is heard; the others
+ * are asked again the next second. */
+enum run_ask
+features_run_check(struct drive *d, char *why, size_t len)
+{
+	FIRST(run_check, ASK_GO_ON, d, why, len);
+}
+
+int
+features_refuse_resume(const struct drive *d, char *err, size_t len)
+{
+	FIRST(refuse_resume, 0, d, err, len);
 }
 
 uint64_t
@@ -249,6 +361,12 @@ void
 features_shutdown(struct drive *d)
 {
 	ALL(shutdown, d);
+}
+
+void
+features_stopped(struct drive *d)
+{
+	ALL(stopped, d);
 }
 
 void

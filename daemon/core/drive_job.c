@@ -46,7 +46,7 @@ phase_end_event(struct drive *d, const char *what)
 
 	if (sec <= 0)
 		sec = 1e-9;
-	findings_flush(d);	/* the phase's last run, then its summary */
+	features_flush(d);	/* the phase's last run, then its summary */
 	json_object_object_add(o, "what", json_object_new_string(what));
 	json_object_object_add(o, "bytes", json_object_new_uint64(bytes));
 	json_object_object_add(o, "ops", json_object_new_uint64(ops));
@@ -232,7 +232,7 @@ drive_phase_done(struct drive *d, enum job_end end)
 	int			 bad = 0;
 
 	if (phase_verifies(d)) {
-		findings_flush(d);	/* its last run counts in the pass */
+		features_flush(d);	/* its last run counts in the pass */
 		bad = features_verify_end(d, 1, why, sizeof(why));
 	}
 	if (sched_reported(&d->st, &d->conf))
@@ -260,7 +260,7 @@ extra_verify_done(struct drive *d, enum job_end end, int err)
 	char	why[512], pwhy[256];
 	int	bad;
 
-	findings_flush(d);	/* while its events still say on_demand */
+	features_flush(d);	/* while its events still say on_demand */
 	/* a power-loss verify that went on from an earlier run: not whole */
 	bad = features_verify_end(d, end == JOB_DONE && !d->power_resumed,
 	    why, sizeof(why));
@@ -273,7 +273,8 @@ extra_verify_done(struct drive *d, enum job_end end, int err)
 	    "verify_now (interrupted)");
 	if (end == JOB_DONE)
 		d->st.verify_passes++;
-	if (drive_power_end(d, end == JOB_DONE, pwhy, sizeof(pwhy)) && !bad) {
+	if (features_verify_closed(d, end == JOB_DONE, pwhy, sizeof(pwhy)) &&
+	    !bad) {
 		snprintf(why, sizeof(why), "%s", pwhy);
 		bad = 1;
 	}
@@ -292,7 +293,7 @@ drive_verify_start(struct drive *d)
 	int		err;
 
 	sched_verify_job(&d->st, &d->conf, &j);
-	drive_power_begin(d, &j);
+	features_verify_job(d, &j);	/* the one a power loss owes? */
 	drive_mark_phase(d);
 	features_verify_begin(d, 1);
 	events_add(&d->log, LOG_NOTICE, "verify_now", drive_ev_obj(d), -1,
@@ -334,7 +335,7 @@ device_gone(const struct drive *d)
 static void
 hung_job_ended(struct drive *d, enum job_end end)
 {
-	findings_flush(d);
+	features_flush(d);
 	drive_log(d, LOG_INFO, 0,
 	    "the device answered again; the job given up after "
 	    "io_timeout %s", end == JOB_FAILED ? "failed" :

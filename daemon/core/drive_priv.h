@@ -1,9 +1,9 @@
 /*
  * drive_priv.h: the insides of a drive, shared by its core (drive.c,
- * drive_job.c, drive_run.c, drive_cmd.c, drive_open.c) and the files of
- * its parts: the features of the table (drive_features.h) and those the
- * core still calls by name (findings.c, rates.c, drive_archive.c,
- * drive_power.c, records.c, checkpoint.c). Nobody else includes this.
+ * drive_job.c, drive_run.c, drive_cmd.c, drive_open.c, checkpoint.c,
+ * rates.c, drive_archive.c, records_space.c) and the features of its
+ * table (drive_features.h), each of which keeps its part of struct drive.
+ * Nobody else includes this.
  */
 #ifndef SSDT_DRIVE_PRIV_H
 #define SSDT_DRIVE_PRIV_H
@@ -87,6 +87,10 @@ struct drive_core_ops {
 	void		(*power_owed)(struct drive *);
 	/* The worker's findings held for merging written as their event. */
 	void		(*flush_findings)(struct drive *);
+	/* How a finding's event is told, as the features' told hooks say
+	 * (drive_features.h): 0 an event and a journal line, 1 an event
+	 * only, 2 not at all. */
+	int		(*told)(struct drive *, const struct finding *);
 	/* Are the drive's records on disk (no checkpoint failing)? */
 	int		(*records_on_disk)(const struct drive *);
 	/* Save the drive's state with its logs (checkpoint.c): now, or as
@@ -245,7 +249,8 @@ struct drive {
 	size_t		 nseen;
 	uint64_t	 dup[BLK_NCLASS];
 	/* the power-loss verify running went on from where an earlier run
-	 * of it stopped (drive_power.c) */
+	 * of it stopped (drive_power.c): the core's verify_end is told it
+	 * was not a whole pass */
 	int		 power_resumed;
 	struct drive_cut cut;
 };
@@ -319,15 +324,6 @@ int		 drive_refuse(struct drive *, const char *why);
 /* The activation's event: "resume" of a run on disk, or "created". */
 void		 drive_announce(struct drive *, int owned);
 
-/* findings.c */
-/* A finding of the worker: merged into the run held, or the next run. */
-void		 findings_add(struct drive *, const struct finding *);
-/* Write the run held as its verify_error event. */
-void		 findings_flush(struct drive *);
-/* At a start: a dio_emulated event when the target's file system only
- * emulates direct I/O (a crash can tear a write there at any page). */
-void		 findings_target_note(struct drive *);
-
 /* rates.c */
 /* The counters the next tick's rates start from. */
 void		 rates_reset(struct drive *);
@@ -339,44 +335,5 @@ void		 rates_tick(struct drive *);
  * starting, or waiting for us) is never the device's fault.
  */
 int		 rates_stalled(const struct drive *, char *why, size_t);
-
-/* records.c, for drive.c */
-void		 records_failed(struct drive *, int err);
-void		 records_saved(struct drive *);
-int		 records_current(const struct drive *);
-/* What the records ask of the drive this second (records_tick). */
-enum records_act {
-	RECORDS_GO_ON,
-	RECORDS_PAUSE,		/* halt the I/O, paused for `why` */
-	RECORDS_RESUME		/* what the records paused resumes */
-};
-enum records_act records_tick(struct drive *, char *why, size_t len);
-void		 records_status(const struct drive *, struct drive_status *);
-int		 records_refuse_resume(const struct drive *, char *, size_t);
-
-/* drive_power.c: a power loss and the verify it owes */
-/* At activation, after the state is loaded: a loss seen owes a verify
- * (1 then). */
-int		 drive_power_activate(struct drive *, int owned);
-/* The daemon stopped the drive cleanly (no job left running). */
-void		 drive_power_stopped(struct drive *);
-/* A verify job: the one owed after a loss? Then it says so, and goes on
- * from where a run of it stopped. */
-void		 drive_power_begin(struct drive *, struct job *);
-/* A finding of the verify after a loss: lost blocks are listed. */
-void		 drive_power_finding(struct drive *, const struct finding *);
-/* The verify job's position, from the worker's counters. */
-void		 drive_power_progress(struct drive *, uint64_t position);
-/* The verify ended (done: to its last block): 1 when on_lost_flush
- * fails the drive, with why. */
-int		 drive_power_end(struct drive *, int done, char *why, size_t);
-
-/* A power cut ended with the device gone and back: the verify of a
- * power loss is owed (the count of losses grows); writes count as kept
- * only below the pass's item kept_end when bounded. */
-void		 drive_power_cut(struct drive *, int bounded, uint64_t kept_end);
-/* The verify of a power loss owed, no loss counted (not known to be one). */
-void		 drive_power_owe(struct drive *);
-
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * ckpt_seen.c: the bad units a checkpoint's probes found, so that a unit
  * found again by a later probe of the same checkpoint counts once, and is
- * told once (findings.c asks; drive_ckpt.c starts each checkpoint empty).
+ * told once (the core asks at each finding; drive_ckpt.c starts each
+ * checkpoint empty).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -16,12 +16,16 @@
  * drive's last flush: the writes between count as kept too, so the
  * figure is an upper bound. An interrupted verify goes on from where it
  * stopped, so that nothing is counted twice.
+ *
+ * A feature of the drive's table: the core asks at the opening whether a
+ * loss was seen, hands its verify job here to be set, and tells the loss
+ * a power cut saw (drive_cut.c, through the core's power_lost).
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "drive_priv.h"
+#include "drive_features.h"
 
 #define BOOT_ID_PATH	"/proc/sys/kernel/random/boot_id"
 
@@ -69,17 +73,14 @@ power_owe_verify(struct drive *d, int bounded, uint64_t kept_end)
 	d->st.power_verify = 1;
 }
 
-void
-drive_power_cut(struct drive *d, int bounded, uint64_t kept_end)
+/* A cut saw the device go and come back (counted), or a start found one
+ * under way (not known to be a loss: not counted). */
+static void
+drive_power_cut(struct drive *d, int counted, int bounded, uint64_t kept_end)
 {
 	power_owe_verify(d, bounded, kept_end);
-	d->st.power_losses++;
-}
-
-void
-drive_power_owe(struct drive *d)
-{
-	power_owe_verify(d, 0, 0);
+	if (counted)
+		d->st.power_losses++;
 }
 
 /* Record the loss; a verify is owed. */
@@ -102,7 +103,9 @@ power_lost(struct drive *d, const char *now)
 	    phase_name(d->st.prog.phase), d->st.prog.position);
 }
 
-int
+/* At activation, after the state is loaded: a loss seen owes a verify
+ * (1 then). */
+static int
 drive_power_activate(struct drive *d, int owned)
 {
 	char	now[sizeof(d->st.boot_id)];
@@ -116,7 +119,8 @@ drive_power_activate(struct drive *d, int owned)
 	return lost;
 }
 
-void
+/* The daemon stopped the drive cleanly (no job left running). */
+static void
 drive_power_stopped(struct drive *d)
 {
 	d->st.stopped_clean = 1;
@@ -168,7 +172,7 @@ lost_prune(struct dstate *st)
  * with the generation it held, so that a later loss does not count it
  * again while no pass has written it since.
  */
-void
+static void
 drive_power_finding(struct drive *d, const struct finding *f)
 {
 	uint32_t	bs = d->st.lay.block_size;
@@ -178,7 +182,9 @@ drive_power_finding(struct drive *d, const struct finding *f)
 		    f->expected_gen);
 }
 
-void
+/* A verify job: the one owed after a loss? Then it says so, and goes on
+ * from where a run of it stopped. */
+static void
 drive_power_begin(struct drive *d, struct job *j)
 {
 	d->power_resumed = 0;
@@ -195,14 +201,17 @@ drive_power_begin(struct drive *d, struct job *j)
 	}
 }
 
-void
+/* The verify job's position, from the worker's counters. */
+static void
 drive_power_progress(struct drive *d, uint64_t position)
 {
 	if (d->st.power_verify && position > d->st.power_verify_pos)
 		d->st.power_verify_pos = position;
 }
 
-int
+/* The verify ended (done: to its last block): 1 when on_lost_flush
+ * fails the drive, with why. */
+static int
 drive_power_end(struct drive *d, int done, char *why, size_t len)
 {
 	json_object	*o;
@@ -234,3 +243,15 @@ drive_power_end(struct drive *d, int done, char *why, size_t len)
 	    "a completed flush (on_lost_flush = fail)", lost);
 	return 1;
 }
+
+/* A power loss, seen at activation or told by a cut, and its verify. */
+const struct drive_feature drive_power_feature = {
+	.name = "power losses",
+	.power_check = drive_power_activate,
+	.verify_job = drive_power_begin,
+	.verify_progress = drive_power_progress,
+	.verify_closed = drive_power_end,
+	.power_lost = drive_power_cut,
+	.found = drive_power_finding,
+	.stopped = drive_power_stopped,
+};

@@ -5,25 +5,23 @@
  * a drive whose records lag by max_unrecorded, or whose kept events reach
  * their bound, pauses its I/O and resumes by itself once they are written
  * again: a drive never runs far ahead of what it has on disk.
+ *
+ * A feature of the drive's table: each checkpoint's outcome comes here,
+ * and once a second the pause or resume is returned to the core, which
+ * does it (drives_records_tick).
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/statvfs.h>
-#include <time.h>
 
-#include "drive_priv.h"
+#include "drive_features.h"
 #include "log.h"
-#include "rrd_layout.h"
-#include "units.h"
 
 /* The reason of a pause for the records; also how one is told after a
  * restart, when the state file says so. */
 #define RECORDS_REASON	"state directory: "
 
-void
+static void
 records_failed(struct drive *d, int err)
 {
 	if (d->rec.since == 0)
@@ -31,7 +29,7 @@ records_failed(struct drive *d, int err)
 	d->rec.err = err != 0 ? err : EIO;
 }
 
-void
+static void
 records_saved(struct drive *d)
 {
 	d->rec.since = 0;
@@ -55,10 +53,33 @@ behind_since(const struct drive *d)
 	return t;
 }
 
-int
-records_current(const struct drive *d)
+/* Something is not on disk: the checkpoint is retried each second. */
+static int
+records_behind(const struct drive *d)
 {
-	return behind_since(d) == 0;
+	return behind_since(d) != 0;
+}
+
+/* A checkpoint's outcome (checkpoint.c): what failed is warned of once. */
+static void
+records_checkpointed(struct drive *d, int err, int state_err)
+{
+	if (err != 0) {
+		records_failed(d, err);
+		return;
+	}
+	if (state_err != 0) {
+		records_failed(d, state_err);
+		if (!d->rec.save_warned)
+			drive_log(d, LOG_WARNING, state_err,
+			    "cannot save state %s (will retry)", d->state_path);
+		d->rec.save_warned = 1;
+		return;
+	}
+	if (d->rec.save_warned)
+		drive_log(d, LOG_INFO, 0, "state saved again");
+	d->rec.save_warned = 0;
+	records_saved(d);
 }
 
 /* The errno of the records' trouble. */
@@ -92,7 +113,7 @@ records_why(int err)
 	}
 }
 
-void
+static void
 records_status(const struct drive *d, struct drive_status *s)
 {
 	uint64_t	t = behind_since(d);
@@ -122,9 +143,9 @@ records_pause(struct drive *d, char *why, size_t len)
  * max_unrecorded or the kept events reach their bound; resume when they
  * are current again (also after a restart that found such a pause). The
  * decision is returned, a pause with its reason in `why`; the drive's
- * core acts on it (drive.c).
+ * core acts on it (drive_cmd.c).
  */
-enum records_act
+static enum run_ask
 records_tick(struct drive *d, char *why, size_t len)
 {
 	uint64_t	t = behind_since(d);
@@ -138,20 +159,20 @@ records_tick(struct drive *d, char *why, size_t len)
 		d->rec.paused = 0;
 		drive_log(d, LOG_INFO, 0,
 		    "records are written again; the drive resumes");
-		return RECORDS_RESUME;
+		return ASK_RESUME;
 	}
 	if (d->rec.paused || d->st.run != RUN_RUNNING || t == 0)
-		return RECORDS_GO_ON;
+		return ASK_GO_ON;
 	if (events_full(&d->log) || events_full(&d->results) ||
 	    mono_ns() - t >= d->conf.max_unrecorded * 1000000000ULL) {
 		records_pause(d, why, len);
-		return RECORDS_PAUSE;
+		return ASK_PAUSE;
 	}
-	return RECORDS_GO_ON;
+	return ASK_GO_ON;
 }
 
 /* The operator's resume waits for the records. */
-int
+static int
 records_refuse_resume(const struct drive *d, char *err, size_t len)
 {
 	if (!d->rec.paused)
@@ -163,82 +184,12 @@ records_refuse_resume(const struct drive *d, char *err, size_t len)
 	return -1;
 }
 
-/*
- * The start-up estimate. Its figures, and what they count: a drive at up
- * to RATE_MAX (an upper bound, so an overestimate of cycles), per cycle
- * EVENTS_PER_CYCLE events of EVENT_BYTES (phase starts and ends, cycle
- * end), a snapshot of SNAPSHOT_BYTES in smart.jsonl every snapshot_every
- * bytes written. Verify errors are not counted: they are what the run is
- * for, and how many there will be is not known.
- */
-#define RATE_MAX		3e9	/* bytes/s */
-#define EVENTS_PER_CYCLE	12
-#define EVENT_BYTES		512
-#define SNAPSHOT_BYTES		2048
-#define MONTH_DAYS		30
-
-uint64_t
-records_archive_bytes(void)
-{
-	static const char *const rras[] = RRD_RRAS;
-	uint64_t	rows = 0;
-	unsigned	n;
-	size_t		i;
-
-	for (i = 0; i < sizeof(rras) / sizeof(rras[0]); i++)
-		if (sscanf(rras[i], "RRA:%%s:%*[^:]:%*u:%u", &n) == 1)
-			rows += n;
-	/* AVERAGE, MIN and MAX of every source, 8 bytes a value */
-	return rows * 3 * RRD_NDS * 8;
-}
-
-/* Bytes of records one drive adds a day, by the figures above. */
-static double
-drive_bytes_per_day(const struct drive *d)
-{
-	double	span = (double)d->st.lay.span_bytes, cycle, cycles;
-
-	if (span == 0)
-		return 0;	/* refused: it writes nothing */
-	/* a cycle writes the dynamic area and reads the whole span */
-	cycle = (double)d->conf.idle_sec + 2 * span / RATE_MAX;
-	cycles = 86400 / (cycle < 1 ? 1 : cycle);
-	return cycles * EVENTS_PER_CYCLE * EVENT_BYTES +
-	    RATE_MAX * 86400 / (double)d->conf.snapshot_every * SNAPSHOT_BYTES;
-}
-
-void
-records_space_check(const char *state_dir, struct drive *const *drives,
-    size_t n, uint64_t archive_bytes)
-{
-	struct statvfs	sv;
-	double		per_day = 0, free_b, days;
-	char		a[32], b[32], c[32];
-	size_t		i;
-
-	if (statvfs(state_dir, &sv) == -1) {
-		log_warn("state directory %s: cannot tell its free space",
-		    state_dir);
-		return;
-	}
-	for (i = 0; i < n; i++)
-		per_day += drive_bytes_per_day(drives[i]);
-	free_b = (double)sv.f_bavail * (double)sv.f_frsize;
-	days = per_day > 0 ? (free_b - (double)archive_bytes) / per_day : 1e9;
-	units_fmt_bin((uint64_t)free_b, a, sizeof(a));
-	units_fmt_bin(archive_bytes, b, sizeof(b));
-	units_fmt_bin((uint64_t)per_day, c, sizeof(c));
-	if (days >= MONTH_DAYS) {
-		log_info("state directory %s: %s free; archives to create %s, "
-		    "records about %s a day: enough for %.0f days", state_dir,
-		    a, b, c, days);
-		return;
-	}
-	log_warnx("state directory %s: %s free, which will not last a month: "
-	    "archives to create %s, records about %s a day (%d events of %d "
-	    "bytes a cycle, at most %.0f GB/s; a %d-byte SMART snapshot every "
-	    "snapshot_every; verify errors not counted): %s", state_dir, a, b,
-	    c, EVENTS_PER_CYCLE, EVENT_BYTES, RATE_MAX / 1e9, SNAPSHOT_BYTES,
-	    days <= 0 ? "full already" : days < 1 ? "less than a day" :
-	    "a few days");
-}
+/* The records' health: a drive pauses while they are not on disk. */
+const struct drive_feature records_feature = {
+	.name = "records",
+	.status = records_status,
+	.checkpointed = records_checkpointed,
+	.behind = records_behind,
+	.run_check = records_tick,
+	.refuse_resume = records_refuse_resume,
+};

@@ -3,7 +3,9 @@
  * The worker cuts a run of adjacent bad blocks at its publish points; the
  * pieces are merged here into one event, held until the next piece shows
  * whether it goes on, and written before any checkpoint so that the log
- * stays consistent with the state.
+ * stays consistent with the state (the core flushes it then). A feature
+ * of the drive's table: how a run is told (event, journal line, neither)
+ * is the other features' answer, asked through d->core.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -136,7 +138,7 @@ finding_write(struct drive *d, const struct finding *f)
 {
 	json_object	*o;
 	char		 text[512];
-	int		 told = features_told(d, f);
+	int		 told = d->core->told(d, f);
 
 	if (told == 2)
 		return;		/* counted and mapped; summarized at pass end */
@@ -171,7 +173,7 @@ finding_write(struct drive *d, const struct finding *f)
 }
 
 /* Write the run held for merging. */
-void
+static void
 findings_flush(struct drive *d)
 {
 	if (d->find.has_pend)
@@ -182,12 +184,11 @@ findings_flush(struct drive *d)
 /*
  * Runs the worker cut at its publish points are merged here; the held
  * run is written before any checkpoint, so the log stays consistent.
+ * The other features have taken the finding first (the table's order).
  */
-void
+static void
 findings_add(struct drive *d, const struct finding *f)
 {
-	features_found(d, f);
-	drive_power_finding(d, f);
 	if (d->find.has_pend &&
 	    finding_continues(&d->find.pend, f, d->st.lay.block_size)) {
 		d->find.pend.nblocks += f->nblocks;
@@ -208,13 +209,14 @@ findings_add(struct drive *d, const struct finding *f)
  * not do. Said at each start, so that torn findings are read as such.
  * (A block device node lives on devtmpfs: not asked.)
  */
-void
-findings_target_note(struct drive *d)
+static void
+findings_target_note(struct drive *d, int lost)
 {
 	struct statfs	 sf;
 	const char	*fs;
 	json_object	*o;
 
+	(void)lost;	/* the power feature's */
 	if (d->tgt.is_blockdev || fstatfs(d->tgt.fd, &sf) == -1)
 		return;
 	switch ((unsigned long)sf.f_type) {
@@ -234,3 +236,11 @@ findings_target_note(struct drive *d)
 	    "emulates direct I/O (a page-by-page copy): a write cut by a crash "
 	    "can leave a block torn at a page boundary", d->conf.device, fs);
 }
+
+/* The worker's findings as verify_error events. */
+const struct drive_feature findings_feature = {
+	.name = "findings",
+	.activated = findings_target_note,
+	.found = findings_add,
+	.flush = findings_flush,
+};
