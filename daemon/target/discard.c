@@ -13,22 +13,23 @@
 #include <sys/sysmacros.h>
 
 #include "discard.h"
+#include "sysblk.h"
 
 /* The queue's discard_max_bytes of device rdev (a partition: its disk's);
  * -1 when it cannot be read. */
 static int
 discard_max(dev_t rdev, uint64_t *max)
 {
-	static const char *const at[] = { "queue", "../queue" };
+	static const char *const at[] = { "queue/discard_max_bytes",
+					  "../queue/discard_max_bytes" };
 	char	path[128];
 	FILE	*fp;
 	size_t	i;
 	int	n;
 
 	for (i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
-		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/%s/"
-		    "discard_max_bytes", major(rdev), minor(rdev), at[i]);
-		if ((fp = fopen(path, "re")) == NULL)
+		if (sysblk_path(path, sizeof(path), rdev, at[i]) == -1 ||
+		    (fp = fopen(path, "re")) == NULL)
 			continue;
 		n = fscanf(fp, "%" SCNu64, max);
 		fclose(fp);

@@ -17,6 +17,7 @@
 #include "config.h"
 #include "purge.h"
 #include "safety.h"
+#include "sysblk.h"
 
 /* Format NVM may take long on a large drive: the ioctl waits this long. */
 #define FORMAT_TIMEOUT_MS	(4U * 3600 * 1000)
@@ -75,9 +76,8 @@ is_partition(dev_t rdev)
 	char		path[96];
 	struct stat	sb;
 
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/partition",
-	    major(rdev), minor(rdev));
-	return stat(path, &sb) == 0;
+	return sysblk_path(path, sizeof(path), rdev, "partition") == 0 &&
+	    stat(path, &sb) == 0;
 }
 
 /*
@@ -89,22 +89,7 @@ is_partition(dev_t rdev)
 static int
 is_stacked(dev_t rdev, char *below, size_t len)
 {
-	char		 path[96];
-	DIR		*dir;
-	struct dirent	*de;
-	int		 found = 0;
-
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/slaves",
-	    major(rdev), minor(rdev));
-	if ((dir = opendir(path)) == NULL)
-		return 0;
-	while (!found && (de = readdir(dir)) != NULL)
-		if (de->d_name[0] != '.') {
-			snprintf(below, len, "%.*s", (int)len - 1, de->d_name);
-			found = 1;
-		}
-	closedir(dir);
-	return found;
+	return sysblk_first(rdev, "slaves", below, len);
 }
 
 /*

@@ -14,6 +14,7 @@
 #include "config.h"
 #include "log.h"
 #include "reserve.h"
+#include "sysblk.h"
 
 #define MACHINE_ID	"/etc/machine-id"
 
@@ -47,10 +48,9 @@ is_nvme(int fd)
 	struct stat	st;
 	char		link[64], real[PATH_MAX];
 
-	if (fstat(fd, &st) == -1)
+	if (fstat(fd, &st) == -1 ||
+	    sysblk_path(link, sizeof(link), st.st_rdev, NULL) == -1)
 		return 0;
-	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u",
-	    major(st.st_rdev), minor(st.st_rdev));
 	return realpath(link, real) != NULL && strstr(real, "/nvme/") != NULL;
 }
 

@@ -28,6 +28,7 @@
 #include "log.h"
 #include "reserve.h"
 #include "safety.h"
+#include "sysblk.h"
 
 #define MAX_DEVS	256
 
@@ -95,9 +96,8 @@ devset_fill(struct devset *ds, dev_t disk)
 
 	ds->n = 0;
 	ds->devs[ds->n++] = disk;
-	snprintf(ds->sysdir, sizeof(ds->sysdir), "/sys/dev/block/%u:%u",
-	    major(disk), minor(disk));
-	if ((dir = opendir(ds->sysdir)) == NULL)
+	if (sysblk_path(ds->sysdir, sizeof(ds->sysdir), disk, NULL) == -1 ||
+	    (dir = opendir(ds->sysdir)) == NULL)
 		return;
 	while ((de = readdir(dir)) != NULL && ds->n < MAX_DEVS) {
 		snprintf(path, sizeof(path), "%s/%s/partition", ds->sysdir,
@@ -151,24 +151,11 @@ check_mounted(const struct devset *ds, char *mnt, size_t len)
 static int
 check_holders(const struct devset *ds, char *who, size_t len)
 {
-	char		 path[PATH_MAX + 300];
-	struct dirent	*de;
-	DIR		*dir;
-	size_t		 i;
+	size_t	i;
 
-	for (i = 0; i < ds->n; i++) {
-		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/holders",
-		    major(ds->devs[i]), minor(ds->devs[i]));
-		if ((dir = opendir(path)) == NULL)
-			continue;
-		while ((de = readdir(dir)) != NULL)
-			if (de->d_name[0] != '.') {
-				snprintf(who, len, "%s", de->d_name);
-				closedir(dir);
-				return 1;
-			}
-		closedir(dir);
-	}
+	for (i = 0; i < ds->n; i++)
+		if (sysblk_first(ds->devs[i], "holders", who, len))
+			return 1;
 	return 0;
 }
 
