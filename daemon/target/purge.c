@@ -22,22 +22,6 @@
 /* Format NVM may take long on a large drive: the ioctl waits this long. */
 #define FORMAT_TIMEOUT_MS	(4U * 3600 * 1000)
 
-const char *
-purge_name(enum purge_how how)
-{
-	static const char *const names[] = {
-		[PURGE_NONE] = "none",
-		[PURGE_NVME_FORMAT] = "NVMe Format NVM (user data erase)",
-		[PURGE_NVME_BLOCK] = "NVMe Sanitize (block erase)",
-		[PURGE_NVME_CRYPTO] = "NVMe Sanitize (crypto erase)",
-		[PURGE_ATA_BLOCK] = "ATA SANITIZE (block erase)",
-		[PURGE_ATA_CRYPTO] = "ATA SANITIZE (crypto scramble)",
-	};
-
-	return (unsigned)how < sizeof(names) / sizeof(names[0]) ?
-	    names[how] : "unknown";
-}
-
 void
 purge_strerror(int err, char *buf, size_t len)
 {
@@ -349,23 +333,6 @@ nvme_sanitize(int fd, const struct purge *p)
 	return nvme_err(nvme_sanitize_nvm(&a));
 }
 
-int
-purge_start(int fd, const struct purge *p)
-{
-	switch (p->how) {
-	case PURGE_NVME_FORMAT:
-		return nvme_format(fd, p);
-	case PURGE_NVME_BLOCK:
-	case PURGE_NVME_CRYPTO:
-		return nvme_sanitize(fd, p);
-	case PURGE_ATA_BLOCK:
-	case PURGE_ATA_CRYPTO:
-		return purge_ata_start(fd, p);
-	default:
-		return EINVAL;
-	}
-}
-
 /* An NVMe sanitize under way: the status log. */
 static int
 nvme_sanitize_poll(int fd, uint32_t *done)
@@ -386,20 +353,62 @@ nvme_sanitize_poll(int fd, uint32_t *done)
 	}
 }
 
+/* Format NVM: nothing to poll, purge_start waited for it. */
+static int
+format_poll(int fd, uint32_t *done)
+{
+	(void)fd;
+	*done = 0;
+	return 1;
+}
+
+/* Each way of purging: its name, its start and its poll. */
+static const struct purge_method {
+	const char	*name;
+	int		(*start)(int fd, const struct purge *);
+	int		(*poll)(int fd, uint32_t *done);
+} methods[] = {
+	[PURGE_NONE] = { "none", NULL, NULL },
+	[PURGE_NVME_FORMAT] = { "NVMe Format NVM (user data erase)",
+	    nvme_format, format_poll },
+	[PURGE_NVME_BLOCK] = { "NVMe Sanitize (block erase)",
+	    nvme_sanitize, nvme_sanitize_poll },
+	[PURGE_NVME_CRYPTO] = { "NVMe Sanitize (crypto erase)",
+	    nvme_sanitize, nvme_sanitize_poll },
+	[PURGE_ATA_BLOCK] = { "ATA SANITIZE (block erase)",
+	    purge_ata_start, purge_ata_poll },
+	[PURGE_ATA_CRYPTO] = { "ATA SANITIZE (crypto scramble)",
+	    purge_ata_start, purge_ata_poll },
+};
+
+static const struct purge_method *
+method(enum purge_how how)
+{
+	return (unsigned)how < sizeof(methods) / sizeof(methods[0]) ?
+	    &methods[how] : NULL;
+}
+
+const char *
+purge_name(enum purge_how how)
+{
+	const struct purge_method	*m = method(how);
+
+	return m != NULL ? m->name : "unknown";
+}
+
+int
+purge_start(int fd, const struct purge *p)
+{
+	const struct purge_method	*m = method(p->how);
+
+	return m != NULL && m->start != NULL ? m->start(fd, p) : EINVAL;
+}
+
 int
 purge_poll(int fd, const struct purge *p, uint32_t *done)
 {
+	const struct purge_method	*m = method(p->how);
+
 	*done = 0;
-	switch (p->how) {
-	case PURGE_NVME_FORMAT:		/* purge_start waited for it */
-		return 1;
-	case PURGE_NVME_BLOCK:
-	case PURGE_NVME_CRYPTO:
-		return nvme_sanitize_poll(fd, done);
-	case PURGE_ATA_BLOCK:
-	case PURGE_ATA_CRYPTO:
-		return purge_ata_poll(fd, done);
-	default:
-		return -EINVAL;
-	}
+	return m != NULL && m->poll != NULL ? m->poll(fd, done) : -EINVAL;
 }
