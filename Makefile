@@ -57,7 +57,7 @@ CORE_SRC	= daemon/engine/block.c daemon/engine/perm.c daemon/engine/layout.c dae
 		  daemon/smart/smart_json.c daemon/smart/smart_nvmejson.c daemon/cmdline.c \
 		  daemon/smart/wear_units.c daemon/smart/smart_rules.c daemon/smart/smart_run.c \
 		  daemon/target/dioalign.c daemon/target/purge.c daemon/target/purge_ata.c \
-		  daemon/target/sysblk.c \
+		  daemon/target/sysblk.c daemon/cpushare.c \
 		  daemon/records/statedir.c daemon/records/errmap.c daemon/records/syncq.c \
 		  daemon/records/errmap_again.c \
 		  daemon/schedule/schedule.c daemon/engine/probes.c daemon/engine/probegen.c \

@@ -24,6 +24,7 @@
 #include <json-c/json.h>
 
 #include "config.h"
+#include "cpushare.h"
 #include "daemon.h"
 #include "drive.h"
 #include "drive_cmd.h"
@@ -464,6 +465,7 @@ main(int argc, char **argv)
 		return EXIT_FAILED;
 	}
 	start_all(&dm);
+	cpushare_set(dm.ndrives);
 	rc = loop_run(dm.ev, &dm.loop);
 	log_loop(&dm.loop);
 	stop_all(&dm);

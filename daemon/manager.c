@@ -13,6 +13,7 @@
 
 #include <systemd/sd-daemon.h>
 
+#include "cpushare.h"
 #include "daemon.h"
 #include "log.h"
 #include "safety.h"
@@ -248,6 +249,7 @@ daemon_reload(struct daemon *dm, json_object *errors)
 	} else {
 		reload_daemon_keys(dm, &nc);
 		reload_apply(dm, &nc);
+		cpushare_set(dm->ndrives);
 		log_info("reload: %s applied, %zu drives", dm->conf.path,
 		    dm->ndrives);
 	}
