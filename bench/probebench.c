@@ -52,7 +52,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <json-c/json.h>
@@ -273,7 +272,6 @@ setup(void)
 {
 	char		err[256];
 	struct stat	st;
-	int		nice0;
 
 	B.fd = open(B.path, O_RDWR | O_CREAT | O_DIRECT | O_CLOEXEC, 0600);
 	if (B.fd < 0 || fstat(B.fd, &st) != 0)
@@ -291,10 +289,7 @@ setup(void)
 	 * the worker competes for CPU at fio's nice (fio sets its jobs' to 0):
 	 * do the same, or on a busy host the comparison is unfair to ours.
 	 */
-	errno = 0;
-	nice0 = getpriority(PRIO_PROCESS, 0);
-	if (nice0 != -1 || errno == 0)
-		(void)setpriority(PRIO_PROCESS, 0, nice0 - ENGINE_WORKER_NICE);
+	(void)engine_nice_step(-ENGINE_WORKER_NICE, NULL);
 	if ((B.e = engine_start(B.fd, "bench", NULL, 128 * 1024, 32, err,
 	    sizeof(err))) == NULL)
 		die(2, err);

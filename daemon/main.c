@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -421,11 +420,7 @@ boost_main_thread(void)
 {
 	int	n;
 
-	errno = 0;
-	n = getpriority(PRIO_PROCESS, 0);
-	if (n == -1 && errno != 0)
-		return;
-	if (setpriority(PRIO_PROCESS, 0, n - MAIN_BOOST) == -1)
+	if (engine_nice_step(-MAIN_BOOST, &n) == -1)
 		log_debug("main loop at nice %d (%s)", n, strerror(errno));
 }
 

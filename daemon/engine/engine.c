@@ -685,16 +685,18 @@ worker_init(struct engine *e)
 	return 0;
 }
 
-/* engine.h says why; the ring's kernel workers inherit the nice value */
-static void
-worker_nice(void)
+int
+engine_nice_step(int delta, int *from)
 {
 	int	n;
 
-	errno = 0;
+	errno = 0;	/* -1 is a nice value too */
 	n = getpriority(PRIO_PROCESS, (id_t)gettid());
-	if (n != -1 || errno == 0)
-		(void)setpriority(PRIO_PROCESS, (id_t)gettid(), n + ENGINE_WORKER_NICE);
+	if (from != NULL)
+		*from = n;
+	if (n == -1 && errno != 0)
+		return -1;
+	return setpriority(PRIO_PROCESS, (id_t)gettid(), n + delta);
 }
 
 static void *
@@ -703,7 +705,8 @@ worker_main(void *arg)
 	struct engine	*e = arg;
 	int		 err;
 
-	worker_nice();
+	/* engine.h says why; the ring's kernel workers inherit the nice */
+	(void)engine_nice_step(ENGINE_WORKER_NICE, NULL);
 	err = worker_init(e);
 
 	pthread_mutex_lock(&e->mu);

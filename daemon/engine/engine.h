@@ -26,6 +26,10 @@
  */
 #define ENGINE_WORKER_NICE	5
 
+/* Step the calling thread's nice by delta (its nice before in *from):
+ * 0, or -1 with errno (not allowed). */
+int	engine_nice_step(int delta, int *from);
+
 enum job_kind {
 	JOB_WRITE,	/* write blocks [base + map(seq)] with `generation` */
 	JOB_VERIFY,	/* read blocks base + seq and classify them */
