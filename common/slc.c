@@ -129,13 +129,33 @@ is_knee(const struct steps *p, size_t a, size_t w, double thr, size_t i)
 }
 
 /*
+ * Is most of the time of steps [a, b) (b past the pass: to its end) in
+ * stalls, steps below `stall`?
+ */
+static int
+stalls_most(const struct steps *p, size_t a, size_t b, double stall)
+{
+	double	in = 0;
+	size_t	i;
+
+	if (b > p->n)
+		b = p->n;
+	for (i = a; i < b; i++)
+		if (p->bps[i] < stall)
+			in += p->dur[i];
+	return 2 * in > p->tt[b] - p->tt[a];
+}
+
+/*
  * The knee from knee i: where i is a stall (below SLC_STALL_FRAC of the
  * start, a tenth of thr / SLC_KNEE_FRAC) with fast steps after it, and
  * the first slow step after them, within `w` of i, is a knee that is no
  * stall (a stall at each, the fast steps between at the level's speed:
  * a cache folding, whose first stall is its end), that one: a pause of
  * the host's shortly before a level's end, long enough to outweigh the
- * fast steps between, is not where the speed fell.
+ * fast steps between, is not where the speed fell. Unless stalls hold
+ * most of the time of the `w` steps from that slow step: then i was the
+ * first of a cache's folds, and the slow step the host's, in a gust.
  */
 static size_t
 past_pause(const struct steps *p, size_t a, size_t w, double thr,
@@ -150,7 +170,7 @@ past_pause(const struct steps *p, size_t a, size_t w, double thr,
 		if (j > lim || !is_knee(p, a, w, thr, j))
 			return i;
 		if (!(p->bps[j] < stall))
-			return j;
+			return stalls_most(p, j, j + w, stall) ? i : j;
 	}
 	return i;
 }

@@ -575,6 +575,16 @@ test_gusts(void **state)
 	assert_rel(e.stall_s, stall, 1e-6);
 	assert_rel(e.stall_share, stall / (stall + 41 * STEP / (2 * GBPS)),
 	    0.03);
+	/* the host slows the last step but one of the gust after the
+	 * first fold (to a quarter of the cache's speed: no stall, yet
+	 * below the knee's threshold, and the fold right after it makes it
+	 * look like a drop that lasts): the cache still ends at the first
+	 * fold */
+	bps[300 + 41 + 39] = 0.5 * GBPS;
+	e = estimate(bps, N);
+	assert_true(e.knee);
+	assert_int_equal(e.cache_bytes, 300 * STEP);
+	assert_true(e.gusts);
 	/* the same stalls from the pass's start: no cache, no gusts */
 	for (i = 0; i < N; i++)
 		bps[i] = i % 41 == 20 ? (double)STEP / stall : 2 * GBPS;
