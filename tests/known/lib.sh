@@ -35,11 +35,18 @@ sim_start() {
 	shift 2
 	[ -c /dev/fuse ] || skip "no /dev/fuse"
 	case $prof in */*) ;; *) prof=$PROFILES/$prof.conf ;; esac
+	# The drives' data on a tmpfs: the simulator reads what a write
+	# replaces (for a power cut) and writes under its lock, and a
+	# disk's file system under that (ext4 allocating a sparse file's
+	# blocks) holds a write for milliseconds now and then: time the
+	# model sees as the host's pause, not as its own figure.
+	mountpoint -q "$T/data" || do_mount -t tmpfs -o size=8g,mode=0700 \
+	    ssdt-known "$T/data"
 	mkdir -p "$dir"
 	SIM_FILE=$dir/drive SIM_CTL=$T/$name.sock SIM_TRUTH=$T/$name.truth
 	echo "$dir" >>"$T/.mounts"
 	# not a child of ours: the cleanup unmounts it, which ends it
-	( "$SSDSIM" run --profile "$prof" --data "$T/$name.data" \
+	( "$SSDSIM" run --profile "$prof" --data "$T/data/$name.data" \
 	    --control "$SIM_CTL" --truth "$SIM_TRUTH" "$@" "$dir" \
 	    >"$T/$name.sim.log" 2>&1 & )
 	for i in $(seq 1 200); do
