@@ -3,6 +3,10 @@
  * header + pseudo-random payload + XXH3 checksum) and verification
  * (blk_check with a matching expectation).
  *
+ * --isa base|avx2|avx512 caps the vector code of the generator
+ * (blk_isa_limit), to measure each on one machine (the checksum is
+ * libxxhash's, which picks its own).
+ *
  * For each block size (512 B, 4 KiB, 128 KiB, 1 MiB) a ring of blocks
  * (64 MiB by default, so the working set does not live in cache) is
  * encoded over and over with a fresh offset per block for about -t
@@ -53,6 +57,7 @@ struct opts {
 	uint32_t	ring_mib;
 	int		cpu;		/* -1: do not pin; -2: first allowed */
 	int		json;
+	enum blk_isa	isa;
 };
 
 struct row {
@@ -75,7 +80,9 @@ usage(FILE *f)
 	    "  -m MIB      size of the buffer ring in MiB (default 64)\n"
 	    "  -c CPU      pin to this CPU; -1 to not pin (default: first "
 	    "allowed CPU)\n"
-	    "  --json      one JSON object per line instead of a table\n");
+	    "  --json      one JSON object per line instead of a table\n"
+	    "  --isa ISA   the generator's widest vector code: base, avx2, "
+	    "avx512 (default: the CPU's)\n");
 }
 
 static double
@@ -302,11 +309,15 @@ pin(const struct opts *o)
 	return cpu;
 }
 
+/* by enum blk_isa */
+static const char *const isa_names[] = { "base", "avx2", "avx512" };
+
 static int
 parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option	lopts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "isa", required_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -319,6 +330,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 	o->ring_mib = 64;
 	o->cpu = -2;
 	o->json = 0;
+	o->isa = BLK_ISA_AVX512;
 	while ((ch = getopt_long(argc, argv, "t:r:m:c:h", lopts, NULL)) != -1) {
 		switch (ch) {
 		case 't':
@@ -354,6 +366,16 @@ parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'j':
 			o->json = 1;
+			break;
+		case 'I':
+			for (l = 0; l < 3 && strcmp(optarg, isa_names[l]); l++)
+				;
+			if (l == 3) {
+				fprintf(stderr, "genbench: bad --isa: %s\n",
+				    optarg);
+				return -1;
+			}
+			o->isa = (enum blk_isa)l;
 			break;
 		case 'h':
 			usage(stdout);
@@ -392,9 +414,11 @@ main(int argc, char **argv)
 	uint32_t	 nblk;
 	size_t		 s;
 	int		 cpu, i, met, disturbed = 0;
+	enum blk_isa	 isa;
 
 	if (parse_opts(argc, argv, &o) != 0)
 		return 2;
+	isa = blk_isa_limit(o.isa);
 	cpu = pin(&o);
 	cpu_model(model, sizeof(model));
 	ring_bytes = (size_t)o.ring_mib * MiB;
@@ -409,13 +433,14 @@ main(int argc, char **argv)
 		printf("{\"type\":\"config\",\"cpu_model\":");
 		json_str(model);
 		printf(",\"pinned_cpu\":%d,\"ring_bytes\":%zu,"
-		    "\"seconds\":%g,\"repeats\":%d,\"unit\":\"GB/s (1e9)\"}\n",
-		    cpu, ring_bytes, o.seconds, o.repeats);
+		    "\"seconds\":%g,\"repeats\":%d,\"isa\":\"%s\","
+		    "\"unit\":\"GB/s (1e9)\"}\n",
+		    cpu, ring_bytes, o.seconds, o.repeats, isa_names[isa]);
 	} else {
 		printf("genbench: %s, %s, ring %u MiB, %g s x %d per figure, "
-		    "GB/s = 1e9 B/s\n", model,
+		    "GB/s = 1e9 B/s, generator %s\n", model,
 		    cpu >= 0 ? "pinned" : "unpinned", o.ring_mib, o.seconds,
-		    o.repeats);
+		    o.repeats, isa_names[isa]);
 		if (cpu >= 0)
 			printf("pinned to CPU %d\n", cpu);
 		printf("\n   block  encode GB/s (min-max)   "

@@ -81,7 +81,7 @@ lanes_init(uint64_t seed, uint64_t s[8])
 
 /* Store one step; the last, partial one through a bounce buffer. */
 static inline __attribute__((always_inline)) void
-lanes_store(unsigned char *p, uint32_t i, uint32_t len, const v8u64 *v)
+lanes_store(unsigned char *p, uint32_t i, uint32_t len, const void *v)
 {
 	unsigned char	tail[64];
 
@@ -93,65 +93,80 @@ lanes_store(unsigned char *p, uint32_t i, uint32_t len, const v8u64 *v)
 	memcpy(p + i, tail, len - i);
 }
 
+/* Four lanes: what one AVX2 register holds. */
+typedef uint64_t v4u64 __attribute__((vector_size(32)));
+
 /*
  * Eight xorshift64 lanes per payload, stored lane 0 first, 64 bytes per
  * step: shifts and xors only. Each lane is a chain of dependent steps,
  * so one payload leaves most of the core idle; `n` payloads generated
  * side by side (NFILL at most) keep it busy, the bytes of each the same
- * as alone, whatever the vector width the compiler gives the lanes.
+ * as alone. The lanes of a step are K vectors of type VT, as wide as the
+ * registers the code is built for: one vector of 64 bytes, built for
+ * registers of 32, goes through memory at every step (three times
+ * slower than SSE2's code).
  */
 #define NFILL	4
-static inline __attribute__((always_inline)) void
-fill_side(unsigned char *const p[], unsigned n, uint32_t len,
-    const uint64_t s[][8])
-{
-	v8u64		v0, v1, v2, v3;
-	uint32_t	i;
-
-	memcpy(&v0, s[0], 64);
-	if (n > 1)
-		memcpy(&v1, s[1], 64);
-	if (n > 2)
-		memcpy(&v2, s[2], 64);
-	if (n > 3)
-		memcpy(&v3, s[3], 64);
-	for (i = 0; i < len; i += 64) {
-		XS(v0);
-		lanes_store(p[0], i, len, &v0);
-		if (n > 1) {
-			XS(v1);
-			lanes_store(p[1], i, len, &v1);
-		}
-		if (n > 2) {
-			XS(v2);
-			lanes_store(p[2], i, len, &v2);
-		}
-		if (n > 3) {
-			XS(v3);
-			lanes_store(p[3], i, len, &v3);
-		}
-	}
+#define FILL_SIDE(name, VT, K)						\
+static inline __attribute__((always_inline)) void			\
+name(unsigned char *const p[], unsigned n, uint32_t len,		\
+    const uint64_t s[][8])						\
+{									\
+	VT		v[NFILL][K];					\
+	uint32_t	i;						\
+	unsigned	b, k;						\
+									\
+	for (b = 0; b < n; b++)						\
+		memcpy(v[b], s[b], 64);					\
+	for (i = 0; i < len; i += 64)					\
+		for (b = 0; b < n; b++) {				\
+			for (k = 0; k < K; k++)				\
+				XS(v[b][k]);				\
+			lanes_store(p[b], i, len, v[b]);		\
+		}							\
 }
+FILL_SIDE(fill_side8, v8u64, 1)
+FILL_SIDE(fill_side4, v4u64, 2)
 
 /* One instance per count, the count known at compile time. */
-#define FILL_VARIANTS(sfx)						\
+#define FILL_VARIANTS(sfx, side)					\
 static void								\
 fill_##sfx(unsigned char *const p[], unsigned n, uint32_t len,		\
     const uint64_t s[][8])						\
 {									\
 	switch (n) {							\
-	case 1: fill_side(p, 1, len, s); break;				\
-	case 2: fill_side(p, 2, len, s); break;				\
-	case 3: fill_side(p, 3, len, s); break;				\
-	default: fill_side(p, 4, len, s); break;			\
+	case 1: side(p, 1, len, s); break;				\
+	case 2: side(p, 2, len, s); break;				\
+	case 3: side(p, 3, len, s); break;				\
+	default: side(p, 4, len, s); break;				\
 	}								\
 }
 
-FILL_VARIANTS(base)
+FILL_VARIANTS(base, fill_side8)
 #if defined(__x86_64__)
-__attribute__((target("avx2"))) FILL_VARIANTS(avx2)
-__attribute__((target("avx512f"))) FILL_VARIANTS(avx512)
+__attribute__((target("avx2"))) FILL_VARIANTS(avx2, fill_side4)
+__attribute__((target("avx512f"))) FILL_VARIANTS(avx512, fill_side8)
 #endif
+
+/*
+ * The widest vector code the generator may use (enum blk_isa); written
+ * by blk_isa_limit only, before any thread uses this file: read-only for
+ * the threads after that.
+ */
+static enum blk_isa	isa_limit = BLK_ISA_AVX512;
+
+enum blk_isa
+blk_isa_limit(enum blk_isa isa)
+{
+	isa_limit = isa;
+#if defined(__x86_64__)
+	if (isa >= BLK_ISA_AVX512 && __builtin_cpu_supports("avx512f"))
+		return BLK_ISA_AVX512;
+	if (isa >= BLK_ISA_AVX2 && __builtin_cpu_supports("avx2"))
+		return BLK_ISA_AVX2;
+#endif
+	return BLK_ISA_BASE;
+}
 
 /* n (1 to NFILL) payloads of len bytes side by side. */
 static void
@@ -160,11 +175,11 @@ fill_many(unsigned char *const p[], unsigned n, uint32_t len,
 {
 #if defined(__x86_64__)
 	/* flag reads, set once at load */
-	if (__builtin_cpu_supports("avx512f")) {
+	if (isa_limit >= BLK_ISA_AVX512 && __builtin_cpu_supports("avx512f")) {
 		fill_avx512(p, n, len, s);
 		return;
 	}
-	if (__builtin_cpu_supports("avx2")) {
+	if (isa_limit >= BLK_ISA_AVX2 && __builtin_cpu_supports("avx2")) {
 		fill_avx2(p, n, len, s);
 		return;
 	}

@@ -146,6 +146,14 @@ void		 blk_corrupt_text(const struct blk_result *, char *, size_t);
 void		 blk_torn_text(const struct blk_result *, char *, size_t);
 /* A torn block's part: "generation 2", "blank", "probe units". */
 void		 blk_part_text(enum blk_part, uint64_t gen, char *, size_t);
+/*
+ * The vector code the payload's generation uses: the widest the CPU has,
+ * or no wider than blk_isa_limit's (for the tests and the benchmark, each
+ * way on one machine; before any thread uses this file). Returns the one
+ * that will be used.
+ */
+enum blk_isa { BLK_ISA_BASE, BLK_ISA_AVX2, BLK_ISA_AVX512 };
+enum blk_isa	 blk_isa_limit(enum blk_isa);
 /* Fill the payload part only (exposed for the benchmark). */
 void		 blk_fill_payload(void *buf, uint32_t len, uint64_t seed);
 uint64_t	 blk_seed(uint64_t instance, uint64_t offset, uint64_t gen);

@@ -649,6 +649,55 @@ test_payload_known(void **state)
  * Blocks encoded together are the blocks encoded one by one, whatever
  * their number (the generator runs several side by side, in groups).
  */
+/*
+ * Each vector code the CPU has (blk_isa_limit) makes the blocks SSE2's
+ * code makes, one by one and several side by side, the last step of the
+ * payload partial or not.
+ */
+static void
+test_isas(void **state)
+{
+	enum { MAXN = 5 };
+	static const uint32_t	 bss[] = { 512, 4096, 131072, 1000 };
+	enum blk_isa		 isa, got;
+	unsigned char		*ref[MAXN], *b[MAXN];
+	uint64_t		 offs[MAXN];
+	struct blk_result	 r;
+	uint32_t		 bs;
+	unsigned		 n, k;
+	size_t			 i;
+
+	(void)state;
+	for (isa = BLK_ISA_BASE; isa <= BLK_ISA_AVX512; isa++)
+		for (i = 0; i < sizeof(bss) / sizeof(bss[0]); i++)
+			for (n = 1; n <= MAXN; n++) {
+				bs = bss[i];
+				for (k = 0; k < n; k++) {
+					offs[k] = (7 + 3 * k) * (uint64_t)bs;
+					assert_non_null(ref[k] = malloc(bs));
+					assert_non_null(b[k] = malloc(bs));
+				}
+				blk_isa_limit(BLK_ISA_BASE);
+				blk_encode_many((void *const *)ref, offs, n, bs,
+				    INST, 6, TIME);
+				got = blk_isa_limit(isa);
+				blk_encode_many((void *const *)b, offs, n, bs,
+				    INST, 6, TIME);
+				for (k = 0; k < n; k++) {
+					if (memcmp(ref[k], b[k], bs) != 0)
+						fail_msg("isa %d, %u blocks of %u "
+						    "bytes: block %u differs",
+						    (int)got, n, bs, k);
+					assert_int_equal(check(b[k], bs, INST,
+					    offs[k], want_gen(6, 6), &r),
+					    BLK_OK);
+					free(ref[k]);
+					free(b[k]);
+				}
+			}
+	blk_isa_limit(BLK_ISA_AVX512);
+}
+
 static void
 test_encode_many(void **state)
 {
@@ -1022,6 +1071,7 @@ main(void)
 		cmocka_unit_test(test_fill_prefix),
 		cmocka_unit_test(test_encode_many),
 		cmocka_unit_test(test_payload_known),
+		cmocka_unit_test(test_isas),
 		cmocka_unit_test(test_class_names),
 		cmocka_unit_test(test_header_byte),
 		cmocka_unit_test(test_probe_units),
