@@ -3,9 +3,11 @@
  * header + pseudo-random payload + XXH3 checksum) and verification
  * (blk_check with a matching expectation).
  *
- * --isa base|avx2|avx512 caps the vector code of the generator
- * (blk_isa_limit), to measure each on one machine (the checksum is
- * libxxhash's, which picks its own).
+ * --isa base|avx2|avx512 caps the vector code of the generator and of
+ * the checksum made with it (blk_isa_limit), to measure each on one
+ * machine (the check is libxxhash's, which picks its own). --side N
+ * encodes N blocks a call (blk_encode_many), as the I/O worker encodes
+ * the blocks of a round (default 1: blk_encode).
  *
  * For each block size (512 B, 4 KiB, 128 KiB, 1 MiB) a ring of blocks
  * (64 MiB by default, so the working set does not live in cache) is
@@ -58,7 +60,12 @@ struct opts {
 	int		cpu;		/* -1: do not pin; -2: first allowed */
 	int		json;
 	enum blk_isa	isa;
+	unsigned	side;		/* blocks a blk_encode_many call */
 };
+
+#define MAX_SIDE	16
+/* opts.side, for run_encode; set before any measurement */
+static unsigned	side = 1;
 
 struct row {
 	uint32_t	bs;
@@ -82,7 +89,8 @@ usage(FILE *f)
 	    "allowed CPU)\n"
 	    "  --json      one JSON object per line instead of a table\n"
 	    "  --isa ISA   the generator's widest vector code: base, avx2, "
-	    "avx512 (default: the CPU's)\n");
+	    "avx512 (default: the CPU's)\n"
+	    "  --side N    blocks encoded a call, 1 to 16 (default 1)\n");
 }
 
 static double
@@ -154,19 +162,24 @@ batch_of(uint32_t bs)
 static struct meas
 run_encode(unsigned char *ring, uint32_t nblk, uint32_t bs, double secs)
 {
-	uint32_t	batch = batch_of(bs), slot = 0, i;
-	uint64_t	k = 0;
+	uint32_t	batch = batch_of(bs), slot = 0, i, j, m;
+	uint64_t	k = 0, offs[MAX_SIDE];
 	uint64_t	tns = 1700000000ULL * 1000000000ULL;
+	void		*bufs[MAX_SIDE];
 	double		t0, t1, c0;
 
 	c0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
 	t0 = now_s();
 	do {
-		for (i = 0; i < batch; i++) {
-			blk_encode(ring + (size_t)slot * bs, bs, INSTANCE,
-			    k * bs, GEN, tns);
-			k++;
-			if (++slot == nblk)
+		for (i = 0; i < batch; i += m) {
+			m = nblk - slot < side ? nblk - slot : side;
+			for (j = 0; j < m; j++) {
+				bufs[j] = ring + (size_t)(slot + j) * bs;
+				offs[j] = (k + j) * bs;
+			}
+			blk_encode_many(bufs, offs, m, bs, INSTANCE, GEN, tns);
+			k += m;
+			if ((slot += m) == nblk)
 				slot = 0;
 		}
 		t1 = now_s();
@@ -318,6 +331,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 	static const struct option	lopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "isa", required_argument, NULL, 'I' },
+		{ "side", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -331,6 +345,7 @@ parse_opts(int argc, char **argv, struct opts *o)
 	o->cpu = -2;
 	o->json = 0;
 	o->isa = BLK_ISA_AVX512;
+	o->side = 1;
 	while ((ch = getopt_long(argc, argv, "t:r:m:c:h", lopts, NULL)) != -1) {
 		switch (ch) {
 		case 't':
@@ -377,6 +392,17 @@ parse_opts(int argc, char **argv, struct opts *o)
 			}
 			o->isa = (enum blk_isa)l;
 			break;
+		case 'S':
+			errno = 0;
+			l = strtol(optarg, &end, 10);
+			if (errno != 0 || end == optarg || *end != '\0' ||
+			    l < 1 || l > MAX_SIDE) {
+				fprintf(stderr, "genbench: bad --side: %s\n",
+				    optarg);
+				return -1;
+			}
+			o->side = (unsigned)l;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -419,6 +445,7 @@ main(int argc, char **argv)
 	if (parse_opts(argc, argv, &o) != 0)
 		return 2;
 	isa = blk_isa_limit(o.isa);
+	side = o.side;
 	cpu = pin(&o);
 	cpu_model(model, sizeof(model));
 	ring_bytes = (size_t)o.ring_mib * MiB;
@@ -434,13 +461,14 @@ main(int argc, char **argv)
 		json_str(model);
 		printf(",\"pinned_cpu\":%d,\"ring_bytes\":%zu,"
 		    "\"seconds\":%g,\"repeats\":%d,\"isa\":\"%s\","
-		    "\"unit\":\"GB/s (1e9)\"}\n",
-		    cpu, ring_bytes, o.seconds, o.repeats, isa_names[isa]);
+		    "\"side\":%u,\"unit\":\"GB/s (1e9)\"}\n",
+		    cpu, ring_bytes, o.seconds, o.repeats, isa_names[isa],
+		    side);
 	} else {
 		printf("genbench: %s, %s, ring %u MiB, %g s x %d per figure, "
-		    "GB/s = 1e9 B/s, generator %s\n", model,
+		    "GB/s = 1e9 B/s, generator %s, %u block%s a call\n", model,
 		    cpu >= 0 ? "pinned" : "unpinned", o.ring_mib, o.seconds,
-		    o.repeats, isa_names[isa]);
+		    o.repeats, isa_names[isa], side, side == 1 ? "" : "s");
 		if (cpu >= 0)
 			printf("pinned to CPU %d\n", cpu);
 		printf("\n   block  encode GB/s (min-max)   "

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define XXH_STATIC_LINKING_ONLY	/* XXH3_generateSecret_fromSeed */
 #include <xxhash.h>
 #if defined(__x86_64__)
 /* libxxhash picks SSE2, AVX2 or AVX-512 at run time */
@@ -116,10 +117,13 @@ name(unsigned char *const p[], unsigned n, uint32_t len,		\
 	uint32_t	i;						\
 	unsigned	b, k;						\
 									\
+	_Pragma("GCC unroll 4")						\
 	for (b = 0; b < n; b++)						\
 		memcpy(v[b], s[b], 64);					\
 	for (i = 0; i < len; i += 64)					\
+		_Pragma("GCC unroll 4")					\
 		for (b = 0; b < n; b++) {				\
+			_Pragma("GCC unroll 4")				\
 			for (k = 0; k < K; k++)				\
 				XS(v[b][k]);				\
 			lanes_store(p[b], i, len, v[b]);		\
@@ -128,18 +132,23 @@ name(unsigned char *const p[], unsigned n, uint32_t len,		\
 FILL_SIDE(fill_side8, v8u64, 1)
 FILL_SIDE(fill_side4, v4u64, 2)
 
+/* side(p, n, ...) with n (1 to NFILL) known at compile time. */
+#define BY_COUNT(side, p, n, ...) do {					\
+	switch (n) {							\
+	case 1: side(p, 1, __VA_ARGS__); break;				\
+	case 2: side(p, 2, __VA_ARGS__); break;				\
+	case 3: side(p, 3, __VA_ARGS__); break;				\
+	default: side(p, 4, __VA_ARGS__); break;			\
+	}								\
+} while (0)
+
 /* One instance per count, the count known at compile time. */
 #define FILL_VARIANTS(sfx, side)					\
 static void								\
 fill_##sfx(unsigned char *const p[], unsigned n, uint32_t len,		\
     const uint64_t s[][8])						\
 {									\
-	switch (n) {							\
-	case 1: side(p, 1, len, s); break;				\
-	case 2: side(p, 2, len, s); break;				\
-	case 3: side(p, 3, len, s); break;				\
-	default: side(p, 4, len, s); break;				\
-	}								\
+	BY_COUNT(side, p, n, len, s);					\
 }
 
 FILL_VARIANTS(base, fill_side8)
@@ -200,6 +209,228 @@ blk_fill_payload(void *buf, uint32_t len, uint64_t seed)
 	fill_many(p, 1, len, s);
 }
 
+/*
+ * The payload's checksum as it is generated. The checksum is XXH3-64 of
+ * the payload, seeded with the header's XXH3 (blk_checksum); for the
+ * payloads of every block size (448 bytes at least, beyond XXH3's 240)
+ * that is XXH3's long hash: eight 64-bit accumulators, one 64-byte
+ * stripe at a time against a 192-byte secret the seed alters, scrambled
+ * every 16 stripes, merged at the end. Its stripes are the generator's
+ * steps, so each is hashed as it is made, in the registers it was made
+ * in: one pass, the payload never read back. libxxhash's XXH3 stays the
+ * reference: blk_check hashes with it, and the tests compare the two.
+ */
+#define XXH_SECRET_SIZE	192
+#define XXH_STRIPES	16	/* a block of the long hash (secret 192) */
+#define XXH_LAST_SECRET	121	/* the last stripe's secret offset */
+#define XXH_MERGE_SECRET 11	/* the merge's */
+#define XXH_SCRAMBLE_SECRET 128
+#define XXH_P32_1	0x9E3779B1U
+#define XXH_P32_2	0x85EBCA77U
+#define XXH_P32_3	0xC2B2AE3DU
+#define XXH_P64_1	0x9E3779B185EBCA87ULL
+#define XXH_P64_2	0xC2B2AE3D27D4EB4FULL
+#define XXH_P64_3	0x165667B19E3779F9ULL
+#define XXH_P64_4	0x85EBCA77C2B2AE63ULL
+#define XXH_P64_5	0x27D4EB2F165667C5ULL
+
+/* XXH3's default secret, as libxxhash makes it (the seed 0's), at load. */
+static unsigned char	xxh_ksecret[XXH_SECRET_SIZE];
+
+__attribute__((constructor)) static void
+xxh_ksecret_init(void)
+{
+	XXH3_generateSecret_fromSeed(xxh_ksecret, 0);
+}
+
+static inline uint64_t
+rd64(const unsigned char *p)
+{
+	uint64_t	v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* The secret of a seed: each 16 bytes of the default's, +seed, -seed. */
+static void
+xxh_secret(unsigned char *sec, uint64_t seed)
+{
+	uint64_t	lo, hi;
+	int		i;
+
+	for (i = 0; i < XXH_SECRET_SIZE; i += 16) {
+		lo = rd64(xxh_ksecret + i) + seed;
+		hi = rd64(xxh_ksecret + i + 8) - seed;
+		memcpy(sec + i, &lo, 8);
+		memcpy(sec + i + 8, &hi, 8);
+	}
+}
+
+static inline uint64_t
+fold64(uint64_t a, uint64_t b)
+{
+	unsigned __int128	p = (unsigned __int128)a * b;
+
+	return (uint64_t)p ^ (uint64_t)(p >> 64);
+}
+
+/* The accumulators of a payload of len bytes into its hash. */
+static uint64_t
+xxh_merge(const uint64_t acc[8], const unsigned char *sec, uint32_t len)
+{
+	const unsigned char	*k = sec + XXH_MERGE_SECRET;
+	uint64_t		 h = (uint64_t)len * XXH_P64_1;
+	int			 i;
+
+	for (i = 0; i < 4; i++)
+		h += fold64(acc[2 * i] ^ rd64(k + 16 * i),
+		    acc[2 * i + 1] ^ rd64(k + 16 * i + 8));
+	h ^= h >> 37;
+	h *= 0x165667919E3779F9ULL;
+	return h ^ (h >> 32);
+}
+
+/*
+ * One stripe into the accumulators, K vectors of VT: each lane gets the
+ * stripe's neighbour lane (the pairs swapped) and the product of the
+ * low and high halves of stripe ^ secret.
+ */
+#define XXH_ACC(a, d, sec, VT, K, SWAP) do {				\
+	VT		key_;						\
+	unsigned	k_;						\
+									\
+	_Pragma("GCC unroll 4")						\
+	for (k_ = 0; k_ < (K); k_++) {					\
+		memcpy(&key_, (sec) + k_ * (64 / (K)), 64 / (K));	\
+		key_ ^= (d)[k_];					\
+		(a)[k_] += SWAP((d)[k_]);				\
+		(a)[k_] += (key_ & 0xffffffffULL) * (key_ >> 32);	\
+	}								\
+} while (0)
+
+/* Every 16 stripes: each accumulator ^= itself >> 47, ^= the secret's
+ * last 64 bytes, times a prime. */
+#define XXH_SCRAMBLE(a, sec, VT, K) do {				\
+	VT		key_;						\
+	unsigned	k_;						\
+									\
+	_Pragma("GCC unroll 4")						\
+	for (k_ = 0; k_ < (K); k_++) {					\
+		memcpy(&key_, (sec) + XXH_SCRAMBLE_SECRET +		\
+		    k_ * (64 / (K)), 64 / (K));				\
+		(a)[k_] ^= (a)[k_] >> 47;				\
+		(a)[k_] ^= key_;					\
+		(a)[k_] *= XXH_P32_1;					\
+	}								\
+} while (0)
+
+/*
+ * n payloads of len bytes (a multiple of 64, more than 240) side by side,
+ * as FILL_SIDE makes them, each hashed as it is made into acc[b].
+ */
+#define FUSED_SIDE(name, VT, K, SWAP)					\
+static inline __attribute__((always_inline)) void			\
+name(unsigned char *const p[], unsigned n, uint32_t len,		\
+    const uint64_t s[][8], unsigned char sec[][XXH_SECRET_SIZE],	\
+    uint64_t acc[][8])							\
+{									\
+	VT		v[NFILL][K], a[NFILL][K];			\
+	uint32_t	st, last = len / 64 - 1;			\
+	unsigned	b, k;						\
+									\
+	_Pragma("GCC unroll 4")						\
+	for (b = 0; b < n; b++) {					\
+		memcpy(v[b], s[b], 64);					\
+		memcpy(a[b], acc[b], 64);				\
+	}								\
+	for (st = 0; st <= last; st++)					\
+		_Pragma("GCC unroll 4")					\
+		for (b = 0; b < n; b++) {				\
+			_Pragma("GCC unroll 4")				\
+			for (k = 0; k < K; k++)				\
+				XS(v[b][k]);				\
+			memcpy(p[b] + st * 64, v[b], 64);		\
+			XXH_ACC(a[b], v[b], sec[b] + (st < last ?	\
+			    st % XXH_STRIPES * 8 : XXH_LAST_SECRET),	\
+			    VT, K, SWAP);				\
+			if (st % XXH_STRIPES == XXH_STRIPES - 1 &&	\
+			    st < last)					\
+				XXH_SCRAMBLE(a[b], sec[b], VT, K);	\
+		}							\
+	_Pragma("GCC unroll 4")						\
+	for (b = 0; b < n; b++)						\
+		memcpy(acc[b], a[b], 64);				\
+}
+/* the lanes, pairs swapped (GCC 12 and clang have this builtin) */
+#define SWAP8(x)	__builtin_shufflevector(x, x, 1, 0, 3, 2, 5, 4, 7, 6)
+#define SWAP4(x)	__builtin_shufflevector(x, x, 1, 0, 3, 2)
+FUSED_SIDE(fused_side8, v8u64, 1, SWAP8)
+FUSED_SIDE(fused_side4, v4u64, 2, SWAP4)
+
+#define FUSED_VARIANTS(sfx, side)					\
+static void								\
+fused_##sfx(unsigned char *const p[], unsigned n, uint32_t len,		\
+    const uint64_t s[][8], unsigned char sec[][XXH_SECRET_SIZE],	\
+    uint64_t acc[][8])							\
+{									\
+	BY_COUNT(side, p, n, len, s, sec, acc);				\
+}
+
+FUSED_VARIANTS(base, fused_side8)
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) FUSED_VARIANTS(avx2, fused_side4)
+__attribute__((target("avx512f"))) FUSED_VARIANTS(avx512, fused_side8)
+#endif
+
+/* n (1 to NFILL) payloads of len bytes (a multiple of 64) side by side,
+ * hashed with the seeds' secrets into their checksums. */
+static void
+fused_many(unsigned char *const p[], unsigned n, uint32_t len,
+    const uint64_t s[][8], const uint64_t seed[], uint64_t sum[])
+{
+	static const uint64_t	init[8] = { XXH_P32_3, XXH_P64_1,
+				    XXH_P64_2, XXH_P64_3, XXH_P64_4, XXH_P32_2,
+				    XXH_P64_5, XXH_P32_1 };
+	unsigned char		sec[NFILL][XXH_SECRET_SIZE];
+	uint64_t		acc[NFILL][8];
+	unsigned		b, w;
+
+	for (b = 0; b < n; b++) {
+		xxh_secret(sec[b], seed[b]);
+		memcpy(acc[b], init, sizeof(init));
+	}
+	/*
+	 * Side by side as the registers allow: AVX-512's 32 hold four
+	 * payloads' lanes and accumulators, AVX2's 16 two, SSE2's one. A
+	 * payload shorter than 1 KiB is made alone: the few steps do not pay
+	 * for the setting up of four.
+	 */
+	for (b = 0; b < n; b += w) {
+		w = n - b;
+#if defined(__x86_64__)
+		if (len < 1024)
+			w = 1;
+		if (isa_limit >= BLK_ISA_AVX512 &&
+		    __builtin_cpu_supports("avx512f")) {
+			fused_avx512(p + b, w, len, s + b, sec + b, acc + b);
+			continue;
+		}
+		if (w > 2)
+			w = 2;
+		if (isa_limit >= BLK_ISA_AVX2 &&
+		    __builtin_cpu_supports("avx2")) {
+			fused_avx2(p + b, w, len, s + b, sec + b, acc + b);
+			continue;
+		}
+#endif
+		w = 1;
+		fused_base(p + b, 1, len, s + b, sec + b, acc + b);
+	}
+	for (b = 0; b < n; b++)
+		sum[b] = xxh_merge(acc[b], sec[b], len);
+}
+
 #if defined(__x86_64__)
 __attribute__((target("avx")))
 static void
@@ -234,6 +465,35 @@ blk_checksum(const void *buf, uint32_t bs)
 	h = XXH3_64bits_withSeed(p + BLK_HDR_SIZE, bs - BLK_HDR_SIZE, h);
 	after_wide_hash();
 	return h;
+}
+
+/*
+ * The payloads of n headed blocks (NFILL at most), and their checksums:
+ * hashed as they are made where the payload is whole stripes of 64
+ * bytes, more than 240 (every block size the daemon takes), else made,
+ * then hashed.
+ */
+static void
+encode_payloads(void *const bufs[], unsigned char *const p[], unsigned n,
+    uint32_t bs, const uint64_t s[][8])
+{
+	uint64_t	seed[NFILL], sum[NFILL];
+	unsigned	k;
+
+	/* XXH3 hashes 240 bytes or fewer another way */
+	if ((bs - BLK_HDR_SIZE) % 64 != 0 || bs - BLK_HDR_SIZE <= 240) {
+		fill_many(p, n, bs - BLK_HDR_SIZE, s);
+		for (k = 0; k < n; k++)
+			((struct blk_hdr *)bufs[k])->checksum =
+			    blk_checksum(bufs[k], bs);
+		return;
+	}
+	for (k = 0; k < n; k++)
+		seed[k] = XXH3_64bits(bufs[k],
+		    offsetof(struct blk_hdr, checksum));
+	fused_many(p, n, bs - BLK_HDR_SIZE, s, seed, sum);
+	for (k = 0; k < n; k++)
+		((struct blk_hdr *)bufs[k])->checksum = sum[k];
 }
 
 /* The header fields a block's checksum does not cover. */
@@ -277,10 +537,7 @@ blk_encode_many(void *const bufs[], const uint64_t offsets[], unsigned n,
 			lanes_init(blk_seed(instance, offsets[i + k], gen),
 			    s[k]);
 		}
-		fill_many(p, m, bs - BLK_HDR_SIZE, s);
-		for (k = 0; k < m; k++)
-			((struct blk_hdr *)bufs[i + k])->checksum =
-			    blk_checksum(bufs[i + k], bs);
+		encode_payloads(bufs + i, p, m, bs, s);
 	}
 }
 

@@ -652,13 +652,18 @@ test_payload_known(void **state)
 /*
  * Each vector code the CPU has (blk_isa_limit) makes the blocks SSE2's
  * code makes, one by one and several side by side, the last step of the
- * payload partial or not.
+ * payload partial or not; the checksum each hashes as it generates is
+ * the one libxxhash's XXH3 gives (blk_check).
  */
 static void
 test_isas(void **state)
 {
 	enum { MAXN = 5 };
-	static const uint32_t	 bss[] = { 512, 4096, 131072, 1000 };
+	/* the payload's stripes of 64 bytes: 7, 63, 2047; 15 to 33 around
+	 * the hash's blocks of 16 stripes; 4, the fewest it hashes as
+	 * made; 2 and 3, hashed after (XXH3's short inputs); and not whole */
+	static const uint32_t	 bss[] = { 512, 4096, 131072, 1024, 1088,
+				    1152, 2112, 2176, 320, 192, 256, 1000 };
 	enum blk_isa		 isa, got;
 	unsigned char		*ref[MAXN], *b[MAXN];
 	uint64_t		 offs[MAXN];
