@@ -1,7 +1,8 @@
 #!/bin/bash
 # A full run on a file target: 2 cycles, random order, trim on. Exact byte
-# accounting, clean state, the phases in the event log, the on-disk block
-# headers, and the trimmed (hole-punched) dynamic area.
+# accounting, clean state, the phases in the event log (each event's
+# monotonic_us in order, inside the run), the on-disk block headers, and
+# the trimmed (hole-punched) dynamic area.
 . "$(dirname "$0")/lib.sh"
 
 SIZE=$((64 * 1024 * 1024)) BS=4096 FRAC=0.25
@@ -24,8 +25,11 @@ cycles = 2
 EOF
 
 log "64 MiB file, $NBLK blocks, static $SBLK, dynamic $DBLK"
+mono_us() { python3 -c 'import time; print(time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1000)'; }
+M0=$(mono_us)
 run_ssdt "$T/run.log" -c "$T/c.conf" --oneshot
 assert_rc "--oneshot" 0 "$RC" "$T/run.log"
+M1=$(mono_us)
 
 S=$ST/a/state
 EV=$ST/a/events.jsonl
@@ -33,6 +37,17 @@ EV=$ST/a/events.jsonl
 [ -f "$EV" ] || die "no event log $EV"
 
 assert_eq "run" finished "$(state_get "$S" run)"
+# every event on the monotonic clock too, in order, inside the run
+assert_eq "events' monotonic_us: present, in order, during the run" ok \
+    "$(python3 - "$EV" "$M0" "$M1" <<'PY'
+import json, sys
+m = [json.loads(l).get("monotonic_us") for l in open(sys.argv[1])]
+a, b = int(sys.argv[2]), int(sys.argv[3])
+ok = m and all(isinstance(x, int) and a <= x <= b for x in m) and \
+    m == sorted(m)
+print("ok" if ok else "bad: %s not in [%d, %d]" % (m, a, b))
+PY
+)"
 assert_eq "reason" "cycles reached" "$(state_get "$S" reason)"
 assert_eq "cycles_done" 2 "$(state_get "$S" cycles_done)"
 assert_eq "verify_passes" 2 "$(state_get "$S" verify_passes)"

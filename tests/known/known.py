@@ -1,14 +1,15 @@
 """known.py: what the known-answer tests read, shared: the model's truth
-records (ssdsim --truth) on the model's clock, ssdtortured's events on
-the wall clock, and the link between the two clocks (the truth's first
-record, "clock": its monotonic and its real time at the same moment).
+records (ssdsim --truth) on the model's clock (CLOCK_MONOTONIC),
+ssdtortured's events on the same clock (their monotonic_us), and for
+records that carry only a wall-clock time (a checkpoint's lines), the
+link between the two clocks (the truth's first record, "clock": its
+monotonic and its real time at the same moment).
 
     import known
     tr = known.Truth(path)        tr.ev("fold") -> records, tr.mono(wall)
-    ev = known.events(path)       the drive's events, each with "_mono"
+    ev = known.events(path, tr)   the drive's events, each with "_mono"
     known.rel(got, want)          got / want - 1
 """
-import datetime
 import json
 
 
@@ -38,18 +39,15 @@ class Truth:
         return rs[-1] if rs else None
 
 
-def wall_ns(iso):
-    """An event's "time" (ISO 8601, ms, UTC) in ns since the epoch."""
-    d = datetime.datetime.strptime(iso, "%Y-%m-%dT%H:%M:%S.%fZ")
-    d = d.replace(tzinfo=datetime.timezone.utc)
-    return int(d.timestamp() * 1000) * 1000000
-
-
 def events(path, truth=None):
+    """The events of path, each with "_mono": its monotonic_us in ns, the
+    model's clock (CLOCK_MONOTONIC of the same boot). Not the wall clock:
+    a step of it during a test (a clock synchronised from outside) moved
+    every event after it against the model's records."""
     out = [json.loads(l) for l in open(path) if l.strip()]
     if truth is not None:
         for e in out:
-            e["_mono"] = truth.mono(wall_ns(e["time"]))
+            e["_mono"] = e["monotonic_us"] * 1000
     return out
 
 
