@@ -42,7 +42,6 @@ struct steps {
 	size_t		 n;
 	uint64_t	 step;
 	size_t		 win;		/* steps that hold a jump (1: none) */
-	size_t		 fill;		/* the steps of the queue filling */
 	const uint64_t	*t;		/* the timeline */
 };
 
@@ -290,35 +289,13 @@ level_pace(const struct steps *p, size_t a, size_t m, double *tmp)
 	return best;
 }
 
-/*
- * The steps of a pass's start that went while its queue filled: up to
- * the end of the last jump that began within as many steps as the
- * largest jump of the pass holds (0: none). A deep queue's first
- * completions come after the first writes' whole latency, then in a
- * burst: once, at the start, no speed of the drive's.
- */
-static size_t
-fill_steps(const struct steps *p)
-{
-	size_t	i, j, most = 1, end = 0;
-
-	for (i = 0; i < p->n; i = j)
-		if ((j = round_end(p, i)) - i > most)
-			most = j - i;
-	for (i = 0; i < p->n && i < most; i = j)
-		if ((j = round_end(p, i)) - i > 1)
-			end = j;
-	return end;
-}
-
-/* Twice the most steps that ended in one round after the queue filled
- * (1: never more than one). */
+/* Twice the most steps that ended in one round (1: never more than one). */
 static size_t
 jump_steps(const struct steps *p)
 {
 	size_t	i, j, most = 1;
 
-	for (i = p->fill; i < p->n; i = j) {
+	for (i = 0; i < p->n; i = j) {
 		j = round_end(p, i);
 		if (j - i > most)
 			most = j - i;
@@ -463,7 +440,7 @@ slc_estimate(const uint64_t *t, size_t n, uint64_t step_bytes,
 	double		*bps, *tmp, *dur, *tt, *slow;
 	size_t		*runs;
 	struct steps	 p;
-	size_t		 i, k, k1, m;
+	size_t		 i, k, k1;
 	int		 rc = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -483,14 +460,10 @@ slc_estimate(const uint64_t *t, size_t n, uint64_t step_bytes,
 		dur[i] = (double)step_bytes / bps[i];
 		tt[i + 1] = tt[i] + dur[i];
 	}
-	p = (struct steps){ bps, dur, tt, slow, runs, n, step_bytes, 1, 0, t };
-	p.fill = fill_steps(&p);
+	p = (struct steps){ bps, dur, tt, slow, runs, n, step_bytes, 1, t };
 	p.win = jump_steps(&p);
-	m = steps_of(n, SLC_START_FRAC);
-	out->start_bps = median_of(&p, 0, m, tmp);
-	/* the start's pace after the queue filled, where a pace is left */
-	k = cache_end(&p, level_pace(&p, p.fill + p.win + 3 * m <= n ?
-	    p.fill : 0, m, tmp),
+	out->start_bps = median_of(&p, 0, steps_of(n, SLC_START_FRAC), tmp);
+	k = cache_end(&p, level_pace(&p, 0, steps_of(n, SLC_START_FRAC), tmp),
 	    tmp, &k1);
 	fill(&p, k, k1, tmp, out);
 	rc = 0;
