@@ -164,17 +164,25 @@ __attribute__((target("avx512f"))) FILL_VARIANTS(avx512, fill_side8)
  */
 static enum blk_isa	isa_limit = BLK_ISA_AVX512;
 
+/* The vector code to run: the widest the CPU has, within the limit
+ * (flag reads, set once at load). */
+static enum blk_isa
+isa_now(void)
+{
+#if defined(__x86_64__)
+	if (isa_limit >= BLK_ISA_AVX512 && __builtin_cpu_supports("avx512f"))
+		return BLK_ISA_AVX512;
+	if (isa_limit >= BLK_ISA_AVX2 && __builtin_cpu_supports("avx2"))
+		return BLK_ISA_AVX2;
+#endif
+	return BLK_ISA_BASE;
+}
+
 enum blk_isa
 blk_isa_limit(enum blk_isa isa)
 {
 	isa_limit = isa;
-#if defined(__x86_64__)
-	if (isa >= BLK_ISA_AVX512 && __builtin_cpu_supports("avx512f"))
-		return BLK_ISA_AVX512;
-	if (isa >= BLK_ISA_AVX2 && __builtin_cpu_supports("avx2"))
-		return BLK_ISA_AVX2;
-#endif
-	return BLK_ISA_BASE;
+	return isa_now();
 }
 
 /* n (1 to NFILL) payloads of len bytes side by side. */
@@ -183,12 +191,11 @@ fill_many(unsigned char *const p[], unsigned n, uint32_t len,
     const uint64_t s[][8])
 {
 #if defined(__x86_64__)
-	/* flag reads, set once at load */
-	if (isa_limit >= BLK_ISA_AVX512 && __builtin_cpu_supports("avx512f")) {
+	if (isa_now() == BLK_ISA_AVX512) {
 		fill_avx512(p, n, len, s);
 		return;
 	}
-	if (isa_limit >= BLK_ISA_AVX2 && __builtin_cpu_supports("avx2")) {
+	if (isa_now() == BLK_ISA_AVX2) {
 		fill_avx2(p, n, len, s);
 		return;
 	}
@@ -407,19 +414,15 @@ fused_many(unsigned char *const p[], unsigned n, uint32_t len,
 	 * for the setting up of four.
 	 */
 	for (b = 0; b < n; b += w) {
-		w = n - b;
+		w = len < 1024 ? 1 : n - b;
 #if defined(__x86_64__)
-		if (len < 1024)
-			w = 1;
-		if (isa_limit >= BLK_ISA_AVX512 &&
-		    __builtin_cpu_supports("avx512f")) {
+		if (isa_now() == BLK_ISA_AVX512) {
 			fused_avx512(p + b, w, len, s + b, sec + b, acc + b);
 			continue;
 		}
 		if (w > 2)
 			w = 2;
-		if (isa_limit >= BLK_ISA_AVX2 &&
-		    __builtin_cpu_supports("avx2")) {
+		if (isa_now() == BLK_ISA_AVX2) {
 			fused_avx2(p + b, w, len, s + b, sec + b, acc + b);
 			continue;
 		}

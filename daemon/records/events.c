@@ -203,21 +203,6 @@ iso_time(char *buf, size_t len)
 	snprintf(buf, len, "%.20s.%03dZ", tmp, (int)(ts.tv_nsec / 1000000) % 1000);
 }
 
-/*
- * CLOCK_MONOTONIC in microseconds, as the journal's
- * __MONOTONIC_TIMESTAMP: intervals and order that a step of the wall
- * clock (NTP, an administrator) does not bend, and a link to other
- * records of the same boot (the kernel's, a simulated drive's).
- */
-static long long
-mono_us(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
 /* Say once that appending or syncing fails, until the file takes events
  * again. */
 static void
@@ -391,8 +376,11 @@ events_add(struct eventlog *ev, int prio, const char *event, json_object *obj,
 		log_fields(prio, &lf, "%s", msg);
 	iso_time(ts, sizeof(ts));
 	json_object_object_add(obj, "time", json_object_new_string(ts));
+	/* as the journal's __MONOTONIC_TIMESTAMP: order and intervals that
+	 * a step of the wall clock does not bend, and a link to other
+	 * records of the same boot (the kernel's, a simulated drive's) */
 	json_object_object_add(obj, "monotonic_us",
-	    json_object_new_int64(mono_us()));
+	    json_object_new_int64((int64_t)(mono_ns() / 1000)));
 	json_object_object_add(obj, "drive", json_object_new_string(ev->drive));
 	json_object_object_add(obj, "event", json_object_new_string(event));
 	json_object_object_add(obj, "message", json_object_new_string(msg));
