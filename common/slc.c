@@ -113,7 +113,7 @@ held_rate(const struct steps *p, size_t i)
  * too little pass left to show that it lasts (a pass's tail is often
  * slow for other reasons: the last flush, the host's writeback); nor a
  * start whose few steps came in a burst (a small pass's steps, shorter
- * than what is in flight, reach the in-order position in rounds) and
+ * than what is in flight, can end many in one round) and
  * made its median too high; nor is one whose fast stretch before it is
  * no longer than one after it (stalls that come from the pass's start
  * on: the stretch before the first is no cache).
@@ -240,13 +240,12 @@ median_of(const struct steps *p, size_t a, size_t b, double *tmp)
 
 /*
  * The pace of the m steps from a: their median speed; or, in a pass whose
- * steps reached the in-order position in jumps, the median rate from a to
- * each of the m steps from the `win`-th on. A queue deeper than a step
- * completes out of order: a step held back, then the many that finished
- * meanwhile at once, each of those as fast as the jump was short; the
- * median of such steps is of the jumps, and a stretch that begins after
- * a hold has its jump without its time. From a, every jump comes with
- * the hold before it.
+ * steps ended in jumps, the median rate from a to each of the m steps
+ * from the `win`-th on. After a hold, the many steps done meanwhile end
+ * at once, each of them as fast as the jump was short; the median of
+ * such steps is of the jumps, and a stretch that begins after a hold
+ * whose steps came in more than one round has part of its jump without
+ * its time. From a, every jump comes with the hold before it.
  */
 static double
 pace(const struct steps *p, size_t a, size_t m, double *tmp)
@@ -289,18 +288,61 @@ level_pace(const struct steps *p, size_t a, size_t m, double *tmp)
 	return best;
 }
 
-/* Twice the most steps that ended in one round (1: never more than one). */
+/* Twice the most steps that ended in one round of those that began
+ * before step b (1: never more than one). */
 static size_t
-jump_steps(const struct steps *p)
+jump_steps(const struct steps *p, size_t b)
 {
 	size_t	i, j, most = 1;
 
-	for (i = 0; i < p->n; i = j) {
+	for (i = 0; i < b && i < p->n; i = j) {
 		j = round_end(p, i);
 		if (j - i > most)
 			most = j - i;
 	}
 	return most > 1 ? 2 * most : 1;
+}
+
+/* The first step at or after i that begins a round. */
+static size_t
+round_at(const struct steps *p, size_t i)
+{
+	size_t	j = 0;
+
+	while (j < i && j < p->n)
+		j = round_end(p, j);
+	return j;
+}
+
+/*
+ * The pace of the pass's start (its first windows m steps each): where
+ * steps came in jumps, level_pace's from the pass's start; or, where
+ * faster, the median pace of the SLC_START_WINDOWS windows after the
+ * first, whose window that holds a jump whole is sized on the rounds of
+ * the start, not on the pass's largest (a cache folding later ends 30
+ * steps in one round; a window that long is most of a short first
+ * level). A hold of the host's early in the pass slows every stretch
+ * from the start, and one of those windows at most; past the first
+ * level they are slower, and the pace from the start stands.
+ */
+static double
+start_pace(const struct steps *p, size_t m, double *tmp)
+{
+	struct steps	q = *p;
+	double		v, w[SLC_START_WINDOWS];
+	size_t		j, s;
+
+	if (p->win <= 1)
+		return level_pace(p, 0, m, tmp);
+	q.win = jump_steps(p, p->win + m);
+	v = level_pace(p, 0, m, tmp);
+	for (j = 0; j < SLC_START_WINDOWS; j++) {
+		s = round_at(&q, q.win + j * m);
+		if (s + q.win + m > q.n)
+			return v;
+		w[j] = pace(&q, s, m, tmp);
+	}
+	return fmax(v, median(w, SLC_START_WINDOWS));
 }
 
 /*
@@ -366,7 +408,7 @@ cache_end(struct steps *p, double start, double *tmp, size_t *k1)
  * by more than a step below SLC_STALL_FRAC of it would (a stall across a
  * step's end is one); its time, less the time its bytes take at the
  * cache's speed. By rounds, not steps: a stall followed by a jump (steps
- * that completed during it, reaching the in-order position at its end)
+ * that completed during it, reaped at its end)
  * shares its time with them, each of them fast, the round slow. The median is the drive's stall; the
  * longest may have met a flush as well. In gusts, the count is of stalls
  * of that length the runs hold: one shorter than half of it is the host's (a
@@ -461,9 +503,9 @@ slc_estimate(const uint64_t *t, size_t n, uint64_t step_bytes,
 		tt[i + 1] = tt[i] + dur[i];
 	}
 	p = (struct steps){ bps, dur, tt, slow, runs, n, step_bytes, 1, t };
-	p.win = jump_steps(&p);
+	p.win = jump_steps(&p, n);
 	out->start_bps = median_of(&p, 0, steps_of(n, SLC_START_FRAC), tmp);
-	k = cache_end(&p, level_pace(&p, 0, steps_of(n, SLC_START_FRAC), tmp),
+	k = cache_end(&p, start_pace(&p, steps_of(n, SLC_START_FRAC), tmp),
 	    tmp, &k1);
 	fill(&p, k, k1, tmp, out);
 	rc = 0;

@@ -32,16 +32,20 @@
  * a knee that is no stall within the next SLC_STAY_FRAC is the host's
  * pause shortly before the drop, and the knee is that drop.
  *
- * Written at a queue deeper than a step, a pass reaches the in-order
- * position in jumps: a step held back, then the many that finished
- * meanwhile in one round of completions. Where it does (a round ended
- * two or more steps), the knee's threshold is from the start's pace, not
- * its median: the median rate from the pass's start to each of as many
- * steps as its median would take, from twice the largest round on (a jump
- * then comes with the hold before it; the second level's start
- * likewise); and a step
- * below it is no knee when the rate from it to the end of a jump that
- * follows within as many steps is not (a step held back, not a drop).
+ * Written at a queue deeper than a step, a pass's steps can end in jumps:
+ * a hold (the host kept the writer from its completions, or the drive
+ * answered nothing for a while), then the many steps done meanwhile in
+ * one round of completions. Where they do (a round ended two or more
+ * steps), the knee's threshold is from the start's pace, not its median:
+ * the median rate from the pass's start to each of as many steps as its
+ * median would take, from twice the largest round on (a jump then comes
+ * with the hold before it; the second level's start likewise); or,
+ * where it is faster, the median of three such paces from after twice
+ * the largest round of the start, SLC_START_FRAC apart, each sized on
+ * the start's rounds (a hold of the host's early in the pass slows every
+ * stretch from the start); and a step below it is no knee when the rate from it to the
+ * end of a jump that follows within as many steps is not (a step held
+ * back, not a drop).
  *
  * A cache of two levels (full speed for a share, then slower for the
  * rest, then slower still: SM2258XT drives) is one cache: after the

@@ -1,10 +1,10 @@
 /*
  * timeline.h: a write pass's timeline, the time at which the bytes written
- * in order crossed each step of the pass. Steps are whole blocks and all
- * of one size, at most TL_STEPS of them (0.05 % of the pass, or one block
- * each in a pass of fewer blocks); the tail below one step is not a step.
- * The writer notes the bytes it has written in order after each round of
- * completions; the crossings get the round's time.
+ * crossed each step of the pass. Steps are whole blocks and all of one
+ * size, at most TL_STEPS of them (0.05 % of the pass, or one block each
+ * in a pass of fewer blocks); the tail below one step is not a step. The
+ * writer notes the bytes whose writes have completed, in whatever order,
+ * after each round of completions; the crossings get the round's time.
  */
 #ifndef SSDT_TIMELINE_H
 #define SSDT_TIMELINE_H

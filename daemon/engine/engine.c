@@ -381,6 +381,7 @@ complete(struct engine *e, uint32_t idx, int res)
 		slot_finish(e, s, idx);
 	s->busy = 0;
 	e->freelist[e->nfree++] = idx;
+	e->finished++;
 }
 
 /* Should the job stop submitting new items? */
@@ -484,8 +485,12 @@ run_io(struct engine *e)
 		engine_reap(e, complete);
 		advance(e);
 		t = e->t_reap;
+		/* the bytes the drive took by now, whatever their order: a
+		 * deep queue's writes complete out of order, and a write held
+		 * back would hold the in-order position while the drive went
+		 * on with the rest, its pace read as a stall and a jump */
 		if (j->kind == JOB_WRITE)
-			tl_note(&e->tl, e->loc.position * e->bs, t);
+			tl_note(&e->tl, (j->start + e->finished) * e->bs, t);
 		if (engine_flush_due(e, t))
 			engine_flush_start(e);
 		if (t - e->last_publish > PUBLISH_NS)
@@ -613,6 +618,7 @@ run_job(struct engine *e)
 
 	e->fail_err = 0;
 	e->loc.position = e->loc.durable = e->job.start;
+	e->finished = 0;
 	e->loc.flush_err = 0;
 	e->flush_busy = 0;
 	e->flush_again = 0;

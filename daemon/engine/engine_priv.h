@@ -102,6 +102,7 @@ struct engine {
 	struct perm	 vperm;		/* verify: the pass permutation */
 	struct probe_state *probe;	/* a probe job's own state, during it */
 	struct timeline	 tl;		/* a write job's, during it */
+	uint64_t	 finished;	/* the job's items done, in any order */
 	int		 fail_err;
 	int		 flush_busy;	/* a flush is queued or in flight */
 	uint64_t	 flush_pos;	/* the position it covers */

@@ -95,8 +95,10 @@ _cleanup() {
 	# nothing of ours may stay mounted under $T before it is removed
 	if grep -qF " $T" /proc/self/mountinfo 2>/dev/null; then
 		echo "$TEST_NAME: $T still has mounts; left in place" >&2
-	elif [ "${IT_KEEP:-0}" = 1 ] && [ "$rc" -ne 0 ]; then
-		# debugging aid: keep the logs and state, not the big images
+	elif [ "${IT_KEEP:-0}" = all ] ||
+	    { [ "${IT_KEEP:-0}" = 1 ] && [ "$rc" -ne 0 ]; }; then
+		# debugging aid (1: a failed test's, all: every test's): keep
+		# the logs and state, not the big images
 		find "$T" -name '*.img' -size +1M -delete 2>/dev/null
 		echo "$TEST_NAME: kept $T" >&2
 	else

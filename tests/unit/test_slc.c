@@ -650,6 +650,45 @@ test_gusts_deep(void **state)
 	assert_rel(e.stall_s, stall, 0.01);
 }
 
+/*
+ * A QD32 pass of 128 KiB steps on the SM2258XT-like drive 90 % full as
+ * ssdtortured timed it (t_cache_full90): the queue filling first (the
+ * first 23 steps in 20 ms, 18 of them in one round), a level of 86
+ * steps at 0.755 ms a step, one of 85 at 1.41 ms, then 5.3 ms a step;
+ * and the host holding it 15 ms once early on (at step 23 or 40). Both
+ * levels are still found: the pace of the start is not the first
+ * round's (the queue filling is no speed of the drive's), nor is it
+ * taken from one window only, which a hold of the host's slows.
+ */
+static void
+test_qd32_levels(void **state)
+{
+	enum { NS = 512 };
+	static const uint32_t	fill[23] = { 1509, 650, 5295, 0, 0, 12831 };
+	static const size_t	holds[] = { 0, 23, 40 };
+	uint64_t		t[NS + 1];
+	struct slc_estimate	e;
+	size_t			h, i;
+
+	(void)state;
+	for (h = 0; h < sizeof(holds) / sizeof(holds[0]); h++) {
+		t[0] = 1000000000ULL;
+		for (i = 0; i < NS; i++) {
+			t[i + 1] = t[i] + 1000ULL * (i < 23 ? fill[i] :
+			    i < 86 ? 755 : i < 171 ? 1410 : 5300);
+			if (holds[h] != 0 && i == holds[h])
+				t[i + 1] += 15000000ULL;
+		}
+		assert_int_equal(slc_estimate(t, NS, 131072, &e), 0);
+		assert_true(e.knee);
+		assert_int_equal(e.cache_bytes, 171 * 131072ULL);
+		if (e.levels != 2)
+			fail_msg("hold at step %zu: %u level(s)", holds[h],
+			    e.levels);
+		assert_int_equal(e.level_bytes[0], 86 * 131072ULL);
+	}
+}
+
 /* What it cannot read: too few or too many steps, a pass of no time,
  * times that go back, steps of no bytes. */
 static void
@@ -691,6 +730,7 @@ main(void)
 		cmocka_unit_test(test_pause_before),
 		cmocka_unit_test(test_gusts),
 		cmocka_unit_test(test_gusts_deep),
+		cmocka_unit_test(test_qd32_levels),
 		cmocka_unit_test(test_refused),
 	};
 
