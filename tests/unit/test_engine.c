@@ -235,6 +235,19 @@ target_close(struct tfile *t)
 	unlink(t->path);
 }
 
+/* A target of nblocks blocks of bs bytes and an engine on it, at qd. */
+static struct engine *
+target_engine(struct tfile *t, uint32_t bs, uint64_t nblocks, uint32_t qd)
+{
+	struct engine	*e;
+	char		 err[256];
+
+	target_open(t, bs, nblocks * bs);
+	e = engine_start(t->fd, "t", NULL, bs, qd, err, sizeof(err));
+	assert_non_null(e);
+	return e;
+}
+
 /* Follow a submitted job to its end; collect its findings' block count. */
 static enum job_end
 finish(struct engine *e, const struct job *j, uint64_t *bad)
@@ -346,12 +359,9 @@ one(uint32_t bs, uint32_t qd, uint64_t nblocks)
 	struct engine		*e;
 	struct engine_stats	st;
 	struct finding		f[1];
-	char			err[256];
 	uint64_t		bad, n, since;
 
-	target_open(&t, bs, nblocks * bs);
-	e = engine_start(t.fd, "t", NULL, bs, qd, err, sizeof(err));
-	assert_non_null(e);
+	e = target_engine(&t, bs, nblocks, qd);
 	bad = cycle(e, &t, qd);
 	engine_poll(e, &st, f, 0);
 	engine_inflight(e, &n, &since);
@@ -412,7 +422,6 @@ test_planted(void **st)
 	struct tfile	 t;
 	struct engine	*e;
 	struct job	 j;
-	char		 err[256];
 	uint64_t	 bad = 0;
 	void		*junk;
 	uint32_t	 bs = 4096;
@@ -423,9 +432,7 @@ test_planted(void **st)
 	inj.refuse_pct = 10;
 	inj.short_pct = 5;
 	inj.again_pct = 5;
-	target_open(&t, bs, 1024 * bs);
-	e = engine_start(t.fd, "t", NULL, bs, 64, err, sizeof(err));
-	assert_non_null(e);
+	e = target_engine(&t, bs, 1024, 64);
 	assert_int_equal(cycle(e, &t, 64), 0);
 	assert_int_equal(posix_memalign(&junk, 4096, bs), 0);
 	memset(junk, 0xa5, bs);
@@ -457,15 +464,12 @@ test_flush_fails(void **st)
 {
 	struct tfile	 t;
 	struct engine	*e;
-	char		 err[256];
 	uint64_t	 bad = 0;
 
 	(void)st;
 	memset(&inj, 0, sizeof(inj));
 	inj.flush_fail = 1;
-	target_open(&t, 4096, 4096 * 4096);
-	e = engine_start(t.fd, "t", NULL, 4096, 32, err, sizeof(err));
-	assert_non_null(e);
+	e = target_engine(&t, 4096, 4096, 32);
 	assert_int_equal(static_job(e, &t, &bad), JOB_FAILED);
 	assert_int_equal(last_err, EIO);
 	assert_int_equal(last_st.flush_err, EIO);
@@ -486,15 +490,12 @@ test_flush_again(void **st)
 {
 	struct tfile	 t;
 	struct engine	*e;
-	char		 err[256];
 	uint64_t	 bad = 0;
 
 	(void)st;
 	memset(&inj, 0, sizeof(inj));
 	inj.flush_again = 3;
-	target_open(&t, 4096, 1024 * 4096);
-	e = engine_start(t.fd, "t", NULL, 4096, 32, err, sizeof(err));
-	assert_non_null(e);
+	e = target_engine(&t, 4096, 1024, 32);
 	assert_int_equal(static_job(e, &t, &bad), JOB_DONE);
 	assert_int_equal(inj.flush_again, 0);
 	assert_int_equal(last_st.durable, t.lay.static_blocks);
@@ -514,16 +515,13 @@ test_inflight_sees_completions(void **st)
 	struct tfile	 t;
 	struct engine	*e;
 	struct job	 j;
-	char		 err[256];
 	uint64_t	 bad = 0, n, since, now;
 	struct timespec	 ts = { 0, 1000000 }, hold = { 0, 200000000 };
 
 	(void)st;
 	memset(&inj, 0, sizeof(inj));
 	inj.hold_ms = 600;
-	target_open(&t, 4096, 1024 * 4096);
-	e = engine_start(t.fd, "t", NULL, 4096, 32, err, sizeof(err));
-	assert_non_null(e);
+	e = target_engine(&t, 4096, 1024, 32);
 	job_base(&j, &t, 32);
 	j.kind = JOB_WRITE;
 	j.count = t.lay.static_blocks;
@@ -553,7 +551,6 @@ test_timeline_any_order(void **st)
 	struct tfile	 t;
 	struct engine	*e;
 	struct timeline	 tl;
-	char		 err[256];
 	uint64_t	 bad = 0;
 	uint32_t	 i;
 
@@ -561,9 +558,7 @@ test_timeline_any_order(void **st)
 	memset(&inj, 0, sizeof(inj));
 	inj.hold_first = 30;
 	inj.slow_us = 1000;
-	target_open(&t, 4096, 1024 * 4096);
-	e = engine_start(t.fd, "t", NULL, 4096, 8, err, sizeof(err));
-	assert_non_null(e);
+	e = target_engine(&t, 4096, 1024, 8);
 	assert_int_equal(static_job(e, &t, &bad), JOB_DONE);
 	assert_int_equal(inj.hold_first, 0);
 	assert_int_equal(engine_timeline(e, &tl), 1);
@@ -621,14 +616,11 @@ test_p99_resolution(void **st)
 	struct tfile		 t;
 	struct engine		*e;
 	struct job		 j;
-	char			 err[256];
 	uint64_t		 bad = 0;
 
 	(void)st;
 	memset(&inj, 0, sizeof(inj));
-	target_open(&t, 4096, 400 * 4096);	/* 100 static blocks */
-	e = engine_start(t.fd, "t", NULL, 4096, 1, err, sizeof(err));
-	assert_non_null(e);
+	e = target_engine(&t, 4096, 400, 1);	/* 100 static blocks */
 	job_base(&j, &t, 1);
 	j.kind = JOB_WRITE;
 	j.count = t.lay.static_blocks;
@@ -721,15 +713,12 @@ test_power_lost(void **st)
 	struct engine_stats	 e0;
 	struct job		 j;
 	struct perm		 pm;
-	char			 err[256];
 	uint64_t		 bad = 0, n[BLK_NCLASS], dyn, cut = 300;
 
 	(void)st;
 	memset(&inj, 0, sizeof(inj));
-	target_open(&t, 4096, 1024 * 4096);
+	e = target_engine(&t, 4096, 1024, 32);
 	dyn = layout_dynamic_blocks(&t.lay);
-	e = engine_start(t.fd, "t", NULL, 4096, 32, err, sizeof(err));
-	assert_non_null(e);
 	assert_int_equal(cycle(e, &t, 32), 0);
 	/* cycle 2's whole write pass: the drive kept every write */
 	write_pass_job(&j, &t, 32, 2);
