@@ -329,13 +329,12 @@ static double
 start_pace(const struct steps *p, size_t m, double *tmp)
 {
 	struct steps	q = *p;
-	double		v, w[SLC_START_WINDOWS];
+	double		v = level_pace(p, 0, m, tmp), w[SLC_START_WINDOWS];
 	size_t		j, s;
 
 	if (p->win <= 1)
-		return level_pace(p, 0, m, tmp);
+		return v;
 	q.win = jump_steps(p, p->win + m);
-	v = level_pace(p, 0, m, tmp);
 	for (j = 0; j < SLC_START_WINDOWS; j++) {
 		s = round_at(&q, q.win + j * m);
 		if (s + q.win + m > q.n)
