@@ -9,10 +9,15 @@
 # Aggregate rows, for 1, 8 and 24 drives: 128 KiB sequential writes at QD8,
 # each device written once. fio: one job per device in one run (io_uring,
 # O_DIRECT, fixed buffers and registered files when this fio takes them,
-# no verify at all: the floor of the work). ssdtortured (verify headers in
+# no verify at all: the floor of the work; and fio-verify: --verify=crc32c,
+# each job's blocks verifiable and read back and checked after its writes,
+# timed by its write phase, the same work as the daemon's cycle).
+# ssdtortured (verify headers in
 # every block, as always): one drive
 # section per device, one --oneshot cycle; the write phases' phase_end
-# events give the span from the first drive's start to the last one's end.
+# events give each drive's write time from its own start (MB/s: all bytes
+# over the longest, as fio times its jobs and reports the longest) and the
+# span from the first drive's start to the last one's end, reported beside.
 # Its CPU: the whole process (wait4, exec to exit) per GiB it moved (write
 # and verify), and its I/O workers' in the write phase per GiB written; fio's
 # is its jobs' over their runtime. The state dir is on /var/tmp
@@ -33,6 +38,8 @@
 # of issue 13, then the same in Markdown with the machine and the date.
 #
 # Usage: bench/scale.sh [-r N] [--quick] [--json[=FILE]]
+# SCALE_PHASES=FILE: each drive's phases (start-end, seconds from the
+# first drive's write start) of every ssdtortured run appended to FILE.
 # Needs root, fio, python3, losetup; 24 x 256 MiB (--quick: 24 x 64 MiB)
 # plus 1 GiB free in /dev/shm and ~1 GB in /var/tmp. Exits 0 whatever the
 # figures, non-zero only when something fails to run. Everything it creates
@@ -138,22 +145,25 @@ if ! "${FIO[@]}" --name=probe --filename="${LOOPS[0]}" --ioengine=io_uring \
 	msg "this fio refuses --fixedbufs/--registerfiles; running without them"
 	FIO_REG=()
 fi
-meta fio_opts "--ioengine=io_uring --direct=1 ${FIO_REG[*]} (no verify)"
+meta fio_opts "--ioengine=io_uring --direct=1 ${FIO_REG[*]} (no verify; fio-verify: --verify=crc32c --do_verify=1)"
 
-# fio_run N REP: one job per device on the first N devices
+# fio_run N REP [fio-verify]: one job per device on the first N devices;
+# fio-verify: each job's blocks verifiable (crc32c), read back and checked
+# after its writes, as the daemon's cycle does
 fio_run() {
-	local n=$1 rep=$2 out=$WORK/fio-$1-$2.json err=$WORK/fio-$1-$2.err
-	local jobs=() i line
+	local n=$1 rep=$2 tool=${3:-fio} out err jobs=() extra=() i line
+	out=$WORK/$tool-$1-$2.json err=$WORK/$tool-$1-$2.err
 	for i in $(seq 0 $((n - 1))); do
 		jobs+=(--name="d$i" --filename="${LOOPS[$i]}")
 	done
+	[ "$tool" = fio-verify ] && extra=(--verify=crc32c --do_verify=1)
 	run_child "$err" "${FIO[@]}" "${FIO_GLOBAL[@]}" "${FIO_REG[@]}" \
-	    "${jobs[@]}" --output="$out" ||
-	    { cat "$err" >&2; die "fio ($n drives, run $rep) failed"; }
-	line=$(python3 -B "$UTIL" fio "$n" "$rep" "$out") ||
-	    die "fio ($n drives): unusable output"
+	    "${extra[@]}" "${jobs[@]}" --output="$out" ||
+	    { cat "$err" >&2; die "$tool ($n drives, run $rep) failed"; }
+	line=$(python3 -B "$UTIL" fio "$n" "$rep" "$out" "$tool") ||
+	    die "$tool ($n drives): unusable output"
 	[ "$(printf '%s\n' "$line" | cut -f5)" = $((n * DEV_BYTES)) ] ||
-	    die "fio ($n drives) did not write every device once"
+	    die "$tool ($n drives) did not write every device once"
 	printf '%s\n' "$line" >> "$RES"
 	report_line "$line"
 }
@@ -246,7 +256,9 @@ for rep in $(seq "$REPS"); do
 	for n in $COUNTS; do
 		if [ $((rep % 2)) = 1 ]; then
 			fio_run "$n" "$rep"; ssdt_run "$n" "$rep"
+			fio_run "$n" "$rep" fio-verify
 		else
+			fio_run "$n" "$rep" fio-verify
 			ssdt_run "$n" "$rep"; fio_run "$n" "$rep"
 		fi
 	done

@@ -3,8 +3,9 @@
 Varlink client of the control tests and bench_util's medians and verdicts).
 
 Subcommands:
-  fio N REP FILE             one aggregate line from a fio JSON file (one
-                             job per device)
+  fio N REP FILE [TOOL]      one aggregate line from a fio JSON file (one
+                             job per device); TOOL fio-verify: a run with
+                             verify, timed by its write phases
   daemon N REP RUSAGE STATE NAME...
                              one aggregate line from the drives' phase_end
                              events of a --oneshot run and its CPU time
@@ -17,6 +18,9 @@ Subcommands:
 
 Result lines (tab-separated), as appended to the results file:
   agg N TOOL REP BYTES SECONDS BYTES_PER_SEC CPU_S_PER_GIB WORKER_S_PER_GIB
+      SPAN_SECONDS
+  (SECONDS: the longest drive's, as fio times its jobs; SPAN_SECONDS: from
+  the first drive's start to the last one's end, nan for fio)
   live N REP SOCKET_S RUNNING_S ARCHIVES_S STARTED_S P50_MS P99_MS MAX_MS
       CALLS VMRSS_KIB BLOCKED_S
 """
@@ -42,13 +46,22 @@ BLOCK_LIMIT_MS = 100.0
 RSS_LIMIT_MIB = 4.0
 START_LIMIT_S = 10.0
 die = bench_util.die
+# the rows of each drive count: fio without verify (the floor, the goal's
+# reference), fio writing verifiable blocks and checking them (the same
+# work as the daemon's cycle), the daemon
+TOOLS = ("fio", "fio-verify", "ssdtortured")
 med = bench_util.med
 
 
 # ----------------------------------------------------------------------- fio
 def cmd_fio(args):
-    """Jobs start together: aggregate = all bytes / the longest job."""
-    n, rep, path = args
+    """Jobs start together: aggregate = all bytes / the longest job. With
+    verify (fio-verify) a job writes, then reads back and checks: its time
+    is the longest write phase (fio's per-direction runtime), as the
+    daemon's is its longest write phase, and its CPU per GiB is over all
+    it moved, as the daemon's."""
+    n, rep, path = args[:3]
+    tool = args[3] if len(args) > 3 else "fio"
     try:
         with open(path) as f:
             text = f.read()
@@ -59,11 +72,14 @@ def cmd_fio(args):
         die("%s: %d jobs, errors %s" % (path, len(jobs),
                                          [j.get("error") for j in jobs]))
     nbytes = sum(j["write"]["io_bytes"] for j in jobs)
-    secs = max(j["job_runtime"] for j in jobs) / 1000.0
+    moved = nbytes + sum(j["read"]["io_bytes"] for j in jobs)
+    key = "runtime" if tool == "fio-verify" else None
+    secs = max(j["write"][key] if key else j["job_runtime"]
+               for j in jobs) / 1000.0
     cpu = sum((j["usr_cpu"] + j["sys_cpu"]) / 100.0 * j["job_runtime"] /
               1000.0 for j in jobs)
-    print("agg\t%s\tfio\t%s\t%d\t%.6f\t%.1f\t%.6f\tnan" % (
-        n, rep, nbytes, secs, nbytes / secs, cpu / (nbytes / GIB)))
+    print("agg\t%s\t%s\t%s\t%d\t%.6f\t%.1f\t%.6f\tnan\tnan" % (
+        n, tool, rep, nbytes, secs, nbytes / secs, cpu / (moved / GIB)))
 
 
 # -------------------------------------------------------------------- daemon
@@ -87,11 +103,14 @@ def drive_phases(state, name):
 
 
 def cmd_daemon(args):
-    """The write window runs from the first drive's start to the last
-    drive's end. The process's CPU (wait4, all threads, exec to exit) is
-    per GiB of everything it moved (write and verify): precise where a
-    window of a few hundred ms is not; verify costs less per byte than
-    writing, so this is below the figure of a write alone."""
+    """The time is the longest drive's write phase, from its own start to
+    its end, as fio times each job from its own start and reports the
+    longest; the span from the first drive's start to the last one's end
+    goes beside it (the drives start one after another, over tens of ms of
+    a window of a few hundred). The process's CPU (wait4, all threads,
+    exec to exit) is per GiB of everything it moved (write and verify):
+    precise where a window of a few hundred ms is not; verify costs less
+    per byte than writing, so this is below the figure of a write alone."""
     n, rep, rpath, state = args[:4]
     with open(rpath) as f:
         rc, utime, stime, _ = f.read().split()
@@ -100,13 +119,20 @@ def cmd_daemon(args):
     ph = [drive_phases(state, name) for name in args[4:]]
     w0 = min(p["write"][0] for p in ph)
     w1 = max(p["write"][1] for p in ph)
+    longest = max(p["write"][1] - p["write"][0] for p in ph)
+    if os.environ.get("SCALE_PHASES"):	# each drive's phases, from w0
+        with open(os.environ["SCALE_PHASES"], "a") as f:
+            for name, p in zip(args[4:], ph):
+                f.write("%s %s %s %s\n" % (n, rep, name, " ".join(
+                    "%s %.3f-%.3f" % (k, v[0] - w0, v[1] - w0)
+                    for k, v in sorted(p.items(), key=lambda x: x[1][0]))))
     written = sum(p["write"][2] for p in ph)
     moved = sum(x[2] for p in ph for x in p.values())
     worker = sum(p["write"][3] for p in ph)
-    print("agg\t%s\tssdtortured\t%s\t%d\t%.6f\t%.1f\t%.6f\t%.6f" % (
-        n, rep, written, w1 - w0, written / (w1 - w0),
+    print("agg\t%s\tssdtortured\t%s\t%d\t%.6f\t%.1f\t%.6f\t%.6f\t%.6f" % (
+        n, rep, written, longest, written / longest,
         (float(utime) + float(stime)) / (moved / GIB),
-        worker / (written / GIB)))
+        worker / (written / GIB), w1 - w0))
 
 
 # ---------------------------------------------------------------------- live
@@ -206,7 +232,9 @@ def read_results(path):
                 agg.append({"n": int(p[1]), "tool": p[2], "rep": int(p[3]),
                             "bytes": int(p[4]), "seconds": float(p[5]),
                             "bps": float(p[6]), "cpu_gib": float(p[7]),
-                            "worker_gib": float(p[8])})
+                            "worker_gib": float(p[8]),
+                            "span_s": float(p[9]) if len(p) > 9
+                            else float("nan")})
             elif p[0] == "live":
                 k = ("socket_s", "running_s", "archives_s", "started_s",
                      "p50_ms", "p99_ms", "max_ms")
@@ -225,7 +253,7 @@ def summarize_agg(agg):
     rows = []
     for n in sorted({a["n"] for a in agg}):
         row = {"drives": n, "tools": {}}
-        for tool in ("fio", "ssdtortured"):
+        for tool in TOOLS:
             rs = [a for a in agg if a["n"] == n and a["tool"] == tool]
             if rs:
                 row["tools"][tool] = {
@@ -233,12 +261,15 @@ def summarize_agg(agg):
                     "mb_per_s": med([a["bps"] / 1e6 for a in rs]),
                     "cpu_s_per_gib": med([a["cpu_gib"] for a in rs]),
                     "worker_s_per_gib": med([a["worker_gib"] for a in rs]),
+                    "span_mb_per_s": med([a["bytes"] / a["span_s"] / 1e6
+                                          for a in rs]),
                     "samples_mb_per_s": [round(a["bps"] / 1e6, 1)
                                          for a in rs]}
         t = row["tools"]
-        row["ratio"] = (t["ssdtortured"]["mb_per_s"] / t["fio"]["mb_per_s"]
-                        if len(t) == 2 and t["fio"]["mb_per_s"] > 0
-                        else float("nan"))
+        row["ratio"], row["ratio_verify"] = (
+            t["ssdtortured"]["mb_per_s"] / t[f]["mb_per_s"]
+            if "ssdtortured" in t and f in t and t[f]["mb_per_s"] > 0
+            else float("nan") for f in ("fio", "fio-verify"))
         row["verdict"] = bench_util.verdict(row["ratio"])
         rows.append(row)
     return rows
@@ -327,25 +358,35 @@ def print_text(rows, lrows, flat, meta):
         meta.get("reps", "?"), " (--quick)" if meta.get("quick") == "1"
         else ""))
     print()
-    hdr = "%6s %-12s %9s %11s %11s %7s  %s" % (
-        "drives", "tool", "MB/s", "CPU s/GiB", "worker", "ratio", "")
+    hdr = "%6s %-12s %9s %9s %11s %11s %7s %7s  %s" % (
+        "drives", "tool", "MB/s", "span", "CPU s/GiB", "worker", "ratio",
+        "ratio v", "")
     print(hdr)
     print("-" * len(hdr))
     for r in rows:
-        for tool in ("fio", "ssdtortured"):
+        for tool in TOOLS:
             if tool not in r["tools"]:
                 continue
             x, last = r["tools"][tool], tool == "ssdtortured"
-            print("%6s %-12s %9.1f %11.3f %11s %7s  %s" % (
+            print("%6s %-12s %9.1f %9s %11.3f %11s %7s %7s  %s" % (
                 r["drives"] if tool == "fio" else "", tool, x["mb_per_s"],
+                "%.1f" % x["span_mb_per_s"] if last else "",
                 x["cpu_s_per_gib"], "%.3f" % x["worker_s_per_gib"]
                 if last else "", "%.2f" % r["ratio"] if last else "",
+                "%.2f" % r["ratio_verify"] if last else "",
                 r["verdict"] if last else ""))
     print()
-    print("MB/s: all drives' bytes over the span from the first start to "
-          "the last end (fio: the longest job).")
-    print("CPU s/GiB: fio = sum of its jobs' (usr+sys)% x runtime; "
-          "ssdtortured = the whole process, exec to exit, per GiB moved "
+    print("fio: no verify (the floor; ratio and verdict against it); "
+          "fio-verify: --verify=crc32c, each job writes verifiable blocks "
+          "then reads them back and checks them, timed by its write phase "
+          "(ratio v against it).")
+    print("MB/s: all drives' bytes over the longest drive's time, each "
+          "timed from its own start, as fio times its jobs; span: "
+          "ssdtortured's over the time from the first drive's start to the "
+          "last one's end.")
+    print("CPU s/GiB: fio = sum of its jobs' (usr+sys)% x runtime, per "
+          "GiB moved; ssdtortured = the whole process, exec to exit, per "
+          "GiB moved "
           "(write and verify); worker = its I/O threads in the write phase, "
           "per GiB written.")
     print("ssdtortured CPU s/GiB from the fewest to the most drives: "
@@ -368,19 +409,22 @@ def print_markdown(rows, lrows, flat, meta):
         " (--quick)" if meta.get("quick") == "1" else "",
         meta.get("size", "?")))
     print()
-    print("| Drives | Tool | MB/s (all drives) | CPU s/GiB | worker s/GiB | "
-          "ssdtortured/fio |")
-    print("|---:|---|---:|---:|---:|---:|")
+    print("| Drives | Tool | MB/s (all drives) | MB/s over the span | "
+          "CPU s/GiB | worker s/GiB | ssdtortured/fio | "
+          "ssdtortured/fio-verify |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|")
     for r in rows:
-        for tool in ("fio", "ssdtortured"):
+        for tool in TOOLS:
             if tool not in r["tools"]:
                 continue
             x, last = r["tools"][tool], tool == "ssdtortured"
-            rt = "%.2f%s" % (r["ratio"], " (DEFECT)" if r["verdict"] ==
-                             "DEFECT" else "") if last else ""
-            print("| %d | %s | %.0f | %.3f | %s | %s |" % (
-                r["drives"], tool, x["mb_per_s"], x["cpu_s_per_gib"],
-                "%.3f" % x["worker_s_per_gib"] if last else "", rt))
+            print("| %d | %s | %.0f | %s | %.3f | %s | %s | %s |" % (
+                r["drives"], tool, x["mb_per_s"],
+                "%.0f" % x["span_mb_per_s"] if last else "",
+                x["cpu_s_per_gib"],
+                "%.3f" % x["worker_s_per_gib"] if last else "",
+                "%.2f" % r["ratio"] if last else "",
+                "%.2f" % r["ratio_verify"] if last else ""))
     print()
     print("CPU s/GiB of ssdtortured from the fewest to the most drives: "
           "%+.0f %% (whole process), %+.0f %% (worker threads); spread "
