@@ -28,8 +28,10 @@
 # state dir: start-up (exec to every drive running and every archive
 # created, librrd without rrdcached); then a few hundred Status calls, each
 # on a new connection as ssdctl makes them, 20 ms apart: p50, p99 and the
-# slowest; the main loop's longest turn, which the daemon measures and says
-# at exit; VmRSS; memory per drive = (VmRSS with 24 - with 1) / 23.
+# slowest, and the p99 of each call less the time the client itself waited
+# for a CPU during it (its schedstat run_delay: the daemon's part); the
+# main loop's longest turn, which the daemon measures and says at exit;
+# VmRSS; memory per drive = (VmRSS with 24 - with 1) / 23.
 # Archive files are not in RSS.
 #
 # Every measurement is repeated N times (fio and ssdtortured interleaved,
