@@ -30,6 +30,7 @@ drive_mark_phase(struct drive *d)
 	d->mark.ops = d->st.write_ops + d->st.read_ops;
 	d->mark.cpu_ns = d->last.cpu_ns;
 	d->mark.errors = drive_errors_total(d);
+	d->mark.begun = 0;
 	features_mark(d);
 }
 
@@ -215,6 +216,10 @@ drive_schedule(struct drive *d)
 	features_job_prepare(d, &j);
 	if (j.kind == JOB_PURGE && !purge_job(d, &j))
 		return;
+	if (!d->mark.begun) {	/* the phase's time runs from its first job */
+		d->mark.t0 = mono_ns();
+		d->mark.begun = 1;
+	}
 	if (engine_submit(d->eng, &j) == -1) {
 		drive_fail(d, "cannot hand a job to the worker: %s",
 		    strerror(errno));

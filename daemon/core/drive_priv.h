@@ -28,6 +28,10 @@
 struct drive_mark {
 	uint64_t	 t0;		/* monotonic ns */
 	uint64_t	 bytes, ops, cpu_ns, errors;
+	/* a job of the phase went to the worker: t0 is that moment, not the
+	 * mark's (an activation's mark waits for every drive's activation
+	 * and the new host's archives before the first job) */
+	int		 begun;
 };
 
 /* Rates over the last tick, and the counters at its start (rates.c). */
