@@ -74,9 +74,10 @@ def cmd_fio(args):
                                          [j.get("error") for j in jobs]))
     nbytes = sum(j["write"]["io_bytes"] for j in jobs)
     moved = nbytes + sum(j["read"]["io_bytes"] for j in jobs)
-    key = "runtime" if tool == "fio-verify" else None
-    secs = max(j["write"][key] if key else j["job_runtime"]
-               for j in jobs) / 1000.0
+    if tool == "fio-verify":	# the write phase, not the check after it
+        secs = max(j["write"]["runtime"] for j in jobs) / 1000.0
+    else:
+        secs = max(j["job_runtime"] for j in jobs) / 1000.0
     cpu = sum((j["usr_cpu"] + j["sys_cpu"]) / 100.0 * j["job_runtime"] /
               1000.0 for j in jobs)
     print("agg\t%s\t%s\t%s\t%d\t%.6f\t%.1f\t%.6f\tnan\tnan" % (
@@ -107,8 +108,7 @@ def cmd_daemon(args):
     """The time is the longest drive's write phase, from its own start to
     its end, as fio times each job from its own start and reports the
     longest; the span from the first drive's start to the last one's end
-    goes beside it (the drives start one after another, over tens of ms of
-    a window of a few hundred). The process's CPU (wait4, all threads,
+    goes beside it. The process's CPU (wait4, all threads,
     exec to exit) is per GiB of everything it moved (write and verify):
     precise where a window of a few hundred ms is not; verify costs less
     per byte than writing, so this is below the figure of a write alone."""
