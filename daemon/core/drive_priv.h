@@ -117,6 +117,10 @@ struct drive_smart {
 	int		 warned;
 	uint64_t	 readings;	/* good readings taken since the start */
 	int		 nvme;		/* read often while it works: thermal_interval */
+	/* monotonic ns: when the read in flight was asked for; the latest
+	 * reading's time, halfway between its asking and its answer (the
+	 * drive answered somewhere in between) */
+	uint64_t	 poll_ns, latest_ns;
 	double		 bps_at_latest;	/* the drive's throughput then */
 	uint64_t	 job_at_latest;	/* and the job it was of (job_token) */
 	struct eventlog	 log;		/* smart.jsonl, kept like events */
@@ -161,10 +165,14 @@ struct drive_series {
 	double		*iops, *bps, *p99;
 	double		*temp;		/* the latest reading's, C; -1: none */
 	/* a thermal run: the reading at its start, the tick at which the
-	 * drive's thermal counters first grew from it (-1: never) */
+	 * drive's thermal counters first grew from it (-1: never), the
+	 * onset's seconds from t0 those counters and the readings' times
+	 * give, and the time of the last reading that showed no growth */
 	struct smart	 th0;
 	int		 have_th0;
 	long		 throttle_tick;
+	double		 throttle_s;
+	uint64_t	 clear_ns;
 	/* an aged-data read's start: the worker's read counters then */
 	uint64_t	 rd_ops0, rd_bytes0, rd_errors0;
 	struct lathist	 rd_lat0;

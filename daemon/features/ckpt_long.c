@@ -142,6 +142,8 @@ ckpt_long_prepare(struct drive *d, int step)
 	if (s->have_th0)
 		s->th0 = d->smart.latest;
 	s->throttle_tick = -1;
+	s->throttle_s = -1;
+	s->clear_ns = s->have_th0 ? d->smart.latest_ns : s->t0;
 }
 
 /* Room for one more figure; -1 when the series is full or memory short. */
@@ -187,6 +189,35 @@ ckpt_long_tick(struct drive *d)
 		;
 }
 
+/*
+ * Seconds from the step's start to the throttle's onset, by the first
+ * reading (at r_ns) whose thermal counters grew: after the last reading
+ * that showed no growth, and as long before r_ns as the counters' seconds
+ * in thermal management say (whole seconds: the onset within the second
+ * before that), the middle of what both allow. Without seconds counted
+ * (a transition of under one), the middle of the two readings.
+ */
+static double
+throttle_onset(const struct drive_series *s, uint64_t r_ns,
+    const struct thermal_growth *g)
+{
+	uint64_t	in = ((uint64_t)g->seconds[0] + g->seconds[1]) *
+	    1000000000ULL;
+	uint64_t	lo = s->clear_ns > s->t0 ? s->clear_ns : s->t0;
+	uint64_t	hi = r_ns > lo ? r_ns : lo;
+
+	if (in > 0 && r_ns > in) {
+		if (r_ns - in < hi)
+			hi = r_ns - in;
+		if (in + 1000000000ULL < r_ns &&
+		    r_ns - in - 1000000000ULL > lo)
+			lo = r_ns - in - 1000000000ULL;
+	}
+	if (hi < lo)	/* counted longer than since the clear reading */
+		hi = lo;
+	return (double)(lo + (hi - lo) / 2 - s->t0) / 1e9;
+}
+
 /* One second of the series: its rates, the tick's latency and reading. */
 static int
 series_second(struct drive *d, struct drive_series *s, const double *rate)
@@ -202,9 +233,14 @@ series_second(struct drive *d, struct drive_series *s, const double *rate)
 	s->temp[s->n] = d->smart.have_latest &&
 	    d->smart.latest.has_temperature ?
 	    d->smart.latest.temperature_c : -1;
-	if (s->throttle_tick < 0 && s->have_th0 && d->smart.have_latest &&
-	    smart_throttled(&s->th0, &d->smart.latest, &g))
-		s->throttle_tick = (long)s->n;
+	if (s->throttle_tick < 0 && s->have_th0 && d->smart.have_latest) {
+		if (smart_throttled(&s->th0, &d->smart.latest, &g)) {
+			s->throttle_tick = (long)s->n;
+			s->throttle_s = throttle_onset(s, d->smart.latest_ns,
+			    &g);
+		} else
+			s->clear_ns = d->smart.latest_ns;
+	}
 	s->n++;
 	return 0;
 }
@@ -383,7 +419,8 @@ thermal_line(struct drive *d, json_object *line)
 	    s->throttle_tick >= 0) : NULL);
 	if (!counters || s->throttle_tick < 0)
 		return;
-	ADD("seconds_to_throttle", json_object_new_int64(s->throttle_tick));
+	ADD("seconds_to_throttle",
+	    json_object_new_double(round(s->throttle_s * 10) / 10));
 	ADD("unthrottled_bytes_per_sec", json_object_new_double(f.before_bps));
 	ADD("throttled_bytes_per_sec", json_object_new_double(f.after_bps));
 }

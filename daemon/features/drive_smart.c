@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "drive_features.h"
 #include "drive_priv.h"
 #include "drive_smart.h"
@@ -315,6 +316,8 @@ smart_result(struct drive *d, const struct smart *s)
 	hot_check(d, s, throttle_check(d, s));
 	d->smart.latest = *s;
 	d->smart.have_latest = 1;
+	d->smart.latest_ns = d->smart.poll_ns +
+	    (mono_ns() - d->smart.poll_ns) / 2;
 	d->smart.readings++;
 	d->smart.bps_at_latest = d->rates.wbps + d->rates.rbps;
 	d->smart.job_at_latest = job_token(d);
@@ -391,6 +394,7 @@ drive_smart_poll(struct drive *d)
 		return;
 	d->core->poll(d);
 	d->smart.poll_host_written = d->st.host_bytes_written;
+	d->smart.poll_ns = mono_ns();
 	/* a reload may have changed them */
 	if (d->conf.smart_command != NULL)
 		smart_poller_set_command(d->smart.poller,
