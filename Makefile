@@ -222,6 +222,13 @@ $(O)tests/unit/test_features: tests/unit/test_features.c \
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
+# A checkpoint asked for on the loop (checkpoint.c), the queue, logs,
+# state file and features the test's own.
+$(O)tests/unit/test_checkpoint: tests/unit/test_checkpoint.c \
+    $(O)daemon/core/checkpoint.o
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+
 # ssdctl's views of the checkpoint results, and its status output.
 $(O)tests/unit/test_ckpt_views: tests/unit/test_ckpt_views.c \
     $(O)ctl/ckpt.o $(O)ctl/output.o $(CORE_OBJ) $(COMMON_OBJ)

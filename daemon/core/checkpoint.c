@@ -17,8 +17,14 @@
  * stop) or its end drains the batch first: what a sync covers and what
  * its answer says stay one thing.
  *
- * The queue and the batch belong to the main thread, the only one that
- * checkpoints.
+ * A phase change's checkpoint is asked for on the loop too
+ * (drive_checkpoint_then): the drive's next job waits for it, the loop
+ * does not. It goes in a batch of its own as soon as none is in flight
+ * (or in the tick's, when that comes first); when its directory sync is
+ * answered, the drive's `then` runs on the loop's next turn.
+ *
+ * The queue, the batch and the list of drives asked for belong to the
+ * main thread, the only one that checkpoints.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -40,6 +46,9 @@ static struct {
 	size_t		  n, cap;
 	sd_event_source	 *src;		/* the queue's answers, watched */
 	int		  advancing;	/* batch_advance is on the stack */
+	struct drive	**asked;	/* drive_checkpoint_then's, each once */
+	size_t		  nasked, capasked;
+	sd_event_source	 *turn;		/* a turn of the loop for their then */
 } batch;
 
 static struct syncq *
@@ -60,9 +69,14 @@ static void
 ckpt_stage(struct drive *d, struct syncq *q)
 {
 	struct drive_ckpt	*c = &d->ckpt;
-	int			 spare_ok = c->spare_ok;
+	struct drive_ckpt	 keep = *c;
 
 	memset(c, 0, sizeof(*c));
+	c->spare_ok = keep.spare_ok;
+	c->wait = keep.wait;
+	c->covers = keep.want;	/* staged after the ask: it saves the phase */
+	c->listed = keep.listed;
+	c->then = keep.then;
 	c->log_fd = c->smart_fd = c->map_fd = c->res_fd = -1;
 	c->step = CKPT_STAGED;
 	features_flush(d);
@@ -89,7 +103,8 @@ ckpt_stage(struct drive *d, struct syncq *q)
 	d->st.events_bytes = d->log.size;
 	d->st.ckpt_results_bytes = d->results.size;
 	d->st.updated = (uint64_t)time(NULL);
-	if (state_stage(&c->state, d->state_path, &d->st, spare_ok) == -1) {
+	if (state_stage(&c->state, d->state_path, &d->st, keep.spare_ok) ==
+	    -1) {
 		c->state_err = errno;
 		return;
 	}
@@ -140,6 +155,13 @@ ckpt_finish(struct drive *d)
 		c->state_err = errno;
 	c->spare_ok = c->staged && c->state_err == 0;
 	features_checkpointed(d, c->err, c->state_err);	/* the records' */
+	if (c->covers && c->wait) {
+		/* saved, or failed as the checkpoint it replaces would
+		 * have: the drive goes on as it did then */
+		c->wait = 0;
+		sd_event_source_set_enabled(batch.turn, SD_EVENT_ONESHOT);
+	}
+	c->covers = 0;
 }
 
 
@@ -165,8 +187,9 @@ ckpt_one(struct drive *d)
 static int
 ckpt_due(const struct drive *d)
 {
-	return d->active && (drive_job_active(d) || features_behind(d) ||
-	    d->log.fd >= 0 || d->smart.log.fd >= 0 || d->results.fd >= 0);
+	return d->active && (d->ckpt.want || drive_job_active(d) ||
+	    features_behind(d) || d->log.fd >= 0 || d->smart.log.fd >= 0 ||
+	    d->results.fd >= 0);
 }
 
 /* Room for n drives in the batch; 0 when there is none. */
@@ -213,7 +236,41 @@ batch_send(struct drive **dv, size_t n)
 	return 1;
 }
 
-/* The batch's steps, as far as its syncs are answered (all, with `wait`). */
+/*
+ * Stage the drives asked for on the loop and send their syncs (the batch
+ * is idle); 0 when none was waiting. One no longer active has nothing to
+ * save: it goes on (its `then`) as it is.
+ */
+static int
+asked_send(void)
+{
+	struct syncq	*q = ckpt_queue();
+	struct drive	*d;
+	size_t		 i;
+
+	batch.n = 0;
+	for (i = 0; i < batch.nasked; i++) {
+		d = batch.asked[i];
+		if (!d->ckpt.want)
+			continue;
+		if (!d->active) {
+			d->ckpt.want = d->ckpt.wait = 0;
+			sd_event_source_set_enabled(batch.turn,
+			    SD_EVENT_ONESHOT);
+			continue;
+		}
+		batch.dv[batch.n++] = d;	/* room: made when asked */
+		ckpt_stage(d, q);
+	}
+	if (batch.n == 0)
+		return 0;
+	batch.step = B_LOGS;
+	syncq_start(q);
+	return 1;
+}
+
+/* The batch's steps, as far as its syncs are answered (all, with `wait`);
+ * when one has ended, the checkpoints asked for since go next. */
 static void
 batch_advance(int wait)
 {
@@ -233,6 +290,8 @@ batch_advance(int wait)
 			if (batch.dv[i]->ckpt.step == CKPT_COMMITTED)
 				ckpt_finish(batch.dv[i]);
 		batch.n = 0;
+		if (batch.step == B_IDLE)
+			(void)asked_send();
 	}
 	batch.advancing = 0;
 }
@@ -285,6 +344,89 @@ drive_checkpoint(struct drive *d)
 		ckpt_one(d);
 }
 
+/* The loop's turn after checkpoints asked for were finished: each such
+ * drive's `then` (which may ask again: it is listed anew). */
+static int
+on_ready(sd_event_source *s, void *arg)
+{
+	struct drive	*d;
+	size_t		 i = 0;
+
+	(void)s;
+	(void)arg;
+	while (i < batch.nasked) {
+		d = batch.asked[i];
+		if (d->ckpt.wait) {
+			i++;
+			continue;
+		}
+		batch.asked[i] = batch.asked[--batch.nasked];
+		d->ckpt.listed = 0;
+		d->ckpt.then(d);
+	}
+	return 0;
+}
+
+/* The list and the batch with room for d, the turn's source made; 0 when
+ * they cannot be. */
+static int
+asked_room(struct drive *d)
+{
+	struct drive	**v;
+	size_t		  cap = batch.capasked ? batch.capasked * 2 : 8;
+
+	if (batch.turn == NULL && sd_event_add_defer(d->ev, &batch.turn,
+	    on_ready, NULL) < 0) {
+		batch.turn = NULL;
+		return 0;
+	}
+	if (d->ckpt.listed)
+		return 1;
+	if (batch.nasked == batch.capasked) {
+		if ((v = realloc(batch.asked, cap * sizeof(*v))) == NULL)
+			return 0;
+		batch.asked = v;
+		batch.capasked = cap;
+	}
+	return batch_room(batch.nasked + 1);
+}
+
+void
+drive_checkpoint_then(struct drive *d, void (*then)(struct drive *))
+{
+	if (!d->active)
+		return;
+	/* without the loop's answers or room: here and now, as before */
+	if (!batch_watch(d->ev) || !asked_room(d)) {
+		drive_checkpoint(d);
+		return;
+	}
+	d->ckpt.want = d->ckpt.wait = 1;
+	d->ckpt.covers = 0;	/* one in flight was staged before this ask */
+	d->ckpt.then = then;
+	if (!d->ckpt.listed) {
+		batch.asked[batch.nasked++] = d;
+		d->ckpt.listed = 1;
+	}
+	if (batch.step == B_IDLE && !batch.advancing)
+		(void)asked_send();
+}
+
+void
+checkpoint_forget(struct drive *d)
+{
+	size_t	i;
+
+	if (d->ckpt.step != CKPT_NONE)
+		checkpoint_drain();	/* a batch in flight holds its files */
+	for (i = 0; i < batch.nasked; i++)
+		if (batch.asked[i] == d) {
+			batch.asked[i] = batch.asked[--batch.nasked];
+			break;
+		}
+	d->ckpt.want = d->ckpt.wait = d->ckpt.listed = 0;
+}
+
 void
 drives_checkpoint_tick(struct drive **dv, size_t n)
 {
@@ -299,6 +441,10 @@ checkpoint_queue_free(void)
 {
 	checkpoint_drain();
 	batch.src = sd_event_source_disable_unref(batch.src);
+	batch.turn = sd_event_source_disable_unref(batch.turn);
+	free(batch.asked);
+	batch.asked = NULL;
+	batch.nasked = batch.capasked = 0;
 	if (batch.ready)
 		syncq_free(&batch.q);
 	batch.ready = 0;

@@ -71,8 +71,7 @@ drive_free(struct drive *d)
 {
 	if (d == NULL)
 		return;
-	if (d->ckpt.step != CKPT_NONE)
-		checkpoint_drain();	/* a batch in flight holds its files */
+	checkpoint_forget(d);
 	features_closing(d);
 	features_release(d);
 	sd_event_source_disable_unref(d->notify_src);

@@ -65,7 +65,9 @@ phase_end_event(struct drive *d, const char *what)
 	    ops / sec, sec, drive_errors_total(d) - d->mark.errors);
 }
 
-/* The schedule entered a phase: its event, a SMART reading, a checkpoint. */
+/* The schedule entered a phase: its event, a SMART reading, a checkpoint
+ * (on disk before the phase's first I/O: a restart goes on in the phase
+ * the drive's data is in). */
 static void
 phase_started(struct drive *d)
 {
@@ -74,7 +76,8 @@ phase_started(struct drive *d)
 	    (long long)d->st.host_bytes_written, "cycle %" PRIu64 ": %s",
 	    d->st.prog.cycle, phase_name(d->st.prog.phase));
 	features_phase_started(d);	/* SMART's: a reading at each */
-	drive_checkpoint(d);
+	/* the phase's first job waits for it to be on disk, the loop not */
+	drive_checkpoint_then(d, drive_schedule);
 	drive_notify(d);
 }
 
@@ -194,7 +197,7 @@ drive_schedule(struct drive *d)
 	struct sched_step	s;
 
 	if (!d->active || drive_job_active(d) || d->st.run != RUN_RUNNING ||
-	    d->shutting_down || d->hold)
+	    d->shutting_down || d->hold || d->ckpt.wait)
 		return;
 	if (d->st.power_verify) {	/* owed after a power loss: first */
 		if (drive_verify_start(d) == -1)

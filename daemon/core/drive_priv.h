@@ -149,6 +149,13 @@ struct drive_ckpt {
 	/* the last checkpoint's directory sync succeeded: the spare is not
 	 * the state file on disk (statedir_stage); kept across checkpoints */
 	int		 spare_ok;
+	/* a checkpoint asked for on the loop (drive_checkpoint_then), kept
+	 * across checkpoints: `want` until one is staged, `wait` until one
+	 * staged after the ask (`covers`) is finished; `then` runs on the
+	 * loop's next turn after that */
+	int		 want, wait, covers;
+	int		 listed;	/* in checkpoint.c's list of those asked */
+	void		(*then)(struct drive *);
 };
 
 /*
@@ -321,6 +328,15 @@ json_object	*drive_ev_obj(struct drive *);
 /* checkpoint.c: write the checkpoint now: events first (synced), then
  * the state file (a batch in flight drained first). */
 void		 drive_checkpoint(struct drive *);
+/* The same on the loop (a batch of its own once the one in flight has
+ * ended; the tick's when that comes first): then(d) on the loop's turn
+ * after it is on disk, never from inside this call. While it waits,
+ * d->ckpt.wait is set. */
+void		 drive_checkpoint_then(struct drive *,
+		    void (*then)(struct drive *));
+/* The drive is going away: its checkpoint in flight ended, nothing of
+ * it asked for or waiting any more. */
+void		 checkpoint_forget(struct drive *);
 /* The tick's batch of checkpoints in flight, ended here and now (its
  * syncs waited for): before a drive's own checkpoint, its end, or a write
  * to a file a sync in flight covers. */

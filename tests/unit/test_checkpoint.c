@@ -1,0 +1,425 @@
+/*
+ * test_checkpoint.c: a checkpoint asked for on the loop (checkpoint.c's
+ * drive_checkpoint_then, a phase change's), with the syncs of the test's
+ * own queue answered when the test says so, on a real sd_event loop.
+ * The drive's `then` (its next job) runs only on a loop turn after a
+ * checkpoint staged after the ask has had its logs' and its directory's
+ * syncs answered; one staged before the ask (the tick's, in flight)
+ * does not count; the loop never waits for a sync on the way; a drive
+ * forgotten is not called; without a watch of the answers, the
+ * checkpoint is made at once, as before.
+ * The features, logs, state file and queue here are the test's: the
+ * same names, so that checkpoint.o links to them.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
+
+#include <cmocka.h>
+
+#include "drive_features.h"
+#include "drive_priv.h"
+#include "syncq.h"
+
+/* The queue: syncs added, sent, answered on the test's word. */
+static struct {
+	int	 added, sent;	/* syncs since the last answer, of them sent */
+	int	*res[64];
+	int	 answer;	/* the test answered the ones sent */
+	int	 may_wait;	/* a wait for them is allowed (not on the loop) */
+	int	 no_watch;	/* syncq_fd: none */
+	int	 waits;		/* syncq_reap(q, 1) and syncq_run calls */
+	int	 efd;		/* the queue's, signalled by the test */
+} fq;
+
+static int	stages;		/* state_stage calls */
+static int	thens;		/* then() calls */
+static int	stage_at_then;	/* `stages` when then() ran */
+
+void
+syncq_init(struct syncq *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	fq.efd = q->efd;
+}
+
+void
+syncq_free(struct syncq *q)
+{
+	if (q->efd >= 0)
+		close(q->efd);
+	q->efd = -1;
+}
+
+void
+syncq_add(struct syncq *q, int fd, int datasync, int *res)
+{
+	(void)q;
+	(void)fd;
+	(void)datasync;
+	assert_true(fq.added < 64);
+	assert_int_equal(fq.sent, 0);	/* nothing added while in flight */
+	fq.res[fq.added++] = res;
+}
+
+static void
+answer_all(void)
+{
+	int	i;
+
+	for (i = 0; i < fq.added; i++)
+		*fq.res[i] = 0;
+	fq.added = fq.sent = 0;
+	fq.answer = 0;
+}
+
+void
+syncq_run(struct syncq *q)
+{
+	(void)q;
+	fq.waits++;
+	answer_all();
+}
+
+void
+syncq_start(struct syncq *q)
+{
+	(void)q;
+	fq.sent = fq.added;
+}
+
+int
+syncq_reap(struct syncq *q, int wait)
+{
+	(void)q;
+	if (wait) {
+		fq.waits++;
+		assert_true(fq.may_wait);
+		answer_all();
+		return 1;
+	}
+	if (fq.sent > 0 && !fq.answer)
+		return 0;
+	answer_all();
+	return 1;
+}
+
+int
+syncq_fd(const struct syncq *q)
+{
+	return fq.no_watch ? -1 : q->efd;
+}
+
+void
+syncq_ack(struct syncq *q)
+{
+	uint64_t	v;
+
+	(void)!read(q->efd, &v, sizeof(v));
+}
+
+/* The logs, state file and features: nothing to write, a file to sync. */
+int
+events_sync_begin(struct eventlog *ev, int *fd)
+{
+	(void)ev;
+	*fd = 7;
+	return 0;
+}
+
+int
+events_sync_end(struct eventlog *ev, int res)
+{
+	(void)ev;
+	return res == 0 ? 0 : -1;
+}
+
+void
+events_set_sync_waiter(void (*fn)(void))
+{
+	(void)fn;
+}
+
+void
+errmap_set_sync_waiter(void (*fn)(void))
+{
+	(void)fn;
+}
+
+int
+state_stage(struct staged *s, const char *path, const struct dstate *st,
+    int spare)
+{
+	(void)path;
+	(void)st;
+	(void)spare;
+	stages++;
+	s->fd = 8;
+	s->dir_fd = 9;
+	return 0;
+}
+
+int
+statedir_commit(struct staged *s)
+{
+	(void)s;
+	return 0;
+}
+
+int
+statedir_finish(struct staged *s)
+{
+	(void)s;
+	return 0;
+}
+
+void
+statedir_abort(struct staged *s)
+{
+	(void)s;
+}
+
+void
+features_flush(struct drive *d)
+{
+	(void)d;
+}
+
+int
+features_sync_begin(struct drive *d, int *fd)
+{
+	(void)d;
+	*fd = -1;
+	return 0;
+}
+
+int
+features_sync_end(struct drive *d, int res)
+{
+	(void)d;
+	return res;
+}
+
+void
+features_checkpointed(struct drive *d, int err, int state_err)
+{
+	(void)d;
+	assert_int_equal(err, 0);
+	assert_int_equal(state_err, 0);
+}
+
+int
+features_behind(const struct drive *d)
+{
+	(void)d;
+	return 0;
+}
+
+static void
+then(struct drive *d)
+{
+	assert_int_equal(d->ckpt.wait, 0);
+	thens++;
+	stage_at_then = stages;
+}
+
+static sd_event	*ev;
+static struct drive drive;
+
+static int
+setup(void **state)
+{
+	(void)state;
+	memset(&fq, 0, sizeof(fq));
+	fq.efd = -1;
+	memset(&drive, 0, sizeof(drive));
+	stages = thens = stage_at_then = 0;
+	assert_int_equal(sd_event_new(&ev), 0);
+	drive.ev = ev;
+	drive.active = 1;
+	snprintf(drive.state_path, sizeof(drive.state_path), "state");
+	drive.work = WORK_NONE;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	fq.may_wait = 1;	/* the end drains: not on the loop */
+	checkpoint_queue_free();
+	sd_event_unref(ev);
+	return 0;
+}
+
+/* Every turn of the loop there is to run now. */
+static void
+turns(void)
+{
+	while (sd_event_run(ev, 0) > 0)
+		;
+}
+
+/* The syncs in flight answered, as the ring would: its fd signalled. */
+static void
+signal_answers(void)
+{
+	uint64_t	one = 1;
+
+	fq.answer = 1;
+	assert_true(fq.efd >= 0);
+	assert_int_equal(write(fq.efd, &one, sizeof(one)), sizeof(one));
+}
+
+static void
+ask(void)
+{
+	drive_checkpoint_then(&drive, then);
+}
+
+static void
+test_then_after_both_syncs(void **state)
+{
+	(void)state;
+	ask();
+	assert_int_equal(stages, 1);	/* staged at once: the batch idle */
+	assert_int_equal(drive.ckpt.wait, 1);
+	assert_true(fq.sent > 0);
+	turns();
+	assert_int_equal(thens, 0);	/* nothing answered */
+	signal_answers();		/* the logs' and the state's */
+	turns();
+	assert_int_equal(thens, 0);	/* the directory's sync is out */
+	assert_int_equal(drive.ckpt.wait, 1);
+	assert_true(fq.sent > 0);
+	signal_answers();		/* the directory's */
+	turns();
+	assert_int_equal(thens, 1);
+	assert_int_equal(stage_at_then, 1);
+	assert_int_equal(drive.ckpt.wait, 0);
+	assert_int_equal(fq.waits, 0);	/* the loop never waited */
+	turns();
+	assert_int_equal(thens, 1);	/* once */
+}
+
+/* A tick's batch in flight when the phase changes: its state is the old
+ * phase's, so the drive waits for one staged after. */
+static void
+test_tick_in_flight(void **state)
+{
+	struct drive	*dv[1] = { &drive };
+
+	(void)state;
+	drive.log.fd = 3;	/* lines to sync: due at the tick */
+	drives_checkpoint_tick(dv, 1);
+	assert_int_equal(stages, 1);
+	ask();				/* while the tick's is out */
+	assert_int_equal(stages, 1);
+	signal_answers();
+	turns();
+	signal_answers();		/* the tick's ends, the ask's staged */
+	turns();
+	assert_int_equal(thens, 0);
+	assert_int_equal(stages, 2);
+	signal_answers();
+	turns();
+	assert_int_equal(thens, 0);
+	signal_answers();
+	turns();
+	assert_int_equal(thens, 1);
+	assert_int_equal(stage_at_then, 2);
+	assert_int_equal(fq.waits, 0);
+}
+
+/* Asked twice before the first was answered: one then, after a state
+ * staged after the second ask. */
+static void
+test_asked_again(void **state)
+{
+	(void)state;
+	ask();
+	ask();
+	assert_int_equal(stages, 1);
+	signal_answers();
+	turns();
+	signal_answers();
+	turns();
+	assert_int_equal(thens, 0);	/* the second ask wants its own */
+	assert_int_equal(stages, 2);
+	signal_answers();
+	turns();
+	signal_answers();
+	turns();
+	assert_int_equal(thens, 1);
+	assert_int_equal(stage_at_then, 2);
+}
+
+/* A drive going away while it waits: never called. */
+static void
+test_forgotten(void **state)
+{
+	(void)state;
+	ask();
+	fq.may_wait = 1;		/* its end drains the batch */
+	checkpoint_forget(&drive);
+	assert_int_equal(drive.ckpt.wait, 0);
+	turns();
+	assert_int_equal(thens, 0);
+}
+
+/* A synchronous checkpoint meanwhile covers the ask. */
+static void
+test_sync_covers(void **state)
+{
+	(void)state;
+	drive.ckpt.step = CKPT_NONE;
+	fq.no_watch = 0;
+	ask();
+	fq.may_wait = 1;
+	drive_checkpoint(&drive);	/* a stop's, say */
+	assert_int_equal(drive.ckpt.wait, 0);
+	turns();
+	assert_int_equal(thens, 1);
+}
+
+/* No watch of the answers: made at once, nothing waits. */
+static void
+test_no_watch(void **state)
+{
+	(void)state;
+	fq.no_watch = 1;
+	ask();
+	assert_int_equal(stages, 1);
+	assert_int_equal(drive.ckpt.wait, 0);
+	assert_int_equal(fq.waits, 2);	/* logs, then directory */
+	turns();
+	assert_int_equal(thens, 0);	/* the caller goes on itself */
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_then_after_both_syncs,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tick_in_flight, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_asked_again, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_forgotten, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_sync_covers, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_no_watch, setup,
+		    teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
