@@ -192,10 +192,9 @@ ckpt_long_tick(struct drive *d)
 /*
  * Seconds from the step's start to the throttle's onset, by the first
  * reading (at r_ns) whose thermal counters grew: after the last reading
- * that showed no growth, and as long before r_ns as the counters' seconds
- * in thermal management say (whole seconds: the onset within the second
- * before that), the middle of what both allow. Without seconds counted
- * (a transition of under one), the middle of the two readings.
+ * that showed no growth, and at least as long before r_ns as the
+ * counters' seconds in thermal management say (the drive may have left
+ * it again before r_ns); the middle of the two.
  */
 static double
 throttle_onset(const struct drive_series *s, uint64_t r_ns,
@@ -204,15 +203,8 @@ throttle_onset(const struct drive_series *s, uint64_t r_ns,
 	uint64_t	in = ((uint64_t)g->seconds[0] + g->seconds[1]) *
 	    1000000000ULL;
 	uint64_t	lo = s->clear_ns > s->t0 ? s->clear_ns : s->t0;
-	uint64_t	hi = r_ns > lo ? r_ns : lo;
+	uint64_t	hi = r_ns > in ? r_ns - in : 0;
 
-	if (in > 0 && r_ns > in) {
-		if (r_ns - in < hi)
-			hi = r_ns - in;
-		if (in + 1000000000ULL < r_ns &&
-		    r_ns - in - 1000000000ULL > lo)
-			lo = r_ns - in - 1000000000ULL;
-	}
 	if (hi < lo)	/* counted longer than since the clear reading */
 		hi = lo;
 	return (double)(lo + (hi - lo) / 2 - s->t0) / 1e9;

@@ -390,11 +390,13 @@ timer_arm(struct drive *d)
 static void
 drive_smart_poll(struct drive *d)
 {
+	uint64_t	now, written;
+
 	if (d->smart.poller == NULL || smart_poller_busy(d->smart.poller))
 		return;
 	d->core->poll(d);
-	d->smart.poll_host_written = d->st.host_bytes_written;
-	d->smart.poll_ns = mono_ns();
+	now = mono_ns();
+	written = d->st.host_bytes_written;
 	/* a reload may have changed them */
 	if (d->conf.smart_command != NULL)
 		smart_poller_set_command(d->smart.poller,
@@ -402,7 +404,11 @@ drive_smart_poll(struct drive *d)
 	if (d->conf.smart_device_type != NULL)
 		smart_poller_set_type(d->smart.poller,
 		    d->conf.smart_device_type);
-	smart_poller_request(d->smart.poller);
+	/* refused while a reading waits to be taken: that one's times stay */
+	if (smart_poller_request(d->smart.poller) == 0) {
+		d->smart.poll_host_written = written;
+		d->smart.poll_ns = now;
+	}
 	timer_arm(d);	/* at a phase change: the new phase's interval */
 }
 
