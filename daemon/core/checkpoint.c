@@ -63,6 +63,15 @@ ckpt_queue(void)
 	return &batch.q;
 }
 
+/* A turn of the loop soon (on_turn): drives released, asks to send. */
+static void
+turn_kick(void)
+{
+	if (batch.turn != NULL)
+		(void)sd_event_source_set_enabled(batch.turn,
+		    SD_EVENT_ONESHOT);
+}
+
 /* Step 1: the logs written and the new state beside the old; their syncs
  * queued. */
 static void
@@ -73,10 +82,9 @@ ckpt_stage(struct drive *d, struct syncq *q)
 
 	memset(c, 0, sizeof(*c));
 	c->spare_ok = keep.spare_ok;
-	c->wait = keep.wait;
-	c->covers = keep.want;	/* staged after the ask: it saves the phase */
-	c->listed = keep.listed;
-	c->then = keep.then;
+	c->ask = keep.ask;
+	c->ask.covers = keep.ask.want;	/* staged after the ask: it counts */
+	c->ask.want = 0;
 	c->log_fd = c->smart_fd = c->map_fd = c->res_fd = -1;
 	c->step = CKPT_STAGED;
 	features_flush(d);
@@ -155,13 +163,14 @@ ckpt_finish(struct drive *d)
 		c->state_err = errno;
 	c->spare_ok = c->staged && c->state_err == 0;
 	features_checkpointed(d, c->err, c->state_err);	/* the records' */
-	if (c->covers && c->wait) {
+	if (c->ask.covers && c->ask.wait) {
 		/* saved, or failed as the checkpoint it replaces would
 		 * have: the drive goes on as it did then */
-		c->wait = 0;
-		sd_event_source_set_enabled(batch.turn, SD_EVENT_ONESHOT);
+		c->ask.wait = 0;
+		c->ask.released = 1;
+		turn_kick();
 	}
-	c->covers = 0;
+	c->ask.covers = 0;
 }
 
 
@@ -187,7 +196,7 @@ ckpt_one(struct drive *d)
 static int
 ckpt_due(const struct drive *d)
 {
-	return d->active && (d->ckpt.want || drive_job_active(d) ||
+	return d->active && (d->ckpt.ask.want || drive_job_active(d) ||
 	    features_behind(d) || d->log.fd >= 0 || d->smart.log.fd >= 0 ||
 	    d->results.fd >= 0);
 }
@@ -236,31 +245,44 @@ batch_send(struct drive **dv, size_t n)
 	return 1;
 }
 
+/* Off the list: what it was asked for is done (its then, if any, ran). */
+static void
+asked_drop(size_t i)
+{
+	batch.asked[i]->ckpt.ask.listed = 0;
+	batch.asked[i] = batch.asked[--batch.nasked];
+}
+
 /*
- * Stage the drives asked for on the loop and send their syncs (the batch
- * is idle); 0 when none was waiting. One no longer active has nothing to
- * save: it goes on (its `then`) as it is.
+ * Stage the drives asked for and send their syncs (the batch is idle);
+ * 0 when none wanted one. One no longer active has nothing to save: it
+ * goes on (its `then`) as it is.
  */
 static int
 asked_send(void)
 {
 	struct syncq	*q = ckpt_queue();
+	struct ckpt_ask	*a;
 	struct drive	*d;
-	size_t		 i;
+	size_t		 i = 0;
 
 	batch.n = 0;
-	for (i = 0; i < batch.nasked; i++) {
+	while (i < batch.nasked) {
 		d = batch.asked[i];
-		if (!d->ckpt.want)
-			continue;
-		if (!d->active) {
-			d->ckpt.want = d->ckpt.wait = 0;
-			sd_event_source_set_enabled(batch.turn,
-			    SD_EVENT_ONESHOT);
-			continue;
+		a = &d->ckpt.ask;
+		if (a->want && !d->active) {
+			a->want = 0;
+			a->released = a->wait;
+			a->wait = 0;
+			turn_kick();
+		} else if (a->want) {
+			batch.dv[batch.n++] = d;	/* room: made when asked */
+			ckpt_stage(d, q);
 		}
-		batch.dv[batch.n++] = d;	/* room: made when asked */
-		ckpt_stage(d, q);
+		if (!a->want && !a->wait && !a->released)
+			asked_drop(i);	/* a tick's ask, now staged */
+		else
+			i++;
 	}
 	if (batch.n == 0)
 		return 0;
@@ -270,7 +292,8 @@ asked_send(void)
 }
 
 /* The batch's steps, as far as its syncs are answered (all, with `wait`);
- * when one has ended, the checkpoints asked for since go next. */
+ * when one has ended, the checkpoints asked for since go next (after a
+ * drain, on the loop's next turn). */
 static void
 batch_advance(int wait)
 {
@@ -290,7 +313,11 @@ batch_advance(int wait)
 			if (batch.dv[i]->ckpt.step == CKPT_COMMITTED)
 				ckpt_finish(batch.dv[i]);
 		batch.n = 0;
-		if (batch.step == B_IDLE)
+		if (batch.step != B_IDLE)
+			continue;
+		if (wait)	/* a drain ends what was in flight, no more */
+			turn_kick();
+		else
 			(void)asked_send();
 	}
 	batch.advancing = 0;
@@ -344,10 +371,13 @@ drive_checkpoint(struct drive *d)
 		ckpt_one(d);
 }
 
-/* The loop's turn after checkpoints asked for were finished: each such
- * drive's `then` (which may ask again: it is listed anew). */
+/*
+ * The loop's turn after a drive was released or asked: each released
+ * drive's `then` (which may ask again: it is listed anew), then the asks
+ * sent when no batch is in flight.
+ */
 static int
-on_ready(sd_event_source *s, void *arg)
+on_turn(sd_event_source *s, void *arg)
 {
 	struct drive	*d;
 	size_t		 i = 0;
@@ -356,14 +386,17 @@ on_ready(sd_event_source *s, void *arg)
 	(void)arg;
 	while (i < batch.nasked) {
 		d = batch.asked[i];
-		if (d->ckpt.wait) {
+		if (!d->ckpt.ask.released) {
 			i++;
 			continue;
 		}
-		batch.asked[i] = batch.asked[--batch.nasked];
-		d->ckpt.listed = 0;
-		d->ckpt.then(d);
+		d->ckpt.ask.released = 0;
+		if (!d->ckpt.ask.want && !d->ckpt.ask.wait)
+			asked_drop(i);
+		d->ckpt.ask.then(d);
 	}
+	if (batch.step == B_IDLE && !batch.advancing)
+		(void)asked_send();
 	return 0;
 }
 
@@ -376,11 +409,11 @@ asked_room(struct drive *d)
 	size_t		  cap = batch.capasked ? batch.capasked * 2 : 8;
 
 	if (batch.turn == NULL && sd_event_add_defer(d->ev, &batch.turn,
-	    on_ready, NULL) < 0) {
+	    on_turn, NULL) < 0) {
 		batch.turn = NULL;
 		return 0;
 	}
-	if (d->ckpt.listed)
+	if (d->ckpt.ask.listed)
 		return 1;
 	if (batch.nasked == batch.capasked) {
 		if ((v = realloc(batch.asked, cap * sizeof(*v))) == NULL)
@@ -389,6 +422,18 @@ asked_room(struct drive *d)
 		batch.capasked = cap;
 	}
 	return batch_room(batch.nasked + 1);
+}
+
+/* Listed (with room made by asked_room), wanting a checkpoint staged from
+ * now on. */
+static void
+asked_add(struct drive *d)
+{
+	d->ckpt.ask.want = 1;
+	if (!d->ckpt.ask.listed) {
+		batch.asked[batch.nasked++] = d;
+		d->ckpt.ask.listed = 1;
+	}
 }
 
 void
@@ -401,15 +446,11 @@ drive_checkpoint_then(struct drive *d, void (*then)(struct drive *))
 		drive_checkpoint(d);
 		return;
 	}
-	d->ckpt.want = d->ckpt.wait = 1;
-	d->ckpt.covers = 0;	/* one in flight was staged before this ask */
-	d->ckpt.then = then;
-	if (!d->ckpt.listed) {
-		batch.asked[batch.nasked++] = d;
-		d->ckpt.listed = 1;
-	}
-	if (batch.step == B_IDLE && !batch.advancing)
-		(void)asked_send();
+	asked_add(d);
+	d->ckpt.ask.covers = 0;	/* one in flight was staged before */
+	d->ckpt.ask.wait = 1;
+	d->ckpt.ask.then = then;
+	turn_kick();	/* sent from there: a tick this turn may stage it */
 }
 
 void
@@ -421,18 +462,29 @@ checkpoint_forget(struct drive *d)
 		checkpoint_drain();	/* a batch in flight holds its files */
 	for (i = 0; i < batch.nasked; i++)
 		if (batch.asked[i] == d) {
-			batch.asked[i] = batch.asked[--batch.nasked];
+			asked_drop(i);
 			break;
 		}
-	d->ckpt.want = d->ckpt.wait = d->ckpt.listed = 0;
+	memset(&d->ckpt.ask, 0, sizeof(d->ckpt.ask));
 }
 
 void
 drives_checkpoint_tick(struct drive **dv, size_t n)
 {
+	size_t	i;
+
 	batch_advance(0);	/* what came in, should the watch have missed it */
-	/* else this second's is in flight; without a watch, wait for it */
-	if (batch.step == B_IDLE && batch_send(dv, n))
+	if (batch.step != B_IDLE) {
+		/* behind a batch in flight: asked for, so that the next one
+		 * carries them (asks coming one after the other would
+		 * otherwise leave the tick none) */
+		for (i = 0; i < n; i++)
+			if (ckpt_due(dv[i]) && asked_room(dv[i]))
+				asked_add(dv[i]);
+		return;
+	}
+	/* without a watch, wait for it */
+	if (batch_send(dv, n))
 		batch_advance(!batch_watch(dv[0]->ev));
 }
 

@@ -197,7 +197,7 @@ drive_schedule(struct drive *d)
 	struct sched_step	s;
 
 	if (!d->active || drive_job_active(d) || d->st.run != RUN_RUNNING ||
-	    d->shutting_down || d->hold || d->ckpt.wait)
+	    d->shutting_down || d->hold || d->ckpt.ask.wait)
 		return;
 	if (d->st.power_verify) {	/* owed after a power loss: first */
 		if (drive_verify_start(d) == -1)

@@ -137,6 +137,19 @@ struct drive_records {
 /* A checkpoint between its steps (checkpoint.c). */
 enum ckpt_step { CKPT_NONE, CKPT_STAGED, CKPT_COMMITTED };
 
+/*
+ * A checkpoint asked for on the loop (checkpoint.c), kept across
+ * checkpoints: `want` until one is staged; `wait` (drive_checkpoint_then)
+ * until one staged after the ask (`covers`) is finished, `released` from
+ * then until `then` runs, on the loop's next turn. A tick that found a
+ * batch in flight asks with `want` alone.
+ */
+struct ckpt_ask {
+	int		 want, wait, covers, released;
+	int		 listed;	/* in checkpoint.c's list */
+	void		(*then)(struct drive *);
+};
+
 struct drive_ckpt {
 	enum ckpt_step	 step;
 	int		 err;		/* the logs' errno: no state saved */
@@ -149,13 +162,7 @@ struct drive_ckpt {
 	/* the last checkpoint's directory sync succeeded: the spare is not
 	 * the state file on disk (statedir_stage); kept across checkpoints */
 	int		 spare_ok;
-	/* a checkpoint asked for on the loop (drive_checkpoint_then), kept
-	 * across checkpoints: `want` until one is staged, `wait` until one
-	 * staged after the ask (`covers`) is finished; `then` runs on the
-	 * loop's next turn after that */
-	int		 want, wait, covers;
-	int		 listed;	/* in checkpoint.c's list of those asked */
-	void		(*then)(struct drive *);
+	struct ckpt_ask	 ask;
 };
 
 /*
@@ -331,7 +338,7 @@ void		 drive_checkpoint(struct drive *);
 /* The same on the loop (a batch of its own once the one in flight has
  * ended; the tick's when that comes first): then(d) on the loop's turn
  * after it is on disk, never from inside this call. While it waits,
- * d->ckpt.wait is set. */
+ * d->ckpt.ask.wait is set. */
 void		 drive_checkpoint_then(struct drive *,
 		    void (*then)(struct drive *));
 /* The drive is going away: its checkpoint in flight ended, nothing of

@@ -5,7 +5,9 @@
  * The drive's `then` (its next job) runs only on a loop turn after a
  * checkpoint staged after the ask has had its logs' and its directory's
  * syncs answered; one staged before the ask (the tick's, in flight)
- * does not count; the loop never waits for a sync on the way; a drive
+ * does not count; the loop never waits for a sync on the way (a drain
+ * ends what is in flight, no more); the tick is not starved by asks one
+ * after the other; a drive
  * forgotten is not called; without a watch of the answers, the
  * checkpoint is made at once, as before.
  * The features, logs, state file and queue here are the test's: the
@@ -39,6 +41,7 @@ static struct {
 } fq;
 
 static int	stages;		/* state_stage calls */
+static int	stages_b;	/* of them, drive b's */
 static int	thens;		/* then() calls */
 static int	stage_at_then;	/* `stages` when then() ran */
 
@@ -157,10 +160,10 @@ int
 state_stage(struct staged *s, const char *path, const struct dstate *st,
     int spare)
 {
-	(void)path;
 	(void)st;
 	(void)spare;
 	stages++;
+	stages_b += strcmp(path, "b") == 0;
 	s->fd = 8;
 	s->dir_fd = 9;
 	return 0;
@@ -225,13 +228,13 @@ features_behind(const struct drive *d)
 static void
 then(struct drive *d)
 {
-	assert_int_equal(d->ckpt.wait, 0);
+	assert_int_equal(d->ckpt.ask.wait, 0);
 	thens++;
 	stage_at_then = stages;
 }
 
 static sd_event	*ev;
-static struct drive drive;
+static struct drive drive, drive_b;
 
 static int
 setup(void **state)
@@ -240,12 +243,14 @@ setup(void **state)
 	memset(&fq, 0, sizeof(fq));
 	fq.efd = -1;
 	memset(&drive, 0, sizeof(drive));
-	stages = thens = stage_at_then = 0;
+	memset(&drive_b, 0, sizeof(drive_b));
+	stages = stages_b = thens = stage_at_then = 0;
 	assert_int_equal(sd_event_new(&ev), 0);
-	drive.ev = ev;
-	drive.active = 1;
-	snprintf(drive.state_path, sizeof(drive.state_path), "state");
-	drive.work = WORK_NONE;
+	drive.ev = drive_b.ev = ev;
+	drive.active = drive_b.active = 1;
+	snprintf(drive.state_path, sizeof(drive.state_path), "a");
+	snprintf(drive_b.state_path, sizeof(drive_b.state_path), "b");
+	drive.work = drive_b.work = WORK_NONE;
 	return 0;
 }
 
@@ -289,21 +294,23 @@ test_then_after_both_syncs(void **state)
 {
 	(void)state;
 	ask();
-	assert_int_equal(stages, 1);	/* staged at once: the batch idle */
-	assert_int_equal(drive.ckpt.wait, 1);
+	assert_int_equal(stages, 0);	/* sent on the loop's next turn */
+	turns();
+	assert_int_equal(stages, 1);
+	assert_int_equal(drive.ckpt.ask.wait, 1);
 	assert_true(fq.sent > 0);
 	turns();
 	assert_int_equal(thens, 0);	/* nothing answered */
 	signal_answers();		/* the logs' and the state's */
 	turns();
 	assert_int_equal(thens, 0);	/* the directory's sync is out */
-	assert_int_equal(drive.ckpt.wait, 1);
+	assert_int_equal(drive.ckpt.ask.wait, 1);
 	assert_true(fq.sent > 0);
 	signal_answers();		/* the directory's */
 	turns();
 	assert_int_equal(thens, 1);
 	assert_int_equal(stage_at_then, 1);
-	assert_int_equal(drive.ckpt.wait, 0);
+	assert_int_equal(drive.ckpt.ask.wait, 0);
 	assert_int_equal(fq.waits, 0);	/* the loop never waited */
 	turns();
 	assert_int_equal(thens, 1);	/* once */
@@ -321,6 +328,7 @@ test_tick_in_flight(void **state)
 	drives_checkpoint_tick(dv, 1);
 	assert_int_equal(stages, 1);
 	ask();				/* while the tick's is out */
+	turns();
 	assert_int_equal(stages, 1);
 	signal_answers();
 	turns();
@@ -338,14 +346,35 @@ test_tick_in_flight(void **state)
 	assert_int_equal(fq.waits, 0);
 }
 
-/* Asked twice before the first was answered: one then, after a state
+/* Asked for in the turn of a tick: the tick's batch takes it along. */
+static void
+test_tick_same_turn(void **state)
+{
+	struct drive	*dv[2] = { &drive, &drive_b };
+
+	(void)state;
+	drive_b.log.fd = 3;
+	ask();
+	drives_checkpoint_tick(dv, 2);
+	assert_int_equal(stages, 2);	/* both, in one batch */
+	signal_answers();
+	turns();
+	signal_answers();
+	turns();
+	assert_int_equal(thens, 1);
+	assert_int_equal(stages, 2);
+}
+
+/* Asked for twice before the first was answered: one then, after a state
  * staged after the second ask. */
 static void
 test_asked_again(void **state)
 {
 	(void)state;
 	ask();
+	turns();
 	ask();
+	turns();
 	assert_int_equal(stages, 1);
 	signal_answers();
 	turns();
@@ -361,15 +390,69 @@ test_asked_again(void **state)
 	assert_int_equal(stage_at_then, 2);
 }
 
+/* Asks one after the other leave the tick no idle batch: the drives it
+ * found due go in the next batch. */
+static void
+test_tick_not_starved(void **state)
+{
+	struct drive	*dv[2] = { &drive, &drive_b };
+
+	(void)state;
+	ask();
+	turns();			/* a's batch in flight */
+	drive_b.log.fd = 3;
+	drives_checkpoint_tick(dv, 2);
+	assert_int_equal(stages_b, 0);
+	signal_answers();
+	turns();
+	signal_answers();		/* a's ends: b's goes */
+	turns();
+	assert_int_equal(thens, 1);
+	assert_int_equal(stages_b, 1);
+	signal_answers();
+	turns();
+	signal_answers();
+	turns();
+	assert_int_equal(stages_b, 1);
+	assert_int_equal(fq.waits, 0);
+}
+
+/* A drain (a stop's checkpoint, a log closed) ends what is in flight and
+ * no more: the ask waiting behind it goes on the loop, not waited for. */
+static void
+test_drain_sends_no_more(void **state)
+{
+	struct drive	*dv[1] = { &drive_b };
+
+	(void)state;
+	drive_b.log.fd = 3;
+	drives_checkpoint_tick(dv, 1);	/* b's in flight */
+	ask();
+	fq.may_wait = 1;
+	checkpoint_drain();
+	assert_int_equal(fq.waits, 2);	/* b's two rounds */
+	assert_int_equal(stages, 1);	/* a's not staged inside the drain */
+	fq.may_wait = 0;
+	turns();
+	assert_int_equal(stages, 2);
+	signal_answers();
+	turns();
+	signal_answers();
+	turns();
+	assert_int_equal(thens, 1);
+	assert_int_equal(fq.waits, 2);
+}
+
 /* A drive going away while it waits: never called. */
 static void
 test_forgotten(void **state)
 {
 	(void)state;
 	ask();
+	turns();
 	fq.may_wait = 1;		/* its end drains the batch */
 	checkpoint_forget(&drive);
-	assert_int_equal(drive.ckpt.wait, 0);
+	assert_int_equal(drive.ckpt.ask.wait, 0);
 	turns();
 	assert_int_equal(thens, 0);
 }
@@ -379,14 +462,13 @@ static void
 test_sync_covers(void **state)
 {
 	(void)state;
-	drive.ckpt.step = CKPT_NONE;
-	fq.no_watch = 0;
 	ask();
 	fq.may_wait = 1;
 	drive_checkpoint(&drive);	/* a stop's, say */
-	assert_int_equal(drive.ckpt.wait, 0);
+	assert_int_equal(drive.ckpt.ask.wait, 0);
 	turns();
 	assert_int_equal(thens, 1);
+	assert_int_equal(stages, 1);
 }
 
 /* No watch of the answers: made at once, nothing waits. */
@@ -397,28 +479,27 @@ test_no_watch(void **state)
 	fq.no_watch = 1;
 	ask();
 	assert_int_equal(stages, 1);
-	assert_int_equal(drive.ckpt.wait, 0);
+	assert_int_equal(drive.ckpt.ask.wait, 0);
 	assert_int_equal(fq.waits, 2);	/* logs, then directory */
 	turns();
 	assert_int_equal(thens, 0);	/* the caller goes on itself */
 }
 
+#define T(f)	cmocka_unit_test_setup_teardown(f, setup, teardown)
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_then_after_both_syncs,
-		    setup, teardown),
-		cmocka_unit_test_setup_teardown(test_tick_in_flight, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_asked_again, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_forgotten, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_sync_covers, setup,
-		    teardown),
-		cmocka_unit_test_setup_teardown(test_no_watch, setup,
-		    teardown),
+		T(test_then_after_both_syncs),
+		T(test_tick_in_flight),
+		T(test_tick_same_turn),
+		T(test_asked_again),
+		T(test_tick_not_starved),
+		T(test_drain_sends_no_more),
+		T(test_forgotten),
+		T(test_sync_covers),
+		T(test_no_watch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
