@@ -395,8 +395,10 @@ on_turn(sd_event_source *s, void *arg)
 			asked_drop(i);
 		d->ckpt.ask.then(d);
 	}
-	if (batch.step == B_IDLE && !batch.advancing)
-		(void)asked_send();
+	/* a batch with nothing to sync, or synced here (the ring failed),
+	 * signals no answer: taken now, not at the next tick */
+	if (batch.step == B_IDLE && !batch.advancing && asked_send())
+		batch_advance(0);
 	return 0;
 }
 
