@@ -83,8 +83,9 @@ ckpt_stage(struct drive *d, struct syncq *q)
 	memset(c, 0, sizeof(*c));
 	c->spare_ok = keep.spare_ok;
 	c->ask = keep.ask;
-	c->ask.covers = keep.ask.want;	/* staged after the ask: it counts */
-	c->ask.want = 0;
+	/* staged after the ask: it counts */
+	c->ask.covers = keep.ask.want || keep.ask.retry;
+	c->ask.want = c->ask.retry = 0;
 	c->log_fd = c->smart_fd = c->map_fd = c->res_fd = -1;
 	c->step = CKPT_STAGED;
 	features_flush(d);
@@ -164,11 +165,14 @@ ckpt_finish(struct drive *d)
 	c->spare_ok = c->staged && c->state_err == 0;
 	features_checkpointed(d, c->err, c->state_err);	/* the records' */
 	if (c->ask.covers && c->ask.wait) {
-		/* saved, or failed as the checkpoint it replaces would
-		 * have: the drive goes on as it did then */
-		c->ask.wait = 0;
-		c->ask.released = 1;
-		turn_kick();
+		if (c->err == 0 && c->state_err == 0) {
+			c->ask.wait = 0;
+			c->ask.released = 1;
+			turn_kick();
+		} else	/* the state on disk is the old phase's: no I/O of
+			 * the new one until it is saved (the tick retries;
+			 * records.c pauses a drive that stays unrecorded) */
+			c->ask.retry = 1;
 	}
 	c->ask.covers = 0;
 }
@@ -196,9 +200,9 @@ ckpt_one(struct drive *d)
 static int
 ckpt_due(const struct drive *d)
 {
-	return d->active && (d->ckpt.ask.want || drive_job_active(d) ||
-	    features_behind(d) || d->log.fd >= 0 || d->smart.log.fd >= 0 ||
-	    d->results.fd >= 0);
+	return d->active && (d->ckpt.ask.want || d->ckpt.ask.retry ||
+	    drive_job_active(d) || features_behind(d) || d->log.fd >= 0 ||
+	    d->smart.log.fd >= 0 || d->results.fd >= 0);
 }
 
 /* Room for n drives in the batch; 0 when there is none. */

@@ -141,11 +141,12 @@ enum ckpt_step { CKPT_NONE, CKPT_STAGED, CKPT_COMMITTED };
  * A checkpoint asked for on the loop (checkpoint.c), kept across
  * checkpoints: `want` until one is staged; `wait` (drive_checkpoint_then)
  * until one staged after the ask (`covers`) is finished, `released` from
- * then until `then` runs, on the loop's next turn. A tick that found a
- * batch in flight asks with `want` alone.
+ * then until `then` runs, on the loop's next turn; `retry` when that one
+ * failed (the tick stages it again). A tick that found a batch in
+ * flight asks with `want` alone.
  */
 struct ckpt_ask {
-	int		 want, wait, covers, released;
+	int		 want, wait, covers, released, retry;
 	int		 listed;	/* in checkpoint.c's list */
 	void		(*then)(struct drive *);
 };

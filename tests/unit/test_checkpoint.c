@@ -7,7 +7,8 @@
  * syncs answered; one staged before the ask (the tick's, in flight)
  * does not count; the loop never waits for a sync on the way (a drain
  * ends what is in flight, no more); the tick is not starved by asks one
- * after the other; a drive
+ * after the other; one whose checkpoint failed waits for the next that
+ * does not; a drive
  * forgotten is not called; without a watch of the answers, the
  * checkpoint is made at once, as before.
  * The features, logs, state file and queue here are the test's: the
@@ -38,6 +39,8 @@ static struct {
 	int	 no_watch;	/* syncq_fd: none */
 	int	 waits;		/* syncq_reap(q, 1) and syncq_run calls */
 	int	 efd;		/* the queue's, signalled by the test */
+	int	 stage_fail;	/* state_stage calls to fail (ENOSPC) */
+	int	 state_err;	/* the last features_checkpointed was told */
 } fq;
 
 static int	stages;		/* state_stage calls */
@@ -164,6 +167,11 @@ state_stage(struct staged *s, const char *path, const struct dstate *st,
 	(void)spare;
 	stages++;
 	stages_b += strcmp(path, "b") == 0;
+	if (fq.stage_fail > 0) {
+		fq.stage_fail--;
+		errno = ENOSPC;
+		return -1;
+	}
 	s->fd = 8;
 	s->dir_fd = 9;
 	return 0;
@@ -215,7 +223,7 @@ features_checkpointed(struct drive *d, int err, int state_err)
 {
 	(void)d;
 	assert_int_equal(err, 0);
-	assert_int_equal(state_err, 0);
+	fq.state_err = state_err;
 }
 
 int
@@ -443,6 +451,34 @@ test_drain_sends_no_more(void **state)
 	assert_int_equal(fq.waits, 2);
 }
 
+/* Its checkpoint not saved (the state disk full): the drive waits on,
+ * its state is saved again at the tick, then it goes on. */
+static void
+test_failed_retried(void **state)
+{
+	struct drive	*dv[1] = { &drive };
+
+	(void)state;
+	fq.stage_fail = 1;
+	ask();
+	turns();
+	signal_answers();		/* the logs': no state to rename */
+	turns();
+	assert_int_equal(fq.state_err, ENOSPC);
+	assert_int_equal(thens, 0);
+	assert_int_equal(drive.ckpt.ask.wait, 1);
+	assert_int_equal(stages, 1);	/* not again before the tick */
+	drives_checkpoint_tick(dv, 1);
+	assert_int_equal(stages, 2);
+	signal_answers();
+	turns();
+	signal_answers();
+	turns();
+	assert_int_equal(fq.state_err, 0);
+	assert_int_equal(thens, 1);
+	assert_int_equal(stage_at_then, 2);
+}
+
 /* A drive going away while it waits: never called. */
 static void
 test_forgotten(void **state)
@@ -497,6 +533,7 @@ main(void)
 		T(test_asked_again),
 		T(test_tick_not_starved),
 		T(test_drain_sends_no_more),
+		T(test_failed_retried),
 		T(test_forgotten),
 		T(test_sync_covers),
 		T(test_no_watch),
