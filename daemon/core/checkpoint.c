@@ -78,13 +78,14 @@ static void
 ckpt_stage(struct drive *d, struct syncq *q)
 {
 	struct drive_ckpt	*c = &d->ckpt;
-	struct drive_ckpt	 keep = *c;
+	int			 spare_ok = c->spare_ok;
+	struct ckpt_ask		 ask = c->ask;
 
 	memset(c, 0, sizeof(*c));
-	c->spare_ok = keep.spare_ok;
-	c->ask = keep.ask;
+	c->spare_ok = spare_ok;
+	c->ask = ask;
 	/* staged after the ask: it counts */
-	c->ask.covers = keep.ask.want || keep.ask.retry;
+	c->ask.covers = ask.want || ask.retry;
 	c->ask.want = c->ask.retry = 0;
 	c->log_fd = c->smart_fd = c->map_fd = c->res_fd = -1;
 	c->step = CKPT_STAGED;
@@ -112,8 +113,7 @@ ckpt_stage(struct drive *d, struct syncq *q)
 	d->st.events_bytes = d->log.size;
 	d->st.ckpt_results_bytes = d->results.size;
 	d->st.updated = (uint64_t)time(NULL);
-	if (state_stage(&c->state, d->state_path, &d->st, keep.spare_ok) ==
-	    -1) {
+	if (state_stage(&c->state, d->state_path, &d->st, spare_ok) == -1) {
 		c->state_err = errno;
 		return;
 	}
@@ -220,6 +220,17 @@ batch_room(size_t n)
 	return 1;
 }
 
+/* Send the syncs of the drives staged in the batch; 0 when it has none. */
+static int
+batch_start(struct syncq *q)
+{
+	if (batch.n == 0)
+		return 0;
+	batch.step = B_LOGS;
+	syncq_start(q);
+	return 1;
+}
+
 /*
  * Stage the due drives of dv and send their syncs; 0 when none was due.
  * Without room for them, they are checkpointed one after the other.
@@ -242,11 +253,7 @@ batch_send(struct drive **dv, size_t n)
 			batch.dv[batch.n++] = dv[i];
 			ckpt_stage(dv[i], q);
 		}
-	if (batch.n == 0)
-		return 0;
-	batch.step = B_LOGS;
-	syncq_start(q);
-	return 1;
+	return batch_start(q);
 }
 
 /* Off the list: what it was asked for is done (its then, if any, ran). */
@@ -288,11 +295,7 @@ asked_send(void)
 		else
 			i++;
 	}
-	if (batch.n == 0)
-		return 0;
-	batch.step = B_LOGS;
-	syncq_start(q);
-	return 1;
+	return batch_start(q);
 }
 
 /* The batch's steps, as far as its syncs are answered (all, with `wait`);
