@@ -72,8 +72,8 @@ PRIM=(setpriv --reuid="$UID_T" --regid="$GID_ADMIN" --groups="$GID_SOCK")
 NOSOCK=(setpriv --reuid="$UID_T" --regid="$GID_T" --clear-groups)
 RUNUSER=(runuser -u "$USER_NAME" --)
 
-# as WHO... -- COMMAND: run a client; sets OUT (stdout+stderr) and RC.
-as() {
+# run_as WHO... -- COMMAND: run a client; sets OUT (stdout+stderr) and RC.
+run_as() {
 	local -a who=()
 	while [ "$1" != -- ]; do who+=("$1"); shift; done
 	shift
@@ -86,7 +86,7 @@ asvl() {
 	local -a who=()
 	while [ "$1" != -- ]; do who+=("$1"); shift; done
 	shift
-	as "${who[@]}" -- python3 "$VL" call "$SOCK" "$@"
+	run_as "${who[@]}" -- python3 "$VL" call "$SOCK" "$@"
 }
 
 check "the test user's login groups are own + socket group" \
@@ -136,18 +136,18 @@ assert_match "the daemon logs the denial (method, uid, group)" \
 assert_match "the daemon logs a denied Reload" "Reload denied to uid $UID_T" "$(cat "$DLOG")"
 assert_eq "after the denied calls: a still running" running "$(drive_field a state)"
 
-as "${MEMBER[@]}" -- "$SSDCTL" -s "$SOCK" status
+run_as "${MEMBER[@]}" -- "$SSDCTL" -s "$SOCK" status
 assert_rc "member: ssdctl status" 0 "$RC" "$OUT"
 assert_match "member: ssdctl status shows a" '^a +running' "$OUT"
-as "${MEMBER[@]}" -- "$SSDCTL" -s "$SOCK" events a -n 2
+run_as "${MEMBER[@]}" -- "$SSDCTL" -s "$SOCK" events a -n 2
 assert_rc "member: ssdctl events" 0 "$RC" "$OUT"
-as "${MEMBER[@]}" -- "$SSDCTL" -s "$SOCK" pause a
+run_as "${MEMBER[@]}" -- "$SSDCTL" -s "$SOCK" pause a
 assert_rc "member: ssdctl pause exits 1" 1 "$RC" "$OUT"
 assert_match "member: ssdctl pause says permission denied" "permission denied" "$OUT"
-as "${MEMBER[@]}" -- "$SSDCTL" -s "$SOCK" reload
+run_as "${MEMBER[@]}" -- "$SSDCTL" -s "$SOCK" reload
 assert_rc "member: ssdctl reload exits 1" 1 "$RC" "$OUT"
 
-as "${RUNUSER[@]}" -- python3 "$VL" call "$SOCK" io.ssdtorture.Manager.Pause '{"drive":"a"}'
+run_as "${RUNUSER[@]}" -- python3 "$VL" call "$SOCK" io.ssdtorture.Manager.Pause '{"drive":"a"}'
 assert_eq "runuser (login groups): Pause -> PermissionDenied" "$denied" "$OUT"
 
 # ------------------------------------------------------------ admin_group members
@@ -166,25 +166,25 @@ assert_eq "admin (primary group): b paused" paused "$(drive_field b state)"
 asvl "${PRIM[@]}" -- io.ssdtorture.Manager.Resume '{"drive":"b"}'
 assert_eq "admin (primary group): Resume -> {}" '{"parameters": {}}' "$OUT"
 
-as "${SUPP[@]}" -- "$SSDCTL" -s "$SOCK" pause b
+run_as "${SUPP[@]}" -- "$SSDCTL" -s "$SOCK" pause b
 assert_rc "admin: ssdctl pause b" 0 "$RC" "$OUT"
 assert_eq "admin: b paused" paused "$(drive_field b state)"
-as "${SUPP[@]}" -- "$SSDCTL" -s "$SOCK" resume b
+run_as "${SUPP[@]}" -- "$SSDCTL" -s "$SOCK" resume b
 assert_rc "admin: ssdctl resume b" 0 "$RC" "$OUT"
 assert_eq "admin: b running" running "$(drive_field b state)"
 
 # real group membership, through the login groups
 usermod -aG "$ADMIN_GROUP" "$USER_NAME"
-as "${RUNUSER[@]}" -- python3 "$VL" call "$SOCK" io.ssdtorture.Manager.Pause '{"drive":"a"}'
+run_as "${RUNUSER[@]}" -- python3 "$VL" call "$SOCK" io.ssdtorture.Manager.Pause '{"drive":"a"}'
 assert_eq "runuser, user added to admin_group: Pause -> {}" '{"parameters": {}}' "$OUT"
-as "${RUNUSER[@]}" -- python3 "$VL" call "$SOCK" io.ssdtorture.Manager.Resume '{"drive":"a"}'
+run_as "${RUNUSER[@]}" -- python3 "$VL" call "$SOCK" io.ssdtorture.Manager.Resume '{"drive":"a"}'
 assert_eq "runuser, user added to admin_group: Resume -> {}" '{"parameters": {}}' "$OUT"
 gpasswd -d "$USER_NAME" "$ADMIN_GROUP" >/dev/null
-as "${RUNUSER[@]}" -- python3 "$VL" call "$SOCK" io.ssdtorture.Manager.Pause '{"drive":"a"}'
+run_as "${RUNUSER[@]}" -- python3 "$VL" call "$SOCK" io.ssdtorture.Manager.Pause '{"drive":"a"}'
 assert_eq "runuser, user removed from admin_group: Pause -> PermissionDenied" "$denied" "$OUT"
 
 # ------------------------------------------------------------ not in socket_group
-as "${NOSOCK[@]}" -- python3 -c 'import errno, socket, sys
+run_as "${NOSOCK[@]}" -- python3 -c 'import errno, socket, sys
 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
 try:
     s.connect(sys.argv[1])
@@ -192,7 +192,7 @@ except OSError as e:
     print(errno.errorcode.get(e.errno, e.errno)); sys.exit(1)
 print("connected")' "$SOCK"
 assert_eq "not in socket_group: connect fails with EACCES" EACCES "$OUT"
-as "${NOSOCK[@]}" -- "$SSDCTL" -s "$SOCK" status
+run_as "${NOSOCK[@]}" -- "$SSDCTL" -s "$SOCK" status
 assert_rc "not in socket_group: ssdctl status exits 1" 1 "$RC" "$OUT"
 assert_eq "not in socket_group: one line from ssdctl" 1 "$(printf '%s\n' "$OUT" | grep -c .)"
 assert_match "not in socket_group: 'cannot connect', the socket, the reason and the hint" \

@@ -125,9 +125,11 @@ is_our_daemon() {
 
 # Is the process alive (and not a zombie)?
 pid_alive() {
+	# bash only: a test's function may shadow a command's name
 	local st
-	[ -r "/proc/$1/stat" ] || return 1
-	st=$(sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+	read -r st 2>/dev/null <"/proc/$1/stat" || return 1
+	st=${st##*) }
+	st=${st%% *}
 	[ -n "$st" ] && [ "$st" != "Z" ] && [ "$st" != "X" ]
 }
 

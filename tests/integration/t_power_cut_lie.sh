@@ -9,8 +9,9 @@
 # moving the file away; when told to lie it also blanks one block (the
 # drive lost a write a completed flush covered):
 #   cut 1 (cycle 1, lie "flushed": the last block below the flushed
-#         position F the state records, asked once the pass is 40 % through,
-#         so that the next pass needs long to come back to it):
+#         position F the state records, asked once Status shows a flush
+#         in the pass, about half way: the next pass needs long to come
+#         back to it):
 #         lost_flush 1, block S+F-1, expected generation 1
 #   cut 2 (honest, the next write pass it finds): lost_flush 0 (block
 #         S+F-1 is the loss of cut 1, found again)
@@ -28,10 +29,10 @@
 CTL=${SSDCTL:-$ROOT/ctl/ssdctl}
 
 BS=4096
-SIZE=$((256 * 1024 * 1024))
+SIZE_MB=384
+SIZE=$((SIZE_MB * 1024 * 1024))
 NBLK=$((SIZE / BS))
 SB=$((NBLK / 4))
-NDYN=$((NBLK - SB))
 S=$T/state/d/state
 EV=$T/state/d/events.jsonl
 SOCK=$T/state.sock
@@ -65,7 +66,7 @@ write_conf "$T/d.conf" "$T/state" <<EOF
 [drive:d]
 checkpoint = off
 device = $T/d.img
-size = 256M
+size = ${SIZE_MB}M
 block_size = 4k
 order = sequential
 static_fraction = 0.25
@@ -76,38 +77,52 @@ power_cut_command = $T/cut
 power_cut_timeout = 20s
 EOF
 
-# cut WHAT N [LIE]: ask for a cut (the command lies as LIE says), wait for
+# power_cut WHAT N [LIE]: ask for a cut (the command lies as LIE says), wait for
 # its verify (power.cuts = N, no verify owed)
-cut() {
+power_cut() {
 	rm -f "$T/lie"
 	[ -n "${3:-}" ] && echo "$3" >"$T/lie"
 	"$CTL" -s "$SOCK" powercut d >"$T/ctl.out" 2>&1 ||
 		fail "$1: ssdctl powercut: $(cat "$T/ctl.out")"
+	power_cut_wait "$1" "$2"
+}
+
+# power_cut_wait WHAT N: wait for cut N's verify
+power_cut_wait() {
 	wait_state "$S" "$SSDT_PID" 180 "(int(s[\"power.cuts\"]) == $2 and
 	    int(s[\"power.verify\"]) == 0)" || die "$1: the cut never ended"
 }
 
 start_ssdt "$T/d.log" -c "$T/d.conf"
-# cut 1 once the pass is 40 % through, seen in Status polled every 5 ms
-# (its progress moves once a second: a pass takes about 3 s on a quiet
-# host, whose last quarter the state file's once-a-second writes missed)
-python3 - "$SOCK" 240 "$ROOT/tests/control" <<'PY' || die "never saw cycle 1's pass 40 % through"
+# cut 1: asked in cycle 1's write pass once Status shows a flush in it (the
+# periodic flush, once a second: the flushed position is past the pass's
+# first block), at once, over the socket: Status moves once a second and
+# a pass takes about 3 s, so a cut asked through ssdctl at some progress
+# could reach the daemon after the pass (it then waits for cycle 2's)
+echo flushed >"$T/lie"
+python3 - "$SOCK" 240 "$ROOT/tests/control" <<'PY' || die "cut 1 not asked in cycle 1's pass"
 import sys, time
 sys.path.insert(0, sys.argv[3])
 import vl
 sock, limit = sys.argv[1], float(sys.argv[2])
 t0 = time.monotonic()
-seen = []
+seen, f0 = [], None
 while time.monotonic() - t0 < limit:
     try:
         d = vl.status(sock, "d")
     except Exception:
         d = None
-    if d and d["phase"] == "write" and d["cycle"] == 1 and \
-            d["phase_progress"] >= 0.4:
-        sys.exit(0)
+    if d and d["phase"] == "write" and d["cycle"] == 1:
+        if f0 is None:
+            f0 = d["flushes"]
+        elif d["flushes"] > f0:
+            r = vl.call(sock, vl.IFACE + ".PowerCut", {"drive": "d"})
+            if vl.is_error(r):
+                sys.exit("PowerCut: %s" % r)
+            sys.exit(0)
     if d:
-        k = (d["phase"], d["cycle"], round(d["phase_progress"], 2))
+        k = (d["phase"], d["cycle"], round(d["phase_progress"], 2),
+             d["flushes"])
         if not seen or seen[-1] != k:
             seen = (seen + [k])[-12:]
     if d and d["cycle"] > 1:
@@ -115,13 +130,13 @@ while time.monotonic() - t0 < limit:
     time.sleep(0.005)
 sys.exit("timeout")
 PY
-cut "cut 1" 1 flushed
-cut "cut 2" 2
-cut "cut 3" 3 static
+power_cut_wait "cut 1" 1
+power_cut "cut 2" 2
+power_cut "cut 3" 3 static
 wait_state "$S" "$SSDT_PID" 300 "int(s[\"cycle\"]) >= 2" ||
 	die "never saw cycle 2"
-cut "cut 4" 4 last
-cut "cut 5" 5
+power_cut "cut 4" 4 last
+power_cut "cut 5" 5
 wait_state "$S" "$SSDT_PID" 600 "s[\"run\"] in (\"finished\", \"failed\")" ||
 	die "the run did not end"
 kill_and_reap TERM "$SSDT_PID"

@@ -37,6 +37,22 @@ SUITE_PASS=0 SUITE_FAIL=0 SUITE_SKIP=0 SUITE_NAMED=0
 SUITE_T0=$(date +%s)
 SUITE_TESTS=()
 
+# suite_no_shadow TEST: a function of the test (or of its directory's
+# lib.sh) named as a command shadows it for the shared helpers too, which
+# then run the test's function (a `cut` once asked for a stray power cut):
+# the test fails before it runs.
+suite_no_shadow() {
+	local f bad=""
+	for f in $(sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\)() *{.*/\1/p' "$1" \
+	    "$(dirname "$1")/lib.sh" 2>/dev/null); do
+		type -P "$f" >/dev/null && bad="$bad $f"
+	done
+	[ -z "$bad" ] && return 0
+	echo "FAIL $(basename "$1" .sh) (its function shadows a command:$bad)"
+	SUITE_FAIL=$((SUITE_FAIL + 1))
+	return 1
+}
+
 suite_tests() {
 	local dir=$1 a t
 	shift
@@ -47,7 +63,7 @@ suite_tests() {
 		a=$(basename "$a" .sh)
 		t=$dir/t_${a#t_}.sh
 		if [ -f "$t" ]; then
-			SUITE_TESTS+=("$t")
+			suite_no_shadow "$t" && SUITE_TESTS+=("$t")
 		else
 			echo "FAIL t_${a#t_} (no such test)"
 			SUITE_FAIL=$((SUITE_FAIL + 1))
