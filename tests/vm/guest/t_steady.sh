@@ -1,12 +1,15 @@
 #!/bin/bash
 # SNIA's steady-state rule and the recovery figures (README "The long
 # tests") on a device that slows down and recovers on a known schedule: a
-# memory-backed null_blk behind a device-mapper `delay` target that holds
-# every request D_FAST ms; SLOW_AT s into the degradation run the table is
-# swapped for one of D_SLOW ms, and back to D_FAST when the run is over
+# memory-backed null_blk behind two device-mapper `delay` targets, one
+# that holds every request D_FAST ms and one D_SLOW ms, and a `linear`
+# device over the fast one; SLOW_AT s into the degradation run its table
+# is swapped for one over the slow one, and back when the run is over
 # (steady_schedule.py, which follows the checkpoint's step through the
-# daemon's Status call). At queue depth 32 such a device completes 32
-# requests per D:
+# daemon's Status call). A delay target's own table is not swapped: its
+# suspend lets requests through undelayed until its resume, a burst that
+# put a second of up to twice the fast IOPS in the series after the
+# slowdown. At queue depth 32 such a device completes 32 requests per D:
 #   - the initial IOPS (the first round) is the fast device's, at most
 #     32 / D_FAST (+ 2 %) and at least TCG_LOW of it;
 #   - steady state is reached, at the end of the first window of five
@@ -21,6 +24,7 @@
 #   - the same figures computed here from the per-second series on their
 #     own (rounds of R s, five in a window, range within 20 % of the mean,
 #     fitted line within 10 %) are the daemon's;
+#   - no second of the series holds more than the fast device can do;
 #   - the recovery run after the idle time, on the recovered device, gives
 #     back what the first round had: its shares of the initial IOPS within
 #     REC_TOL of 1;
@@ -29,8 +33,8 @@
 # fits in a minute; the rule and its code are the same. SLOW_AT leaves the
 # fast device about three rounds and the swap up to six seconds before a
 # fourth and a fifth would make a steady window of their own (the rule
-# takes the first). It puts the swap's edge (the suspend completes the
-# held batch at once, the resume follows some 0.15 s later) at the end
+# takes the first). It puts the swap's edge (the suspend waits for the
+# fast device's held batch, the resume follows some 0.15 s later) at the end
 # of the third round, so that the fourth is wholly slow: an edge in the
 # fourth adds to it what may be a tenth of a round's IOPS.
 # The batches: dm-delay releases the 32 requests of the queue together, so
@@ -61,8 +65,10 @@ S=$ST/s/state CK=$ST/s/checkpoints.jsonl
 dmsetup targets | grep -q '^delay ' || modprobe dm-delay ||
     die "no dm-delay target (tests/vm/mkinitramfs.sh packs dm-delay)"
 nullb_make nbs $((SPAN >> 20)) irqmode=0
-table() { echo "0 $((SPAN / 512)) delay $NBDEV 0 $1"; }
-dm_create sst "$(table $D_FAST)"
+dm_create sst_fast "0 $((SPAN / 512)) delay $NBDEV 0 $D_FAST"
+dm_create sst_slow "0 $((SPAN / 512)) delay $NBDEV 0 $D_SLOW"
+table() { echo "0 $((SPAN / 512)) linear /dev/mapper/sst_$1 0"; }
+dm_create sst "$(table fast)"
 DEV=/dev/mapper/sst
 
 write_conf "$T/s.conf" "$ST" <<EOC
@@ -87,7 +93,7 @@ recovery_duration = 6s
 EOC
 start_ssdt "$T/d.log" -c "$T/s.conf" --oneshot
 python3 "$GUEST_DIR/steady_schedule.py" "$ST.sock" s sst \
-    "$(table $D_SLOW)" "$(table $D_FAST)" "$SLOW_AT" 400 >"$T/sched.txt" 2>&1 ||
+    "$(table slow)" "$(table fast)" "$SLOW_AT" 400 >"$T/sched.txt" 2>&1 ||
     { show_file "$T/sched.txt"; die "the device's schedule was not kept"; }
 show_file "$T/sched.txt"
 wait_pid "$SSDT_PID" 300
@@ -122,11 +128,15 @@ print(d["round_seconds"], d["initial_iops"], str(d["steady"]).lower(),
       d.get("steady_at_seconds", "-"), d.get("steady_iops", "-"),
       rounds[0], "-" if at is None else at, "-" if at is None else mean,
       k, rec["first_share"], rec["all_share"], len(y),
-      ",".join("%.0f" % v for v in rounds), "%.3f" % spread)
+      ",".join("%.0f" % v for v in rounds), "%.3f" % spread,
+      ",".join("%d:%.0f" % (i, y[i]) for i in range(max(0, k - 4),
+                                                   min(len(y), k + 3))),
+      "%.0f" % max(y))
 EOF
-read -r RND INIT STEADY AT SIOPS MYINIT MYAT MYSIOPS K FSHARE ASHARE N ROUNDS SPREAD <"$T/fig"
+read -r RND INIT STEADY AT SIOPS MYINIT MYAT MYSIOPS K FSHARE ASHARE N ROUNDS SPREAD SECS YMAX <"$T/fig"
 GRAIN=$(awk -v r=$R -v i="$SIOPS" 'BEGIN { printf "%.3f", (i > 0 ? 2 * 32 / (r * i) : 1) }')
 note "the rounds' IOPS: $ROUNDS; the first window of five wholly slow rounds: range $SPREAD of its mean (the batches' GRAIN $GRAIN, the rule's limit 0.2)"
+note "the seconds around the slowdown (second:IOPS): $SECS"
 note "degradation run: $N s, rounds of $RND s; initial $INIT IOPS, steady $STEADY at $AT s, $SIOPS IOPS; here: initial $MYINIT, steady at $MYAT s, $MYSIOPS IOPS; slow from second $K; recovery shares $FSHARE, $ASHARE"
 FASTMAX=$((32000 / D_FAST)) SLOWMAX=$((32000 / D_SLOW))
 assert_eq "the line's round" "$R" "$RND"
@@ -135,6 +145,8 @@ assert_le "initial IOPS: at most 32 / D_FAST (+ 2 %)" "${INIT%.*}" $((FASTMAX * 
 assert_ge "initial IOPS: at least $TCG_LOW of 32 / D_FAST" "${INIT%.*}" \
     "$(awk -v m=$FASTMAX -v f=$TCG_LOW 'BEGIN { printf "%d", m * f }')"
 assert_eq "steady state reached" true "$STEADY"
+assert_le "no second of the series above what the fast device can do (32 / D_FAST + 10 %)" \
+    "$YMAX" $((FASTMAX * 110 / 100))
 awk -v g="$GRAIN" 'BEGIN { exit !(g != "" && g + 0 <= 0.1) }' &&
     pass_check "the batches: two slow rounds differ by up to GRAIN $GRAIN of their mean, at most half the rule's 0.2" ||
     fail "the batches: GRAIN $GRAIN (2 x 32 / (R x steady IOPS)) over half the rule's 0.2: rounds too coarse for the prediction"
