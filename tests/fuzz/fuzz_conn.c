@@ -360,18 +360,32 @@ step(struct script *s)
 	}
 }
 
+static char	sock_dir[64];
+
+static void
+cleanup(void)
+{
+	unlink(fz.path);
+	rmdir(sock_dir);
+}
+
+/* The socket's directory: in tests/fuzz/run.sh's scratch directory
+ * (FUZZ_SCRATCH), which it removes also after a crash. */
 static void
 setup_once(void)
 {
-	static int	done;
-	char		dir[] = "/tmp/fuzz_conn.XXXXXX";
+	static int	 done;
+	const char	*base = getenv("FUZZ_SCRATCH");
 
 	if (done++)
 		return;
 	log_init("fuzz_conn", 0);
-	if (mkdtemp(dir) == NULL || sd_event_new(&fz.ev) < 0)
+	if (snprintf(sock_dir, sizeof(sock_dir), "%s/fuzz_conn.XXXXXX",
+	    base != NULL ? base : "/tmp") >= (int)sizeof(sock_dir) ||
+	    mkdtemp(sock_dir) == NULL || sd_event_new(&fz.ev) < 0)
 		abort();
-	snprintf(fz.path, sizeof(fz.path), "%s/ctl.sock", dir);
+	snprintf(fz.path, sizeof(fz.path), "%s/ctl.sock", sock_dir);
+	atexit(cleanup);
 }
 
 int

@@ -22,7 +22,7 @@ int	LLVMFuzzerInitialize(int *, char ***);
 	fprintf(stderr, "%s:%d: invariant failed: %s\n", __FILE__, \
 	    __LINE__, #cond); abort(); } } while (0)
 
-static char	dir[64], saved[96];
+static char	dir[256], saved[288];
 
 static void
 cleanup(void)
@@ -31,14 +31,19 @@ cleanup(void)
 	rmdir(dir);
 }
 
-/* Saves go to a directory in tmpfs: state_save() fsyncs each one. */
+/* Saves go to a directory in tmpfs: state_save() fsyncs each one. A
+ * crash skips the atexit: tests/fuzz/run.sh gives a scratch directory
+ * (FUZZ_SCRATCH) that it removes itself. */
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
+	const char	*base = getenv("FUZZ_SCRATCH");
+
 	(void)argc;
 	(void)argv;
-	snprintf(dir, sizeof(dir), "/dev/shm/fuzz_state.XXXXXX");
-	if (mkdtemp(dir) == NULL)
+	if (snprintf(dir, sizeof(dir), "%s/fuzz_state.XXXXXX",
+	    base != NULL ? base : "/dev/shm") >= (int)sizeof(dir) ||
+	    mkdtemp(dir) == NULL)
 		abort();
 	snprintf(saved, sizeof(saved), "%s/state", dir);
 	atexit(cleanup);

@@ -15,7 +15,10 @@ if [ $# -eq 0 ]; then
 	done
 fi
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# targets that write files do so here (tmpfs), gone also after a crash
+FUZZ_SCRATCH=$(mktemp -d /dev/shm/ssdt-fuzz.XXXXXX) || exit 1
+export FUZZ_SCRATCH
+trap 'rm -rf "$work" "$FUZZ_SCRATCH"' EXIT
 
 # one NAME: run the target; its lines to $work/NAME.out, status 0 or 1
 one() {

@@ -243,6 +243,48 @@ count_class() {
 	ev_count "$1" "${3:-0}" event=verify_error "class=$2"
 }
 
+# The verify classes a run that was only killed or cut may never have:
+# all but torn (a write the kill or the cut tore). block.c names them.
+BAD_CLASSES="corrupt misdirected stale foreign unwritten io_error lost_flush"
+
+# assert_no_findings LABEL EVENTS FROM_BYTE : no verify_error event of
+# BAD_CLASSES in the events file past FROM_BYTE.
+assert_no_findings() {
+	local c
+	for c in $BAD_CLASSES; do
+		assert_eq "${1:+$1: }$c findings" 0 \
+		    "$(count_class "$2" "$c" "$3")"
+	done
+}
+
+# assert_no_errors LABEL STATEFILE : the state counts none of BAD_CLASSES.
+assert_no_errors() {
+	local c
+	for c in $BAD_CLASSES; do
+		assert_eq "${1:+$1: }errors.$c" 0 "$(state_get "$2" "errors.$c")"
+	done
+}
+
+# tiny_drive_conf CONF STATE_DIR IMAGE : drive a on an 8 MiB image (on
+# tmpfs) whose write, verify and trim passes take a few ms each, cycling
+# until stopped: most moments are near a phase change.
+tiny_drive_conf() {
+	truncate -s 8M "$3"
+	write_conf "$1" "$2" <<EOF
+[drive:a]
+checkpoint = off
+smart = off
+device = $3
+serial = none
+block_size = 64k
+queue_depth = 8
+order = random
+static_fraction = 0.25
+trim = yes
+cycles = 0
+EOF
+}
+
 # ev_valid FILE : every line parses and has time, drive, event, message.
 ev_valid() {
 	python3 - "$1" <<'EOF'

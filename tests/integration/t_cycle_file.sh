@@ -60,9 +60,7 @@ assert_eq "host_bytes_read == 2 full verify passes" \
     $((2 * NBLK * BS)) "$(state_get "$S" host_bytes_read)"
 assert_eq "host_bytes_trimmed == 2 * dynamic" \
     $((2 * DBYTES)) "$(state_get "$S" host_bytes_trimmed)"
-for c in corrupt misdirected stale foreign unwritten io_error lost_flush; do
-	assert_eq "errors.$c" 0 "$(state_get "$S" errors.$c)"
-done
+assert_no_errors "" "$S"
 assert_eq "events_bytes matches the log" "$(events_size "$EV")" \
     "$(state_get "$S" events_bytes)"
 

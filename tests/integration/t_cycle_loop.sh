@@ -47,9 +47,7 @@ assert_eq "pass_random" 0 "$(state_get "$S" pass_random)"
 assert_eq "host_bytes_written == static + 2 * dynamic" \
     $((SBYTES + 2 * DBYTES)) "$(state_get "$S" host_bytes_written)"
 assert_eq "host_bytes_read" $((2 * NBLK * BS)) "$(state_get "$S" host_bytes_read)"
-for c in corrupt misdirected stale foreign unwritten io_error lost_flush; do
-	assert_eq "errors.$c" 0 "$(state_get "$S" errors.$c)"
-done
+assert_no_errors "" "$S"
 for w in static write verify trim; do
 	n=$(ev_count "$EV" 0 event=phase_end what=$w)
 	assert_ge "phase_end $w events" "$n" 1

@@ -58,12 +58,10 @@ refused_dups() {
 # alone LABEL STATE_DIR : a and f ran with no verify error, their targets
 # hold blocks of their own instance only
 alone() {
-	local n sf c
+	local n sf
 	for n in a f; do
 		sf=$2/$n/state
-		for c in corrupt misdirected stale foreign unwritten io_error lost_flush; do
-			assert_eq "$1: $n errors.$c" 0 "$(state_get "$sf" errors.$c)"
-		done
+		assert_no_errors "$1: $n" "$sf"
 		assert_eq "$1: $n instances created" 1 \
 		    "$(ev_count "$2/$n/events.jsonl" 0 event=created)"
 	done

@@ -25,10 +25,7 @@ sed "s|^socket = .*|socket = $T/other.sock|" "$T/a.conf" >"$T/b.conf"
 
 # no_errors LABEL : no verify error counted or reported so far
 no_errors() {
-	local c
-	for c in corrupt misdirected stale foreign unwritten io_error lost_flush; do
-		assert_eq "$1: errors.$c" 0 "$(state_get "$SF" errors.$c)"
-	done
+	assert_no_errors "$1" "$SF"
 	assert_eq "$1: verify_error events" 0 "$(ev_count "$EV" 0 event=verify_error)"
 }
 

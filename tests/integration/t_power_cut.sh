@@ -107,9 +107,7 @@ assert_eq "A: cycles_done" 2 "$(state_get "$S" cycles_done)"
 assert_eq "A: power.cuts" 2 "$(state_get "$S" power.cuts)"
 assert_eq "A: power.losses" 2 "$(state_get "$S" power.losses)"
 assert_eq "A: no cut under way" 0 "$(state_get "$S" power.cut_pending)"
-for c in corrupt misdirected stale foreign unwritten io_error lost_flush; do
-	assert_eq "A: errors.$c" 0 "$(state_get "$S" errors.$c)"
-done
+assert_no_errors "A" "$S"
 assert_eq "A: power_cut events" 2 "$(ev_count "$EV" 0 event=power_cut)"
 mapfile -t CUTS < <(ev_query "$EV" 0 cycle,position,flushed_position,unflushed_blocks,unsafe_shutdowns_before,back_seconds event=power_cut)
 mapfile -t VER < <(ev_query "$EV" 0 lost_flush,unflushed_kept event=power_loss_verified)
@@ -245,9 +243,7 @@ assert_eq "D: the host's loss seen" 1 "$(ev_count "$EV" 0 event=power_loss)"
 assert_eq "D: the cut taken over at the start" true \
     "$(ev_query "$EV" 0 resumed event=power_cut)"
 assert_eq "D: the verify after it" 1 "$(ev_count "$EV" 0 event=power_loss_verified)"
-for c in corrupt misdirected stale foreign unwritten io_error lost_flush; do
-	assert_eq "D: errors.$c" 0 "$(state_get "$S" errors.$c)"
-done
+assert_no_errors "D" "$S"
 rm -f "$T/d.img"
 
 # ---------------------------------------------------------------- E
@@ -437,9 +433,7 @@ EV=$T/state_j/j/events.jsonl
 run_ssdt "$T/j.log" -c "$T/j.conf" --oneshot
 assert_rc "J: --oneshot on a used drive with cuts" 0 "$RC" "$T/j.log"
 assert_eq "J: power.cuts" 2 "$(state_get "$S" power.cuts)"
-for c in corrupt misdirected stale foreign unwritten io_error lost_flush; do
-	assert_eq "J: errors.$c" 0 "$(state_get "$S" errors.$c)"
-done
+assert_no_errors "J" "$S"
 assert_eq "J: kept = unflushed, each cut" \
     "$(ev_query "$EV" 0 unflushed_blocks event=power_cut | xargs)" \
     "$(ev_query "$EV" 0 unflushed_kept event=power_loss_verified | xargs)"

@@ -80,9 +80,7 @@ run_ssdt "$T/a2.log" -c "$T/a.conf" --oneshot
 assert_rc "A: --oneshot after the power loss" 0 "$RC" "$T/a2.log"
 assert_eq "A: run" finished "$(state_get "$S" run)"
 assert_eq "A: cycles_done" 1 "$(state_get "$S" cycles_done)"
-for c in corrupt misdirected stale foreign unwritten io_error lost_flush; do
-	assert_eq "A: errors.$c" 0 "$(state_get "$S" errors.$c)"
-done
+assert_no_errors "A" "$S"
 assert_eq "A: power_loss events" 1 "$(ev_count "$EV" 0 event=power_loss)"
 assert_eq "A: its boot ids" "$BOOT $OTHER_BOOT" \
     "$(ev_query "$EV" 0 boot_id,previous_boot_id event=power_loss)"

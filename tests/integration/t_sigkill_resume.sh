@@ -16,10 +16,7 @@ BS=4096
 
 # check_clean LABEL STATEFILE EVENTS : no verify error anywhere.
 check_clean() {
-	local c
-	for c in corrupt misdirected stale foreign unwritten io_error lost_flush; do
-		assert_eq "$1: errors.$c" 0 "$(state_get "$2" errors.$c)"
-	done
+	assert_no_errors "$1" "$2"
 	assert_eq "$1: verify_error events" 0 "$(ev_count "$3" 0 event=verify_error)"
 }
 

@@ -108,9 +108,7 @@ done
 from=$(events_mark "$EV" "$S")
 run_ssdt "$T/verify2.log" -c "$T/c.conf" --verify
 assert_rc "--verify after the stops" 0 "$RC" "$T/verify2.log"
-for c in corrupt misdirected stale foreign unwritten io_error lost_flush; do
-	assert_eq "errors.$c" 0 "$(state_get "$S" errors.$c)"
-done
+assert_no_errors "" "$S"
 
 # a main loop held up for 3 s (SIGSTOP stands in for a stalled fsync):
 # one warning that says so, no burst of missed ticks, and it goes on

@@ -279,9 +279,7 @@ S=$T/state/sim/state
 EV=$T/state/sim/events.jsonl
 assert_eq "G: run" finished "$(state_get "$S" run)"
 assert_eq "G: power.cuts" 1 "$(state_get "$S" power.cuts)"
-for c in corrupt misdirected stale foreign unwritten io_error lost_flush; do
-	assert_eq "G: errors.$c" 0 "$(state_get "$S" errors.$c)"
-done
+assert_no_errors "G" "$S"
 read -r unfl < <(ev_query "$EV" 0 unflushed_blocks event=power_cut)
 read -r kept < <(ev_query "$EV" 0 unflushed_kept event=power_loss_verified)
 glost=$(truth "$T/g.truth" power_off lost_bytes)

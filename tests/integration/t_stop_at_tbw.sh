@@ -52,9 +52,7 @@ assert_eq "written blocks == bytes written in the pass" $(((H - SBYTES) / BS)) "
 assert_eq "verify_passes" 1 "$(state_get "$S" verify_passes)"
 assert_eq "host_bytes_read (one full verify pass)" $((NBLK * BS)) \
     "$(state_get "$S" host_bytes_read)"
-for c in corrupt misdirected stale foreign unwritten io_error lost_flush; do
-	assert_eq "errors.$c" 0 "$(state_get "$S" errors.$c)"
-done
+assert_no_errors "" "$S"
 assert_eq "verify_error events" 0 "$(ev_count "$EV" 0 event=verify_error)"
 # the verify pass ran after the stop, then the drive finished
 order=$(ev_query "$EV" 0 event,what | awk '
@@ -100,9 +98,7 @@ assert_eq "trim passes after the raise" 1 \
 # the resumed pass wrote only what the cut pass had left
 first_write=$(ev_query "$EV" "$from" bytes event=phase_end what=write | head -n 1)
 assert_eq "bytes of the resumed write pass" $((DBYTES - W * BS)) "$first_write"
-for c in corrupt misdirected stale foreign unwritten io_error lost_flush; do
-	assert_eq "errors.$c (raised limit)" 0 "$(state_get "$S" errors.$c)"
-done
+assert_no_errors "raised limit" "$S"
 assert_eq "verify_error events (raised limit)" 0 "$(ev_count "$EV" 0 event=verify_error)"
 
 finish

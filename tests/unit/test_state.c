@@ -393,6 +393,36 @@ test_unknown_keys_ignored(void **state)
 	assert_int_equal(s.prog.position, 0);
 }
 
+/* Each verify class's count is saved as "errors." and the name the
+ * events give the class (block.c), which the tests and readers of the
+ * file rely on: a class added to one list and not the other fails. */
+static void
+test_error_keys(void **state)
+{
+	struct tmp	*t = *state;
+	struct dstate	 in;
+	char		 text[16384], want[64];
+	FILE		*fp;
+	size_t		 n;
+	int		 i;
+
+	fill(&in);
+	assert_int_equal(state_save(t->path, &in), 0);
+	assert_non_null(fp = fopen(t->path, "r"));
+	n = fread(text, 1, sizeof(text) - 1, fp);
+	fclose(fp);
+	assert_true(n > 0 && n < sizeof(text) - 1);
+	text[n] = '\0';
+	for (i = 1; i < BLK_NCLASS; i++) {
+		snprintf(want, sizeof(want), "\nerrors.%s %llu\n",
+		    blk_class_name((enum blk_class)i),
+		    (unsigned long long)in.errors[i]);
+		if (strstr(text, want) == NULL)
+			fail_msg("no line \"%.*s\" in the state file",
+			    (int)strlen(want) - 2, want + 1);
+	}
+}
+
 static void
 test_run_state_names(void **state)
 {
@@ -509,6 +539,7 @@ main(void)
 		T(test_load_garbage),
 		T(test_load_truncated),
 		T(test_unknown_keys_ignored),
+		T(test_error_keys),
 		T(test_run_state_names),
 		T(test_lost_list),
 		T(test_lost_round_trip),
