@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "fuzz_file.h"
 #include "log.h"
 
 #define NCLIENTS	4
@@ -369,20 +370,16 @@ cleanup(void)
 	rmdir(sock_dir);
 }
 
-/* The socket's directory: in tests/fuzz/run.sh's scratch directory
- * (FUZZ_SCRATCH), which it removes also after a crash. */
 static void
 setup_once(void)
 {
-	static int	 done;
-	const char	*base = getenv("FUZZ_SCRATCH");
+	static int	done;
 
 	if (done++)
 		return;
 	log_init("fuzz_conn", 0);
-	if (snprintf(sock_dir, sizeof(sock_dir), "%s/fuzz_conn.XXXXXX",
-	    base != NULL ? base : "/tmp") >= (int)sizeof(sock_dir) ||
-	    mkdtemp(sock_dir) == NULL || sd_event_new(&fz.ev) < 0)
+	fuzz_scratch(sock_dir, sizeof(sock_dir), "fuzz_conn");
+	if (sd_event_new(&fz.ev) < 0)
 		abort();
 	snprintf(fz.path, sizeof(fz.path), "%s/ctl.sock", sock_dir);
 	atexit(cleanup);

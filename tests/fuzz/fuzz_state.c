@@ -31,20 +31,13 @@ cleanup(void)
 	rmdir(dir);
 }
 
-/* Saves go to a directory in tmpfs: state_save() fsyncs each one. A
- * crash skips the atexit: tests/fuzz/run.sh gives a scratch directory
- * (FUZZ_SCRATCH) that it removes itself. */
+/* Saves go to a directory in tmpfs: state_save() fsyncs each one. */
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	const char	*base = getenv("FUZZ_SCRATCH");
-
 	(void)argc;
 	(void)argv;
-	if (snprintf(dir, sizeof(dir), "%s/fuzz_state.XXXXXX",
-	    base != NULL ? base : "/dev/shm") >= (int)sizeof(dir) ||
-	    mkdtemp(dir) == NULL)
-		abort();
+	fuzz_scratch(dir, sizeof(dir), "fuzz_state");
 	snprintf(saved, sizeof(saved), "%s/state", dir);
 	atexit(cleanup);
 	return 0;
